@@ -1,0 +1,116 @@
+/**
+ * The game engine contract. A game is plain data and pure functions: no I/O, no clock,
+ * no Math.random. All randomness comes from the seeded RNG kept inside the state, so the
+ * same seed and the same actions give the same game, byte for byte.
+ *
+ * The platform (rooms, storage, transport, bots) only ever talks to a game through this
+ * interface and knows nothing of any game's rules.
+ */
+
+/** Seats are numbered 0..players-1, clockwise. */
+export type Seat = number;
+
+/** Who is looking at a game: a seated player or a spectator (who knows only public facts). */
+export type Viewer = { kind: "seat"; seat: Seat } | { kind: "spectator" };
+
+export interface GameError {
+  /** Stable machine-readable code, e.g. NOT_YOUR_TURN, BID_TOO_LOW. */
+  code: string;
+  /** A sentence a player understands. */
+  message: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: GameError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(code: string, message: string): Result<T> => ({
+  ok: false,
+  error: { code, message },
+});
+
+/**
+ * A concrete action as sent by a client or a bot: a type plus its parameters.
+ * Everything must be JSON.
+ */
+export interface Action {
+  type: string;
+  [param: string]: unknown;
+}
+
+/** How one parameter of a legal action may be filled in. */
+export type ParamSpec =
+  | { kind: "int"; min: number; max: number }
+  | { kind: "choice"; options: Array<string | number> };
+
+/**
+ * A legal action template for one seat, sent inside that seat's view so thin clients
+ * and bots need no rules code. Any action {type, ...params} whose params satisfy the specs
+ * is legal. Games whose parameters depend on each other enumerate concrete actions instead
+ * (params omitted or each a one-option choice).
+ */
+export interface LegalAction {
+  type: string;
+  params?: Record<string, ParamSpec>;
+  /** Short human description, e.g. "Bid 3-12 coins". */
+  label?: string;
+}
+
+/**
+ * One entry of a game's event log. Public by default; `to` restricts it to some seats
+ * (a private event such as "you drew X"). Spectators only see entries without `to`.
+ */
+export interface LogEntry {
+  /** 1-based sequence number inside the game. */
+  n: number;
+  type: string;
+  /** Seats that may see this entry; absent = everyone. */
+  to?: Seat[];
+  [field: string]: unknown;
+}
+
+/** Final result. places are 1-based; tied seats share a place (1, 1, 3). */
+export interface Outcome {
+  scores: number[];
+  places: number[];
+  /** Game-specific breakdown, safe to show to everyone at the end. */
+  details?: unknown;
+}
+
+export interface SetupContext<O> {
+  players: number;
+  options: O;
+  seed: string;
+}
+
+/** What every game state must carry for the platform's benefit. */
+export interface BaseState {
+  /** Game id, e.g. "goblin-market". */
+  game: string;
+  players: number;
+  /** Append-only event log (see LogEntry). */
+  log: LogEntry[];
+}
+
+export interface GameDefinition<S extends BaseState = BaseState, O = Record<string, unknown>> {
+  id: string;
+  name: string;
+  minPlayers: number;
+  maxPlayers: number;
+  /** Validate and normalise room options (unknown keys are an error). */
+  parseOptions(raw: unknown): Result<O>;
+  setup(ctx: SetupContext<O>): S;
+  /** Seats that must act now (empty when the game is over). */
+  activeSeats(state: S): Seat[];
+  legalActions(state: S, seat: Seat): LegalAction[];
+  /** Validate and apply. On error the input state is untouched. */
+  apply(state: S, seat: Seat, action: Action): Result<S>;
+  /** Everything `viewer` may know, as plain JSON. The one place hidden information is decided. */
+  view(state: S, viewer: Viewer): unknown;
+  isOver(state: S): boolean;
+  /** The outcome once over, else null. */
+  outcome(state: S): Outcome | null;
+}
+
+/** A definition with its state type erased, as the registry holds it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyGame = GameDefinition<any, any>;
