@@ -1,0 +1,59 @@
+/**
+ * Every setting the server reads from the environment, in one place. The README's
+ * configuration table mirrors this file.
+ */
+import { hostname } from "node:os";
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Postgres URL; unset = embedded PGlite in pgliteDir. */
+  databaseUrl?: string;
+  pgliteDir: string;
+  /** Redis URL; unset = in-process room store (single node only). */
+  redisUrl?: string;
+  /** HMAC secret for guest tokens; unset = generated once and kept in dataDir. */
+  tokenSecret?: string;
+  dataDir: string;
+  logLevel: string;
+  /** Delay before a bot seat acts, ms. */
+  botDelayMs: number;
+  /** Largest accepted event payload, bytes (larger ones get PAYLOAD_TOO_LARGE). */
+  maxPayloadBytes: number;
+  /** Events per second a socket may send before RATE_LIMITED. */
+  rateLimitPerSecond: number;
+  /** Name of this node in logs. */
+  nodeId: string;
+  /** Folder with the built web client; served at / when it exists. */
+  clientDir?: string;
+}
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative whole number, got "${value}"`);
+  return n;
+}
+
+function opt(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = env.DATA_DIR || "./data";
+  return {
+    port: int("PORT", env.PORT, 3000),
+    host: env.HOST || "0.0.0.0",
+    databaseUrl: opt(env.DATABASE_URL),
+    pgliteDir: env.PGLITE_DIR || `${dataDir}/pglite`,
+    redisUrl: opt(env.REDIS_URL),
+    tokenSecret: opt(env.TOKEN_SECRET),
+    dataDir,
+    logLevel: env.LOG_LEVEL || "info",
+    botDelayMs: int("BOT_DELAY_MS", env.BOT_DELAY_MS, 600),
+    maxPayloadBytes: int("MAX_PAYLOAD_BYTES", env.MAX_PAYLOAD_BYTES, 8192),
+    rateLimitPerSecond: int("RATE_LIMIT_PER_SECOND", env.RATE_LIMIT_PER_SECOND, 30),
+    nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
+    clientDir: opt(env.CLIENT_DIR),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Writing finished games to Postgres. The node that finishes a game writes it at once; a sweep
+ * on every node retries any finished room whose write did not complete (a crash, a database
+ * outage), so nothing a player did is lost. Writes are idempotent, so racing nodes are harmless.
+ */
+import type { Database } from "../db/client.js";
+import { recordFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
+import type { Logger } from "../logger.js";
+import type { Room } from "./room.js";
+import type { RoomService } from "./room-service.js";
+
+export function toRecord(room: Room): FinishedGameRecord {
+  if (room.status !== "finished" || !room.outcome || !room.seed || !room.commitment || room.startedAt === undefined) {
+    throw new Error(`room ${room.id} is not a finished game`);
+  }
+  return {
+    roomId: room.id,
+    gameType: room.game,
+    ranked: room.ranked,
+    options: room.options,
+    seed: room.seed,
+    commitment: room.commitment,
+    actions: room.actions.map((a) => ({ seat: a.seat, action: a.action, at: a.at })),
+    outcome: room.outcome,
+    startedAt: new Date(room.startedAt),
+    finishedAt: new Date(room.finishedAt ?? room.updatedAt),
+    seats: room.seats.map((s, seat) => ({ seat, playerId: s.bot ? null : s.playerId, name: s.name ?? `Seat ${seat + 1}`, isBot: s.bot })),
+  };
+}
+
+export class ResultRecorder {
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly service: RoomService,
+    private readonly db: Database,
+    private readonly log: Logger,
+  ) {
+    service.onChange((prev, next) => {
+      if (next.status === "finished" && !next.persisted && prev?.status !== "finished") void this.persist(next.id);
+    });
+  }
+
+  /** Write one finished room and mark it persisted. Safe to call any number of times. */
+  async persist(roomId: string): Promise<void> {
+    if (this.inFlight.has(roomId)) return;
+    this.inFlight.add(roomId);
+    try {
+      const room = await this.service.store.get(roomId);
+      if (!room || room.status !== "finished" || room.persisted) return;
+      const { written, ratingChanges } = await recordFinishedGame(this.db, toRecord(room));
+      await this.service.markPersisted(roomId, ratingChanges);
+      this.log.info({ room: roomId, game: room.game, written }, "finished game recorded");
+    } catch (e) {
+      this.log.error({ err: e, room: roomId }, "could not record finished game; will retry");
+    } finally {
+      this.inFlight.delete(roomId);
+    }
+  }
+
+  async sweep(): Promise<void> {
+    for (const id of await this.service.store.unpersisted()) await this.persist(id);
+  }
+
+  startSweeping(everyMs: number): void {
+    this.sweepTimer = setInterval(() => void this.sweep().catch((e) => this.log.error({ err: e }, "sweep failed")), everyMs);
+    this.sweepTimer.unref();
+  }
+
+  stop(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Room operations against the shared store. Each change reads the room, runs a pure operation
+ * from room.ts and writes the result with a compare-and-swap on the version; on a lost race it
+ * re-reads and re-runs the operation against the newer room. So two nodes serving one room never
+ * lose or double-apply an action: an action is applied exactly once, to the state it was
+ * validated against.
+ */
+import { randomBytes } from "node:crypto";
+import type { Action, Seat } from "../games/types.js";
+import { newSeed } from "./commitment.js";
+import { err } from "./errors.js";
+import type { Player } from "./identity.js";
+import {
+  actInRoom,
+  createRoom,
+  joinRoom,
+  leaveRoom,
+  markPersisted,
+  seatOf,
+  startRoom,
+  type CreateRoomInput,
+  type RatingChangeInfo,
+  type Room,
+  type RoomSummary,
+} from "./room.js";
+import type { RoomStore } from "./room-store.js";
+
+export type ChangeListener = (prev: Room | null, next: Room) => void;
+
+export interface RoomServiceOptions {
+  now?: () => number;
+  newRoomId?: () => string;
+  newSeed?: () => string;
+  /** Attempts before a contended change gives up with BUSY. */
+  maxAttempts?: number;
+}
+
+const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
+
+export function newRoomId(): string {
+  return randomBytes(6).toString("base64url");
+}
+
+export function checkRoomId(id: unknown): string {
+  if (typeof id !== "string" || !ROOM_ID_RE.test(id)) throw err("BAD_ROOM_ID", "That is not a room id.");
+  return id;
+}
+
+export function checkAction(action: unknown): Action {
+  if (typeof action !== "object" || action === null || Array.isArray(action)) {
+    throw err("BAD_ACTION", "An action must be an object with a type.");
+  }
+  const a = action as Record<string, unknown>;
+  if (typeof a.type !== "string" || a.type.length === 0 || a.type.length > 40) {
+    throw err("BAD_ACTION", "An action must be an object with a type.");
+  }
+  return a as Action;
+}
+
+export class RoomService {
+  private readonly listeners: ChangeListener[] = [];
+  private readonly now: () => number;
+  private readonly roomId: () => string;
+  private readonly seed: () => string;
+  private readonly maxAttempts: number;
+
+  constructor(
+    readonly store: RoomStore,
+    opts: RoomServiceOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.roomId = opts.newRoomId ?? newRoomId;
+    this.seed = opts.newSeed ?? newSeed;
+    this.maxAttempts = opts.maxAttempts ?? 50;
+  }
+
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(prev: Room | null, next: Room): void {
+    for (const l of this.listeners) l(prev, next);
+  }
+
+  async get(id: unknown): Promise<Room> {
+    const room = await this.store.get(checkRoomId(id));
+    if (!room) throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
+    return room;
+  }
+
+  /**
+   * Read-modify-write with compare-and-swap. `op` returns the new room, or null for "no change".
+   * With `expectVersion`, the change applies only to exactly that version (used by bots).
+   */
+  async mutate(id: string, op: (room: Room) => Room | null, expectVersion?: number): Promise<{ room: Room; changed: boolean }> {
+    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+      const room = await this.get(id);
+      if (expectVersion !== undefined && room.version !== expectVersion) {
+        throw err("STALE", "The game moved on before this move could be made.");
+      }
+      const next = op(room);
+      if (next === null || next === room) return { room, changed: false };
+      if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
+      if (await this.store.compareAndSet(next, room.version)) {
+        this.emit(room, next);
+        return { room: next, changed: true };
+      }
+      if (attempt > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+    }
+    throw err("BUSY", "The room is very busy; please try again.");
+  }
+
+  async create(host: Player, input: CreateRoomInput): Promise<Room> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const room = createRoom(this.roomId(), host, input, this.now());
+      if (await this.store.compareAndSet(room, 0)) {
+        this.emit(null, room);
+        return room;
+      }
+    }
+    throw err("BUSY", "Could not create a room; please try again.");
+  }
+
+  async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => joinRoom(r, player, seat, this.now()))).room;
+  }
+
+  async leave(id: unknown, player: Player): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => leaveRoom(r, player, this.now()))).room;
+  }
+
+  async start(id: unknown, player: Player): Promise<Room> {
+    const seed = this.seed();
+    return (await this.mutate(checkRoomId(id), (r) => startRoom(r, player, seed, this.now()))).room;
+  }
+
+  /** A player's action in their own seat. `duplicate` when the action id was already applied. */
+  async act(id: unknown, player: Player, action: unknown, actionId?: unknown): Promise<{ room: Room; duplicate: boolean }> {
+    const roomId = checkRoomId(id);
+    const a = checkAction(action);
+    if (actionId !== undefined && (typeof actionId !== "string" || actionId.length === 0 || actionId.length > 64)) {
+      throw err("BAD_ACTION_ID", "An action id must be a string of 1 to 64 characters.");
+    }
+    const { room, changed } = await this.mutate(roomId, (r) => {
+      const seat = seatOf(r, player.id);
+      if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
+      return actInRoom(r, seat, a, actionId as string | undefined, this.now());
+    });
+    return { room, duplicate: !changed };
+  }
+
+  /** A bot seat's action, valid only against the exact version the bot looked at. */
+  async botAct(id: string, seat: Seat, action: Action, version: number): Promise<Room> {
+    return (
+      await this.mutate(
+        id,
+        (r) => {
+          if (!r.seats[seat]?.bot) throw err("NOT_A_BOT", "That seat is not a bot.");
+          return actInRoom(r, seat, action, undefined, this.now());
+        },
+        version,
+      )
+    ).room;
+  }
+
+  async markPersisted(id: string, ratingChanges: RatingChangeInfo[]): Promise<Room> {
+    return (await this.mutate(id, (r) => markPersisted(r, ratingChanges, this.now()))).room;
+  }
+
+  async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
+    const [open, live] = await Promise.all([this.store.list("open"), this.store.list("playing")]);
+    return { open, live };
+  }
+}

@@ -1,0 +1,111 @@
+/** The pure room operations: lobby rules, lifecycle, idempotent actions. */
+import { describe, expect, it } from "vitest";
+import { AppError } from "./errors.js";
+import { actInRoom, createRoom, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
+
+const ann = { id: "p_ann", name: "Ann" };
+const bob = { id: "p_bob", name: "Bob" };
+const cat = { id: "p_cat", name: "Cat" };
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AppError) return e.code;
+    throw e;
+  }
+  throw new Error("expected an error");
+}
+
+const base = () => createRoom("r1", ann, { game: "goblin-market", seats: 3 }, 1);
+
+describe("creating rooms", () => {
+  it("seats the host, leaves others free, starts at version 1", () => {
+    const r = base();
+    expect(r.version).toBe(1);
+    expect(r.seats.map((s) => s.playerId)).toEqual(["p_ann", null, null]);
+    expect(r.status).toBe("open");
+    expect(summarize(r).seats.map((s) => s.taken)).toEqual([true, false, false]);
+  });
+
+  it("fills the last seats with bots in casual rooms", () => {
+    const r = createRoom("r2", ann, { game: "goblin-market", seats: 4, bots: 2 }, 1);
+    expect(r.seats.map((s) => s.bot)).toEqual([false, false, true, true]);
+    expect(r.seats[2]!.name).toBe("Bot 1");
+  });
+
+  it("refuses bad requests with clear codes", () => {
+    expect(code(() => createRoom("x", ann, { game: "chess", seats: 3 }, 1))).toBe("UNKNOWN_GAME");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 2 }, 1))).toBe("BAD_SEATS");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 7 }, 1))).toBe("BAD_SEATS");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: "4" }, 1))).toBe("BAD_SEATS");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, bots: 3 }, 1))).toBe("BAD_BOTS");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, bots: 1, ranked: true }, 1))).toBe("RANKED_NO_BOTS");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, ranked: "yes" }, 1))).toBe("BAD_REQUEST");
+    expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, options: { turbo: true } }, 1))).toBe("BAD_OPTIONS");
+  });
+});
+
+describe("joining, leaving, starting", () => {
+  it("joins the first free seat or a chosen one, bumping the version by one", () => {
+    const r1 = joinRoom(base(), bob, undefined, 2);
+    expect(r1.seats[1]!.playerId).toBe("p_bob");
+    expect(r1.version).toBe(2);
+    const r2 = joinRoom(base(), bob, 2, 2);
+    expect(r2.seats[2]!.playerId).toBe("p_bob");
+    expect(code(() => joinRoom(r1, bob, undefined, 3))).toBe("ALREADY_SEATED");
+    expect(code(() => joinRoom(r1, cat, 1, 3))).toBe("SEAT_TAKEN");
+    expect(code(() => joinRoom(r1, cat, 9, 3))).toBe("BAD_SEAT");
+    const full = joinRoom(r1, cat, undefined, 3);
+    expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, undefined, 4))).toBe("ROOM_FULL");
+  });
+
+  it("passes the host on when the host leaves, closes when everyone has left", () => {
+    const r = joinRoom(base(), bob, undefined, 2);
+    const left = leaveRoom(r, ann, 3);
+    expect(left.hostId).toBe("p_bob");
+    expect(left.seats[0]!.playerId).toBeNull();
+    expect(code(() => leaveRoom(left, ann, 4))).toBe("NOT_SEATED");
+    const empty = leaveRoom(left, bob, 4);
+    expect(empty.status).toBe("closed");
+  });
+
+  it("starts only for the host with every seat filled, committing to the seed", () => {
+    const r = joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3);
+    expect(code(() => startRoom(joinRoom(base(), bob, undefined, 2), ann, "s", 4))).toBe("SEATS_EMPTY");
+    expect(code(() => startRoom(r, bob, "s", 4))).toBe("NOT_HOST");
+    const started = startRoom(r, ann, "seed-1", 4);
+    expect(started.status).toBe("playing");
+    expect(started.commitment).toMatch(/^[0-9a-f]{64}$/);
+    expect(code(() => joinRoom(started, { id: "p_dan", name: "Dan" }, undefined, 5))).toBe("ROOM_NOT_OPEN");
+    expect(code(() => leaveRoom(started, bob, 5))).toBe("ROOM_NOT_OPEN");
+  });
+});
+
+describe("actions in a room", () => {
+  const started = (): Room => startRoom(joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3), ann, "seed-1", 4);
+  const activeSeat = (r: Room) => (r.state as { turn: number }).turn;
+
+  it("applies legal actions, records them, and refuses illegal ones untouched", () => {
+    const r = started();
+    const seat = activeSeat(r);
+    const before = JSON.stringify(r);
+    expect(code(() => actInRoom(r, (seat + 1) % 3, { type: "pass" }, undefined, 5))).toBe("NOT_YOUR_TURN");
+    expect(code(() => actInRoom(r, seat, { type: "bid", amount: 999 }, undefined, 5))).toBe("BID_TOO_HIGH");
+    expect(JSON.stringify(r)).toBe(before);
+    const next = actInRoom(r, seat, { type: "bid", amount: 1 }, "a1", 5)!;
+    expect(next.version).toBe(r.version + 1);
+    expect(next.actions).toEqual([{ seat, action: { type: "bid", amount: 1 }, at: 5, id: "a1" }]);
+  });
+
+  it("treats a repeat of a seat's last action id as a duplicate, not a second move", () => {
+    const r = started();
+    const seat = activeSeat(r);
+    const next = actInRoom(r, seat, { type: "bid", amount: 1 }, "a1", 5)!;
+    expect(actInRoom(next, seat, { type: "bid", amount: 1 }, "a1", 6)).toBeNull();
+  });
+
+  it("refuses actions before the start", () => {
+    expect(code(() => actInRoom(base(), 0, { type: "pass" }, undefined, 2))).toBe("NOT_STARTED");
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Builds one server node: HTTP (Fastify) + Socket.IO on the same port, the room store (Redis or
+ * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import fastifyStatic from "@fastify/static";
+import { Redis } from "ioredis";
+import { Server } from "socket.io";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import type { Config } from "./config.js";
+import { openDatabase, type Database } from "./db/client.js";
+import { createLogger, type Logger } from "./logger.js";
+import { BotDriver } from "./platform/bots.js";
+import { TokenIssuer } from "./platform/identity.js";
+import { MemoryRoomStore } from "./platform/memory-room-store.js";
+import { RedisRoomStore } from "./platform/redis-room-store.js";
+import { ResultRecorder } from "./platform/results.js";
+import { RoomService } from "./platform/room-service.js";
+import type { RoomStore } from "./platform/room-store.js";
+import { registerRoutes } from "./transport/http.js";
+import { attachSockets } from "./transport/socket.js";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  io: Server;
+  service: RoomService;
+  store: RoomStore;
+  db: Database;
+  log: Logger;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Use this database instead of opening one (tests share one across nodes). */
+  db?: Database;
+  /** Key prefix in Redis for rooms, the adapter stream and the token secret. */
+  redisPrefix?: string;
+  /** How often to retry recording finished games, ms. */
+  sweepEveryMs?: number;
+  logger?: Logger;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The token secret: from config, else shared through Redis, else kept in the data folder. */
+async function tokenSecret(config: Config, redis: Redis | undefined, prefix: string): Promise<string> {
+  if (config.tokenSecret) return config.tokenSecret;
+  const fresh = randomBytes(32).toString("hex");
+  if (redis) {
+    await redis.set(`${prefix}token-secret`, fresh, "NX");
+    return (await redis.get(`${prefix}token-secret`)) ?? fresh;
+  }
+  const file = join(config.dataDir, "token-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, fresh, { mode: 0o600 });
+  return fresh;
+}
+
+export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
+  const log = opts.logger ?? createLogger(config.logLevel, config.nodeId);
+  const prefix = opts.redisPrefix ?? "gb:";
+  const ownsDb = !opts.db;
+  const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, logger: log }));
+
+  let redis: Redis | undefined;
+  let adapterRedis: Redis | undefined;
+  let store: RoomStore;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+    adapterRedis = new Redis(config.redisUrl);
+    store = new RedisRoomStore(redis, prefix);
+  } else {
+    store = new MemoryRoomStore();
+  }
+
+  const tokens = new TokenIssuer(await tokenSecret(config, redis, prefix));
+  const service = new RoomService(store);
+
+  const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024, disableRequestLogging: true });
+  registerRoutes(app, { service, tokens, db, nodeId: config.nodeId });
+  const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
+  if (existsSync(join(clientDir, "index.html"))) {
+    await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
+    app.setNotFoundHandler((req, reply) =>
+      req.url.startsWith("/api/") ? reply.status(404).send({ ok: false, error: { code: "NOT_FOUND", message: "No such endpoint." } }) : reply.sendFile("index.html"),
+    );
+  } else {
+    app.get("/", async (_req, reply) =>
+      reply.type("text/html").send("<!doctype html><title>Goblin Bazaar</title><h1>Goblin Bazaar</h1><p>The server is running. The web client has not been built (see README).</p>"),
+    );
+  }
+
+  const io = new Server(app.server, {
+    transports: ["websocket"],
+    maxHttpBufferSize: 1_000_000,
+    serveClient: false,
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: true },
+    ...(adapterRedis
+      ? { adapter: createAdapter(adapterRedis, { streamName: `${prefix}socket.io`, channelPrefix: `${prefix}socket.io`, sessionKeyPrefix: `${prefix}sio:session:`, blockTimeInMs: 1000 }) }
+      : {}),
+  });
+  attachSockets(io, { service, tokens, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
+
+  const bots = new BotDriver(service, config.botDelayMs, log);
+  const recorder = new ResultRecorder(service, db, log);
+  recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
+  void recorder.sweep().catch((e) => log.error({ err: e }, "startup sweep failed"));
+
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : config.port;
+  log.info({ port, rooms: store.kind, db: db.kind }, "Goblin Bazaar listening");
+
+  let closed = false;
+  return {
+    app,
+    io,
+    service,
+    store,
+    db,
+    log,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      bots.stop();
+      recorder.stop();
+      io.close();
+      await app.close();
+      await store.close();
+      redis?.disconnect();
+      adapterRedis?.disconnect();
+      if (ownsDb) await db.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run replay -- <room id>` (reads the finished game from DATABASE_URL, or the embedded
+ * PGlite in PGLITE_DIR) or `npm run replay -- --file game.json` (the body of
+ * GET /api/finished/<id>). Checks that the seed hashes to the commitment and that replaying
+ * the action log from the seed gives the recorded outcome.
+ */
+import { readFileSync } from "node:fs";
+import { loadConfig } from "../config.js";
+import { openDatabase } from "../db/client.js";
+import { getFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
+import { replayGame } from "./replay-game.js";
+
+async function load(args: string[]): Promise<FinishedGameRecord> {
+  if (args[0] === "--file" && args[1]) {
+    const body = JSON.parse(readFileSync(args[1], "utf8")) as { game?: FinishedGameRecord } & FinishedGameRecord;
+    return body.game ?? body;
+  }
+  if (!args[0]) throw new Error("usage: npm run replay -- <room id> | --file <game.json>");
+  const config = loadConfig();
+  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+  try {
+    const game = await getFinishedGame(db, args[0]);
+    if (!game) throw new Error(`no finished game ${args[0]} in the database`);
+    return game;
+  } finally {
+    await db.close();
+  }
+}
+
+const rec = await load(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(2);
+});
+const result = replayGame({ gameType: rec.gameType, players: rec.seats.length, options: rec.options, seed: rec.seed, actions: rec.actions });
+const seedOk = result.commitment === rec.commitment;
+const outcomeOk = JSON.stringify(result.outcome) === JSON.stringify(rec.outcome);
+console.log(`game        ${rec.roomId} (${rec.gameType}, ${rec.seats.length} players, ${rec.actions.length} actions)`);
+console.log(`commitment  ${rec.commitment}`);
+console.log(`sha256(seed) ${result.commitment}  ${seedOk ? "MATCHES" : "DOES NOT MATCH"}`);
+console.log(`replayed scores ${JSON.stringify(result.outcome?.scores)} places ${JSON.stringify(result.outcome?.places)}`);
+console.log(`outcome     ${outcomeOk ? "MATCHES the recorded result" : "DIFFERS from the recorded result"}`);
+process.exit(seedOk && outcomeOk ? 0 : 1);

@@ -1,0 +1,56 @@
+/** Plain HTTP routes: identity, lobby listing, leaderboards, finished games, health. */
+import type { FastifyInstance } from "fastify";
+import type { Database } from "../db/client.js";
+import { getFinishedGame, leaderboard } from "../db/finished-games.js";
+import { findGame } from "../games/registry.js";
+import { AppError, err, toErrorReply } from "../platform/errors.js";
+import { newPlayerId, validateName, type TokenIssuer } from "../platform/identity.js";
+import type { RoomService } from "../platform/room-service.js";
+import { checkRoomId } from "../platform/room-service.js";
+import { gamesList } from "./socket.js";
+
+export interface HttpDeps {
+  service: RoomService;
+  tokens: TokenIssuer;
+  db: Database;
+  nodeId: string;
+}
+
+export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const { service, tokens, db } = deps;
+
+  app.setErrorHandler((e, _req, reply) => {
+    if (e instanceof AppError) return reply.status(e.code === "NOT_FOUND" || e.code === "NO_SUCH_ROOM" ? 404 : 400).send(toErrorReply(e));
+    const status = (e as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) app.log.error({ err: e }, "request failed");
+    return reply.status(status).send({ ok: false, error: { code: status === 413 ? "PAYLOAD_TOO_LARGE" : status < 500 ? "BAD_REQUEST" : "INTERNAL", message: status < 500 ? "That request could not be understood." : "Something went wrong on the server." } });
+  });
+
+  app.get("/api/health", async () => ({ ok: true, node: deps.nodeId, rooms: service.store.kind, db: db.kind }));
+
+  app.get("/api/games", async () => ({ ok: true, games: gamesList() }));
+
+  /** A guest identity: a name in, a signed token out. With a valid token, renames the same player. */
+  app.post("/api/guest", async (req) => {
+    const body = (req.body ?? {}) as { name?: unknown; token?: unknown };
+    const name = validateName(body.name);
+    const existing = body.token !== undefined ? tokens.verify(body.token) : null;
+    const player = { id: existing?.id ?? newPlayerId(), name };
+    return { ok: true, token: tokens.issue(player), player };
+  });
+
+  app.get("/api/rooms", async () => ({ ok: true, ...(await service.list()) }));
+
+  app.get<{ Params: { game: string } }>("/api/games/:game/leaderboard", async (req) => {
+    const game = findGame(req.params.game);
+    if (!game) throw err("UNKNOWN_GAME", "This server does not offer that game.");
+    return { ok: true, game: game.id, players: await leaderboard(db, game.id, 100) };
+  });
+
+  /** A finished game with its seed and full action log: enough to replay and verify it. */
+  app.get<{ Params: { id: string } }>("/api/finished/:id", async (req) => {
+    const game = await getFinishedGame(db, checkRoomId(req.params.id));
+    if (!game) throw err("NOT_FOUND", "No finished game with that id.");
+    return { ok: true, game };
+  });
+}

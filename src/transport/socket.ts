@@ -1,0 +1,230 @@
+/**
+ * The real-time protocol (docs/protocol.md). Every client event is acknowledged with
+ * {ok: true, ...} or {ok: false, error: {code, message}}; nothing a client sends can crash
+ * the process or change state on error.
+ *
+ * Socket.IO rooms used:
+ *   player:<pid>       every socket of a player
+ *   r:<id>             every socket watching room <id> (presence)
+ *   r:<id>:p:<pid>     sockets of player <pid> watching room <id>: that seat's views
+ *   r:<id>:spec        spectators of room <id>: the spectator view
+ *   lobby              sockets that want lobby updates
+ */
+import type { Server, Socket } from "socket.io";
+import type { Logger } from "../logger.js";
+import { AppError, err, toErrorReply } from "../platform/errors.js";
+import type { Player, TokenIssuer } from "../platform/identity.js";
+import { summarize, type Room } from "../platform/room.js";
+import type { RoomService } from "../platform/room-service.js";
+import { checkRoomId } from "../platform/room-service.js";
+import { logLength, roomView, viewerFor } from "../platform/views.js";
+import { GAMES } from "../games/registry.js";
+
+export interface SocketDeps {
+  service: RoomService;
+  tokens: TokenIssuer;
+  log: Logger;
+  maxPayloadBytes: number;
+  rateLimitPerSecond: number;
+}
+
+interface SocketData {
+  player: Player | null;
+  /** Token bucket for rate limiting. */
+  bucket: { tokens: number; at: number };
+}
+
+type Payload = Record<string, unknown>;
+type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
+
+const ch = {
+  player: (pid: string) => `player:${pid}`,
+  room: (id: string) => `r:${id}`,
+  seat: (id: string, pid: string) => `r:${id}:p:${pid}`,
+  spec: (id: string) => `r:${id}:spec`,
+};
+
+function dataOf(socket: Socket): SocketData {
+  return socket.data as SocketData;
+}
+
+function requirePlayer(socket: Socket): Player {
+  const p = dataOf(socket).player;
+  if (!p) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
+  return p;
+}
+
+export function gamesList() {
+  return GAMES.map((g) => ({ id: g.id, name: g.name, minPlayers: g.minPlayers, maxPlayers: g.maxPlayers }));
+}
+
+export function attachSockets(io: Server, deps: SocketDeps): void {
+  const { service, tokens, log } = deps;
+
+  io.use((socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    let player: Player | null = null;
+    if (token !== undefined && token !== null && token !== "") {
+      player = tokens.verify(token);
+      if (!player) return next(new Error("BAD_TOKEN"));
+    }
+    if (!socket.recovered || !dataOf(socket).player) {
+      socket.data = { player, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
+    }
+    next();
+  });
+
+  /** Send every watcher of a room the view it may see, after a change made on this node. */
+  service.onChange((prev, next) => {
+    const from = logLength(prev);
+    const pids = new Set<string>();
+    for (const s of [...(prev?.seats ?? []), ...next.seats]) if (s.playerId) pids.add(s.playerId);
+    for (const pid of pids) io.to(ch.seat(next.id, pid)).emit("room:state", roomView(next, viewerFor(next, pid), from));
+    io.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from));
+    if (!prev || prev.status !== next.status || JSON.stringify(prev.seats) !== JSON.stringify(next.seats)) {
+      io.to("lobby").emit("lobby:room", summarize(next));
+    }
+  });
+
+  async function presence(roomId: string): Promise<string[]> {
+    const sockets = await io.in(ch.room(roomId)).fetchSockets();
+    return [...new Set(sockets.map((s) => (s.data as SocketData).player?.id).filter((x): x is string => !!x))];
+  }
+
+  async function announcePresence(roomId: string): Promise<void> {
+    try {
+      io.to(ch.room(roomId)).emit("room:presence", { roomId, connected: await presence(roomId) });
+    } catch (e) {
+      log.warn({ err: e, room: roomId }, "presence lookup failed");
+    }
+  }
+
+  /** Subscribe a socket to the right channel of a room and give it the full current view. */
+  async function watch(socket: Socket, room: Room) {
+    const pid = dataOf(socket).player?.id ?? null;
+    const viewer = viewerFor(room, pid);
+    await socket.join(ch.room(room.id));
+    if (viewer.kind === "seat" && pid) {
+      socket.leave(ch.spec(room.id));
+      await socket.join(ch.seat(room.id, pid));
+    } else {
+      if (pid) socket.leave(ch.seat(room.id, pid));
+      await socket.join(ch.spec(room.id));
+    }
+    void announcePresence(room.id);
+    return { state: roomView(room, viewer), connected: await presence(room.id) };
+  }
+
+  /** After a player takes or leaves a seat, move all their sockets watching the room. */
+  function reseat(room: Room, pid: string, seated: boolean) {
+    const target = io.in(ch.player(pid));
+    if (seated) {
+      target.socketsJoin([ch.room(room.id), ch.seat(room.id, pid)]);
+      target.socketsLeave(ch.spec(room.id));
+    } else {
+      target.socketsLeave(ch.seat(room.id, pid));
+    }
+  }
+
+  const handlers: Record<string, Handler> = {
+    "lobby:list": async () => ({ games: gamesList(), ...(await service.list()) }),
+
+    "lobby:subscribe": async (socket) => {
+      await socket.join("lobby");
+      return { games: gamesList(), ...(await service.list()) };
+    },
+
+    "room:create": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options });
+      reseat(room, player.id, true);
+      return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    "room:join": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const room = await service.join(p.roomId, player, p.seat);
+      reseat(room, player.id, true);
+      return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    "room:leave": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const room = await service.leave(p.roomId, player);
+      reseat(room, player.id, false);
+      return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    "room:start": async (socket, p) => {
+      const room = await service.start(p.roomId, requirePlayer(socket));
+      return { roomId: room.id, version: room.version };
+    },
+
+    "room:sync": async (socket, p) => {
+      const room = await service.get(p.roomId);
+      return await watch(socket, room);
+    },
+
+    "room:unwatch": async (socket, p) => {
+      const id = checkRoomId(p.roomId);
+      const pid = dataOf(socket).player?.id;
+      socket.leave(ch.room(id));
+      socket.leave(ch.spec(id));
+      if (pid) socket.leave(ch.seat(id, pid));
+      void announcePresence(id);
+      return {};
+    },
+
+    "game:act": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const { room, duplicate } = await service.act(p.roomId, player, p.action, p.actionId);
+      return { version: room.version, duplicate };
+    },
+  };
+
+  io.on("connection", (socket) => {
+    const player = dataOf(socket).player;
+    if (player) void socket.join(ch.player(player.id));
+    socket.emit("session", { player, recovered: socket.recovered });
+
+    for (const [event, handler] of Object.entries(handlers)) {
+      socket.on(event, async (...args: unknown[]) => {
+        const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
+        try {
+          const bucket = dataOf(socket).bucket;
+          const now = Date.now();
+          bucket.tokens = Math.min(deps.rateLimitPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * deps.rateLimitPerSecond);
+          bucket.at = now;
+          if (bucket.tokens < 1) throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
+          bucket.tokens -= 1;
+          const payload = args[0] ?? {};
+          if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+            throw err("BAD_REQUEST", "Every message must be an object.");
+          }
+          if (Buffer.byteLength(JSON.stringify(payload)) > deps.maxPayloadBytes) {
+            throw err("PAYLOAD_TOO_LARGE", "That message is too large.");
+          }
+          const result = await handler(socket, payload as Payload);
+          ack({ ok: true, ...result });
+        } catch (e) {
+          if (!(e instanceof AppError)) log.error({ err: e, event }, "handler failed");
+          else log.debug({ code: e.code, event }, "request refused");
+          ack(toErrorReply(e));
+        }
+      });
+    }
+
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (event in handlers) return;
+      const ack = args[args.length - 1];
+      if (typeof ack === "function") ack({ ok: false, error: { code: "UNKNOWN_EVENT", message: `There is no "${String(event).slice(0, 40)}" message.` } });
+    });
+
+    socket.on("disconnecting", () => {
+      const rooms = [...socket.rooms].filter((r) => /^r:[^:]+$/.test(r)).map((r) => r.slice(2));
+      socket.once("disconnect", () => {
+        for (const id of rooms) void announcePresence(id);
+      });
+    });
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Test harness: real servers on loopback ports, real Socket.IO clients, and the database
+ * variants (embedded PGlite always; real Postgres when GB_TEST_PG_URL is set).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { io as connect, type Socket } from "socket.io-client";
+import { loadConfig, type Config } from "../../src/config.js";
+import { openDatabase, type Database } from "../../src/db/client.js";
+import { createLogger } from "../../src/logger.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+
+export const PG_URL = process.env.GB_TEST_PG_URL;
+export const REDIS_URL = process.env.GB_TEST_REDIS_URL;
+
+export interface Backend {
+  name: string;
+  redis: boolean;
+  realPg: boolean;
+}
+
+/** Memory store + PGlite always; Redis + real Postgres when both are available. */
+export function backends(): Backend[] {
+  const list: Backend[] = [{ name: "in-process rooms + PGlite", redis: false, realPg: false }];
+  if (REDIS_URL) list.push({ name: `Redis rooms + ${PG_URL ? "Postgres" : "PGlite"}`, redis: true, realPg: !!PG_URL });
+  return list;
+}
+
+/** A fresh throwaway database on the real Postgres server; dropped by the returned function. */
+export async function freshPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!PG_URL) throw new Error("no real Postgres configured");
+  const name = `gb_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function openTestDatabase(realPg: boolean): Promise<{ db: Database; dispose: () => Promise<void> }> {
+  if (realPg) {
+    const fresh = await freshPgDatabase();
+    const db = await openDatabase({ url: fresh.url });
+    return { db, dispose: async () => (await db.close(), await fresh.drop()) };
+  }
+  const db = await openDatabase({ pgliteDir: "memory://" });
+  return { db, dispose: () => db.close() };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    host: "127.0.0.1",
+    logLevel: process.env.TEST_LOG_LEVEL ?? "silent",
+    tokenSecret: "test-secret-test-secret-test-secret",
+    dataDir: mkdtempSync(join(tmpdir(), "gb-test-")),
+    botDelayMs: 5,
+    rateLimitPerSecond: 1000,
+    ...overrides,
+  };
+}
+
+export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a"): Promise<RunningServer> {
+  const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, nodeId });
+  return startServer(config, { db, redisPrefix: prefix, logger: createLogger(config.logLevel, nodeId), sweepEveryMs: 500 });
+}
+
+export const newPrefix = () => `gbt:${randomBytes(4).toString("hex")}:`;
+
+export interface Ack {
+  ok: boolean;
+  error?: { code: string; message: string };
+  [k: string]: unknown;
+}
+
+/** A protocol client that records every payload it receives. */
+export class TestClient {
+  readonly socket: Socket;
+  /** Every event received, in order, as [event, payload]. */
+  readonly received: Array<[string, unknown]> = [];
+  /** Every ack received. */
+  readonly acks: unknown[] = [];
+  /** Latest full view per room, kept up to date from room:state deltas. */
+  readonly rooms = new Map<string, { version: number; state: Record<string, unknown>; log: unknown[] }>();
+  gaps = 0;
+
+  constructor(url: string, token?: string) {
+    this.socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true });
+    this.socket.onAny((event: string, payload: unknown) => {
+      this.received.push([event, payload]);
+      if (event === "room:state") this.absorb(payload as Record<string, unknown>);
+    });
+  }
+
+  private absorb(state: Record<string, unknown>): void {
+    const id = state.roomId as string;
+    const cur = this.rooms.get(id);
+    const log = state.log as unknown[];
+    if (cur && (state.version as number) <= cur.version) return;
+    if (cur && (state.version as number) !== cur.version + 1) {
+      this.gaps++;
+      void this.sync(id);
+      return;
+    }
+    this.rooms.set(id, { version: state.version as number, state, log: state.logFrom === 0 || !cur ? log : [...cur.log, ...log] });
+  }
+
+  async ready(): Promise<this> {
+    if (this.socket.connected) return this;
+    await new Promise<void>((resolve, reject) => {
+      this.socket.once("connect", () => resolve());
+      this.socket.once("connect_error", (e) => reject(e));
+    });
+    return this;
+  }
+
+  async call(event: string, payload: unknown = {}): Promise<Ack> {
+    const ack = (await this.socket.timeout(10_000).emitWithAck(event, payload)) as Ack;
+    this.acks.push(ack);
+    return ack;
+  }
+
+  async sync(roomId: string): Promise<Ack> {
+    const ack = await this.call("room:sync", { roomId });
+    if (ack.ok) {
+      const state = ack.state as Record<string, unknown>;
+      this.rooms.set(roomId, { version: state.version as number, state, log: state.log as unknown[] });
+    }
+    return ack;
+  }
+
+  view(roomId: string): Record<string, unknown> {
+    const r = this.rooms.get(roomId);
+    if (!r) throw new Error(`no view of ${roomId}`);
+    return r.state;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export async function guest(baseUrl: string, name: string): Promise<{ token: string; player: { id: string; name: string } }> {
+  const res = await fetch(`${baseUrl}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+  const body = (await res.json()) as { token: string; player: { id: string; name: string } };
+  return body;
+}
+
+export async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Two server nodes against one Redis: the players of one room are split between them, a
+ * spectator watches through the second node, moves are raced through both nodes at once, and
+ * the game is played to the end and recorded once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/client.js";
+import { getFinishedGame } from "../src/db/finished-games.js";
+import { openDatabase } from "../src/db/client.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { Action, LegalAction } from "../src/games/types.js";
+import type { RunningServer } from "../src/server.js";
+import { freshPgDatabase, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
+
+const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
+
+describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let dbA: Database;
+  let dbB: Database;
+  const cleanup: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    const prefix = newPrefix();
+    if (PG_URL) {
+      const fresh = await freshPgDatabase();
+      dbA = await openDatabase({ url: fresh.url });
+      dbB = await openDatabase({ url: fresh.url });
+      cleanup.push(() => dbA.close(), () => dbB.close(), fresh.drop);
+    } else {
+      dbA = dbB = await openDatabase({ pgliteDir: "memory://" });
+      cleanup.push(() => dbA.close());
+    }
+    a = await startTestServer(backend, dbA, prefix, "node-a");
+    b = await startTestServer(backend, dbB, prefix, "node-b");
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    for (const f of cleanup) await f();
+  });
+
+  it("plays a game to the end with the room's players split across the nodes", async () => {
+    const names = ["Ann", "Bob", "Cat", "Dan"];
+    const ids = await Promise.all(names.map((n, i) => guest((i % 2 ? b : a).url, n)));
+    // Seats 0 and 2 on node A, seats 1 and 3 on node B.
+    const clients = await Promise.all(ids.map((g, i) => new TestClient((i % 2 ? b : a).url, g.token).ready()));
+    const spectator = await new TestClient(b.url).ready();
+
+    const created = await clients[0]!.call("room:create", { game: "goblin-market", seats: 4 });
+    const roomId = created.roomId as string;
+    for (const c of clients.slice(1)) expect((await c.call("room:join", { roomId })).ok).toBe(true);
+    expect((await spectator.sync(roomId)).ok).toBe(true);
+    // Presence is gathered across both nodes.
+    await until(() => {
+      const p = [...spectator.received].reverse().find(([e]) => e === "room:presence")?.[1] as { connected: string[] } | undefined;
+      return p && p.connected.length === 4;
+    }, "presence of four players across two nodes");
+    expect((await clients[0]!.call("room:start", { roomId })).ok).toBe(true);
+
+    let s = 99;
+    const random = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 0x100000000);
+    let raced = 0;
+    for (let step = 0; ; step++) {
+      const v = await until(() => {
+        const r = spectator.rooms.get(roomId);
+        return r && (r.state.status === "finished" || (r.state.active as number[]).length > 0) ? r.state : undefined;
+      }, "next state");
+      if (v.status === "finished") break;
+      const seat = (v.active as number[])[0]!;
+      const me = clients[seat]!;
+      const mine = await until(() => {
+        const r = me.rooms.get(roomId);
+        return r && r.version >= (v.version as number) ? r.state : undefined;
+      }, `seat ${seat} sees v${v.version}`);
+      const action = randomLegalAction(mine.legal as LegalAction[], random) as Action;
+      if (step % 5 === 0) {
+        // The same player, on both nodes at once, sends the same move with the same id:
+        // it must be applied exactly once.
+        const twin = await new TestClient((seat % 2 ? a : b).url, ids[seat]!.token).ready();
+        const [r1, r2] = await Promise.all([
+          me.call("game:act", { roomId, action, actionId: `s${step}` }),
+          twin.call("game:act", { roomId, action, actionId: `s${step}` }),
+        ]);
+        twin.close();
+        expect(r1.ok && r2.ok, JSON.stringify([r1, r2])).toBe(true);
+        expect([r1.duplicate, r2.duplicate].filter(Boolean).length).toBe(1);
+        expect(r1.version).toBe(r2.version);
+        raced++;
+      } else {
+        const ack = await me.call("game:act", { roomId, action, actionId: `s${step}` });
+        expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      }
+      await until(() => (spectator.rooms.get(roomId)?.version ?? 0) > (v.version as number), "spectator on node B sees the move");
+    }
+    expect(raced).toBeGreaterThan(3);
+
+    // Every client, on either node, reached the same final version with no gap it could not mend.
+    const finalVersion = spectator.rooms.get(roomId)!.version;
+    for (const c of clients) await until(() => (c.rooms.get(roomId)?.version ?? 0) >= finalVersion, "all clients at the final version");
+    const room = (await a.store.get(roomId))!;
+    // create + 3 joins + start = version 5; then one version per action (+1 once recorded).
+    expect(room.actions.length).toBe(room.version - 5 - (room.persisted ? 1 : 0));
+
+    const stored = await until(() => getFinishedGame(dbA, roomId), "the finished game in Postgres");
+    expect(stored!.actions.length).toBe(room.actions.length);
+    for (const c of [...clients, spectator]) c.close();
+  });
+
+  it("applies each action once when two nodes race different moves for one seat", async () => {
+    const ids = await Promise.all(["Eve", "Fay", "Gus"].map((n) => guest(a.url, n)));
+    const onA = await Promise.all(ids.map((g) => new TestClient(a.url, g.token).ready()));
+    const onB = await Promise.all(ids.map((g) => new TestClient(b.url, g.token).ready()));
+    const roomId = (await onA[0]!.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await onB[1]!.call("room:join", { roomId });
+    await onA[2]!.call("room:join", { roomId });
+    await onA[0]!.call("room:start", { roomId });
+    const room = (await b.store.get(roomId))!;
+    const seat = (room.state as { turn: number }).turn;
+    const results = await Promise.all([
+      onA[seat]!.call("game:act", { roomId, action: { type: "bid", amount: 1 } }),
+      onB[seat]!.call("game:act", { roomId, action: { type: "bid", amount: 2 } }),
+    ]);
+    expect(results.filter((r) => r.ok).length).toBe(1);
+    expect(results.find((r) => !r.ok)!.error!.code).toBe("NOT_YOUR_TURN");
+    const after = (await a.store.get(roomId))!;
+    expect(after.actions.length).toBe(1);
+    expect(after.version).toBe(room.version + 1);
+    for (const c of [...onA, ...onB]) c.close();
+  });
+});
