@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
@@ -83,7 +83,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const tokens = new TokenIssuer(await tokenSecret(config, redis, prefix));
   const service = new RoomService(store);
 
-  const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024,
+    // Request start/end lines only at debug: info stays readable at load.
+    logController: new LogController({ disableRequestLogging: () => !log.isLevelEnabled("debug") }),
+  });
   registerRoutes(app, { service, tokens, db, nodeId: config.nodeId });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   if (existsSync(join(clientDir, "index.html"))) {

@@ -89,7 +89,8 @@ describe("bad input", () => {
     const me = players()[seat]!;
     const other = players()[(seat + 1) % 3]!;
     await expectRefused(other, "game:act", { roomId, action: { type: "bid", amount: 1 } }, "NOT_YOUR_TURN");
-    await expectRefused(other, "game:act", { roomId, action: { type: "bid", amount: 1, seat } }, "NOT_YOUR_TURN");
+    // There is no way to name another seat: the seat comes from the token, an extra field is refused.
+    await expectRefused(other, "game:act", { roomId, action: { type: "bid", amount: 1, seat } }, "UNKNOWN_ACTION");
     await expectRefused(me, "game:act", { roomId, action: { type: "bid", amount: 1, seat: (seat + 1) % 3 } }, "UNKNOWN_ACTION");
     for (const amount of [0, -3]) await expectRefused(me, "game:act", { roomId, action: { type: "bid", amount } }, "BAD_AMOUNT");
     for (const amount of [1.5, "3", null, [2], 1e308]) {

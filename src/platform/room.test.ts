@@ -105,6 +105,13 @@ describe("actions in a room", () => {
     expect(actInRoom(next, seat, { type: "bid", amount: 1 }, "a1", 6)).toBeNull();
   });
 
+  it("reports a retry of the game's final move as a duplicate, not GAME_OVER", () => {
+    const r = { ...started(), status: "finished" as const };
+    const last = { seat: 1, action: { type: "pass" }, at: 5, id: "final" };
+    expect(actInRoom({ ...r, actions: [last] }, 1, { type: "pass" }, "final", 6)).toBeNull();
+    expect(code(() => actInRoom({ ...r, actions: [last] }, 1, { type: "pass" }, "other", 6))).toBe("GAME_OVER");
+  });
+
   it("refuses actions before the start", () => {
     expect(code(() => actInRoom(base(), 0, { type: "pass" }, undefined, 2))).toBe("NOT_STARTED");
   });

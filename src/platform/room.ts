@@ -202,8 +202,7 @@ export function startRoom(room: Room, player: Player, seed: string, now: number)
  * reported as a duplicate (returns null) rather than applied twice.
  */
 export function actInRoom(room: Room, seat: Seat, action: Action, actionId: string | undefined, now: number): Room | null {
-  if (room.status === "finished") throw err("GAME_OVER", "This game has ended.");
-  if (room.status !== "playing") throw err("NOT_STARTED", "This game has not started yet.");
+  // Idempotency first: a retry of the move that ended the game is a duplicate, not GAME_OVER.
   if (actionId !== undefined) {
     for (let i = room.actions.length - 1; i >= 0; i--) {
       const a = room.actions[i]!;
@@ -212,6 +211,8 @@ export function actInRoom(room: Room, seat: Seat, action: Action, actionId: stri
       break;
     }
   }
+  if (room.status === "finished") throw err("GAME_OVER", "This game has ended.");
+  if (room.status !== "playing") throw err("NOT_STARTED", "This game has not started yet.");
   const game = gameOf(room);
   const r = game.apply(room.state, seat, action);
   if (!r.ok) throw err(r.error.code, r.error.message);

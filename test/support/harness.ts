@@ -169,3 +169,37 @@ export async function until<T>(fn: () => T | undefined | false | Promise<T | und
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Plays a started room to the end: the seat that must act (read from the server's store)
+ * picks a random legal action from its own latest view, as a thin client would.
+ */
+export async function playToEnd(
+  store: { get(id: string): Promise<{ status: string; version: number; state?: unknown } | null> },
+  roomId: string,
+  clients: TestClient[],
+  random: () => number,
+  maxActions = 5000,
+): Promise<number> {
+  const { randomLegalAction } = await import("../../src/games/legal.js");
+  let actions = 0;
+  for (; actions < maxActions; actions++) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") return actions;
+    const seat = (room.state as { turn: number }).turn;
+    const me = clients[seat]!;
+    const mine = await until(() => {
+      const r = me.rooms.get(roomId);
+      return r && r.version >= room.version ? r.state : undefined;
+    }, `seat ${seat} to see v${room.version}`);
+    const action = randomLegalAction(mine.legal as import("../../src/games/types.js").LegalAction[], random);
+    const ack = await me.call("game:act", { roomId, action });
+    if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
+  }
+  throw new Error("game did not end");
+}
+
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 0x100000000);
+}

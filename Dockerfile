@@ -1,0 +1,26 @@
+# Goblin Bazaar: multi-stage build. The runtime image holds only production dependencies,
+# the compiled server and the migrations.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json prisma.config.ts tsconfig.json tsconfig.build.json ./
+COPY prisma ./prisma
+# postinstall runs `prisma generate` (no native engine needed).
+RUN npm install --no-audit --no-fund
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/data
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/prisma ./prisma
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,90 @@
+/**
+ * Step D: the winner takes all or takes one; then second place takes one (choosing in a
+ * three-card auction), third place the last; each taker pays their own bid; leftovers are
+ * discarded. Steps with no real choice resolve automatically (logged with auto: true).
+ */
+import { appendLog } from "../log.js";
+import type { Seat } from "../types.js";
+import { bidPlaces } from "./bids.js";
+import { finishAuction } from "./resolve.js";
+import type { Bid, GoblinMarketState } from "./state.js";
+
+/** Give `cards` to `bid.seat`, who pays their bid; logged as a take. */
+function give(
+  state: GoblinMarketState,
+  bid: Bid,
+  cards: readonly string[],
+  place: number,
+  how: "all" | "one" | "choice" | "auto",
+): GoblinMarketState {
+  const a = state.auction!;
+  const owned = state.owned.slice();
+  owned[bid.seat] = [...owned[bid.seat], ...cards];
+  const coins = state.coins.slice();
+  coins[bid.seat] -= bid.amount;
+  return {
+    ...state,
+    owned,
+    coins,
+    auction: { ...a, offer: a.offer.filter((c) => !cards.includes(c)) },
+    log: appendLog(state.log, { type: "take", seat: bid.seat, place, cards: [...cards], paid: bid.amount, how }),
+  };
+}
+
+/** Discard whatever is left on offer, then run steps E and F. */
+function discardRestAndFinish(state: GoblinMarketState, receivers: Seat[]): GoblinMarketState {
+  const a = state.auction!;
+  const win = bidPlaces(a)[0];
+  let s = state;
+  if (a.offer.length > 0) {
+    s = {
+      ...s,
+      discard: [...s.discard, ...a.offer],
+      auction: { ...a, offer: [] },
+      log: appendLog(s.log, { type: "discard", cards: a.offer }),
+    };
+  }
+  return finishAuction(s, win, receivers);
+}
+
+/** Called once bidding has a winner. A one-card auction resolves at once. */
+export function beginDistribution(state: GoblinMarketState): GoblinMarketState {
+  const a = state.auction!;
+  const win = bidPlaces(a)[0];
+  if (a.offer.length === 1) {
+    return discardRestAndFinish(give(state, win, a.offer, 1, "auto"), [win.seat]);
+  }
+  return { ...state, phase: "taking", turn: win.seat };
+}
+
+export function takeAll(state: GoblinMarketState): GoblinMarketState {
+  const a = state.auction!;
+  const win = bidPlaces(a)[0];
+  return discardRestAndFinish(give(state, win, a.offer, 1, "all"), [win.seat]);
+}
+
+/** The winner takes one card; second place follows (choosing only if two cards are left). */
+export function takeOne(state: GoblinMarketState, cardId: string): GoblinMarketState {
+  const places = bidPlaces(state.auction!);
+  const s = give(state, places[0], [cardId], 1, "one");
+  const second = places[1];
+  if (second === undefined) return discardRestAndFinish(s, [places[0].seat]);
+  const left = s.auction!.offer;
+  if (left.length === 1) {
+    return discardRestAndFinish(give(s, second, left, 2, "auto"), [places[0].seat, second.seat]);
+  }
+  return { ...s, phase: "choosing", turn: second.seat };
+}
+
+/** Second place chooses one of the two cards left in a three-card auction; third place gets the last. */
+export function choose(state: GoblinMarketState, cardId: string): GoblinMarketState {
+  const places = bidPlaces(state.auction!);
+  let s = give(state, places[1], [cardId], 2, "choice");
+  const receivers = [places[0].seat, places[1].seat];
+  const third = places[2];
+  if (third !== undefined) {
+    s = give(s, third, s.auction!.offer, 3, "auto");
+    receivers.push(third.seat);
+  }
+  return discardRestAndFinish(s, receivers);
+}

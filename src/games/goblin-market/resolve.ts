@@ -1,0 +1,117 @@
+/**
+ * The end of an auction: steps E (sisterhood money) and F (goblin money) after a win, or
+ * the discard after an all-pass auction; then the next auction or the end of the game.
+ */
+import { appendLog } from "../log.js";
+import { shuffle } from "../rng.js";
+import type { LogEntry, Seat } from "../types.js";
+import { GOBLIN_CARDS, startAuction } from "./deal.js";
+import { goblinPayout, payingRanks, sisterhoodPayout } from "./payouts.js";
+import { outcomeOf } from "./scoring.js";
+import type { Bid, GoblinMarketState } from "./state.js";
+
+/** Next auction, or game over when the Auction Deck is empty. */
+export function nextAuctionOrEnd(state: GoblinMarketState, firstBidder: Seat): GoblinMarketState {
+  const number = (state.auction?.number ?? 0) + 1;
+  if (state.auctionDeck.length > 0) return startAuction(state, firstBidder, number);
+  const { scores, places } = outcomeOf(state.owned);
+  return {
+    ...state,
+    phase: "over",
+    turn: null,
+    auction: null,
+    log: appendLog(state.log, { type: "game-end", scores, places }),
+  };
+}
+
+/** Everyone passed without a bid: discard the offer, no coins move, same first bidder again. */
+export function resolveAllPassed(state: GoblinMarketState): GoblinMarketState {
+  const a = state.auction!;
+  const n = state.players;
+  const next: GoblinMarketState = {
+    ...state,
+    discard: [...state.discard, ...a.offer],
+    auction: { ...a, offer: [] },
+    lastPayouts: {
+      auction: a.number,
+      winner: null,
+      winningBid: null,
+      sisterhood: Array(n).fill(0),
+      goblinCard: null,
+      goblin: Array(n).fill(0),
+    },
+    log: appendLog(state.log, { type: "all-passed", auction: a.number, discarded: a.offer }),
+  };
+  return nextAuctionOrEnd(next, a.firstBidder);
+}
+
+/**
+ * Steps E and F after the cards are distributed (leftovers already discarded).
+ * `receivers` are the seats that got a card this auction (they collect no sisterhood money).
+ */
+export function finishAuction(state: GoblinMarketState, win: Bid, receivers: readonly Seat[]): GoblinMarketState {
+  const a = state.auction!;
+  const n = state.players;
+  let log: LogEntry[] = state.log;
+  const coins = state.coins.slice();
+
+  // Step E: sisterhood money.
+  const [r3, r2, r1] = payingRanks(win.amount);
+  const sisterhood = Array<number>(n).fill(0);
+  for (let seat = 0; seat < n; seat++) {
+    if (receivers.includes(seat)) continue;
+    const p = sisterhoodPayout(state.owned[seat], win.amount);
+    if (p.coins === 0) continue;
+    sisterhood[seat] = p.coins;
+    coins[seat] += p.coins;
+    log = appendLog(log, {
+      type: "sisterhood",
+      seat,
+      coins: p.coins,
+      winningBid: win.amount,
+      ranks: [r3, r2, r1],
+      cards: p.cards,
+    });
+  }
+
+  // Step F: goblin money.
+  const goblinCard = state.goblinDeck[0];
+  let goblinDeck = state.goblinDeck.slice(1);
+  let goblinFlipped = [...state.goblinFlipped, goblinCard];
+  let rng = state.rng;
+  log = appendLog(log, { type: "goblin-card", card: goblinCard });
+  const goblin = Array<number>(n).fill(0);
+  for (let seat = 0; seat < n; seat++) {
+    const p = goblinPayout(state.owned[seat], goblinCard);
+    if (p.coins === 0) continue;
+    goblin[seat] = p.coins;
+    coins[seat] += p.coins;
+    log = appendLog(log, { type: "goblin-money", seat, coins: p.coins, suits: p.suits });
+  }
+  if (goblinDeck.length === 0) {
+    const s = shuffle(rng, GOBLIN_CARDS);
+    goblinDeck = s.value;
+    rng = s.rng;
+    goblinFlipped = [];
+    log = appendLog(log, { type: "goblin-reshuffle" });
+  }
+
+  const next: GoblinMarketState = {
+    ...state,
+    rng,
+    coins,
+    goblinDeck,
+    goblinFlipped,
+    auction: { ...a, offer: [] },
+    lastPayouts: {
+      auction: a.number,
+      winner: win.seat,
+      winningBid: win.amount,
+      sisterhood,
+      goblinCard,
+      goblin,
+    },
+    log,
+  };
+  return nextAuctionOrEnd(next, win.seat);
+}

@@ -1,0 +1,60 @@
+/**
+ * What a viewer may know. Goblin Market has no per-seat secrets: every seat and spectator
+ * sees the same public facts (a seat viewer also gets `you`). Never included: the RNG state,
+ * and the identity or order of the undrawn Auction Deck and Goblin Deck cards (counts only).
+ */
+import type { Outcome, Viewer } from "../types.js";
+import { bidPlaces, highBid } from "./bids.js";
+import { outcomeOf, scoreCards } from "./scoring.js";
+import type { GoblinMarketState } from "./state.js";
+
+/** What the seat whose turn it is must decide. */
+export type Pending = "bid" | "take" | "choose" | null;
+
+export function view(state: GoblinMarketState, viewer: Viewer) {
+  const a = state.auction;
+  const high = a ? highBid(a) : null;
+  const pending: Pending =
+    state.phase === "bidding" ? "bid" : state.phase === "taking" ? "take" : state.phase === "choosing" ? "choose" : null;
+  return {
+    game: state.game,
+    players: state.players,
+    ...(viewer.kind === "seat" ? { you: viewer.seat } : {}),
+    phase: state.phase,
+    turn: state.turn,
+    pending,
+    firstBidder: a ? a.firstBidder : null,
+    seats: state.coins.map((coins, seat) => ({
+      seat,
+      coins,
+      cards: [...state.owned[seat]],
+      score: scoreCards(state.owned[seat]),
+    })),
+    auction: a
+      ? {
+          number: a.number,
+          sizeCard: a.sizeCard,
+          final: a.sizeCard === null,
+          offer: [...a.offer],
+          bids: a.bids.map((b) => ({ ...b })),
+          passed: [...a.passed],
+          highBid: high ? high.amount : null,
+          highBidder: high ? high.seat : null,
+          places: state.phase === "bidding" ? [] : bidPlaces(a),
+        }
+      : null,
+    sizeCards: [...state.sizeCards],
+    discard: [...state.discard],
+    auctionDeckCount: state.auctionDeck.length,
+    goblinDeckCount: state.goblinDeck.length,
+    goblinFlipped: [...state.goblinFlipped],
+    lastPayouts: state.lastPayouts
+      ? { ...state.lastPayouts, sisterhood: [...state.lastPayouts.sisterhood], goblin: [...state.lastPayouts.goblin] }
+      : null,
+    outcome: outcome(state),
+  };
+}
+
+export function outcome(state: GoblinMarketState): Outcome | null {
+  return state.phase === "over" ? outcomeOf(state.owned) : null;
+}

@@ -1,0 +1,59 @@
+/**
+ * Hidden information over the wire: many seeded games, 3 to 6 players plus a spectator, and
+ * every payload any socket received is checked against the secrets of the room version it
+ * shows (undrawn Auction cards, the Goblin Deck's order, the RNG state, the seed).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/client.js";
+import type { Room } from "../src/platform/room.js";
+import type { RunningServer } from "../src/server.js";
+import { leaks, secretsOf } from "./support/secrets.js";
+import { guest, lcg, newPrefix, openTestDatabase, playToEnd, startTestServer, TestClient } from "./support/harness.js";
+
+const GAMES = Number(process.env.HIDDEN_INFO_GAMES ?? 16);
+
+describe("hidden information over sockets", () => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+  const history = new Map<string, Room>();
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(false));
+    server = await startTestServer({ name: "memory", redis: false, realPg: false }, db, newPrefix());
+    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
+    let checked = 0;
+    for (let g = 0; g < GAMES; g++) {
+      const players = 3 + (g % 4);
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `P${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
+      const spectator = await new TestClient(server.url).ready();
+      const roomId = (await clients[0]!.call("room:create", { game: "goblin-market", seats: players })).roomId as string;
+      await spectator.sync(roomId);
+      for (const c of clients.slice(1)) await c.call("room:join", { roomId });
+      await clients[0]!.call("room:start", { roomId });
+      await playToEnd(server.store, roomId, clients, lcg(1000 + g));
+
+      for (const c of [...clients, spectator]) {
+        const payloads: unknown[] = [...c.received.filter(([e]) => e === "room:state").map(([, p]) => p), ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean)];
+        for (const p of payloads) {
+          const v = (p as { version: number; roomId: string });
+          const at = history.get(`${v.roomId}@${v.version}`);
+          if (!at || at.status === "finished") continue;
+          const text = JSON.stringify(p);
+          for (const secret of secretsOf(at)) expect(leaks(text, secret), `${roomId} v${v.version} leaks ${secret}`).toBe(false);
+          checked++;
+        }
+        c.close();
+      }
+    }
+    expect(checked).toBeGreaterThan(GAMES * 100);
+  });
+});
