@@ -4,11 +4,14 @@
  * shows (undrawn Auction cards, the Goblin Deck's order, the RNG state, the seed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
+import pino from "pino";
 import type { Database } from "../src/db/client.js";
+import { startServer } from "../src/server.js";
 import type { Room } from "../src/platform/room.js";
 import type { RunningServer } from "../src/server.js";
 import { leaks, secretsOf } from "./support/secrets.js";
-import { guest, lcg, newPrefix, openTestDatabase, playToEnd, startTestServer, TestClient } from "./support/harness.js";
+import { guest, lcg, openTestDatabase, playToEnd, testConfig, TestClient } from "./support/harness.js";
 
 const GAMES = Number(process.env.HIDDEN_INFO_GAMES ?? 16);
 
@@ -17,10 +20,13 @@ describe("hidden information over sockets", () => {
   let db: Database;
   let dispose: () => Promise<void>;
   const history = new Map<string, Room>();
+  let logText = "";
 
   beforeAll(async () => {
     ({ db, dispose } = await openTestDatabase(false));
-    server = await startTestServer({ name: "memory", redis: false, realPg: false }, db, newPrefix());
+    // Logs at info level, captured, to check they carry nothing hidden.
+    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
+    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
     server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
   });
   afterAll(async () => {
@@ -55,5 +61,11 @@ describe("hidden information over sockets", () => {
       }
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
+    // Info-level logs: present, and never a seed, a deck or a view.
+    expect(logText).toContain("finished game recorded");
+    for (const room of history.values()) {
+      if (room.seed) expect(logText.includes(room.seed)).toBe(false);
+    }
+    expect(logText).not.toMatch(/auctionDeck|goblinDeck|"rng"/);
   });
 });
