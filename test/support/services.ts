@@ -34,9 +34,9 @@ async function waitForRedis(port: number): Promise<boolean> {
 
 export async function setup(): Promise<void> {
   const notes: string[] = [];
-  if (process.env.DATABASE_URL) {
-    process.env.GB_TEST_PG_URL = process.env.DATABASE_URL;
-    notes.push(`Postgres: real server from DATABASE_URL, plus embedded PGlite`);
+  if (process.env.DATABASE_URL || process.env.GB_TEST_PG_URL) {
+    process.env.GB_TEST_PG_URL ||= process.env.DATABASE_URL;
+    notes.push(`Postgres: real server from DATABASE_URL (each test file makes a throwaway database), plus embedded PGlite`);
   } else {
     delete process.env.GB_TEST_PG_URL;
     notes.push("Postgres: DATABASE_URL not set, so embedded PGlite only (real-Postgres variants skipped)");

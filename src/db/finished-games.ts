@@ -1,0 +1,317 @@
+/**
+ * The permanent record of a finished game: written once, in ONE database transaction, together
+ * with the players' names and (for ranked games) their OpenSkill ratings for that game type.
+ *
+ * Concurrency:
+ * - Two nodes writing the same room: the Game row is inserted with ON CONFLICT DO NOTHING
+ *   (createMany skipDuplicates) as the first statement, so the loser blocks on the primary key
+ *   until the winner commits, inserts nothing, writes nothing else and returns written:false
+ *   with the stored rating changes.
+ * - Two different games finishing at once for the same player: the Rating rows are created if
+ *   missing and then locked with SELECT … FOR UPDATE, always in playerId order (and Player rows
+ *   are upserted in the same order), so the second transaction waits and rates from the first's
+ *   committed values; no update is lost and lock order cannot deadlock.
+ *
+ * Rating rules: only ranked games; only human seats (isBot false, playerId set) are rated, among
+ * themselves (bots are stored but are neither rated nor used as opponents); a ranked game with
+ * fewer than two distinct rated humans changes no rating. OpenSkill v5 defaults (Plackett-Luce,
+ * mu 25, sigma 25/3), one-player teams, `rank` = places so ties share a rank. If one player
+ * occupies several seats, only their first seat is rated.
+ */
+import { ordinal, rate, rating } from "openskill";
+import { Prisma } from "../generated/prisma/client.js";
+import type { Database } from "./client.js";
+
+export interface FinishedGameRecord {
+  roomId: string;
+  gameType: string;
+  ranked: boolean;
+  options: unknown;
+  seed: string;
+  commitment: string;
+  actions: Array<{ seat: number; action: unknown; at: number /* epoch ms */ }>;
+  outcome: { scores: number[]; places: number[]; details?: unknown };
+  startedAt: Date;
+  finishedAt: Date;
+  seats: Array<{ seat: number; playerId: string | null; name: string; isBot: boolean }>;
+}
+export interface RatingSnapshot {
+  mu: number;
+  sigma: number;
+  ordinal: number;
+}
+export interface RatingChange {
+  seat: number;
+  playerId: string;
+  before: RatingSnapshot;
+  after: RatingSnapshot;
+}
+
+export interface LeaderboardEntry {
+  playerId: string;
+  name: string;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  games: number;
+}
+
+export interface PlayerRating {
+  gameType: string;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  games: number;
+}
+
+const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+const MAX_ATTEMPTS = 3;
+
+function snapshot(mu: number, sigma: number): RatingSnapshot {
+  return { mu, sigma, ordinal: ordinal({ mu, sigma }) };
+}
+
+function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
+  return value === undefined || value === null ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
+}
+
+function validate(rec: FinishedGameRecord): void {
+  const fail = (msg: string): never => {
+    throw new Error(`recordFinishedGame(${JSON.stringify(rec.roomId)}): ${msg}`);
+  };
+  if (typeof rec.roomId !== "string" || rec.roomId === "") fail("roomId must be a non-empty string");
+  if (typeof rec.gameType !== "string" || rec.gameType === "") fail("gameType must be a non-empty string");
+  const n = rec.seats.length;
+  if (n === 0) fail("no seats");
+  const seen = new Set<number>();
+  for (const s of rec.seats) {
+    if (!Number.isInteger(s.seat) || s.seat < 0 || s.seat >= n || seen.has(s.seat)) {
+      fail(`seat numbers must be 0..${n - 1}, each once (got ${s.seat})`);
+    }
+    seen.add(s.seat);
+    if (s.isBot === false && s.playerId === "") fail(`seat ${s.seat}: empty playerId`);
+  }
+  if (rec.outcome.scores.length !== n || rec.outcome.places.length !== n) {
+    fail(`outcome.scores/places must have one entry per seat (${n})`);
+  }
+  if (!rec.outcome.scores.every((x) => Number.isFinite(x))) fail("outcome.scores must be finite numbers");
+  if (!rec.outcome.places.every((p) => Number.isInteger(p) && p >= 1)) fail("outcome.places must be integers >= 1");
+  for (const d of [rec.startedAt, rec.finishedAt]) {
+    if (!(d instanceof Date) || Number.isNaN(d.getTime())) fail("startedAt/finishedAt must be valid Dates");
+  }
+}
+
+type SeatRow = {
+  seat: number;
+  playerId: string | null;
+  muBefore: number | null;
+  sigmaBefore: number | null;
+  muAfter: number | null;
+  sigmaAfter: number | null;
+};
+
+function changesFromSeats(seats: SeatRow[]): RatingChange[] {
+  return seats
+    .filter((s) => s.playerId !== null && s.muBefore !== null && s.sigmaBefore !== null && s.muAfter !== null && s.sigmaAfter !== null)
+    .sort((a, b) => a.seat - b.seat)
+    .map((s) => ({
+      seat: s.seat,
+      playerId: s.playerId!,
+      before: snapshot(s.muBefore!, s.sigmaBefore!),
+      after: snapshot(s.muAfter!, s.sigmaAfter!),
+    }));
+}
+
+function isRetryable(err: unknown): boolean {
+  // P2034: "Transaction failed due to a write conflict or a deadlock. Please retry your transaction".
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2034";
+}
+
+/**
+ * Writes a finished game once. Returns written:false (and the rating changes stored by the
+ * first writer) when the room was already recorded.
+ */
+export async function recordFinishedGame(
+  db: Database,
+  rec: FinishedGameRecord,
+): Promise<{ written: boolean; ratingChanges: RatingChange[] }> {
+  validate(rec);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.prisma.$transaction((tx) => writeGame(tx, rec), TX_OPTIONS);
+    } catch (err) {
+      if (attempt < MAX_ATTEMPTS && isRetryable(err)) continue;
+      throw err;
+    }
+  }
+}
+
+async function writeGame(
+  tx: Prisma.TransactionClient,
+  rec: FinishedGameRecord,
+): Promise<{ written: boolean; ratingChanges: RatingChange[] }> {
+  const seats = [...rec.seats].sort((a, b) => a.seat - b.seat);
+
+  // 1. Claim the room. Must stay the first write (see the header comment).
+  const inserted = await tx.game.createMany({
+    data: [
+      {
+        id: rec.roomId,
+        gameType: rec.gameType,
+        ranked: rec.ranked,
+        options: json(rec.options),
+        playerCount: seats.length,
+        seed: rec.seed,
+        commitment: rec.commitment,
+        actions: json(rec.actions),
+        outcome: json(rec.outcome),
+        startedAt: rec.startedAt,
+        finishedAt: rec.finishedAt,
+      },
+    ],
+    skipDuplicates: true,
+  });
+  if (inserted.count === 0) {
+    const stored = await tx.gameSeat.findMany({ where: { gameId: rec.roomId }, orderBy: { seat: "asc" } });
+    return { written: false, ratingChanges: changesFromSeats(stored) };
+  }
+
+  // 2. Players (every seat that names a player, so the foreign key holds). The name is taken
+  //    unless the stored one comes from a game that finished later (a late, retried write).
+  const names = new Map<string, string>();
+  for (const s of seats) if (s.playerId !== null) names.set(s.playerId, s.name);
+  const playerIds = [...names.keys()].sort();
+  if (playerIds.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO "Player" ("id", "name", "lastSeenAt")
+      VALUES ${Prisma.join(playerIds.map((id) => Prisma.sql`(${id}, ${names.get(id)!}, ${rec.finishedAt})`))}
+      ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "lastSeenAt" = EXCLUDED."lastSeenAt"
+      WHERE "Player"."lastSeenAt" <= EXCLUDED."lastSeenAt"`;
+  }
+
+  // 3. Ratings (ranked games, humans only, first seat per player).
+  const ratedSeats: typeof seats = [];
+  for (const s of seats) {
+    if (!s.isBot && s.playerId !== null && !ratedSeats.some((r) => r.playerId === s.playerId)) ratedSeats.push(s);
+  }
+  const after = new Map<number, { before: { mu: number; sigma: number }; after: { mu: number; sigma: number } }>();
+  if (rec.ranked && ratedSeats.length >= 2) {
+    const ids = ratedSeats.map((s) => s.playerId!).sort();
+    const initial = rating();
+    await tx.$executeRaw`
+      INSERT INTO "Rating" ("playerId", "gameType", "mu", "sigma", "ordinal", "games", "updatedAt")
+      VALUES ${Prisma.join(
+        ids.map(
+          (id) =>
+            Prisma.sql`(${id}, ${rec.gameType}, ${initial.mu}::double precision, ${initial.sigma}::double precision, ${ordinal(initial)}::double precision, 0, CURRENT_TIMESTAMP)`,
+        ),
+      )}
+      ON CONFLICT ("playerId", "gameType") DO NOTHING`;
+    const current = await tx.$queryRaw<Array<{ playerId: string; mu: number; sigma: number }>>`
+      SELECT "playerId", "mu", "sigma" FROM "Rating"
+      WHERE "gameType" = ${rec.gameType} AND "playerId" IN (${Prisma.join(ids)})
+      ORDER BY "playerId"
+      FOR UPDATE`;
+    const byId = new Map(current.map((r) => [r.playerId, { mu: Number(r.mu), sigma: Number(r.sigma) }]));
+    const teams = ratedSeats.map((s) => {
+      const r = byId.get(s.playerId!);
+      if (!r) throw new Error(`Rating row for ${s.playerId}/${rec.gameType} vanished inside the transaction`);
+      return [r];
+    });
+    const result = rate(teams, { rank: ratedSeats.map((s) => rec.outcome.places[s.seat]) });
+    ratedSeats.forEach((s, i) => {
+      const [next] = result[i];
+      after.set(s.seat, { before: teams[i][0], after: { mu: next.mu, sigma: next.sigma } });
+    });
+    const values = ratedSeats.map((s) => {
+      const a = after.get(s.seat)!.after;
+      return Prisma.sql`(${s.playerId}, ${a.mu}::double precision, ${a.sigma}::double precision, ${ordinal(a)}::double precision)`;
+    });
+    await tx.$executeRaw`
+      UPDATE "Rating" AS r
+      SET "mu" = v.mu, "sigma" = v.sigma, "ordinal" = v.ord, "games" = r."games" + 1, "updatedAt" = CURRENT_TIMESTAMP
+      FROM (VALUES ${Prisma.join(values)}) AS v(pid, mu, sigma, ord)
+      WHERE r."playerId" = v.pid AND r."gameType" = ${rec.gameType}`;
+  }
+
+  // 4. Seats, with the rating before/after for rated ones.
+  await tx.gameSeat.createMany({
+    data: seats.map((s) => {
+      const r = after.get(s.seat);
+      return {
+        gameId: rec.roomId,
+        seat: s.seat,
+        playerId: s.playerId,
+        name: s.name,
+        isBot: s.isBot,
+        score: rec.outcome.scores[s.seat],
+        place: rec.outcome.places[s.seat],
+        muBefore: r?.before.mu ?? null,
+        sigmaBefore: r?.before.sigma ?? null,
+        muAfter: r?.after.mu ?? null,
+        sigmaAfter: r?.after.sigma ?? null,
+      };
+    }),
+  });
+
+  const ratingChanges: RatingChange[] = [...after.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([seat, r]) => ({
+      seat,
+      playerId: seats[seat].playerId!,
+      before: snapshot(r.before.mu, r.before.sigma),
+      after: snapshot(r.after.mu, r.after.sigma),
+    }));
+  return { written: true, ratingChanges };
+}
+
+/** The stored record (as written) plus its rating changes, or null if the room is unknown. */
+export async function getFinishedGame(
+  db: Database,
+  roomId: string,
+): Promise<(FinishedGameRecord & { ratingChanges: RatingChange[] }) | null> {
+  const game = await db.prisma.game.findUnique({
+    where: { id: roomId },
+    include: { seats: { orderBy: { seat: "asc" } } },
+  });
+  if (!game) return null;
+  return {
+    roomId: game.id,
+    gameType: game.gameType,
+    ranked: game.ranked,
+    options: game.options,
+    seed: game.seed,
+    commitment: game.commitment,
+    actions: (game.actions ?? []) as unknown as FinishedGameRecord["actions"],
+    outcome: game.outcome as unknown as FinishedGameRecord["outcome"],
+    startedAt: game.startedAt,
+    finishedAt: game.finishedAt,
+    seats: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.name, isBot: s.isBot })),
+    ratingChanges: changesFromSeats(game.seats),
+  };
+}
+
+/** Best ratings for a game type by ordinal (then more games, then id). limit 1..1000, default 50. */
+export async function leaderboard(db: Database, gameType: string, limit = 50): Promise<LeaderboardEntry[]> {
+  const take = Math.max(1, Math.min(1000, Math.floor(limit)));
+  const rows = await db.prisma.rating.findMany({
+    where: { gameType },
+    orderBy: [{ ordinal: "desc" }, { games: "desc" }, { playerId: "asc" }],
+    take,
+    include: { player: { select: { name: true } } },
+  });
+  return rows.map((r) => ({
+    playerId: r.playerId,
+    name: r.player.name,
+    mu: r.mu,
+    sigma: r.sigma,
+    ordinal: r.ordinal,
+    games: r.games,
+  }));
+}
+
+/** Every game type the player has a rating in, by game type. */
+export async function playerRatings(db: Database, playerId: string): Promise<PlayerRating[]> {
+  const rows = await db.prisma.rating.findMany({ where: { playerId }, orderBy: { gameType: "asc" } });
+  return rows.map((r) => ({ gameType: r.gameType, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal, games: r.games }));
+}

@@ -1,0 +1,354 @@
+/**
+ * "Do the migrations and schema.prisma agree?" without Prisma's native schema engine:
+ * - expectedShape(): what Prisma Migrate would create in PostgreSQL for a DMMF datamodel
+ *   (tables, column types, nullability, defaults, primary keys, foreign keys with referential
+ *   actions, indexes/unique indexes, using Prisma's default constraint/index names);
+ * - introspectShape(): the same description read from a live database's pg_catalog;
+ * - diffShapes(): human-readable differences (empty = they agree).
+ * Covers the Prisma features this project uses plus the common ones (@map/@@map, @db.* native
+ * types, @unique/@@unique, sort order, enums, autoincrement); anything exotic is reported as a
+ * difference rather than silently ignored.
+ */
+import type { DmmfDatamodel, DmmfField, DmmfModel } from "./prisma-dmmf.js";
+import type { SqlRunner } from "./migrate.js";
+
+export interface ColumnShape {
+  type: string;
+  nullable: boolean;
+  /** Normalized default expression, or null. */
+  default: string | null;
+}
+export interface TableShape {
+  columns: Record<string, ColumnShape>;
+  primaryKey: { name: string; columns: string[] } | null;
+  foreignKeys: Record<string, { columns: string[]; refTable: string; refColumns: string[]; onDelete: string; onUpdate: string }>;
+  /** Non-primary-key indexes by name; columns carry " DESC" when descending. */
+  indexes: Record<string, { columns: string[]; unique: boolean }>;
+}
+export type SchemaShape = Record<string, TableShape>;
+
+// ---------- expected (from DMMF) ----------
+
+const PG_MAX_IDENT = 63;
+
+/** Prisma's default constraint names: {table}_{cols}_{suffix}, trimmed to 63 bytes. */
+function constraintName(table: string, columns: string[], suffix: string): string {
+  const base = columns.length ? `${table}_${columns.join("_")}` : table;
+  const maxBase = PG_MAX_IDENT - suffix.length - 1;
+  return `${base.length > maxBase ? base.slice(0, maxBase) : base}_${suffix}`;
+}
+
+const SCALAR_TYPES: Record<string, string> = {
+  String: "text",
+  Int: "integer",
+  BigInt: "bigint",
+  Float: "double precision",
+  Decimal: "numeric(65,30)",
+  Boolean: "boolean",
+  DateTime: "timestamp(3) without time zone",
+  Json: "jsonb",
+  Bytes: "bytea",
+};
+
+const NATIVE_TYPES: Record<string, (args: string[]) => string> = {
+  Text: () => "text",
+  VarChar: (a) => (a.length ? `character varying(${a[0]})` : "character varying"),
+  Char: (a) => `character(${a[0] ?? 1})`,
+  Uuid: () => "uuid",
+  Integer: () => "integer",
+  SmallInt: () => "smallint",
+  BigInt: () => "bigint",
+  DoublePrecision: () => "double precision",
+  Real: () => "real",
+  Decimal: (a) => (a.length ? `numeric(${a.join(",")})` : "numeric"),
+  Money: () => "money",
+  Boolean: () => "boolean",
+  Timestamp: (a) => `timestamp(${a[0] ?? 3}) without time zone`,
+  Timestamptz: (a) => `timestamp(${a[0] ?? 3}) with time zone`,
+  Date: () => "date",
+  Time: (a) => `time(${a[0] ?? 3}) without time zone`,
+  Timetz: (a) => `time(${a[0] ?? 3}) with time zone`,
+  Json: () => "json",
+  JsonB: () => "jsonb",
+  ByteA: () => "bytea",
+  Xml: () => "xml",
+  Inet: () => "inet",
+  Citext: () => "citext",
+};
+
+const REFERENTIAL_ACTIONS: Record<string, string> = {
+  Cascade: "CASCADE",
+  Restrict: "RESTRICT",
+  NoAction: "NO ACTION",
+  SetNull: "SET NULL",
+  SetDefault: "SET DEFAULT",
+};
+
+function tableName(m: DmmfModel): string {
+  return m.dbName ?? m.name;
+}
+function columnName(f: DmmfField): string {
+  return f.dbName ?? f.name;
+}
+
+function columnType(f: DmmfField, dm: DmmfDatamodel): string {
+  let t: string;
+  if (f.kind === "enum") {
+    const e = dm.enums.find((x) => x.name === f.type);
+    t = `"${e?.dbName ?? f.type}"`;
+  } else if (f.nativeType) {
+    const [name, args] = f.nativeType;
+    const render = NATIVE_TYPES[name];
+    t = render ? render(args) : `unsupported native type @db.${name}`;
+  } else {
+    t = SCALAR_TYPES[f.type] ?? `unsupported type ${f.type}`;
+  }
+  return f.isList ? `${t}[]` : t;
+}
+
+function literalDefault(v: unknown): string {
+  if (typeof v === "string") return `'${v.replace(/'/g, "''")}'`;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
+  return JSON.stringify(v);
+}
+
+function expectedDefault(f: DmmfField): string | null {
+  if (!f.hasDefaultValue || f.default === undefined) return null;
+  const d = f.default as { name?: string; args?: unknown[] } | unknown;
+  if (d && typeof d === "object" && !Array.isArray(d) && "name" in (d as object)) {
+    const fn = d as { name: string; args: unknown[] };
+    switch (fn.name) {
+      case "now":
+        return "CURRENT_TIMESTAMP";
+      case "autoincrement":
+        return "autoincrement()";
+      case "dbgenerated":
+        return normalizeDefault(String(fn.args[0] ?? ""));
+      case "uuid":
+      case "cuid":
+      case "nanoid":
+      case "ulid":
+        return null; // generated by the client, no database default
+      default:
+        return `unsupported default ${fn.name}()`;
+    }
+  }
+  if (Array.isArray(d)) return `ARRAY[${d.map(literalDefault).join(",")}]`;
+  return literalDefault(d);
+}
+
+export function expectedShape(dm: DmmfDatamodel): SchemaShape {
+  const shape: SchemaShape = {};
+  const modelByName = new Map(dm.models.map((m) => [m.name, m]));
+  for (const m of dm.models) {
+    const table = tableName(m);
+    const fieldCol = (name: string) => {
+      const f = m.fields.find((x) => x.name === name);
+      return f ? columnName(f) : name;
+    };
+    const t: TableShape = { columns: {}, primaryKey: null, foreignKeys: {}, indexes: {} };
+    for (const f of m.fields) {
+      if (f.kind === "object") continue;
+      t.columns[columnName(f)] = {
+        type: columnType(f, dm),
+        nullable: f.isList ? true : !f.isRequired,
+        default: expectedDefault(f),
+      };
+    }
+    for (const idx of dm.indexes.filter((i) => i.model === m.name)) {
+      const cols = idx.fields.map((x) => fieldCol(x.name));
+      if (idx.type === "id") {
+        t.primaryKey = { name: idx.dbName ?? m.primaryKey?.name ?? `${table}_pkey`, columns: cols };
+        continue;
+      }
+      const unique = idx.type === "unique";
+      const name = idx.dbName ?? constraintName(table, cols, unique ? "key" : "idx");
+      t.indexes[name] = {
+        columns: idx.fields.map((x) => fieldCol(x.name) + (x.sortOrder === "desc" ? " DESC" : "")),
+        unique,
+      };
+      if (idx.type === "fulltext" || (idx.algorithm && idx.algorithm !== "BTree")) {
+        t.indexes[name].columns.push(`unsupported index ${idx.type}/${idx.algorithm}`);
+      }
+    }
+    for (const f of m.fields) {
+      if (f.kind !== "object" || !f.relationFromFields?.length) continue;
+      const target = modelByName.get(f.type)!;
+      const cols = f.relationFromFields.map(fieldCol);
+      const targetCol = (name: string) => {
+        const tf = target.fields.find((x) => x.name === name);
+        return tf ? columnName(tf) : name;
+      };
+      const allRequired = f.relationFromFields.every((n) => m.fields.find((x) => x.name === n)?.isRequired);
+      t.foreignKeys[constraintName(table, cols, "fkey")] = {
+        columns: cols,
+        refTable: tableName(target),
+        refColumns: (f.relationToFields ?? []).map(targetCol),
+        // Prisma's defaults: onDelete Restrict (required) / SetNull (optional), onUpdate Cascade.
+        onDelete: REFERENTIAL_ACTIONS[f.relationOnDelete ?? (allRequired ? "Restrict" : "SetNull")],
+        onUpdate: REFERENTIAL_ACTIONS[f.relationOnUpdate ?? "Cascade"],
+      };
+    }
+    shape[table] = t;
+  }
+  return shape;
+}
+
+// ---------- actual (from the database) ----------
+
+/** Turns pg_get_expr() output and Prisma defaults into one comparable spelling. */
+export function normalizeDefault(expr: string | null): string | null {
+  if (expr === null) return null;
+  let e = expr.trim();
+  if (/^nextval\(/i.test(e)) return "autoincrement()";
+  if (/^(CURRENT_TIMESTAMP|now\(\))$/i.test(e)) return "CURRENT_TIMESTAMP";
+  // strip trailing casts: 'x'::text, 0::integer, '{}'::jsonb
+  for (;;) {
+    const m = /^(.*)::[a-z_ ]+(\(\d+(,\d+)?\))?(\[\])?$/i.exec(e);
+    if (!m) break;
+    e = m[1].trim();
+  }
+  if (/^\(.*\)$/.test(e) && /^\(-?[\d.]+\)$/.test(e)) e = e.slice(1, -1);
+  return e;
+}
+
+const FK_ACTIONS: Record<string, string> = { a: "NO ACTION", r: "RESTRICT", c: "CASCADE", n: "SET NULL", d: "SET DEFAULT" };
+
+export async function introspectShape(db: SqlRunner, ignoreTables: string[] = ["_prisma_migrations"]): Promise<SchemaShape> {
+  const shape: SchemaShape = {};
+  const tables = (
+    await db.query(
+      `SELECT c.oid::int AS oid, c.relname AS name
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema()
+        ORDER BY c.relname`,
+    )
+  ).rows as Array<{ oid: number; name: string }>;
+  for (const { oid, name } of tables) {
+    if (ignoreTables.includes(name)) continue;
+    const t: TableShape = { columns: {}, primaryKey: null, foreignKeys: {}, indexes: {} };
+    const cols = (
+      await db.query(
+        `SELECT a.attnum AS num, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+                NOT a.attnotnull AS nullable, pg_get_expr(d.adbin, d.adrelid) AS def
+           FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+          WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
+          ORDER BY a.attnum`,
+        [oid],
+      )
+    ).rows as Array<{ num: number; name: string; type: string; nullable: boolean; def: string | null }>;
+    const colName = new Map(cols.map((c) => [Number(c.num), c.name]));
+    for (const c of cols) {
+      t.columns[c.name] = { type: c.type, nullable: c.nullable, default: normalizeDefault(c.def) };
+    }
+    const cons = (
+      await db.query(
+        `SELECT con.conname AS name, con.contype AS type, con.conkey AS cols, con.confkey AS refcols,
+                rt.relname AS reftable, con.confrelid::int AS refoid, con.confdeltype AS ondelete, con.confupdtype AS onupdate
+           FROM pg_constraint con LEFT JOIN pg_class rt ON rt.oid = con.confrelid
+          WHERE con.conrelid = $1 AND con.contype IN ('p', 'f')
+          ORDER BY con.conname`,
+        [oid],
+      )
+    ).rows as Array<{
+      name: string;
+      type: string;
+      cols: number[];
+      refcols: number[] | null;
+      reftable: string | null;
+      refoid: number;
+      ondelete: string;
+      onupdate: string;
+    }>;
+    for (const c of cons) {
+      const names = c.cols.map((n) => colName.get(Number(n)) ?? `#${n}`);
+      if (c.type === "p") {
+        t.primaryKey = { name: c.name, columns: names };
+      } else {
+        const refCols = (
+          await db.query(
+            `SELECT attnum AS num, attname AS name FROM pg_attribute WHERE attrelid = $1 AND attnum > 0`,
+            [c.refoid],
+          )
+        ).rows as Array<{ num: number; name: string }>;
+        const refName = new Map(refCols.map((r) => [Number(r.num), r.name]));
+        t.foreignKeys[c.name] = {
+          columns: names,
+          refTable: c.reftable ?? "?",
+          refColumns: (c.refcols ?? []).map((n) => refName.get(Number(n)) ?? `#${n}`),
+          onDelete: FK_ACTIONS[c.ondelete] ?? c.ondelete,
+          onUpdate: FK_ACTIONS[c.onupdate] ?? c.onupdate,
+        };
+      }
+    }
+    const idx = (
+      await db.query(
+        `SELECT ic.relname AS name, i.indisunique AS unique, i.indnatts AS natts, i.indexrelid::int AS ioid,
+                i.indoption::int2[] AS options, am.amname AS method, (i.indpred IS NOT NULL) AS partial
+           FROM pg_index i
+           JOIN pg_class ic ON ic.oid = i.indexrelid
+           JOIN pg_am am ON am.oid = ic.relam
+          WHERE i.indrelid = $1 AND NOT i.indisprimary
+          ORDER BY ic.relname`,
+        [oid],
+      )
+    ).rows as Array<{ name: string; unique: boolean; natts: number; ioid: number; options: number[]; method: string; partial: boolean }>;
+    for (const ix of idx) {
+      const columns: string[] = [];
+      for (let k = 1; k <= Number(ix.natts); k++) {
+        const { rows } = await db.query(`SELECT pg_get_indexdef($1, $2, true) AS col`, [ix.ioid, k]);
+        const desc = (Number(ix.options?.[k - 1] ?? 0) & 1) === 1;
+        columns.push(String(rows[0].col).replace(/^"(.*)"$/, "$1") + (desc ? " DESC" : ""));
+      }
+      if (ix.method !== "btree") columns.push(`unsupported index method ${ix.method}`);
+      if (ix.partial) columns.push("partial index");
+      t.indexes[ix.name] = { columns, unique: ix.unique };
+    }
+    shape[name] = t;
+  }
+  return shape;
+}
+
+// ---------- diff ----------
+
+export function diffShapes(expected: SchemaShape, actual: SchemaShape): string[] {
+  const out: string[] = [];
+  const j = (x: unknown) => JSON.stringify(x);
+  for (const table of Object.keys(expected)) {
+    if (!actual[table]) out.push(`table "${table}" is in schema.prisma but not in the migrated database`);
+  }
+  for (const table of Object.keys(actual)) {
+    if (!expected[table]) out.push(`table "${table}" is in the migrated database but not in schema.prisma`);
+  }
+  for (const table of Object.keys(expected)) {
+    const e = expected[table];
+    const a = actual[table];
+    if (!a) continue;
+    for (const col of new Set([...Object.keys(e.columns), ...Object.keys(a.columns)])) {
+      const ec = e.columns[col];
+      const ac = a.columns[col];
+      if (!ac) out.push(`column "${table}"."${col}" is in schema.prisma but no migration creates it`);
+      else if (!ec) out.push(`column "${table}"."${col}" is created by a migration but missing from schema.prisma`);
+      else {
+        if (ec.type !== ac.type) out.push(`column "${table}"."${col}": type ${ec.type} in schema.prisma, ${ac.type} in database`);
+        if (ec.nullable !== ac.nullable) {
+          out.push(`column "${table}"."${col}": ${ec.nullable ? "optional" : "required"} in schema.prisma, ${ac.nullable ? "NULL" : "NOT NULL"} in database`);
+        }
+        if (ec.default !== ac.default) out.push(`column "${table}"."${col}": default ${ec.default} in schema.prisma, ${ac.default} in database`);
+      }
+    }
+    if (j(e.primaryKey) !== j(a.primaryKey)) out.push(`table "${table}": primary key ${j(e.primaryKey)} in schema.prisma, ${j(a.primaryKey)} in database`);
+    for (const name of new Set([...Object.keys(e.foreignKeys), ...Object.keys(a.foreignKeys)])) {
+      if (j(e.foreignKeys[name]) !== j(a.foreignKeys[name])) {
+        out.push(`foreign key "${name}" on "${table}": ${j(e.foreignKeys[name]) ?? "absent"} in schema.prisma, ${j(a.foreignKeys[name]) ?? "absent"} in database`);
+      }
+    }
+    for (const name of new Set([...Object.keys(e.indexes), ...Object.keys(a.indexes)])) {
+      if (j(e.indexes[name]) !== j(a.indexes[name])) {
+        out.push(`index "${name}" on "${table}": ${j(e.indexes[name]) ?? "absent"} in schema.prisma, ${j(a.indexes[name]) ?? "absent"} in database`);
+      }
+    }
+  }
+  return out;
+}
