@@ -12,7 +12,7 @@ import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
 import type { RunningServer } from "../src/server.js";
-import { replayGame } from "../src/tools/replay-game.js";
+import { canonicalJson, replayGame } from "../src/tools/replay-game.js";
 import { leaks, secretsOf } from "./support/secrets.js";
 import { backends, guest, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
 
@@ -123,6 +123,8 @@ describe.each(backends())("full game over sockets ($name)", (backend) => {
     const room = (await server.store.get(roomId))!;
     const replayed = replayGame({ gameType: stored!.gameType, players: 4, options: stored!.options, seed, actions: stored!.actions });
     expect(JSON.stringify(replayed.state)).toBe(JSON.stringify(room.state));
+    expect(replayed.commitment).toBe(stored!.commitment);
+    expect(canonicalJson(replayed.outcome)).toBe(canonicalJson(stored!.outcome));
 
     // Hidden information: no payload to any socket carried a secret of the version it showed.
     for (const c of [...clients, spectator, ...ids.map(() => undefined)].filter((x): x is TestClient => !!x)) {

@@ -34,3 +34,12 @@ export function replayGame(input: ReplayInput): ReplayResult {
   });
   return { state, outcome: game.outcome(state), commitment: createHash("sha256").update(input.seed, "utf8").digest("hex") };
 }
+
+/** JSON with object keys sorted at every depth: stored JSONB does not keep key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}

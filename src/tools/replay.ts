@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/client.js";
 import { getFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
-import { replayGame } from "./replay-game.js";
+import { canonicalJson, replayGame } from "./replay-game.js";
 
 async function load(args: string[]): Promise<FinishedGameRecord> {
   if (args[0] === "--file" && args[1]) {
@@ -33,7 +33,7 @@ const rec = await load(process.argv.slice(2)).catch((e: unknown) => {
 });
 const result = replayGame({ gameType: rec.gameType, players: rec.seats.length, options: rec.options, seed: rec.seed, actions: rec.actions });
 const seedOk = result.commitment === rec.commitment;
-const outcomeOk = JSON.stringify(result.outcome) === JSON.stringify(rec.outcome);
+const outcomeOk = canonicalJson(result.outcome) === canonicalJson(rec.outcome);
 console.log(`game        ${rec.roomId} (${rec.gameType}, ${rec.seats.length} players, ${rec.actions.length} actions)`);
 console.log(`commitment  ${rec.commitment}`);
 console.log(`sha256(seed) ${result.commitment}  ${seedOk ? "MATCHES" : "DOES NOT MATCH"}`);
