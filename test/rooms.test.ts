@@ -1,0 +1,133 @@
+/**
+ * Rooms over the protocol: the lobby lists and pushes, leaving before the start, bots that
+ * play a game to the end, presence when a player drops and returns, guest renames.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/client.js";
+import { getFinishedGame } from "../src/db/finished-games.js";
+import type { RunningServer } from "../src/server.js";
+import { guest, lcg, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { LegalAction } from "../src/games/types.js";
+
+describe("rooms over the protocol", () => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+  const open: TestClient[] = [];
+  const client = async (name?: string) => {
+    const c = await new TestClient(server.url, name ? (await guest(server.url, name)).token : undefined).ready();
+    open.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(false));
+    server = await startTestServer({ name: "memory", redis: false, realPg: false }, db, newPrefix());
+  });
+  afterAll(async () => {
+    for (const c of open) c.close();
+    await server?.close();
+    await dispose?.();
+  });
+
+  const lastPresence = (c: TestClient, roomId: string) =>
+    ([...c.received].reverse().find(([e, p]) => e === "room:presence" && (p as { roomId: string }).roomId === roomId)?.[1] as { connected: string[] } | undefined)?.connected;
+
+  it("lists open and live rooms and pushes lobby changes", async () => {
+    const watcher = await client();
+    const first = await watcher.call("lobby:subscribe", {});
+    expect(first.ok).toBe(true);
+    expect((first.games as Array<{ id: string }>).map((g) => g.id)).toContain("goblin-market");
+    const host = await client("Host");
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, ranked: true })).roomId as string;
+    await until(() => watcher.received.some(([e, p]) => e === "lobby:room" && (p as { id: string }).id === roomId), "lobby push");
+    const listed = await watcher.call("lobby:list", {});
+    const summary = (listed.open as Array<{ id: string; ranked: boolean; seats: Array<{ taken: boolean; name: string | null }> }>).find((r) => r.id === roomId)!;
+    expect(summary.ranked).toBe(true);
+    expect(summary.seats.map((s) => s.taken)).toEqual([true, false, false]);
+    expect(summary.seats[0]!.name).toBe("Host");
+    const http = (await (await fetch(`${server.url}/api/rooms`)).json()) as { open: Array<{ id: string }> };
+    expect(http.open.map((r) => r.id)).toContain(roomId);
+
+    const [b, c] = [await client("Bea"), await client("Cy")];
+    await b.call("room:join", { roomId });
+    await c.call("room:join", { roomId, seat: 2 });
+    expect((await host.call("room:start", { roomId })).ok).toBe(true);
+    const after = await watcher.call("lobby:list", {});
+    expect((after.open as Array<{ id: string }>).map((r) => r.id)).not.toContain(roomId);
+    expect((after.live as Array<{ id: string }>).map((r) => r.id)).toContain(roomId);
+  });
+
+  it("lets players leave before the start, passing the host on", async () => {
+    const [a, b] = [await client("Ada"), await client("Ben")];
+    const roomId = (await a.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await b.call("room:join", { roomId });
+    const left = await a.call("room:leave", { roomId });
+    expect(left.ok).toBe(true);
+    const state = left.state as { seat: number | null; hostId: string; seats: Array<{ playerId: string | null }> };
+    expect(state.seat).toBeNull(); // now watching as a spectator
+    expect(state.seats[0]!.playerId).toBeNull();
+    expect(state.hostId).toBe(state.seats[1]!.playerId);
+    expect((await a.call("room:start", { roomId })).error!.code).toBe("NOT_HOST");
+  });
+
+  it("fills seats with bots that play legal moves to the end (casual, recorded, unrated)", async () => {
+    const me = await client("Solo");
+    expect((await me.call("room:create", { game: "goblin-market", seats: 4, ranked: true, bots: 1 })).error!.code).toBe("RANKED_NO_BOTS");
+    const created = await me.call("room:create", { game: "goblin-market", seats: 4, bots: 3 });
+    const roomId = created.roomId as string;
+    expect((created.state as { seats: Array<{ bot: boolean }> }).seats.map((s) => s.bot)).toEqual([false, true, true, true]);
+    await me.call("room:start", { roomId });
+    const random = lcg(3);
+    for (let i = 0; i < 2000; i++) {
+      const r = me.rooms.get(roomId)!;
+      if (r.state.status === "finished") break;
+      const legal = r.state.legal as LegalAction[];
+      if (legal.length > 0) {
+        const ack = await me.call("game:act", { roomId, action: randomLegalAction(legal, random) });
+        expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      }
+      await until(() => me.rooms.get(roomId)!.version > r.version || me.rooms.get(roomId)!.state.status === "finished", "the game to move on");
+    }
+    const done = await until(() => {
+      const s = me.rooms.get(roomId)!.state;
+      return s.status === "finished" && s.ratingChanges ? s : undefined;
+    }, "the recorded end");
+    expect(done.ratingChanges).toEqual([]);
+    const stored = (await getFinishedGame(db, roomId))!;
+    expect(stored.seats.filter((s) => s.isBot).length).toBe(3);
+    expect(stored.actions.filter((a) => a.seat !== 0).length).toBeGreaterThan(10);
+  });
+
+  it("shows who is away and who came back", async () => {
+    const ids = await Promise.all(["Pia", "Quin", "Rae"].map((n) => guest(server.url, n)));
+    const cs = await Promise.all(ids.map(async (g) => { const c = await new TestClient(server.url, g.token).ready(); open.push(c); return c; }));
+    const roomId = (await cs[0]!.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await cs[1]!.call("room:join", { roomId });
+    await cs[2]!.call("room:join", { roomId });
+    await until(() => lastPresence(cs[0]!, roomId)?.length === 3, "three present");
+    cs[2]!.close();
+    await until(() => {
+      const p = lastPresence(cs[0]!, roomId);
+      return p && p.length === 2 && !p.includes(ids[2]!.player.id);
+    }, "Rae away");
+    const back = await new TestClient(server.url, ids[2]!.token).ready();
+    open.push(back);
+    const sync = await back.sync(roomId);
+    expect((sync.state as { seat: number }).seat).toBe(2);
+    expect((sync.connected as string[]).sort()).toEqual(ids.map((g) => g.player.id).sort());
+    await until(() => lastPresence(cs[0]!, roomId)?.includes(ids[2]!.player.id), "Rae back");
+  });
+
+  it("renames a guest without changing who they are", async () => {
+    const first = await guest(server.url, "Old Name");
+    const res = await fetch(`${server.url}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "New Name", token: first.token }) });
+    const renamed = (await res.json()) as { player: { id: string; name: string }; token: string };
+    expect(renamed.player).toEqual({ id: first.player.id, name: "New Name" });
+    const c = await new TestClient(server.url, renamed.token).ready();
+    open.push(c);
+    const session = await until(() => c.received.find(([e]) => e === "session")?.[1] as { player: { id: string; name: string } } | undefined, "session");
+    expect(session.player).toEqual(renamed.player);
+  });
+});
