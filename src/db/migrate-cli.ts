@@ -8,17 +8,8 @@ import { mkdirSync } from "node:fs";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { defaultMigrationsDir, migrate } from "./migrate.js";
-import { pgConnection, quoteIdent } from "./pg-url.js";
+import { pgConnection, quoteIdent, redactUrl } from "./pg-url.js";
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "<unparseable DATABASE_URL>";
-  }
-}
 
 async function main(): Promise<void> {
   const dir = process.env.MIGRATIONS_DIR || defaultMigrationsDir();
@@ -26,7 +17,7 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.log(msg);
   let applied: string[];
   if (url) {
-    console.log(`Migrating Postgres ${redact(url)} from ${dir}`);
+    console.log(`Migrating Postgres ${redactUrl(url)} from ${dir}`);
     const { config, schema } = pgConnection(url);
     const client = new pg.Client(config);
     await client.connect();

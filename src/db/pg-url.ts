@@ -17,3 +17,14 @@ export function pgConnection(url: string): { config: pg.ClientConfig; schema?: s
     schema,
   };
 }
+
+/** A connection URL safe to print: the password is masked. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "<unparseable URL>";
+  }
+}

@@ -12,16 +12,8 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { defaultMigrationsDir } from "./migrate.js";
+import { redactUrl } from "./pg-url.js";
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 /** The test server URL, or null (after logging why) when real-Postgres tests must be skipped. */
 export async function findTestPostgres(suite: string): Promise<string | null> {
@@ -36,7 +28,7 @@ export async function findTestPostgres(suite: string): Promise<string | null> {
     await client.query("SELECT 1");
     return url;
   } catch (err) {
-    throw new Error(`[${suite}] the test Postgres ${redact(url)} is configured but unreachable: ${(err as Error).message}`);
+    throw new Error(`[${suite}] the test Postgres ${redactUrl(url)} is configured but unreachable: ${(err as Error).message}`);
   } finally {
     await client.end().catch(() => {});
   }

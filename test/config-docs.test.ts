@@ -1,0 +1,37 @@
+/**
+ * Keeps the configuration honest: every variable src/config.ts reads is in the README's
+ * configuration table, and every variable docker-compose.yml sets is one the server reads.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
+
+const read = (p: string) => readFileSync(new URL(`../${p}`, import.meta.url), "utf8");
+
+describe("configuration docs", () => {
+  const code = new Set([...read("src/config.ts").matchAll(/env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
+  const readme = read("README.md");
+  const table = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!));
+  const compose = new Set([...read("docker-compose.yml").matchAll(/^\s{4,}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!));
+  const composeApp = [...compose].filter((k) => !k.startsWith("POSTGRES_"));
+
+  it("documents every variable the server reads, and nothing it does not", () => {
+    expect(code.size).toBeGreaterThan(8);
+    expect([...code].sort()).toEqual([...table].sort());
+  });
+
+  it("sets only variables the server reads in docker-compose.yml", () => {
+    for (const k of composeApp) expect(code, `${k} in docker-compose.yml`).toContain(k);
+    for (const k of ["DATABASE_URL", "REDIS_URL", "TOKEN_SECRET", "PORT"]) expect(compose).toContain(k);
+  });
+
+  it("uses the documented defaults", () => {
+    const c = loadConfig({});
+    expect(readme).toContain(`| \`PORT\` | \`${c.port}\` |`);
+    expect(readme).toContain(`| \`BOT_DELAY_MS\` | \`${c.botDelayMs}\` |`);
+    expect(readme).toContain(`| \`MAX_PAYLOAD_BYTES\` | \`${c.maxPayloadBytes}\` |`);
+    expect(readme).toContain(`| \`RATE_LIMIT_PER_SECOND\` | \`${c.rateLimitPerSecond}\` |`);
+    expect(readme).toContain(`| \`LOG_LEVEL\` | \`${c.logLevel}\` |`);
+    expect(() => loadConfig({ PORT: "abc" })).toThrow(/PORT/);
+  });
+});
