@@ -1,5 +1,5 @@
 # Goblin Bazaar: multi-stage build. The runtime image holds only production dependencies,
-# the compiled server and the migrations.
+# the compiled server, the built web client and the migrations.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json prisma.config.ts tsconfig.json tsconfig.build.json ./
@@ -7,6 +7,7 @@ COPY prisma ./prisma
 # postinstall runs `prisma generate` (no native engine needed).
 RUN npm install --no-audit --no-fund
 COPY src ./src
+COPY client ./client
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
@@ -17,6 +18,7 @@ ENV NODE_ENV=production \
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/client/dist ./client/dist
 COPY --from=build /app/prisma ./prisma
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

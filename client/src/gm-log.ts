@@ -1,0 +1,62 @@
+/** Goblin Market event-log entries as readable sentences (entry types: src/games/goblin-market). */
+import { html, type TemplateResult } from "lit-html";
+import { cardChip, cardOf, listWords } from "./decktet.js";
+import type { LogEntry } from "./types.js";
+
+const ordinal = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
+const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
+const rankName = (r: number) => (r === 1 ? "Aces" : r === 10 ? "Crowns" : `${r}s`);
+
+function chips(ids: unknown): TemplateResult {
+  const list = Array.isArray(ids) ? (ids as string[]) : [];
+  if (list.length === 0) return html`nothing`;
+  return html`${list.map((id, i) => html`${i > 0 ? (i === list.length - 1 ? " and " : ", ") : ""}${cardChip(id)}`)}`;
+}
+
+export function logSentence(e: LogEntry, name: (seat: number) => string): TemplateResult {
+  const who = (k = "seat") => html`<b class="who">${name(e[k] as number)}</b>`;
+  switch (e.type) {
+    case "game-start":
+      return html`The game begins: ${e.players} players with ${coins(e.coins as number)} each. ${who("firstBidder")} bids first.`;
+    case "auction-start": {
+      const offer = (e.offer as string[]) ?? [];
+      if (e.final) return html`<span class="log-auction">Final auction</span>: the last ${offer.length === 1 ? "card" : `${offer.length} cards`} go up for sale: ${chips(offer)}. ${who("firstBidder")} bids first.`;
+      return html`<span class="log-auction">Auction ${e.auction}</span>: size card ${cardChip(e.sizeCard as string)} puts ${offer.length === 1 ? "1 card" : `${offer.length} cards`} on offer: ${chips(offer)}. ${who("firstBidder")} bids first.`;
+    }
+    case "bid":
+      return html`${who()} bids ${coins(e.amount as number)}.`;
+    case "pass":
+      return html`${who()} passes.`;
+    case "auction-won":
+      return html`${who()} wins auction ${e.auction} with a bid of ${coins(e.amount as number)}.`;
+    case "take": {
+      const paid = coins(e.paid as number);
+      if (e.how === "all") return html`${who()} takes everything: ${chips(e.cards)}, paying ${paid}.`;
+      if (e.how === "one") return html`${who()} takes ${chips(e.cards)}, paying ${paid}.`;
+      if (e.how === "choice") return html`${who()} (${ordinal(e.place as number)} place) chooses ${chips(e.cards)}, paying ${paid}.`;
+      return html`${who()} (${ordinal(e.place as number)} place) gets ${chips(e.cards)}, paying ${paid}.`;
+    }
+    case "discard":
+      return html`Left over and discarded: ${chips(e.cards)}.`;
+    case "all-passed":
+      return html`Everyone passed on auction ${e.auction}: ${chips(e.discarded)} ${((e.discarded as string[]) ?? []).length === 1 ? "is" : "are"} discarded.`;
+    case "sisterhood": {
+      const ranks = (e.ranks as number[]) ?? [];
+      const cards = (e.cards as Array<{ card: string; coins: number }>) ?? [];
+      return html`<span class="log-money">Sisterhood money</span> (winning bid ${e.winningBid}: ${listWords(ranks.map((r, i) => `${rankName(r)} pay ${3 - i}`))}):
+        ${who()} collects ${coins(e.coins as number)} for ${cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}.`;
+    }
+    case "goblin-card": {
+      const c = cardOf(e.card as string);
+      return html`<span class="log-money">Goblin card</span>: ${cardChip(e.card as string)} (${listWords(c.suits)}).`;
+    }
+    case "goblin-money":
+      return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coins(e.coins as number)} (owns no ${listWords((e.suits as string[]) ?? [])}).`;
+    case "goblin-reshuffle":
+      return html`All eight Goblin cards have been seen: the Goblin Deck is reshuffled.`;
+    case "game-end":
+      return html`<b>The Auction Deck is empty: the game is over.</b>`;
+    default:
+      return html`${e.type}`;
+  }
+}

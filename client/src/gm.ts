@@ -1,0 +1,372 @@
+/**
+ * The Goblin Market table. Rendered from the server's view and legal actions only: the
+ * client knows no rules (bid bounds, take/choose options all come from `legal`).
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import { keyed } from "lit-html/directives/keyed.js";
+import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
+import { logSentence } from "./gm-log.js";
+import type { Store } from "./store.js";
+import type { LegalAction, RoomView } from "./types.js";
+import { coinIcon, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+
+interface Score {
+  suitCounts: Record<Suit, number>;
+  positiveSuits: Suit[];
+  negativeSuits: Suit[];
+  positive: number;
+  negative: number;
+  score: number;
+}
+
+interface Bid {
+  seat: number;
+  amount: number;
+}
+
+export interface GMView {
+  players: number;
+  you?: number;
+  phase: "bidding" | "taking" | "choosing" | "over";
+  turn: number | null;
+  pending: "bid" | "take" | "choose" | null;
+  firstBidder: number | null;
+  seats: Array<{ seat: number; coins: number; cards: string[]; score: Score }>;
+  auction: {
+    number: number;
+    sizeCard: string | null;
+    final: boolean;
+    offer: string[];
+    bids: Bid[];
+    passed: number[];
+    highBid: number | null;
+    highBidder: number | null;
+    places: Bid[];
+  } | null;
+  sizeCards: string[];
+  discard: string[];
+  auctionDeckCount: number;
+  goblinDeckCount: number;
+  goblinFlipped: string[];
+  lastPayouts: {
+    auction: number;
+    winner: number | null;
+    winningBid: number | null;
+    sisterhood: number[];
+    goblinCard: string | null;
+    goblin: number[];
+  } | null;
+}
+
+const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
+const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+/** The bid being typed, per room and turn (reset when the legal range changes). */
+const draft = { key: "", value: 0 };
+
+function sizeText(sizeCard: string): string {
+  const r = cardOf(sizeCard).rank;
+  return r === "Ace" ? "an Ace: 1 card on offer" : r === "Crown" ? "a Crown: 3 cards on offer" : `${r === 8 ? "an" : "a"} ${rankWord(cardOf(sizeCard))}: 2 cards on offer`;
+}
+
+/** One line that says whose move it is (also read out by the live region). */
+export function gmStatus(room: RoomView): string {
+  const v = room.view as GMView;
+  if (room.status === "finished" || v.phase === "over") return "The game is over.";
+  const turn = v.turn;
+  if (turn === null) return "";
+  const mine = room.seat !== null && turn === room.seat;
+  const who = seatName(room, turn);
+  const a = v.auction;
+  switch (v.pending) {
+    case "bid":
+      if (mine) return a && a.highBid !== null ? `Your turn: bid more than ${a.highBid} or pass.` : "Your turn: open the bidding or pass.";
+      return `${who} is deciding: bid or pass.`;
+    case "take":
+      return mine ? `You won the auction: take all or take one card.` : `${who} won the auction and is taking cards.`;
+    case "choose":
+      return mine ? "Your turn: choose one of the cards left." : `${who} (second place) is choosing a card.`;
+    default:
+      return "";
+  }
+}
+
+export function gmTable(s: Store, room: RoomView): TemplateResult {
+  const v = room.view as GMView;
+  const finished = room.status === "finished";
+  const mine = room.legal.length > 0;
+  return html`
+    ${finished ? endScreen(s, room, gmResultsExtra(room)) : nothing}
+    <div class="table-grid ${finished ? "is-finished" : ""}">
+      <div class="col-main">
+        ${finished ? nothing : statusBar(room, v, mine)}
+        ${v.auction ? auctionPanel(room, v) : nothing}
+        ${mine && !finished ? actionPanel(s, room, v) : nothing}
+        ${seatsPanel(s, room, v)}
+      </div>
+      <aside class="col-side" aria-label="Table information">
+        ${payoutsPanel(room, v)}
+        ${logPanel(room, (e) => logSentence(e, (i) => seatName(room, i)))}
+        ${decksPanel(v)}
+      </aside>
+    </div>`;
+}
+
+function statusBar(room: RoomView, v: GMView, mine: boolean): TemplateResult {
+  const text = gmStatus(room);
+  return html`<div class="status-bar ${mine ? "my-turn" : ""}" data-testid="status">
+    ${mine ? html`<span class="pulse" aria-hidden="true"></span>` : nothing}<span>${text}</span>
+    ${v.auction ? html`<span class="status-meta">Auction ${v.auction.number}${v.auction.final ? " (final)" : ""}</span>` : nothing}
+  </div>`;
+}
+
+/** Seats in bidding order, starting with the first bidder. */
+function biddingOrder(v: GMView): number[] {
+  const first = v.firstBidder ?? 0;
+  return Array.from({ length: v.players }, (_, i) => (first + i) % v.players);
+}
+
+function auctionPanel(room: RoomView, v: GMView): TemplateResult {
+  const a = v.auction!;
+  const bidsBy = new Map<number, number>();
+  for (const b of a.bids) bidsBy.set(b.seat, Math.max(bidsBy.get(b.seat) ?? 0, b.amount));
+  const placeOf = new Map(a.places.map((p, i) => [p.seat, i + 1]));
+  return html`<section class="panel auction" aria-labelledby="auction-h" data-auction=${a.number} data-bids=${a.bids.length}>
+    <header class="panel-head">
+      <h2 id="auction-h">${a.final ? "Final auction" : `Auction ${a.number}`}</h2>
+      <span class="muted">${a.final ? "the last cards, no size card" : a.sizeCard ? `size card is ${sizeText(a.sizeCard)}` : ""}</span>
+    </header>
+    <div class="auction-cards">
+      ${a.sizeCard
+        ? html`<figure class="size-card">
+            ${cardFace(a.sizeCard, { size: "md", extraClass: "is-size", note: "size card, not for sale" })}
+            <figcaption>Size card<br /><span class="muted">not for sale</span></figcaption>
+          </figure>`
+        : nothing}
+      <div class="offer" role="group" aria-label="Cards on offer">
+        ${a.offer.length
+          ? a.offer.map((id) => cardFace(id, { size: "lg" }))
+          : html`<p class="muted offer-empty">All cards handed out.</p>`}
+      </div>
+    </div>
+    <div class="bidders" role="list" aria-label="Bids in this auction">
+      ${biddingOrder(v).map((seat) => {
+        const passed = a.passed.includes(seat);
+        const bid = bidsBy.get(seat);
+        const acting = v.turn === seat && v.phase !== "over";
+        const high = a.highBidder === seat;
+        const place = placeOf.get(seat);
+        const state = acting
+          ? v.pending === "bid" ? "deciding…" : v.pending === "take" ? "taking…" : "choosing…"
+          : passed && bid === undefined ? "passed" : passed ? `passed (bid ${bid})` : bid !== undefined ? `bid ${bid}` : "waiting";
+        return html`<div role="listitem" class="bidder ${acting ? "acting" : ""} ${passed ? "passed" : ""} ${high ? "high" : ""}" data-seat=${seat}>
+          <span class="bidder-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="you-tag">you</span>` : nothing}</span>
+          <span class="bidder-state">${state}${place && v.phase !== "bidding" ? html` · ${place === 1 ? "winner" : `${place}${place === 2 ? "nd" : "rd"} place`}` : nothing}</span>
+        </div>`;
+      })}
+    </div>
+    <p class="high-bid">${a.highBid !== null
+      ? html`High bid: <b class="coin-amount">${coinIcon()}${a.highBid}</b> by <b>${seatName(room, a.highBidder!)}</b>`
+      : html`<span class="muted">No bids yet.</span>`}</p>
+  </section>`;
+}
+
+function legalOf(room: RoomView, type: string): LegalAction | undefined {
+  return room.legal.find((l) => l.type === type);
+}
+
+function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
+  const busy = s.busy;
+  const bid = legalOf(room, "bid");
+  const pass = legalOf(room, "pass");
+  const takeAll = legalOf(room, "take-all");
+  const takeOne = legalOf(room, "take-one");
+  const choose = legalOf(room, "choose");
+  const me = v.seats[room.seat!];
+  const a = v.auction!;
+  const act = (action: Record<string, unknown> & { type: string }) => void s.act(room.roomId, action);
+  let body: TemplateResult;
+  let pending = "bid";
+
+  if (bid || pass) {
+    const spec = bid?.params?.amount;
+    const min = spec && spec.kind === "int" ? spec.min : 0;
+    const max = spec && spec.kind === "int" ? spec.max : 0;
+    const key = `${room.roomId}:${a.number}:${min}:${max}`;
+    if (draft.key !== key) {
+      draft.key = key;
+      draft.value = min;
+    }
+    const value = draft.value;
+    const valid = !!bid && Number.isInteger(value) && value >= min && value <= max;
+    const set = (n: number) => {
+      draft.value = Math.max(min, Math.min(max, n));
+      s.changed();
+    };
+    const quick = [...new Set([min, min + 1, min + 2, max])].filter((n) => n >= min && n <= max).sort((x, y) => x - y);
+    body = html`
+      ${bid
+        ? html`<form class="bid-form" @submit=${(e: Event) => {
+            e.preventDefault();
+            if (valid) act({ type: "bid", amount: value });
+          }}>
+            <div class="stepper">
+              <button type="button" class="step" aria-label="One coin less" ?disabled=${busy || value <= min} @click=${() => set(value - 1)}>−</button>
+              <label class="sr-only" for="bid-amount">Your bid in coins, ${min} to ${max}</label>
+              <input id="bid-amount" type="number" inputmode="numeric" min=${min} max=${max} step="1" .value=${String(value)} ?disabled=${busy}
+                aria-describedby="bid-hint"
+                @input=${(e: Event) => {
+                  draft.value = Number((e.target as HTMLInputElement).value);
+                  s.changed();
+                }} />
+              <button type="button" class="step" aria-label="One coin more" ?disabled=${busy || value >= max} @click=${() => set(value + 1)}>+</button>
+            </div>
+            <button type="submit" class="btn primary" data-testid="bid" ?disabled=${busy || !valid}>Bid ${valid ? coins(value) : ""}</button>
+            <button type="button" class="btn" data-testid="pass" ?disabled=${busy || !pass} @click=${() => act({ type: "pass" })}>Pass</button>
+          </form>
+          <div class="quick" role="group" aria-label="Quick bids">
+            ${quick.map((n) => html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)}
+              aria-label=${`Set bid to ${n}`}>${n === max && n !== min ? `All in · ${n}` : n === min ? `Min · ${n}` : `${n}`}</button>`)}
+          </div>
+          ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of coins from ${min} to ${max}.</p>`}
+          <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coins(min) : `${min} to ${max} coins`}; you have ${coins(me.coins)}. A pass is final for this auction.</p>`
+        : html`<p class="hint">You can't outbid ${coins(a.highBid ?? 0)}: you have ${coins(me.coins)}.</p>
+          <div class="bid-form"><button type="button" class="btn primary" data-testid="pass" ?disabled=${busy} @click=${() => act({ type: "pass" })}>Pass</button></div>`}
+    `;
+  } else if (takeAll || takeOne) {
+    pending = "take";
+    const spec = takeOne?.params?.card;
+    const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
+    const price = a.highBid ?? 0;
+    body = html`
+      <p class="hint">You won with ${coins(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
+      ${takeAll ? html`<button type="button" class="btn primary" data-testid="take-all" ?disabled=${busy} @click=${() => act({ type: "take-all" })}>${takeAll.label ?? "Take all"}</button>` : nothing}
+      ${options.length
+        ? html`<p class="hint">Or take one card (${coins(price)}):</p>
+          <div class="card-choices">${options.map((id) => cardButton(id, "Take", busy, () => act({ type: "take-one", card: id })))}</div>`
+        : nothing}`;
+  } else if (choose) {
+    pending = "choose";
+    const spec = choose.params?.card;
+    const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
+    const mine = a.places.find((p) => p.seat === room.seat);
+    body = html`<p class="hint">Second place: choose one of the cards left${mine ? ` (you pay your bid of ${coins(mine.amount)})` : ""}. Third place, if any, gets the other.</p>
+      <div class="card-choices">${options.map((id) => cardButton(id, "Choose", busy, () => act({ type: "choose", card: id })))}</div>`;
+  } else {
+    body = html`<p class="hint">${room.legal.map((l) => l.label ?? l.type).join(", ")}</p>`;
+  }
+  return html`<section class="panel act" data-testid="act-panel" data-pending=${pending} aria-labelledby="act-h" aria-busy=${busy ? "true" : "false"}>
+    <h2 id="act-h">${pending === "bid" ? "Your bid" : pending === "take" ? "You won: take your cards" : "Choose your card"}</h2>
+    ${body}
+    ${s.actError ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
+    ${busy ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
+  </section>`;
+}
+
+function cardButton(id: string, verb: string, busy: boolean, onClick: () => void): TemplateResult {
+  return html`<button type="button" class="card-btn" data-testid="card-choice" data-choice=${id} ?disabled=${busy} @click=${onClick}
+    aria-label=${`${verb} ${cardLabel(id)}`}>${cardFace(id, { size: "lg" })}<span class="card-btn-verb" aria-hidden="true">${verb}</span></button>`;
+}
+
+function suitBar(score: Score): TemplateResult {
+  return html`<ul class="suitbar" aria-label=${`Suits: ${SUITS.map((su) => `${su} ${score.suitCounts[su]}${score.positiveSuits.includes(su) ? " counts plus" : " counts minus"}`).join(", ")}`}>
+    ${SUITS.map((su) => {
+      const pos = score.positiveSuits.includes(su);
+      const n = score.suitCounts[su];
+      return html`<li class="suitcell ${pos ? "pos" : "neg"} ${n === 0 ? "zero" : ""}" title=${`${su}: ${n} (${pos ? "one of your three largest suits: +" : "−"}${n})`} aria-hidden="true">
+        ${suitIcon(su)}<span class="suit-abbr">${SUIT_ABBR[su]}</span><span class="suit-n">${n === 0 ? "0" : pos ? `+${n}` : `−${n}`}</span>
+      </li>`;
+    })}
+  </ul>`;
+}
+
+function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
+  const lp = v.lastPayouts;
+  return html`<section class="panel seats" aria-labelledby="seats-h">
+    <h2 id="seats-h" class="panel-title">Players</h2>
+    <div class="seat-grid">
+      ${v.seats.map((st) => {
+        const seatInfo = room.seats[st.seat];
+        const you = room.seat === st.seat;
+        const acting = v.turn === st.seat && room.status === "playing";
+        const away = isAway(s, room, st.seat);
+        const sc = st.score;
+        const sis = lp?.sisterhood[st.seat] ?? 0;
+        const gob = lp?.goblin[st.seat] ?? 0;
+        return html`<article class="seat ${you ? "you" : ""} ${acting ? "acting" : ""} ${away ? "away" : ""}" data-seat=${st.seat}
+          aria-label=${`${seatName(room, st.seat)}${you ? " (you)" : ""}: ${coins(st.coins)}, score ${sc.score}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
+          <header class="seat-head">
+            <span class="avatar" aria-hidden="true">${(seatName(room, st.seat)[0] ?? "?").toUpperCase()}</span>
+            <span class="seat-name">${seatName(room, st.seat)}</span>
+            ${you ? html`<span class="tag you-tag">you</span>` : nothing}
+            ${seatInfo?.bot ? html`<span class="tag">bot</span>` : nothing}
+            ${away ? html`<span class="tag away-tag" data-testid="away">away</span>` : nothing}
+            ${acting ? html`<span class="tag turn-tag">to act</span>` : nothing}
+          </header>
+          <div class="seat-stats">
+            <span class="coins" title="Coins">${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>
+            <span class="score" title="Score: cards in your three largest suits minus the other three">Score <b>${signed(sc.score)}</b>
+              <span class="muted">(${sc.positive} − ${sc.negative})</span></span>
+            ${lp && (sis || gob)
+              ? keyed(`${lp.auction}`, html`<span class="payout-flash" title="Money from the last auction">
+                  ${sis ? html`<span class="pay sis">+${sis} sisterhood</span>` : nothing}${gob ? html`<span class="pay gob">+${gob} goblin</span>` : nothing}</span>`)
+              : nothing}
+          </div>
+          ${suitBar(sc)}
+          <div class="hand" role="list" aria-label=${`Cards of ${seatName(room, st.seat)}`}>
+            ${st.cards.length
+              ? sortCards(st.cards).map((id) => html`<span role="listitem">${cardChip(id)}</span>`)
+              : html`<span class="muted">No cards yet</span>`}
+          </div>
+        </article>`;
+      })}
+    </div>
+  </section>`;
+}
+
+function payoutsPanel(room: RoomView, v: GMView): unknown {
+  const lp = v.lastPayouts;
+  if (!lp) return nothing;
+  const names = (arr: number[]) =>
+    arr.map((c, i) => ({ c, i })).filter((x) => x.c > 0).map((x) => `${seatName(room, x.i)} +${x.c}`);
+  const sis = names(lp.sisterhood);
+  const gob = names(lp.goblin);
+  return keyed(`${room.roomId}:${lp.auction}`, html`<section class="panel payouts fresh" aria-labelledby="payouts-h">
+    <h2 id="payouts-h" class="panel-title">Last auction (${lp.auction})</h2>
+    ${lp.winner === null
+      ? html`<p>Everyone passed: the cards were discarded and no money moved.</p>`
+      : html`
+        <p><b>${seatName(room, lp.winner)}</b> won with ${coins(lp.winningBid ?? 0)}.</p>
+        <div class="payout-row"><span class="pay sis">Sisterhood money</span> ${sis.length ? listWords(sis) : html`<span class="muted">nobody</span>`}</div>
+        <div class="payout-row goblin-row">
+          ${lp.goblinCard ? cardFace(lp.goblinCard, { size: "md", extraClass: "is-goblin", note: "goblin card" }) : nothing}
+          <div><span class="pay gob">Goblin money</span> ${gob.length ? listWords(gob) : html`<span class="muted">nobody</span>`}
+          <p class="muted small">One coin per suit of the goblin card that a player owns none of.</p></div>
+        </div>`}
+  </section>`);
+}
+
+function decksPanel(v: GMView): TemplateResult {
+  return html`<section class="panel decks" aria-labelledby="decks-h">
+    <h2 id="decks-h" class="panel-title">Decks</h2>
+    <dl class="deck-counts">
+      <div><dt>Auction deck</dt><dd data-testid="auction-deck-count">${v.auctionDeckCount} cards</dd></div>
+      <div><dt>Goblin deck</dt><dd>${v.goblinDeckCount} cards</dd></div>
+      <div><dt>Discarded</dt><dd>${v.discard.length} cards</dd></div>
+    </dl>
+    ${v.goblinFlipped.length ? html`<h3 class="mini-title">Goblin cards seen</h3><div class="chips">${v.goblinFlipped.map((id) => cardChip(id))}</div>` : nothing}
+    ${v.sizeCards.length ? html`<h3 class="mini-title">Size cards so far</h3><div class="chips">${v.sizeCards.map((id) => cardChip(id))}</div>` : nothing}
+    ${v.discard.length ? html`<h3 class="mini-title">Discard pile</h3><div class="chips">${v.discard.map((id) => cardChip(id))}</div>` : nothing}
+  </section>`;
+}
+
+/** Extra columns for the end screen: positive/negative points and final cards. */
+function gmResultsExtra(room: RoomView): (seat: number) => TemplateResult {
+  const v = room.view as GMView;
+  return (seat) => {
+    const sc = v.seats[seat]?.score;
+    if (!sc) return html``;
+    return html`<div class="muted small score-split"><span class="nowrap">+${sc.positive} in ${sc.positiveSuits.map((su) => suitIcon(su, true))}</span>
+      <span class="nowrap">−${sc.negative} in ${sc.negativeSuits.map((su) => suitIcon(su, true))}</span></div>`;
+  };
+}

@@ -1,0 +1,420 @@
+/** The client shell: header with connection state and identity, the name screen, the lobby and rooms. */
+import { html, nothing, render, type TemplateResult } from "lit-html";
+import "./styles.css";
+import { cardFace } from "./decktet.js";
+import { gmStatus, gmTable } from "./gm.js";
+import { parseRoute, Store } from "./store.js";
+import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
+
+const s = new Store();
+(window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
+
+// ---------------------------------------------------------------------------------------------
+// Shell
+
+function connBadge(): TemplateResult {
+  const label =
+    s.conn === "connected" ? "Connected" : s.conn === "offline" ? "Offline" : s.conn === "connecting" ? "Connecting…" : `Reconnecting…${s.reconnectAttempt > 1 ? ` (try ${s.reconnectAttempt})` : ""}`;
+  return html`<span class="conn conn-${s.conn}" data-testid="conn" data-state=${s.conn} role="status" aria-label=${`Connection: ${label}`}>
+    <span class="conn-dot" aria-hidden="true"></span><span class="conn-label">${label}</span></span>`;
+}
+
+let renameError = "";
+function identityMenu(): TemplateResult {
+  const me = s.me;
+  if (!me) {
+    return s.watchOnly
+      ? html`<button class="btn small" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name</button>`
+      : html``;
+  }
+  return html`<details class="menu" data-testid="me">
+    <summary><span class="avatar small" aria-hidden="true">${me.name[0]?.toUpperCase()}</span><span class="me-name">${me.name}</span></summary>
+    <form class="menu-body" @submit=${async (e: Event) => {
+      e.preventDefault();
+      const form = e.target as HTMLFormElement;
+      const input = form.elements.namedItem("rename") as HTMLInputElement;
+      renameError = (await s.chooseName(input.value)) ?? "";
+      if (!renameError) (form.closest("details") as HTMLDetailsElement).open = false;
+      s.changed();
+    }}>
+      <label for="rename">Change your display name</label>
+      <input id="rename" name="rename" .value=${me.name} maxlength="24" required autocomplete="nickname" />
+      ${renameError ? html`<p class="form-error" role="alert">${renameError}</p>` : nothing}
+      <button class="btn small primary">Rename</button>
+      <p class="muted small">You keep your seats and rating: it is the same player.</p>
+    </form>
+  </details>`;
+}
+
+function toasts(): TemplateResult {
+  return html`<div class="toasts">
+    ${s.toasts.map((t) => html`<div class="toast toast-${t.kind}" role=${t.kind === "error" ? "alert" : "status"} data-testid="toast">
+      <span>${t.text}</span><button class="toast-x" aria-label="Dismiss" @click=${() => s.dismiss(t.id)}>×</button></div>`)}
+  </div>`;
+}
+
+function logo(): TemplateResult {
+  return html`<svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><path d="M6 12c0-5 4.5-9 10-9s10 4 10 9l4-3-1 7c0 7-6 13-13 13S3 23 3 16l-1-7z" />
+    <circle class="eye" cx="12" cy="15" r="2" /><circle class="eye" cx="20" cy="15" r="2" /><path class="grin" d="M11 21c3 2.5 7 2.5 10 0" /></svg>`;
+}
+
+let announced = "";
+function announcement(): string {
+  if (s.route.page !== "room") return "";
+  const room = s.rooms.get(s.route.roomId);
+  if (!room || room.status !== "playing" && room.status !== "finished") return "";
+  if (room.game === "goblin-market") return gmStatus(room);
+  return room.legal.length ? "Your turn." : "";
+}
+
+function shell(): TemplateResult {
+  const text = announcement();
+  if (text) announced = text;
+  return html`
+    <a class="skip" href="#main">Skip to content</a>
+    <header class="topbar">
+      <a class="brand" href="/" data-nav>${logo()}<span>Goblin Bazaar</span></a>
+      <div class="topbar-right">${connBadge()}${identityMenu()}</div>
+    </header>
+    ${s.conn !== "connected" && s.conn !== "connecting"
+      ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : "Connection lost. Reconnecting… your seat is kept."}</div>`
+      : nothing}
+    <main id="main" tabindex="-1">${page()}</main>
+    ${toasts()}
+    <div class="sr-only" aria-live="polite" data-testid="announcer">${announced}</div>
+  `;
+}
+
+function page(): TemplateResult {
+  if (s.needsName) return nameScreen();
+  if (s.route.page === "room") return roomPage(s.route.roomId);
+  return lobbyPage();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name
+
+let nameError = "";
+let nameBusy = false;
+function nameScreen(): TemplateResult {
+  const invited = s.route.page === "room";
+  return html`<section class="welcome">
+    <div class="welcome-art" aria-hidden="true">${logo()}</div>
+    <h1>Goblin Bazaar</h1>
+    <p class="tagline">Sly little auction games with the Decktet. Bid, pass, take the cards and let the goblins pay you.</p>
+    ${s.identityNotice ? html`<p class="notice" role="alert">${s.identityNotice}</p>` : nothing}
+    ${invited ? html`<p class="notice">You have been invited to a table. Choose a name to take a seat.</p>` : nothing}
+    <form class="name-form" @submit=${async (e: Event) => {
+      e.preventDefault();
+      const input = (e.target as HTMLFormElement).elements.namedItem("name") as HTMLInputElement;
+      nameBusy = true;
+      s.changed();
+      nameError = (await s.chooseName(input.value)) ?? "";
+      nameBusy = false;
+      s.changed();
+    }}>
+      <label for="name">Your display name</label>
+      <div class="row">
+        <input id="name" name="name" maxlength="24" required autocomplete="nickname" placeholder="e.g. Lizzie" autofocus
+          aria-describedby="name-hint ${nameError ? "name-error" : ""}" />
+        <button class="btn primary" ?disabled=${nameBusy}>Enter the bazaar</button>
+      </div>
+      ${nameError ? html`<p class="form-error" id="name-error" role="alert">${nameError}</p>` : nothing}
+      <p class="muted small" id="name-hint">No account needed. Your name is kept in this browser, so a reload keeps your seat.</p>
+    </form>
+    <p><button class="linklike" @click=${() => s.justWatch()}>Just watch games</button></p>
+  </section>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lobby
+
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, error: "", busy: false };
+
+function gameById(id: string): GameInfo | undefined {
+  return s.lobby?.games.find((g) => g.id === id);
+}
+
+function createPanel(): TemplateResult {
+  const games = s.lobby?.games ?? [];
+  if (!createForm.game && games[0]) {
+    createForm.game = games[0].id;
+    createForm.seats = games[0].minPlayers;
+  }
+  const g = gameById(createForm.game);
+  const min = g?.minPlayers ?? 1;
+  const max = g?.maxPlayers ?? 1;
+  const canPlay = !!s.me;
+  const upd = (patch: Partial<typeof createForm>) => {
+    Object.assign(createForm, patch, { error: "" });
+    if (createForm.bots > createForm.seats - 1) createForm.bots = createForm.seats - 1;
+    if (createForm.ranked) createForm.bots = 0;
+    s.changed();
+  };
+  return html`<section class="panel create" aria-labelledby="create-h">
+    <h2 id="create-h" class="panel-title">New room</h2>
+    ${!canPlay ? html`<p class="muted">Choose a name to create or join rooms.</p>` : nothing}
+    <form class="form-grid" @submit=${async (e: Event) => {
+      e.preventDefault();
+      if (!canPlay || createForm.busy) return;
+      createForm.busy = true;
+      s.changed();
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots })) ?? "";
+      createForm.busy = false;
+      s.changed();
+    }}>
+      <label for="c-game">Game</label>
+      <select id="c-game" .value=${createForm.game} ?disabled=${!canPlay} @change=${(e: Event) => {
+        const id = (e.target as HTMLSelectElement).value;
+        const ng = gameById(id);
+        upd({ game: id, seats: ng ? Math.min(Math.max(createForm.seats, ng.minPlayers), ng.maxPlayers) : createForm.seats });
+      }}>
+        ${games.map((x) => html`<option value=${x.id} ?selected=${x.id === createForm.game}>${x.name}</option>`)}
+      </select>
+
+      <label for="c-seats">Players</label>
+      <select id="c-seats" ?disabled=${!canPlay} @change=${(e: Event) => upd({ seats: Number((e.target as HTMLSelectElement).value) })}>
+        ${Array.from({ length: max - min + 1 }, (_, i) => min + i).map((n) => html`<option value=${n} ?selected=${n === createForm.seats}>${n}</option>`)}
+      </select>
+
+      <span class="label" id="c-mode-l">Mode</span>
+      <div class="seg" role="radiogroup" aria-labelledby="c-mode-l">
+        <label class="seg-opt"><input type="radio" name="mode" value="casual" .checked=${!createForm.ranked} ?disabled=${!canPlay} @change=${() => upd({ ranked: false })} /> Casual</label>
+        <label class="seg-opt"><input type="radio" name="mode" value="ranked" .checked=${createForm.ranked} ?disabled=${!canPlay} @change=${() => upd({ ranked: true })} /> Ranked</label>
+      </div>
+
+      <label for="c-bots">Bots</label>
+      <div>
+        <select id="c-bots" ?disabled=${!canPlay || createForm.ranked} aria-describedby="c-bots-hint"
+          @change=${(e: Event) => upd({ bots: Number((e.target as HTMLSelectElement).value) })}>
+          ${Array.from({ length: createForm.seats }, (_, i) => i).map((n) => html`<option value=${n} ?selected=${n === createForm.bots}>${n === 0 ? "No bots" : `${n} bot${n === 1 ? "" : "s"}`}</option>`)}
+        </select>
+        <p class="muted small" id="c-bots-hint">${createForm.ranked ? "Ranked games are between people only." : "Bots take the last seats."}</p>
+      </div>
+
+      ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
+      <button class="btn primary span2" ?disabled=${!canPlay || createForm.busy || !g}>Create room</button>
+    </form>
+  </section>`;
+}
+
+function seatDots(r: RoomSummary): TemplateResult {
+  return html`<span class="seat-dots" aria-hidden="true">${r.seats.map((x) => html`<span class="dot ${x.bot ? "bot" : x.taken ? "taken" : "free"}"></span>`)}</span>`;
+}
+
+function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
+  const taken = r.seats.filter((x) => x.taken).length;
+  const names = r.seats.map((x) => (x.taken ? `${x.name}${x.bot ? " (bot)" : ""}` : null)).filter(Boolean).join(", ");
+  const full = taken >= r.seats.length;
+  return html`<li class="room-row" data-room=${r.id}>
+    <div class="room-main">
+      <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
+      <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span></div>
+      <div class="room-seats">${seatDots(r)}<span>${taken}/${r.seats.length} seats${kind === "open" ? ` · ${r.seats.length - taken} free` : ""}</span></div>
+      <div class="muted small room-names">${names || "nobody yet"}</div>
+    </div>
+    <div class="room-actions">
+      ${kind === "open"
+        ? html`<button class="btn small primary" ?disabled=${!s.me || full} @click=${() => void s.join(r.id)} aria-label=${`Join ${s.gameName(r.game)} room with ${names}`}>Join</button>
+            <a class="btn small ghost" href=${`/room/${r.id}`} data-nav>View</a>`
+        : html`<a class="btn small" href=${`/room/${r.id}`} data-nav aria-label=${`Watch ${s.gameName(r.game)}: ${names}`}>Watch</a>`}
+    </div>
+  </li>`;
+}
+
+function lobbyPage(): TemplateResult {
+  const l = s.lobby;
+  return html`<div class="lobby">
+    <div class="lobby-hero">
+      <div>
+        <h1>${s.me ? html`Welcome, ${s.me.name}` : "The bazaar"}</h1>
+        <p class="muted">${l ? l.games.map((g) => `${g.name}: ${g.minPlayers}–${g.maxPlayers} players`).join(" · ") : "Loading games…"}</p>
+        <details class="howto">
+          <summary>How Goblin Market plays</summary>
+          <ul>
+            <li>Each auction a <b>size card</b> puts 1, 2 or 3 Decktet cards up for sale. Bid clockwise or pass; a pass is final.</li>
+            <li>The winner takes all, or takes one and leaves the rest to the next bidders. Everyone pays their own bid.</li>
+            <li>Players who got nothing collect <b>sisterhood money</b> for their cards whose rank matches the winning bid's last digit; then a <b>goblin card</b> pays one coin per suit you own none of.</li>
+            <li>At the end, cards in your three biggest suits score plus, the other three minus. Coins don't score.</li>
+          </ul>
+        </details>
+      </div>
+      <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
+    </div>
+    <div class="lobby-grid">
+      ${createPanel()}
+      <section class="panel open-rooms" aria-labelledby="open-h">
+        <h2 id="open-h" class="panel-title">Open rooms <span class="count">${l?.open.length ?? 0}</span></h2>
+        ${!l ? html`<p class="muted">Loading…</p>` : l.open.length ? html`<ul class="room-list">${l.open.map((r) => roomRow(r, "open"))}</ul>` : html`<p class="muted empty">No open rooms. Create one and share the link!</p>`}
+      </section>
+      <section class="panel live-rooms" aria-labelledby="live-h">
+        <h2 id="live-h" class="panel-title">Live games <span class="count">${l?.live.length ?? 0}</span></h2>
+        ${!l ? html`<p class="muted">Loading…</p>` : l.live.length ? html`<ul class="room-list">${l.live.map((r) => roomRow(r, "live"))}</ul>` : html`<p class="muted empty">Nothing being played right now.</p>`}
+      </section>
+    </div>
+  </div>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rooms
+
+async function copyLink(url: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(url);
+    s.toast("Link copied: send it to your friends.", "info");
+  } catch {
+    const input = document.getElementById("share-url") as HTMLInputElement | null;
+    input?.select();
+    const ok = document.execCommand?.("copy");
+    s.toast(ok ? "Link copied: send it to your friends." : "Select the link and copy it.", "info");
+  }
+}
+
+function shareBox(roomId: string): TemplateResult {
+  const url = `${location.origin}/room/${roomId}`;
+  return html`<div class="share">
+    <label for="share-url" class="small muted">Share this table</label>
+    <div class="row"><input id="share-url" readonly .value=${url} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
+    <button class="btn small" @click=${() => void copyLink(url)}>Copy link</button></div>
+  </div>`;
+}
+
+function eyeIcon(): TemplateResult {
+  return html`<svg class="eye-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" /><circle cx="12" cy="12" r="3.2" /></svg>`;
+}
+
+function roomHead(room: RoomView): TemplateResult {
+  const spectating = room.seat === null;
+  return html`<div class="room-head">
+    <div>
+      <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
+        ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
+      <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}</p>
+    </div>
+    ${room.status === "playing" ? shareBox(room.roomId) : nothing}
+  </div>`;
+}
+
+function roomPage(roomId: string): TemplateResult {
+  const err = s.roomErrors.get(roomId);
+  if (err) {
+    return html`<section class="panel notfound"><h1>Room not available</h1><p>${err}</p><p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p></section>`;
+  }
+  const room = s.rooms.get(roomId);
+  if (!room) return html`<section class="panel loading" aria-busy="true"><p>Joining the table…</p></section>`;
+  let body: TemplateResult;
+  if (room.status === "open") body = waitingRoom(room);
+  else if (room.status === "closed") body = html`<section class="panel"><p>This room has closed.</p><a class="btn primary" href="/" data-nav>Back to the lobby</a></section>`;
+  else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
+  else body = genericTable(room);
+  return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${body}</div>`;
+}
+
+function waitingRoom(room: RoomView): TemplateResult {
+  const me = s.me;
+  const mySeat = room.seat;
+  const isHost = !!me && room.hostId === me.id;
+  const empty = room.seats.filter((x) => !x.bot && !x.playerId).length;
+  return html`<div class="waiting">
+    <section class="panel" aria-labelledby="seats-h">
+      <h2 id="seats-h" class="panel-title">Seats</h2>
+      <ol class="wait-seats">
+        ${room.seats.map((seat, i) => {
+          const filled = seat.bot || !!seat.playerId;
+          const away = isAway(s, room, i);
+          return html`<li class="wait-seat ${filled ? "filled" : "free"} ${mySeat === i ? "you" : ""}" data-seat=${i}>
+            <span class="avatar" aria-hidden="true">${filled ? (seat.name?.[0] ?? "?").toUpperCase() : ""}</span>
+            <span class="wait-name">${filled ? seatName(room, i) : html`<span class="muted">Empty seat</span>`}</span>
+            ${mySeat === i ? html`<span class="tag you-tag">you</span>` : nothing}
+            ${seat.playerId && seat.playerId === room.hostId ? html`<span class="tag">host</span>` : nothing}
+            ${seat.bot ? html`<span class="tag">bot</span>` : nothing}
+            ${away ? html`<span class="tag away-tag">away</span>` : nothing}
+            <span class="seat-no muted small">Seat ${i + 1}</span>
+            ${!filled && me && mySeat === null ? html`<button class="btn small primary" @click=${() => void s.join(room.roomId, i)}>Sit here</button>` : nothing}
+          </li>`;
+        })}
+      </ol>
+      <div class="wait-actions">
+        ${isHost
+          ? html`<button class="btn primary" data-testid="start" ?disabled=${empty > 0 || s.busy} @click=${() => void s.startGame(room.roomId)}>Start the game</button>
+              <span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}…` : "Everyone is here."}</span>`
+          : html`<span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}, then the host starts the game.` : `Waiting for ${room.seats.find((x) => x.playerId === room.hostId)?.name ?? "the host"} to start the game.`}</span>`}
+        ${mySeat !== null ? html`<button class="btn ghost" @click=${() => void s.leave(room.roomId)}>Leave seat</button>` : nothing}
+        ${!me ? html`<button class="btn" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name to play</button>` : nothing}
+      </div>
+    </section>
+    <section class="panel">
+      ${shareBox(room.roomId)}
+      <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
+    </section>
+  </div>`;
+}
+
+// Any other game: status, the legal actions as plain forms, and the view (the thin fallback).
+const genericDraft = new Map<string, string>();
+function genericTable(room: RoomView): TemplateResult {
+  const field = (l: LegalAction, k: string) => `${l.type}.${k}`;
+  return html`
+    ${room.status === "finished" ? endScreen(s, room) : nothing}
+    <div class="table-grid"><div class="col-main">
+      ${room.legal.length
+        ? html`<section class="panel act" data-testid="act-panel"><h2 class="panel-title">Your move</h2>
+            ${room.legal.map((l) => html`<form class="row" @submit=${(e: Event) => {
+              e.preventDefault();
+              const action: Record<string, unknown> & { type: string } = { type: l.type };
+              for (const [k, spec] of Object.entries(l.params ?? {})) {
+                const raw = genericDraft.get(field(l, k)) ?? String(spec.kind === "int" ? spec.min : spec.options[0]);
+                action[k] = spec.kind === "int" ? Number(raw) : (spec.options.find((o) => String(o) === raw) ?? raw);
+              }
+              void s.act(room.roomId, action);
+            }}>
+              ${Object.entries(l.params ?? {}).map(([k, spec]) =>
+                spec.kind === "int"
+                  ? html`<label>${k} <input type="number" min=${spec.min} max=${spec.max} .value=${genericDraft.get(field(l, k)) ?? String(spec.min)}
+                      @input=${(e: Event) => genericDraft.set(field(l, k), (e.target as HTMLInputElement).value)} /></label>`
+                  : html`<label>${k} <select @change=${(e: Event) => genericDraft.set(field(l, k), (e.target as HTMLSelectElement).value)}>
+                      ${spec.options.map((o) => html`<option>${o}</option>`)}</select></label>`,
+              )}
+              <button class="btn primary" ?disabled=${s.busy}>${l.label ?? l.type}</button>
+            </form>`)}
+          </section>`
+        : nothing}
+      <section class="panel"><h2 class="panel-title">Table</h2><pre class="raw">${JSON.stringify(room.view, null, 2)}</pre></section>
+    </div>
+    <aside class="col-side">${logPanel(room, (e) => html`${e.type}`)}</aside></div>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const root = document.getElementById("app")!;
+root.textContent = "";
+function draw(): void {
+  render(shell(), root);
+  afterRender();
+  document.title = titleFor();
+}
+
+function titleFor(): string {
+  if (s.route.page === "room") {
+    const room = s.rooms.get(s.route.roomId);
+    if (room?.legal.length && room.status === "playing") return "● Your turn · Goblin Bazaar";
+    if (room) return `${s.gameName(room.game)} · Goblin Bazaar`;
+  }
+  return "Goblin Bazaar";
+}
+
+s.subscribe(draw);
+window.addEventListener("popstate", () => s.onRoute());
+document.addEventListener("click", (e) => {
+  const a = (e.target as Element).closest?.("a");
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  if (a.origin !== location.origin || a.target || a.hasAttribute("download") || a.pathname.startsWith("/api/")) return;
+  e.preventDefault();
+  s.navigate(a.pathname);
+});
+// Legacy hash links (#/room/<id>) become paths.
+if (location.hash.startsWith("#/room/")) history.replaceState(null, "", location.hash.slice(1));
+s.route = parseRoute();
+draw();
+s.start();

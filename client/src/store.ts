@@ -1,0 +1,411 @@
+/**
+ * Client state and the connection to the server: identity (kept in localStorage), the
+ * Socket.IO connection with reconnection, the lobby lists, and the latest RoomView per room
+ * kept in step with room:state pushes (exactly version+1, else room:sync).
+ */
+import { io, type Socket } from "socket.io-client";
+import { friendly } from "./errors.js";
+import type { Ack, Action, ErrorInfo, LobbyLists, LogEntry, Player, RoomSummary, RoomView } from "./types.js";
+
+export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
+
+export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "leaderboard" };
+
+export interface Toast {
+  id: number;
+  text: string;
+  kind: "error" | "info";
+}
+
+const ID_KEY = "goblin-bazaar.identity";
+const WATCH_KEY = "goblin-bazaar.watch-only";
+
+interface Identity {
+  token: string;
+  player: Player;
+}
+
+function loadIdentity(): Identity | null {
+  try {
+    const raw = localStorage.getItem(ID_KEY);
+    const v = raw ? (JSON.parse(raw) as Identity) : null;
+    return v && typeof v.token === "string" && v.player && typeof v.player.id === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A unique id for an action (crypto.randomUUID needs a secure context; getRandomValues does not). */
+export function newActionId(): string {
+  if (typeof crypto.randomUUID === "function" && isSecureContext) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+export function parseRoute(path = location.pathname, hash = location.hash): Route {
+  const m = /^\/room\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path) ?? /^#\/room\/([A-Za-z0-9_-]{1,64})$/.exec(hash);
+  if (m) return { page: "room", roomId: m[1] };
+  return { page: "lobby" };
+}
+
+export class Store {
+  identity: Identity | null = loadIdentity();
+  watchOnly = sessionStorage.getItem(WATCH_KEY) === "1";
+  conn: ConnState = "connecting";
+  reconnectAttempt = 0;
+  /** Why we last asked for a name again (e.g. the token was refused). */
+  identityNotice: string | null = null;
+  route: Route = parseRoute();
+  lobby: LobbyLists | null = null;
+  rooms = new Map<string, RoomView>();
+  presence = new Map<string, Set<string>>();
+  /** Rooms we could not load: roomId -> message. */
+  roomErrors = new Map<string, string>();
+  /** An action is in flight (controls are disabled). */
+  busy = false;
+  /** Last error to show beside the game controls. */
+  actError: string | null = null;
+  toasts: Toast[] = [];
+  private toastSeq = 0;
+  private listeners = new Set<() => void>();
+  private scheduled = false;
+  private lobbySubscribed = false;
+  private syncing = new Set<string>();
+  socket: Socket;
+
+  constructor() {
+    this.socket = io({
+      transports: ["websocket"],
+      autoConnect: false,
+      reconnection: true,
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 5000,
+      randomizationFactor: 0.5,
+      auth: (cb) => cb(this.identity ? { token: this.identity.token } : {}),
+    });
+    this.wire();
+    window.addEventListener("offline", () => this.setConn("offline"));
+    window.addEventListener("online", () => {
+      if (!this.socket.connected) {
+        this.setConn("reconnecting");
+        this.socket.connect();
+      }
+    });
+  }
+
+  get me(): Player | null {
+    return this.identity?.player ?? null;
+  }
+
+  /** Show the name screen (no identity and the visitor has not chosen to just watch). */
+  get needsName(): boolean {
+    return !this.identity && !this.watchOnly;
+  }
+
+  subscribe(fn: () => void): void {
+    this.listeners.add(fn);
+  }
+
+  /** Re-render soon (batched). */
+  changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      for (const fn of this.listeners) fn();
+    });
+  }
+
+  start(): void {
+    this.socket.connect();
+  }
+
+  private setConn(c: ConnState): void {
+    if (this.conn !== c) {
+      this.conn = c;
+      this.changed();
+    }
+  }
+
+  private wire(): void {
+    const s = this.socket;
+    s.on("connect", () => {
+      this.reconnectAttempt = 0;
+      this.setConn("connected");
+      this.lobbySubscribed = false;
+      void this.refreshScreen();
+    });
+    s.on("disconnect", (reason) => {
+      this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
+      // The server closed us on purpose: Socket.IO will not retry by itself, so we do.
+      if (reason === "io server disconnect") setTimeout(() => s.connect(), 1000);
+    });
+    s.on("connect_error", (e: Error) => {
+      if (e.message === "BAD_TOKEN") {
+        this.forgetIdentity("The server did not recognise your saved name (it may have been reset). Please choose a name again.");
+        s.connect();
+        return;
+      }
+      this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
+      // A failed first connection is not retried automatically by Socket.IO when it came from middleware.
+      if (!s.active) setTimeout(() => s.connect(), 2000);
+    });
+    s.io.on("reconnect_attempt", (n) => {
+      this.reconnectAttempt = n;
+      this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
+    });
+    s.on("session", (p: { player: Player | null }) => {
+      if (p.player && this.identity && p.player.id === this.identity.player.id && p.player.name !== this.identity.player.name) {
+        this.identity = { ...this.identity, player: p.player };
+        this.changed();
+      }
+    });
+    s.on("room:state", (v: RoomView) => this.absorb(v));
+    s.on("room:presence", (p: { roomId: string; connected: string[] }) => {
+      this.presence.set(p.roomId, new Set(p.connected));
+      this.changed();
+    });
+    s.on("lobby:room", (r: RoomSummary) => this.absorbSummary(r));
+  }
+
+  // ---- identity ---------------------------------------------------------------------------
+
+  async chooseName(name: string): Promise<string | null> {
+    const body: Record<string, string> = { name: name.trim() };
+    if (this.identity) body.token = this.identity.token;
+    let reply: { ok: boolean; token?: string; player?: Player; error?: ErrorInfo };
+    try {
+      const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      reply = (await res.json()) as typeof reply;
+    } catch {
+      return "Could not reach the server. Check your connection and try again.";
+    }
+    if (!reply.ok || !reply.token || !reply.player) return friendly(reply.error);
+    const first = !this.identity;
+    this.identity = { token: reply.token, player: reply.player };
+    localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
+    this.identityNotice = null;
+    this.watchOnly = false;
+    sessionStorage.removeItem(WATCH_KEY);
+    // Reconnect so the socket acts for the (new) identity.
+    this.socket.disconnect().connect();
+    if (!first) this.toast(`You are now “${reply.player.name}”.`, "info");
+    this.changed();
+    return null;
+  }
+
+  forgetIdentity(notice: string | null): void {
+    this.identity = null;
+    localStorage.removeItem(ID_KEY);
+    this.identityNotice = notice;
+    this.watchOnly = false;
+    this.changed();
+  }
+
+  justWatch(): void {
+    this.watchOnly = true;
+    sessionStorage.setItem(WATCH_KEY, "1");
+    this.changed();
+  }
+
+  // ---- requests ---------------------------------------------------------------------------
+
+  /** Emit with an acknowledgement; never throws: a timeout becomes a TIMEOUT error. */
+  async request<T = Record<string, unknown>>(event: string, payload: Record<string, unknown>, timeoutMs = 8000): Promise<Ack<T>> {
+    try {
+      return (await this.socket.timeout(timeoutMs).emitWithAck(event, payload)) as Ack<T>;
+    } catch {
+      return { ok: false, error: { code: this.socket.connected ? "TIMEOUT" : "OFFLINE", message: "" } };
+    }
+  }
+
+  toast(text: string, kind: Toast["kind"] = "error"): void {
+    const t = { id: ++this.toastSeq, text, kind };
+    this.toasts = [...this.toasts.slice(-3), t];
+    this.changed();
+    setTimeout(() => this.dismiss(t.id), kind === "error" ? 7000 : 3500);
+  }
+
+  dismiss(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+    this.changed();
+  }
+
+  // ---- navigation -------------------------------------------------------------------------
+
+  navigate(path: string, replace = false): void {
+    if (replace) history.replaceState(null, "", path);
+    else history.pushState(null, "", path);
+    this.onRoute();
+  }
+
+  onRoute(): void {
+    const prev = this.route;
+    this.route = parseRoute();
+    if (prev.page === "room" && (this.route.page !== "room" || this.route.roomId !== prev.roomId)) {
+      void this.request("room:unwatch", { roomId: prev.roomId });
+    }
+    this.actError = null;
+    this.changed();
+    window.scrollTo(0, 0);
+    void this.refreshScreen();
+  }
+
+  /** After a (re)connection or a route change: re-sync what is on screen. */
+  async refreshScreen(): Promise<void> {
+    if (!this.socket.connected) return;
+    if (this.route.page === "room") await this.sync(this.route.roomId);
+    else if (this.route.page === "lobby") await this.subscribeLobby();
+  }
+
+  // ---- lobby ------------------------------------------------------------------------------
+
+  async subscribeLobby(): Promise<void> {
+    if (this.lobbySubscribed) return;
+    const ack = await this.request<LobbyLists>("lobby:subscribe", {});
+    if (ack.ok) {
+      this.lobbySubscribed = true;
+      this.lobby = { games: ack.games, open: ack.open, live: ack.live };
+      this.changed();
+    } else this.toast(friendly(ack.error));
+  }
+
+  private absorbSummary(r: RoomSummary): void {
+    if (!this.lobby) return;
+    const open = this.lobby.open.filter((x) => x.id !== r.id);
+    const live = this.lobby.live.filter((x) => x.id !== r.id);
+    if (r.status === "open") open.push(r);
+    if (r.status === "playing") live.push(r);
+    const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
+    this.lobby = { ...this.lobby, open: open.sort(newest), live: live.sort(newest) };
+    this.changed();
+  }
+
+  gameName(id: string): string {
+    return this.lobby?.games.find((g) => g.id === id)?.name ?? (id === "goblin-market" ? "Goblin Market" : id);
+  }
+
+  // ---- rooms ------------------------------------------------------------------------------
+
+  private keep(state: RoomView, connected?: string[]): void {
+    this.rooms.set(state.roomId, state);
+    if (connected) this.presence.set(state.roomId, new Set(connected));
+    this.roomErrors.delete(state.roomId);
+    this.changed();
+  }
+
+  /** Apply a push: exactly the next version is merged; older ones are ignored; a gap re-syncs. */
+  absorb(v: RoomView): void {
+    const cur = this.rooms.get(v.roomId);
+    if (!cur) return;
+    if (v.version <= cur.version) return;
+    if (v.version !== cur.version + 1) {
+      void this.sync(v.roomId);
+      return;
+    }
+    const last = cur.log.length ? cur.log[cur.log.length - 1].n : 0;
+    const log: LogEntry[] = v.logFrom === 0 ? v.log : [...cur.log, ...v.log.filter((e) => e.n > last)];
+    this.rooms.set(v.roomId, { ...v, log });
+    this.changed();
+  }
+
+  async sync(roomId: string): Promise<void> {
+    if (this.syncing.has(roomId)) return;
+    this.syncing.add(roomId);
+    try {
+      const ack = await this.request<{ state: RoomView; connected: string[] }>("room:sync", { roomId });
+      if (ack.ok) {
+        const cur = this.rooms.get(roomId);
+        if (!cur || ack.state.version >= cur.version) this.keep(ack.state, ack.connected);
+      } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID") {
+        this.roomErrors.set(roomId, friendly(ack.error));
+        this.changed();
+      } else if (ack.error.code !== "OFFLINE") {
+        this.toast(friendly(ack.error));
+      }
+    } finally {
+      this.syncing.delete(roomId);
+    }
+  }
+
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number }): Promise<string | null> {
+    const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
+    if (!ack.ok) return friendly(ack.error);
+    this.keep(ack.state, ack.connected);
+    this.navigate(`/room/${ack.roomId}`);
+    return null;
+  }
+
+  async join(roomId: string, seat?: number): Promise<void> {
+    const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:join", seat === undefined ? { roomId } : { roomId, seat });
+    if (!ack.ok) {
+      if (ack.error.code === "ALREADY_SEATED") {
+        if (this.route.page !== "room" || this.route.roomId !== roomId) this.navigate(`/room/${roomId}`);
+        return;
+      }
+      this.toast(friendly(ack.error));
+      if (this.route.page === "room") void this.sync(roomId);
+      return;
+    }
+    this.keep(ack.state, ack.connected);
+    if (this.route.page !== "room" || this.route.roomId !== roomId) this.navigate(`/room/${roomId}`);
+  }
+
+  async leave(roomId: string): Promise<void> {
+    const ack = await this.request<{ state: RoomView; connected: string[] }>("room:leave", { roomId });
+    if (!ack.ok) return this.toast(friendly(ack.error));
+    this.keep(ack.state, ack.connected);
+    this.toast("You left your seat; you are watching now.", "info");
+  }
+
+  async startGame(roomId: string): Promise<void> {
+    this.busy = true;
+    this.changed();
+    const ack = await this.request("room:start", { roomId });
+    this.busy = false;
+    this.changed();
+    if (!ack.ok) this.toast(friendly(ack.error));
+  }
+
+  /**
+   * Send a move. The same actionId is reused if the answer is lost (timeout or reconnection),
+   * so a retry can never apply the move twice.
+   */
+  async act(roomId: string, action: Action): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.actError = null;
+    this.changed();
+    const actionId = newActionId();
+    let ack: Ack<{ version: number; duplicate: boolean }> | null = null;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (!this.socket.connected) await this.connected(15_000);
+      ack = await this.request<{ version: number; duplicate: boolean }>("game:act", { roomId, action, actionId });
+      if (ack.ok || (ack.error.code !== "TIMEOUT" && ack.error.code !== "OFFLINE" && ack.error.code !== "BUSY")) break;
+    }
+    this.busy = false;
+    if (ack && !ack.ok) {
+      this.actError = friendly(ack.error);
+      this.toast(this.actError);
+      setTimeout(() => {
+        this.actError = null;
+        this.changed();
+      }, 7000);
+      void this.sync(roomId);
+    }
+    this.changed();
+  }
+
+  private connected(timeoutMs: number): Promise<void> {
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.socket.off("connect", done);
+        resolve();
+      };
+      const t = setTimeout(done, timeoutMs);
+      this.socket.on("connect", done);
+    });
+  }
+}

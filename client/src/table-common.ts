@@ -1,0 +1,133 @@
+/** Pieces every game's table shares: names, presence, the event log, the end screen. */
+import { html, nothing, type TemplateResult } from "lit-html";
+import type { Store } from "./store.js";
+import type { LogEntry, RoomView } from "./types.js";
+
+export function seatName(room: RoomView, seat: number): string {
+  return room.seats[seat]?.name ?? `Seat ${seat + 1}`;
+}
+
+/** A seated human with no socket watching the room. */
+export function isAway(s: Store, room: RoomView, seat: number): boolean {
+  const info = room.seats[seat];
+  if (!info || info.bot || !info.playerId) return false;
+  const here = s.presence.get(room.roomId);
+  if (!here) return false;
+  return !here.has(info.playerId);
+}
+
+export function coinIcon(): TemplateResult {
+  return html`<svg class="coin" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="8.5" /><circle class="coin-inner" cx="10" cy="10" r="5.5" /></svg>`;
+}
+
+export function logPanel(room: RoomView, sentence: (e: LogEntry) => TemplateResult): TemplateResult {
+  return html`<section class="panel log" aria-labelledby="log-h">
+    <h2 id="log-h" class="panel-title">Event log</h2>
+    <ol class="log-list" data-count=${room.log.length} tabindex="0" aria-label="Event log, oldest first"
+      @scroll=${(e: Event) => {
+        const el = e.target as HTMLElement;
+        el.dataset.autoscroll = el.scrollHeight - el.scrollTop - el.clientHeight < 40 ? "on" : "off";
+      }}>
+      ${room.log.map((e) => html`<li class="log-${e.type}" data-n=${e.n}>${sentence(e)}</li>`)}
+    </ol>
+  </section>`;
+}
+
+let hadControls = false;
+
+/** Keep the log scrolled to the newest entry unless the reader scrolled up; focus new controls. */
+export function afterRender(): void {
+  // When your turn comes and focus is nowhere in particular (it was on controls that went away),
+  // put it on the new controls so keyboard players can act at once. Not on touch screens, where
+  // focusing the bid box would pop up the keyboard.
+  const panel = document.querySelector<HTMLElement>('[data-testid="act-panel"]');
+  if (panel && !hadControls && (document.activeElement === document.body || document.activeElement === null) && matchMedia("(pointer: fine)").matches) {
+    panel.querySelector<HTMLElement>("#bid-amount, button:not([disabled])")?.focus({ preventScroll: true });
+  }
+  hadControls = !!panel;
+  for (const el of document.querySelectorAll<HTMLElement>(".log-list")) {
+    if (el.dataset.autoscroll === "off") continue;
+    if (el.dataset.seen !== el.dataset.count) {
+      el.dataset.seen = el.dataset.count;
+      el.scrollTop = el.scrollHeight;
+    }
+  }
+}
+
+const verified = new Map<string, "yes" | "no" | "unavailable" | "pending">();
+
+async function sha256Hex(text: string): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function verification(s: Store, room: RoomView): TemplateResult {
+  if (!room.seed || !room.commitment) return html``;
+  const key = `${room.roomId}:${room.seed}`;
+  const state = verified.get(key);
+  if (!state) {
+    verified.set(key, "pending");
+    void sha256Hex(room.seed).then((h) => {
+      verified.set(key, h === null ? "unavailable" : h === room.commitment ? "yes" : "no");
+      s.changed();
+    });
+  }
+  if (state === "yes") return html`<p class="verify ok" data-testid="seed-verified">✓ Checked in your browser: SHA-256 of the seed equals the commitment you were shown at the start.</p>`;
+  if (state === "no") return html`<p class="verify bad">✗ The seed does NOT hash to the commitment.</p>`;
+  if (state === "unavailable") return html`<p class="verify muted">Your browser cannot hash here (not a secure context); use the command below.</p>`;
+  return html`<p class="verify muted">Checking the seed…</p>`;
+}
+
+const placeWord = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
+const fmt = (x: number) => x.toFixed(1);
+const delta = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+
+export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult): TemplateResult {
+  const out = room.outcome;
+  if (!out) return html``;
+  const order = out.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const winners = order.filter((o) => o.place === 1).map((o) => seatName(room, o.seat));
+  const youPlace = room.seat !== null ? out.places[room.seat] : null;
+  const headline =
+    youPlace === 1 && winners.length === 1 ? "You win!" : winners.length === 1 ? `${winners[0]} wins!` : `${winners.join(" and ")} share first place!`;
+  return html`<section class="panel end" data-testid="end-screen" aria-labelledby="end-h">
+    <div class="end-head">
+      <h2 id="end-h">Game over · ${headline}</h2>
+      ${youPlace !== null ? html`<p class="end-you">You finished <b>${placeWord(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
+    </div>
+    <div class="table-scroll">
+    <table class="results">
+      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating <span class="th-note">(ordinal)</span></th></tr></thead>
+      <tbody>
+        ${order.map(({ place, seat }) => {
+          const rc = room.ratingChanges?.find((r) => r.seat === seat);
+          return html`<tr class="place-${place} ${room.seat === seat ? "you" : ""}" data-testid="result-row">
+            <td><span class="medal medal-${place}">${placeWord(place)}</span></td>
+            <th scope="row">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</th>
+            <td><b class="big-score">${out.scores[seat]}</b> ${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
+            <td>${!room.ranked
+              ? html`<span class="muted">casual game</span>`
+              : rc
+                ? html`<span data-testid="rating-change" class="nowrap">${fmt(rc.before.ordinal)} → <b>${fmt(rc.after.ordinal)}</b></span>
+                    <span class="${rc.after.ordinal >= rc.before.ordinal ? "up" : "down"}">(${delta(rc.after.ordinal - rc.before.ordinal)})</span>
+                    <div class="muted small">μ ${fmt(rc.before.mu)} → ${fmt(rc.after.mu)} <span class="nowrap">σ ${fmt(rc.before.sigma)} → ${fmt(rc.after.sigma)}</span></div>`
+                : room.seats[seat]?.bot ? html`<span class="muted">bot</span>` : html`<span class="muted">recording…</span>`}</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+    </div>
+    <details class="fair" open>
+      <summary>Fair dealing: the revealed seed</summary>
+      <dl>
+        <dt>Seed (secret until now)</dt><dd><code data-testid="seed">${room.seed}</code></dd>
+        <dt>Commitment (SHA-256 of the seed, sent to everyone at the start)</dt><dd><code>${room.commitment}</code></dd>
+      </dl>
+      ${verification(s, room)}
+      <p class="small">Anyone can check the whole game: <code>npm run replay -- ${room.roomId}</code> on the server replays every move from this seed
+        and confirms the shuffles and the result (or save <code>/api/finished/${room.roomId}</code> and use <code>npm run replay -- --file game.json</code>).</p>
+    </details>
+    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p>
+  </section>`;
+}

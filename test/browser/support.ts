@@ -1,0 +1,160 @@
+/**
+ * Browser-test support: build the web client when needed, start a real server that serves it,
+ * drive Debian's chromium with playwright-core, and play Goblin Market through the UI only.
+ * Used by test/browser/*.test.ts and by `npm run screenshots`.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Database } from "../../src/db/client.js";
+import { createLogger } from "../../src/logger.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+import { openTestDatabase, testConfig } from "../support/harness.js";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLIENT_DIR = join(ROOT, "client");
+export const CLIENT_DIST = join(CLIENT_DIR, "dist");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+/** Build client/dist with Vite's JS API unless it is newer than every client source. */
+export async function ensureClientBuilt(): Promise<void> {
+  const index = join(CLIENT_DIST, "index.html");
+  const sources = [join(CLIENT_DIR, "src"), join(CLIENT_DIR, "public"), join(CLIENT_DIR, "index.html"), join(CLIENT_DIR, "vite.config.ts"), join(ROOT, "src/games/decktet/decktet.json")];
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > Math.max(...sources.map(newestMtime))) return;
+  const { build } = await import("vite");
+  await build({ configFile: join(CLIENT_DIR, "vite.config.ts"), logLevel: "warn" });
+}
+
+export interface Bazaar {
+  server: RunningServer;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/** A real server (in-process rooms, embedded PGlite) serving the built client. */
+export async function startBazaar(opts: { botDelayMs?: number } = {}): Promise<Bazaar> {
+  await ensureClientBuilt();
+  const { db, dispose } = await openTestDatabase(false);
+  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
+  const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300 });
+  return {
+    server,
+    db,
+    async close() {
+      await server.close();
+      await dispose();
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Evaluated in a page: scroll to the top and drop focus (for clean screenshots). */
+export const RESET_VIEW = "window.scrollTo(0, 0); document.activeElement && document.activeElement.blur && document.activeElement.blur()";
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function newPage(browser: Browser, size = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: size, deviceScaleFactor: 1, isMobile: size.width < 500, hasTouch: size.width < 500, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Open the site and choose a display name on the entry screen. */
+export async function enterName(page: Page, baseUrl: string, name: string, path = "/"): Promise<void> {
+  await page.goto(baseUrl + path);
+  await page.getByLabel("Your display name").fill(name);
+  await page.getByRole("button", { name: "Enter the bazaar" }).click();
+  await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+}
+
+/** Fill in the lobby's create-room form; returns the new room id (from the URL). */
+export async function createRoom(page: Page, opts: { seats: number; ranked: boolean; bots?: number }): Promise<string> {
+  await page.getByRole("heading", { name: "New room" }).waitFor();
+  await page.locator("#c-game option").first().waitFor({ state: "attached" });
+  await page.selectOption("#c-seats", String(opts.seats));
+  await page.getByLabel(opts.ranked ? "Ranked" : "Casual", { exact: true }).check();
+  if (!opts.ranked && opts.bots) await page.selectOption("#c-bots", String(opts.bots));
+  await page.getByRole("button", { name: "Create room" }).click();
+  await page.waitForURL(/\/room\/[^/]+$/);
+  return new URL(page.url()).pathname.split("/").pop()!;
+}
+
+/** The page's room version as rendered (data-version on the room element). */
+export async function renderedVersion(page: Page): Promise<number> {
+  const v = await page.locator(".room[data-version]").getAttribute("data-version").catch(() => null);
+  return v ? Number(v) : -1;
+}
+
+/** Every card id drawn on the page (each card face and chip carries data-card). */
+export async function cardsOnPage(page: Page): Promise<string[]> {
+  return page.$$eval("[data-card]", (els) => els.map((e) => e.getAttribute("data-card") ?? ""));
+}
+
+/**
+ * Make one legal move on a page whose controls are showing, reading only the UI: bid the
+ * minimum to open an auction (sometimes stepping it up with "+"), sometimes raise once,
+ * otherwise pass; take all or take one; choose the first card.
+ */
+export async function playOneMove(page: Page, step: number): Promise<string> {
+  const panel = page.locator('[data-testid="act-panel"][aria-busy="false"]');
+  await panel.waitFor();
+  const pending = await panel.getAttribute("data-pending");
+  const auction = page.locator(".auction[data-auction]");
+  const auctionNo = Number(await auction.getAttribute("data-auction"));
+  const bids = Number(await auction.getAttribute("data-bids"));
+  if (pending === "bid") {
+    const bidButton = page.getByTestId("bid");
+    const canBid = (await bidButton.count()) > 0 && (await bidButton.isEnabled());
+    const raise = bids === 1 && auctionNo % 3 === 0;
+    if (canBid && (bids === 0 || raise)) {
+      const input = page.locator("#bid-amount");
+      const min = Number(await input.getAttribute("min"));
+      const max = Number(await input.getAttribute("max"));
+      if (bids === 0 && step % 4 === 1 && min < max) {
+        await page.getByRole("button", { name: "One coin more" }).click();
+      } else if (step % 5 === 2) {
+        await input.fill(String(min));
+      }
+      const label = (await bidButton.textContent())?.trim() ?? "Bid";
+      await bidButton.click();
+      return label;
+    }
+    await page.getByTestId("pass").click();
+    return "Pass";
+  }
+  if (pending === "take") {
+    if (auctionNo % 2 === 0) {
+      await page.getByTestId("take-all").click();
+      return "Take all";
+    }
+    const card = page.getByTestId("card-choice").first();
+    const id = await card.getAttribute("data-choice");
+    await card.click();
+    return `Take one ${id}`;
+  }
+  const card = page.getByTestId("card-choice").first();
+  const id = await card.getAttribute("data-choice");
+  await card.click();
+  return `Choose ${id}`;
+}
