@@ -12,6 +12,8 @@ export interface Config {
   pgliteDir: string;
   /** Redis URL; unset = in-process room store (single node only). */
   redisUrl?: string;
+  /** Prefix of every Redis key this server uses (rooms, adapter stream, token secret). */
+  redisPrefix?: string;
   /** HMAC secret for guest tokens; unset = generated once and kept in dataDir. */
   tokenSecret?: string;
   dataDir: string;
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: opt(env.DATABASE_URL),
     pgliteDir: env.PGLITE_DIR || `${dataDir}/pglite`,
     redisUrl: opt(env.REDIS_URL),
+    redisPrefix: env.REDIS_PREFIX || "gb:",
     tokenSecret: opt(env.TOKEN_SECRET),
     dataDir,
     logLevel: env.LOG_LEVEL || "info",

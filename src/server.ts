@@ -63,9 +63,27 @@ async function tokenSecret(config: Config, redis: Redis | undefined, prefix: str
   return fresh;
 }
 
+/**
+ * The Redis streams adapter reads back every entry this node wrote to the stream and JSON-parses
+ * it before noticing it is its own and dropping it (one parse of every room:state this node
+ * sends). Drop our own entries before decoding them instead; nothing else changes.
+ */
+function skipOwnStreamEntries(io: Server): void {
+  const adapter = io.of("/").adapter as unknown as {
+    uid?: string;
+    onRawMessage?: (raw: { uid?: string }, offset: string) => void;
+  };
+  const original = adapter.onRawMessage;
+  if (typeof original !== "function" || typeof adapter.uid !== "string") return;
+  adapter.onRawMessage = function (raw, offset) {
+    if (raw.uid === adapter.uid) return;
+    original.call(this, raw, offset);
+  };
+}
+
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel, config.nodeId);
-  const prefix = opts.redisPrefix ?? "gb:";
+  const prefix = opts.redisPrefix ?? config.redisPrefix ?? "gb:";
   const ownsDb = !opts.db;
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, logger: log }));
 
@@ -109,6 +127,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ? { adapter: createAdapter(adapterRedis, { streamName: `${prefix}socket.io`, channelPrefix: `${prefix}socket.io`, sessionKeyPrefix: `${prefix}sio:session:`, blockTimeInMs: 1000 }) }
       : {}),
   });
+  if (adapterRedis) skipOwnStreamEntries(io);
   attachSockets(io, { service, tokens, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
 
   const bots = new BotDriver(service, config.botDelayMs, log);

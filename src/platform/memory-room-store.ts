@@ -1,6 +1,6 @@
 /** In-process room store: the zero-setup default for a single node. Same semantics as Redis. */
 import { summarize, type Room, type RoomSummary } from "./room.js";
-import { byNewest, ttlMs, type RoomStore } from "./room-store.js";
+import { byNewest, ttlMs, type CasResult, type RoomStore } from "./room-store.js";
 
 interface Entry {
   version: number;
@@ -29,10 +29,14 @@ export class MemoryRoomStore implements RoomStore {
   }
 
   async compareAndSet(room: Room, expectedVersion: number): Promise<boolean> {
+    return (await this.compareAndSetOrGet(room, expectedVersion)).ok;
+  }
+
+  async compareAndSetOrGet(room: Room, expectedVersion: number, _note?: unknown): Promise<CasResult> {
     const cur = this.entry(room.id);
-    if ((cur?.version ?? 0) !== expectedVersion) return false;
+    if ((cur?.version ?? 0) !== expectedVersion) return { ok: false, current: cur ? (JSON.parse(cur.data) as Room) : null };
     this.rooms.set(room.id, { version: room.version, data: JSON.stringify(room), expiresAt: this.now() + ttlMs(room) });
-    return true;
+    return { ok: true };
   }
 
   private all(): Room[] {

@@ -23,7 +23,8 @@ import {
   type Room,
   type RoomSummary,
 } from "./room.js";
-import type { RoomStore } from "./room-store.js";
+import type { ChangeNote, RoomStore } from "./room-store.js";
+import { logLength } from "./views.js";
 
 export type ChangeListener = (prev: Room | null, next: Room) => void;
 
@@ -33,6 +34,8 @@ export interface RoomServiceOptions {
   newSeed?: () => string;
   /** Attempts before a contended change gives up with BUSY. */
   maxAttempts?: number;
+  /** How many rooms to remember (parsed) for the optimistic first attempt of a change. */
+  cacheRooms?: number;
 }
 
 const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -57,12 +60,24 @@ export function checkAction(action: unknown): Action {
   return a as Action;
 }
 
+/** What other nodes need, besides the new room, to deliver a change (see RoomStore.follow). */
+export function changeNote(prev: Room | null, next: Room): ChangeNote {
+  const left: string[] = [];
+  if (prev && prev.seats !== next.seats) {
+    for (const s of prev.seats) if (s.playerId && !next.seats.some((t) => t.playerId === s.playerId)) left.push(s.playerId);
+  }
+  return { logFrom: logLength(prev), leftPlayers: left };
+}
+
 export class RoomService {
   private readonly listeners: ChangeListener[] = [];
   private readonly now: () => number;
   private readonly roomId: () => string;
   private readonly seed: () => string;
   private readonly maxAttempts: number;
+  private readonly cacheRooms: number;
+  /** Newest room this node has read or written, by id; rooms are immutable values. */
+  private readonly cache = new Map<string, Room>();
 
   constructor(
     readonly store: RoomStore,
@@ -72,6 +87,7 @@ export class RoomService {
     this.roomId = opts.newRoomId ?? newRoomId;
     this.seed = opts.newSeed ?? newSeed;
     this.maxAttempts = opts.maxAttempts ?? 50;
+    this.cacheRooms = opts.cacheRooms ?? 2000;
   }
 
   onChange(listener: ChangeListener): void {
@@ -82,29 +98,71 @@ export class RoomService {
     for (const l of this.listeners) l(prev, next);
   }
 
+  /** The room as stored now (always read from the store). */
   async get(id: unknown): Promise<Room> {
-    const room = await this.store.get(checkRoomId(id));
-    if (!room) throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
+    const roomId = checkRoomId(id);
+    const room = await this.store.get(roomId);
+    if (!room) {
+      this.cache.delete(roomId);
+      throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
+    }
+    this.remember(room);
     return room;
+  }
+
+  /** Keep the newest room this node has seen, for the next change's first attempt. */
+  private remember(room: Room): void {
+    this.cache.delete(room.id);
+    if (room.status === "closed" || (room.status === "finished" && room.persisted)) return;
+    this.cache.set(room.id, room);
+    if (this.cache.size > this.cacheRooms) this.cache.delete(this.cache.keys().next().value!);
   }
 
   /**
    * Read-modify-write with compare-and-swap. `op` returns the new room, or null for "no change".
    * With `expectVersion`, the change applies only to exactly that version (used by bots).
+   *
+   * The first attempt runs `op` on the last version of the room this node saw (no read): if
+   * another node changed it since, the compare-and-swap fails and returns the stored room, and
+   * the loop goes on from there. A version is written exactly once, so a successful swap proves
+   * the cached room was the stored one. Only a success is trusted from the cache: an error or a
+   * "no change" is always confirmed against a fresh read before it is reported.
    */
   async mutate(id: string, op: (room: Room) => Room | null, expectVersion?: number): Promise<{ room: Room; changed: boolean }> {
+    let room: Room | null = this.cache.get(id) ?? null;
+    let fresh = false;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
-      const room = await this.get(id);
-      if (expectVersion !== undefined && room.version !== expectVersion) {
-        throw err("STALE", "The game moved on before this move could be made.");
+      if (!room) {
+        room = await this.get(id);
+        fresh = true;
       }
-      const next = op(room);
-      if (next === null || next === room) return { room, changed: false };
+      let next: Room | null;
+      try {
+        if (expectVersion !== undefined && room.version !== expectVersion) {
+          throw err("STALE", "The game moved on before this move could be made.");
+        }
+        next = op(room);
+      } catch (e) {
+        if (fresh) throw e;
+        room = null;
+        continue;
+      }
+      if (next === null || next === room) {
+        if (fresh) return { room, changed: false };
+        room = null;
+        continue;
+      }
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
-      if (await this.store.compareAndSet(next, room.version)) {
+      const res = await this.store.compareAndSetOrGet(next, room.version, changeNote(room, next));
+      if (res.ok) {
+        this.remember(next);
         this.emit(room, next);
         return { room: next, changed: true };
       }
+      this.cache.delete(id);
+      room = res.current;
+      fresh = room !== null;
+      if (room) this.remember(room);
       if (attempt > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
     }
     throw err("BUSY", "The room is very busy; please try again.");
@@ -114,6 +172,7 @@ export class RoomService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const room = createRoom(this.roomId(), host, input, this.now());
       if (await this.store.compareAndSet(room, 0)) {
+        this.remember(room);
         this.emit(null, room);
         return room;
       }

@@ -13,6 +13,16 @@ export interface RoomStore {
    * exist yet). Returns false, writing nothing, when another writer got there first.
    */
   compareAndSet(room: Room, expectedVersion: number): Promise<boolean>;
+  /**
+   * The same compare-and-swap; when it fails, also returns the room as currently stored (null
+   * if there is none), read in the same atomic step, so the caller can retry at once.
+   */
+  compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult>;
+  /**
+   * Shared stores only: call `onChange` for every change written by OTHER processes, in write
+   * order (so each node can deliver them to its own sockets). Returns a function that stops.
+   */
+  follow?(onChange: (change: RoomChange) => void): () => void;
   /** Summaries of rooms with this status, newest first. */
   list(status: "open" | "playing"): Promise<RoomSummary[]>;
   /** Ids of finished rooms whose result is not yet in Postgres. */
@@ -20,6 +30,24 @@ export interface RoomStore {
   /** Serialised size of a room in bytes, as stored (for the benchmark). */
   storedBytes(id: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export type CasResult = { ok: true } | { ok: false; current: Room | null };
+
+/** What other nodes need to deliver a change besides the new room. */
+export interface ChangeNote {
+  /** Log length of the room before the change (viewers get the entries after it). */
+  logFrom: number;
+  /** Players who sat in the room before the change and no longer do. */
+  leftPlayers: string[];
+}
+
+/** A change made by another process, as read from a shared store's change feed. */
+export interface RoomChange extends ChangeNote {
+  roomId: string;
+  version: number;
+  /** Decodes the new room (only call it when someone here watches the room). */
+  room(): Room;
 }
 
 /** How long a room is kept after its last change, by status. */

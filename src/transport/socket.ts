@@ -16,7 +16,7 @@ import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import { summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
-import { checkRoomId } from "../platform/room-service.js";
+import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { logLength, roomView, viewerFor } from "../platform/views.js";
 import { GAMES } from "../games/registry.js";
 
@@ -54,6 +54,16 @@ function requirePlayer(socket: Socket): Player {
   return p;
 }
 
+/** Whether a change touched the seats (a game move never does; it keeps the same array). */
+function seatsChanged(prev: Room, next: Room): boolean {
+  if (prev.seats === next.seats) return false;
+  if (prev.seats.length !== next.seats.length) return true;
+  return prev.seats.some((s, i) => {
+    const t = next.seats[i]!;
+    return s.playerId !== t.playerId || s.name !== t.name || s.bot !== t.bot;
+  });
+}
+
 export function gamesList() {
   return GAMES.map((g) => ({ id: g.id, name: g.name, minPlayers: g.minPlayers, maxPlayers: g.maxPlayers }));
 }
@@ -74,16 +84,35 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     next();
   });
 
-  /** Send every watcher of a room the view it may see, after a change made on this node. */
+  /**
+   * Send this node's watchers of a room the view each may see. Only local sockets: a change made
+   * here reaches other nodes through the store's change feed (one entry per change, written in
+   * the same step as the room), not through one adapter message per viewer.
+   */
+  const local = io.local;
+  const localRooms = io.of("/").adapter.rooms;
+  function deliver(next: Room, from: number, leftPlayers: readonly string[]): void {
+    const pids = new Set<string>(leftPlayers);
+    for (const s of next.seats) if (s.playerId) pids.add(s.playerId);
+    for (const pid of pids) {
+      const channel = ch.seat(next.id, pid);
+      if (localRooms.has(channel)) local.to(channel).emit("room:state", roomView(next, viewerFor(next, pid), from));
+    }
+    if (localRooms.has(ch.spec(next.id))) local.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from));
+  }
+
+  /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
   service.onChange((prev, next) => {
-    const from = logLength(prev);
-    const pids = new Set<string>();
-    for (const s of [...(prev?.seats ?? []), ...next.seats]) if (s.playerId) pids.add(s.playerId);
-    for (const pid of pids) io.to(ch.seat(next.id, pid)).emit("room:state", roomView(next, viewerFor(next, pid), from));
-    io.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from));
-    if (!prev || prev.status !== next.status || JSON.stringify(prev.seats) !== JSON.stringify(next.seats)) {
+    deliver(next, logLength(prev), changeNote(prev, next).leftPlayers);
+    if (!prev || prev.status !== next.status || seatsChanged(prev, next)) {
       io.to("lobby").emit("lobby:room", summarize(next));
     }
+  });
+
+  /** A change made on another node: deliver it here if anyone here watches the room. */
+  service.store.follow?.((change) => {
+    if (!localRooms.has(ch.room(change.roomId)) && !localRooms.has(ch.spec(change.roomId))) return;
+    deliver(change.room(), change.logFrom, change.leftPlayers);
   });
 
   async function presence(roomId: string): Promise<string[]> {

@@ -1,0 +1,205 @@
+/**
+ * The benchmark's report: one JSON object, and a markdown table (appended to
+ * docs/performance.md, or to the file given with --report).
+ */
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, type as osType, release } from "node:os";
+import type { LatencySummary } from "./stats.js";
+
+export interface Settings {
+  game: string;
+  rooms: number;
+  seats: number;
+  spectators: number;
+  periodMs: number;
+  seconds: number;
+  nodes: number;
+  warm: number;
+  generators: number;
+}
+
+export interface SystemResult {
+  sent: number;
+  completed: number;
+  errored: number;
+  lost: number;
+  skippedTicks: number;
+  gaps: number;
+  actionsPerSecond: number;
+  latencyMs: LatencySummary;
+  ackLatencyMs: LatencySummary;
+  payloadBytes: number;
+  /** CPU seconds of the server process(es) over the window (and the drain). */
+  serverCpuSeconds: number | null;
+  serverCpuMsPerAction: number | null;
+  serverPeakRssMB: number | null;
+  generatorCpuSeconds: number;
+  generatorEventLoopDelayP99Ms: number;
+  /**
+   * CPU seconds the whole machine was busy during the window, and how much of it was not the
+   * server, the generators or Redis (Postgres, and anything else running: a busy machine
+   * makes the numbers worse).
+   */
+  machineCpuSeconds: number | null;
+  otherCpuSeconds: number | null;
+  setupSeconds: number;
+  errorCodes: Record<string, number>;
+  /** ours only. */
+  gamesFinished?: number;
+  redis?: {
+    cpuSeconds: number | null;
+    liveRooms: number;
+    bytesPerLiveRoomMean: number;
+    bytesPerLiveRoomP95: number;
+    bytesPerLiveRoomMax: number;
+    /** The adapter's delivery stream (capped at 10,000 entries whatever the number of rooms). */
+    streamBytes: number;
+    /** The rooms' change feed between nodes (capped at about 1,000 entries). */
+    feedBytes: number;
+    /** Every key under the run's prefix, divided by the live rooms. */
+    allKeysBytesPerLiveRoom: number;
+  };
+  postgres?: {
+    gamesRecorded: number;
+    /**
+     * Committed + rolled-back transactions in the bench database from the window's start to the
+     * server's exit, less the one each new connection runs when it opens.
+     */
+    transactions: number;
+    connectionsOpened: number;
+    transactionsPerRecordedGame: number | null;
+  };
+}
+
+export interface BenchReport {
+  date: string;
+  label?: string;
+  machine: { cpu: string; cores: number; memoryGB: number; node: string; os: string };
+  settings: Settings;
+  ours: SystemResult | null;
+  baseline: SystemResult | null;
+  ratios: Record<string, number | null>;
+  targets: Array<{ target: string; value: string; met: boolean | null }>;
+  profile?: Array<{ fn: string; selfMs: number; share: number }>;
+}
+
+export function machine(): BenchReport["machine"] {
+  const c = cpus();
+  return {
+    cpu: c[0]?.model?.trim() ?? "unknown",
+    cores: c.length,
+    memoryGB: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    os: `${osType()} ${release()}`,
+  };
+}
+
+const ratio = (a: number | null | undefined, b: number | null | undefined): number | null =>
+  a === null || a === undefined || b === null || b === undefined || b === 0 || !Number.isFinite(a) || !Number.isFinite(b)
+    ? null
+    : Math.round((a / b) * 100) / 100;
+
+export function ratios(ours: SystemResult | null, base: SystemResult | null): Record<string, number | null> {
+  if (!ours || !base) return {};
+  return {
+    p50: ratio(ours.latencyMs.p50, base.latencyMs.p50),
+    p95: ratio(ours.latencyMs.p95, base.latencyMs.p95),
+    p99: ratio(ours.latencyMs.p99, base.latencyMs.p99),
+    max: ratio(ours.latencyMs.max, base.latencyMs.max),
+    serverCpuSeconds: ratio(ours.serverCpuSeconds, base.serverCpuSeconds),
+    serverPeakRss: ratio(ours.serverPeakRssMB, base.serverPeakRssMB),
+  };
+}
+
+export function targets(ours: SystemResult | null, base: SystemResult | null, settings: Settings): BenchReport["targets"] {
+  const out: BenchReport["targets"] = [];
+  if (ours && base) {
+    const r = ratio(ours.latencyMs.p99, base.latencyMs.p99);
+    out.push({ target: "p99 ours <= 3x baseline p99", value: r === null ? "n/a" : `${r}x (${ours.latencyMs.p99} vs ${base.latencyMs.p99} ms)`, met: r === null ? null : r <= 3 });
+  }
+  if (ours) {
+    out.push({ target: "no action lost (ours)", value: `${ours.lost} lost, ${ours.errored} errored, ${ours.gaps} gaps`, met: ours.lost === 0 && ours.errored === 0 });
+    if (ours.redis && settings.seats === 4) {
+      const b = ours.redis.bytesPerLiveRoomMax;
+      out.push({ target: "<= 8 KB Redis per live 4-player room", value: `mean ${kb(ours.redis.bytesPerLiveRoomMean)}, p95 ${kb(ours.redis.bytesPerLiveRoomP95)}, max ${kb(b)}`, met: ours.redis.bytesPerLiveRoomMax <= 8192 });
+    }
+    if (ours.postgres) {
+      const t = ours.postgres.transactionsPerRecordedGame;
+      out.push({
+        target: "a finished game costs <= 1 Postgres transaction",
+        value: t === null ? `no game finished in the window (${ours.postgres.transactions} transactions)` : `${t} (${ours.postgres.transactions} transactions / ${ours.postgres.gamesRecorded} games)`,
+        met: t === null ? null : t <= 1,
+      });
+    }
+  }
+  return out;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+const fmt = (v: number | null | undefined, digits = 1): string => (v === null || v === undefined || Number.isNaN(v) ? "-" : Number.isInteger(v) ? String(v) : v.toFixed(digits));
+
+export function markdown(r: BenchReport): string {
+  const s = r.settings;
+  const o = r.ours;
+  const b = r.baseline;
+  const row = (name: string, a: string, c: string, ratioText = "") => `| ${name} | ${a} | ${c} | ${ratioText} |`;
+  const lines = [
+    `### ${r.date}${r.label ? ` — ${r.label}` : ""}`,
+    "",
+    `Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGB} GB, Node ${r.machine.node}, ${r.machine.os}.  `,
+    `Settings: ${s.rooms} ${s.game} rooms × (${s.seats} players + ${s.spectators} spectator${s.spectators === 1 ? "" : "s"}), one action per ${s.periodMs} ms per room, ${s.seconds} s, ${s.nodes} node${s.nodes === 1 ? "" : "s"}, warm-up 0-${s.warm} actions per room, ${s.generators} load generator process${s.generators === 1 ? "" : "es"}.`,
+    "",
+    "| | ours | baseline | ours / baseline |",
+    "|---|---:|---:|---:|",
+    row("actions sent / completed", o ? `${o.sent} / ${o.completed}` : "-", b ? `${b.sent} / ${b.completed}` : "-"),
+    row("lost / errored / gaps", o ? `${o.lost} / ${o.errored} / ${o.gaps}` : "-", b ? `${b.lost} / ${b.errored} / ${b.gaps}` : "-"),
+    row("actions per second", fmt(o?.actionsPerSecond), fmt(b?.actionsPerSecond)),
+    row("latency p50 (ms)", fmt(o?.latencyMs.p50, 2), fmt(b?.latencyMs.p50, 2), fmt(r.ratios.p50, 2)),
+    row("latency p95 (ms)", fmt(o?.latencyMs.p95, 2), fmt(b?.latencyMs.p95, 2), fmt(r.ratios.p95, 2)),
+    row("latency p99 (ms)", fmt(o?.latencyMs.p99, 2), fmt(b?.latencyMs.p99, 2), fmt(r.ratios.p99, 2)),
+    row("latency max (ms)", fmt(o?.latencyMs.max, 2), fmt(b?.latencyMs.max, 2), fmt(r.ratios.max, 2)),
+    row("server CPU (s)", fmt(o?.serverCpuSeconds, 2), fmt(b?.serverCpuSeconds, 2), fmt(r.ratios.serverCpuSeconds, 2)),
+    row("server CPU per action (ms)", fmt(o?.serverCpuMsPerAction, 3), fmt(b?.serverCpuMsPerAction, 3)),
+    row("server peak RSS (MB)", fmt(o?.serverPeakRssMB), fmt(b?.serverPeakRssMB), fmt(r.ratios.serverPeakRss, 2)),
+    row("update payload (bytes)", fmt(o?.payloadBytes), fmt(b?.payloadBytes)),
+    row("load generator CPU (s) / loop delay p99 (ms)", o ? `${fmt(o.generatorCpuSeconds, 2)} / ${fmt(o.generatorEventLoopDelayP99Ms)}` : "-", b ? `${fmt(b.generatorCpuSeconds, 2)} / ${fmt(b.generatorEventLoopDelayP99Ms)}` : "-"),
+  ];
+  lines.push(
+    row(
+      "machine CPU busy in window (s) / not server, generator or Redis",
+      o ? `${fmt(o.machineCpuSeconds, 1)} / ${fmt(o.otherCpuSeconds, 1)}` : "-",
+      b ? `${fmt(b.machineCpuSeconds, 1)} / ${fmt(b.otherCpuSeconds, 1)}` : "-",
+    ),
+  );
+  if (o?.redis) {
+    lines.push(
+      row("Redis CPU (s)", fmt(o.redis.cpuSeconds, 2), "-"),
+      row("Redis bytes per live room (mean / p95 / max)", `${o.redis.bytesPerLiveRoomMean} / ${o.redis.bytesPerLiveRoomP95} / ${o.redis.bytesPerLiveRoomMax}`, "-"),
+      row("Redis shared streams: adapter / room change feed (bytes, capped)", `${o.redis.streamBytes} / ${o.redis.feedBytes}`, "-"),
+      row("Redis, every key of the run / live rooms (bytes)", String(o.redis.allKeysBytesPerLiveRoom), "-"),
+    );
+  }
+  if (o?.postgres) {
+    lines.push(
+      row(
+        "games finished / recorded / Postgres transactions (+ connections opened)",
+        `${o.gamesFinished ?? 0} / ${o.postgres.gamesRecorded} / ${o.postgres.transactions} (+${o.postgres.connectionsOpened})`,
+        "-",
+      ),
+    );
+  }
+  if (r.targets.length > 0) {
+    lines.push("", "Targets:", "");
+    for (const t of r.targets) lines.push(`- ${t.met === null ? "n/a" : t.met ? "met" : "MISSED"}: ${t.target}: ${t.value}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** Append the table to a markdown file (created with a heading if it does not exist). */
+export function appendReport(path: string, r: BenchReport): void {
+  if (!existsSync(path)) writeFileSync(path, "# Benchmark results\n\n");
+  appendFileSync(path, `\n${markdown(r)}`);
+}

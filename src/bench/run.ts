@@ -1,0 +1,537 @@
+/**
+ * `npm run bench`: the load benchmark (docs/performance.md).
+ *
+ * 1. Ours: starts the real server (`node dist/main.js`, Redis rooms, a throwaway Postgres
+ *    database gb_bench_<random>, its own Redis key prefix), one node or two (--nodes 2), and
+ *    from separate load-generator processes (load.ts) drives ROOMS Goblin Market rooms of SEATS
+ *    players + SPECTATORS through the public protocol, one action every PERIOD ms per room.
+ * 2. Baseline: the same generator drives a bare Socket.IO server (baseline-server.ts) with the
+ *    same rooms, sizes, rate and payload (a typical room:state captured in step 1).
+ * 3. Reports both, and the ratios, as JSON (stdout, or --json <file>) and as a markdown table
+ *    appended to docs/performance.md (or --report <file>; --no-append for neither).
+ *
+ * Afterwards it drops its database and deletes its Redis keys.
+ */
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import pg from "pg";
+import type { LoadConfig, LoadResult } from "./load.js";
+import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
+import { CpuWindow, machineBusySeconds, peakRssBytes, percentile, summarize } from "./stats.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..", "..");
+
+const HELP = `npm run bench -- [options]
+  --rooms N          rooms (default 1000)
+  --seats N          players per room (default 4)
+  --spectators N     spectators per room (default 1)
+  --period MS        one action per room every MS milliseconds (default 1000)
+  --seconds S        measured window (default 30)
+  --nodes 1|2        server nodes for ours (default 1)
+  --warm N           before the window, play each room 0..N actions so games are mid-way (default 50)
+  --generators N     load generator processes (default 1)
+  --only ours|baseline   run one side only
+  --json FILE        write the JSON report to FILE (default: print it)
+  --report FILE      append the markdown table to FILE instead of docs/performance.md
+  --no-append        do not append the markdown table anywhere
+  --label TEXT       a label for the table heading
+  --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
+Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
+postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).`;
+
+const { values: args } = parseArgs({
+  options: {
+    rooms: { type: "string", default: "1000" },
+    seats: { type: "string", default: "4" },
+    spectators: { type: "string", default: "1" },
+    period: { type: "string", default: "1000" },
+    seconds: { type: "string", default: "30" },
+    nodes: { type: "string", default: "1" },
+    warm: { type: "string", default: "50" },
+    generators: { type: "string", default: "1" },
+    only: { type: "string" },
+    json: { type: "string" },
+    report: { type: "string" },
+    "no-append": { type: "boolean", default: false },
+    label: { type: "string" },
+    profile: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+function num(name: string, v: string | undefined, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`--${name} must be a whole number >= ${min}\n\n${HELP}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const settings: Settings = {
+  game: "goblin-market",
+  rooms: num("rooms", args.rooms, 1),
+  seats: num("seats", args.seats, 3),
+  spectators: num("spectators", args.spectators, 0),
+  periodMs: num("period", args.period, 1),
+  seconds: num("seconds", args.seconds, 1),
+  nodes: num("nodes", args.nodes, 1),
+  warm: num("warm", args.warm, 0),
+  generators: num("generators", args.generators, 1),
+};
+if (settings.seats > 6) {
+  console.error("--seats: Goblin Market takes 3 to 6 players");
+  process.exit(2);
+}
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+const PG_URL = process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+const runId = randomBytes(4).toString("hex");
+const log = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const children = new Set<ChildProcess>();
+const cleanups: Array<() => Promise<void>> = [];
+async function cleanup(): Promise<void> {
+  for (const c of children) c.kill("SIGKILL");
+  for (const f of cleanups.splice(0).reverse()) await f().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void cleanup().then(() => process.exit(130)));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const a = srv.address();
+      const port = typeof a === "object" && a ? a.port : 0;
+      srv.close(() => res(port));
+    });
+    srv.on("error", rej);
+  });
+}
+
+function track(child: ChildProcess, name: string): ChildProcess {
+  children.add(child);
+  child.once("exit", (code, signal) => {
+    children.delete(child);
+    if (code && code !== 0) log(`${name} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => (clearTimeout(t), res()));
+    child.kill("SIGTERM");
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) throw new Error(`server at ${url} exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(100);
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+}
+
+// ---------------------------------------------------------------- services
+
+async function pgQuery<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+async function freshDatabase(): Promise<{ name: string; url: string }> {
+  const name = `gb_bench_${runId}`;
+  await pgQuery(PG_URL, `CREATE DATABASE ${name}`);
+  cleanups.push(async () => void (await pgQuery(PG_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+/** Transactions (committed + rolled back) and sessions so far in one database. */
+async function pgTransactions(db: string): Promise<{ xacts: number; sessions: number }> {
+  const rows = await pgQuery<{ n: string; s: string | null }>(
+    PG_URL,
+    "SELECT (xact_commit + xact_rollback)::text AS n, sessions::text AS s FROM pg_stat_database WHERE datname = $1",
+    [db],
+  ).catch(() => pgQuery<{ n: string; s: string | null }>(PG_URL, "SELECT (xact_commit + xact_rollback)::text AS n, NULL AS s FROM pg_stat_database WHERE datname = $1", [db]));
+  return { xacts: Number(rows[0]?.n ?? 0), sessions: Number(rows[0]?.s ?? 0) };
+}
+
+async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== "0");
+}
+
+async function redisCpu(redis: Redis): Promise<number | null> {
+  const info = await redis.info("cpu");
+  const get = (k: string) => Number(new RegExp(`^${k}:([\\d.]+)`, "m").exec(info)?.[1] ?? NaN);
+  const v = get("used_cpu_sys") + get("used_cpu_user");
+  return Number.isFinite(v) ? v : null;
+}
+
+async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable<SystemResult["redis"]>> {
+  const live: number[] = [];
+  let all = 0;
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    cursor = next;
+    const pipe = redis.pipeline();
+    for (const k of keys) {
+      pipe.memory("USAGE", k, "SAMPLES", "0");
+      pipe.type(k);
+    }
+    const res = (await pipe.exec()) ?? [];
+    for (let i = 0; i < keys.length; i++) {
+      const bytes = Number(res[2 * i]?.[1] ?? 0);
+      all += bytes;
+      if (keys[i]!.startsWith(`${prefix}room:`)) {
+        const summary = await redis.hget(keys[i]!, "summary");
+        if (summary && (JSON.parse(summary) as { status: string }).status === "playing") live.push(bytes);
+      }
+    }
+  } while (cursor !== "0");
+  const streamBytes = Number((await redis.memory("USAGE", `${prefix}socket.io`, "SAMPLES", "0")) ?? 0);
+  const feedBytes = Number((await redis.memory("USAGE", `${prefix}room-changes`, "SAMPLES", "0")) ?? 0);
+  live.sort((a, b) => a - b);
+  return {
+    cpuSeconds: null,
+    liveRooms: live.length,
+    bytesPerLiveRoomMean: live.length ? Math.round(live.reduce((a, b) => a + b, 0) / live.length) : 0,
+    bytesPerLiveRoomP95: live.length ? percentile(live, 95) : 0,
+    bytesPerLiveRoomMax: live.length ? live[live.length - 1]! : 0,
+    streamBytes,
+    feedBytes,
+    allKeysBytesPerLiveRoom: live.length ? Math.round(all / live.length) : 0,
+  };
+}
+
+// ---------------------------------------------------------------- load generators
+
+interface Generators {
+  procs: ChildProcess[];
+  go(): Promise<LoadResult[]>;
+}
+
+async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "seed">): Promise<Generators> {
+  const n = Math.min(settings.generators, settings.rooms);
+  const procs: ChildProcess[] = [];
+  const ready: Array<Promise<void>> = [];
+  const results: Array<Promise<LoadResult>> = [];
+  let offset = 0;
+  for (let g = 0; g < n; g++) {
+    const rooms = Math.floor(settings.rooms / n) + (g < settings.rooms % n ? 1 : 0);
+    const cfg: LoadConfig = { ...base, rooms, roomOffset: offset, seed: 0x9e3779b9 ^ (g + 1), sampleFile: g === 0 ? base.sampleFile : undefined };
+    offset += rooms;
+    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg) }, stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
+    procs.push(child);
+    let onReady!: () => void;
+    ready.push(new Promise<void>((r) => (onReady = r)));
+    results.push(
+      new Promise<LoadResult>((res, rej) => {
+        child.on("message", (m: { type: string; result?: LoadResult; message?: string; rooms?: number; setupMs?: number }) => {
+          if (m.type === "ready") {
+            log(`generator ${g}: ${m.rooms} rooms ready in ${((m.setupMs ?? 0) / 1000).toFixed(1)} s`);
+            onReady();
+          } else if (m.type === "result") res(m.result!);
+          else if (m.type === "error") rej(new Error(`load generator ${g}: ${m.message}`));
+        });
+        child.once("exit", (code) => rej(new Error(`load generator ${g} exited (${code}) before reporting`)));
+      }),
+    );
+  }
+  // Fail fast if a generator dies during set-up.
+  await Promise.race([Promise.all(ready), Promise.all(results).then(() => undefined)]);
+  return {
+    procs,
+    async go() {
+      for (const p of procs) p.send({ type: "go" });
+      return Promise.all(results);
+    },
+  };
+}
+
+function merge(results: LoadResult[]): LoadResult {
+  const m = { ...results[0]!, latencies: [] as number[], ackLatencies: [] as number[], errorCodes: {} as Record<string, number> };
+  const sum = (k: keyof LoadResult) => results.reduce((a, r) => a + (r[k] as number), 0);
+  for (const k of ["rooms", "sockets", "setupErrors", "warmActions", "sent", "completed", "errored", "lost", "skippedTicks", "gaps", "gamesFinished", "roomsReplaced", "cpuSeconds"] as const) {
+    (m as Record<string, unknown>)[k] = sum(k);
+  }
+  m.setupMs = Math.max(...results.map((r) => r.setupMs));
+  m.windowMs = Math.max(...results.map((r) => r.windowMs));
+  m.eventLoopDelayP99Ms = Math.max(...results.map((r) => r.eventLoopDelayP99Ms));
+  const sized = results.filter((r) => r.payloadBytes > 0);
+  m.payloadBytes = sized.length ? Math.round(sized.reduce((a, r) => a + r.payloadBytes, 0) / sized.length) : 0;
+  for (const r of results) {
+    for (const x of r.latencies) m.latencies.push(x);
+    for (const x of r.ackLatencies) m.ackLatencies.push(x);
+    for (const [k, v] of Object.entries(r.errorCodes)) m.errorCodes[k] = (m.errorCodes[k] ?? 0) + v;
+  }
+  return m;
+}
+
+function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number | null, machineCpu: number | null, redisCpu: number | null): SystemResult {
+  const round = (x: number) => Math.round(x * 10) / 10;
+  return {
+    machineCpuSeconds: machineCpu === null ? null : round(machineCpu),
+    otherCpuSeconds: machineCpu === null || serverCpu === null ? null : round(Math.max(0, machineCpu - serverCpu - r.cpuSeconds - (redisCpu ?? 0))),
+    sent: r.sent,
+    completed: r.completed,
+    errored: r.errored,
+    lost: r.lost,
+    skippedTicks: r.skippedTicks,
+    gaps: r.gaps,
+    actionsPerSecond: Math.round((r.completed / (r.windowMs / 1000)) * 10) / 10,
+    latencyMs: summarize(r.latencies),
+    ackLatencyMs: summarize(r.ackLatencies),
+    payloadBytes: r.payloadBytes,
+    serverCpuSeconds: serverCpu,
+    serverCpuMsPerAction: serverCpu === null || r.completed === 0 ? null : Math.round((serverCpu / r.completed) * 1e6) / 1e3,
+    serverPeakRssMB: peakRss === null ? null : Math.round((peakRss / 1024 ** 2) * 10) / 10,
+    generatorCpuSeconds: r.cpuSeconds,
+    generatorEventLoopDelayP99Ms: r.eventLoopDelayP99Ms,
+    setupSeconds: Math.round(r.setupMs / 100) / 10,
+    errorCodes: r.errorCodes,
+  };
+}
+
+// ---------------------------------------------------------------- the two runs
+
+async function runOurs(sampleFile: string): Promise<{ result: SystemResult; profile?: BenchReport["profile"] }> {
+  // BENCH_SERVER_MAIN: another build's main.js (to compare builds on the same machine and day).
+  const mainJs = process.env.BENCH_SERVER_MAIN ? resolve(process.env.BENCH_SERVER_MAIN) : join(root, "dist", "main.js");
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run npm run build (npm run bench does it)`);
+  const db = await freshDatabase();
+  const prefix = `gbbench:${runId}:`;
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+  cleanups.push(async () => {
+    await deleteKeys(redis, `${prefix}*`);
+    redis.disconnect();
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), "gb-bench-"));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const tokenSecret = randomBytes(24).toString("hex");
+
+  const nodes: Array<{ proc: ChildProcess; url: string }> = [];
+  for (let i = 0; i < settings.nodes; i++) {
+    const port = await freePort();
+    const nodeArgs = args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [];
+    // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
+    if (process.env.BENCH_SERVER_NODE_ARGS) nodeArgs.push(...process.env.BENCH_SERVER_NODE_ARGS.split(/\s+/).filter(Boolean));
+    const proc = track(
+      spawn(process.execPath, [...nodeArgs, mainJs], {
+        cwd: root,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          REDIS_URL,
+          REDIS_PREFIX: prefix,
+          DATABASE_URL: db.url,
+          DATA_DIR: dataDir,
+          TOKEN_SECRET: tokenSecret,
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "warn",
+          BOT_DELAY_MS: "600",
+          RATE_LIMIT_PER_SECOND: "100000",
+          NODE_ID: `bench-${i}`,
+        },
+        stdio: ["ignore", "inherit", "inherit"],
+      }),
+      `server node ${i}`,
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await waitHealthy(url, proc);
+    nodes.push({ proc, url });
+  }
+  log(`ours: ${settings.nodes} node(s) up (database ${db.name}, Redis prefix ${prefix})`);
+
+  const gens = await startGenerators({
+    mode: "ours",
+    urls: nodes.map((n) => n.url),
+    seats: settings.seats,
+    spectators: settings.spectators,
+    periodMs: settings.periodMs,
+    seconds: settings.seconds,
+    warm: settings.warm,
+    actionTimeoutMs: 10_000,
+    sampleFile,
+  });
+  // Let set-up traffic (and its database statistics) settle before the window.
+  await sleep(1500);
+  const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
+  const machine0 = machineBusySeconds();
+  const redisCpu0 = await redisCpu(redis);
+  const countGames = async () => Number((await pgQuery<{ n: string }>(db.url, `SELECT count(*)::text AS n FROM "Game"`))[0]?.n ?? 0);
+  const games0 = await countGames();
+  await sleep(1200); // our own connection's statistics reach pg_stat_database
+  const xact0 = await pgTransactions(db.name);
+  log(`ours: measuring for ${settings.seconds} s`);
+  const loads = await gens.go();
+  const serverCpu = cpu.used();
+  const machine1 = machineBusySeconds();
+  const redisCpu1 = await redisCpu(redis);
+  const load = merge(loads);
+  // Finished games of the window are recorded asynchronously: give them a moment.
+  await sleep(1500);
+  const footprint = await redisFootprint(redis, prefix);
+  footprint.cpuSeconds = redisCpu0 === null || redisCpu1 === null ? null : Math.round((redisCpu1 - redisCpu0) * 100) / 100;
+  let peak: number | null = 0;
+  for (const n of nodes) {
+    const p = peakRssBytes(n.proc.pid!);
+    peak = p === null || peak === null ? null : peak + p;
+  }
+  for (const g of gens.procs) await stop(g);
+  await sleep(500);
+  for (const n of nodes) await stop(n.proc);
+  // Backends flush their statistics when they exit.
+  await sleep(1200);
+  const xact1 = await pgTransactions(db.name);
+  // Opening a connection runs one transaction of its own; count those apart.
+  const sessions = xact1.sessions - xact0.sessions;
+  const xact = xact1.xacts - xact0.xacts - sessions;
+  const gamesRecorded = (await countGames()) - games0;
+  const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, footprint.cpuSeconds);
+  result.gamesFinished = load.gamesFinished;
+  result.redis = footprint;
+  result.postgres = { gamesRecorded, transactions: xact, connectionsOpened: sessions, transactionsPerRecordedGame: gamesRecorded ? Math.round((xact / gamesRecorded) * 100) / 100 : null };
+  let profile: BenchReport["profile"];
+  if (args.profile) profile = summariseProfiles(resolve(args.profile));
+  return { result, profile };
+}
+
+async function runBaseline(sampleFile: string | undefined, payloadBytes: number): Promise<SystemResult> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  if (sampleFile && existsSync(sampleFile)) env.BENCH_PAYLOAD_FILE = sampleFile;
+  else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
+  const proc = track(fork(join(here, "baseline-server.js"), [], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
+  await new Promise<void>((res, rej) => {
+    proc.once("message", () => res());
+    proc.once("exit", (c) => rej(new Error(`baseline server exited (${c})`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const gens = await startGenerators({
+    mode: "baseline",
+    urls: [url],
+    seats: settings.seats,
+    spectators: settings.spectators,
+    periodMs: settings.periodMs,
+    seconds: settings.seconds,
+    warm: 0,
+    actionTimeoutMs: 10_000,
+  });
+  await sleep(1500);
+  const cpu = new CpuWindow([proc.pid!]);
+  const machine0 = machineBusySeconds();
+  log(`baseline: measuring for ${settings.seconds} s`);
+  const load = merge(await gens.go());
+  const serverCpu = cpu.used();
+  const machine1 = machineBusySeconds();
+  const peak = peakRssBytes(proc.pid!);
+  for (const g of gens.procs) await stop(g);
+  await stop(proc);
+  return systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, null);
+}
+
+/** Top self-time functions of the server's CPU profile(s). */
+function summariseProfiles(dir: string): BenchReport["profile"] {
+  interface Node {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+  }
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".cpuprofile"))) {
+    const prof = JSON.parse(readFileSync(join(dir, f), "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    prof.samples.forEach((id, i) => {
+      const n = byId.get(id)!;
+      const url = n.callFrame.url.replace(/^file:\/\//, "").replace(root + "/", "");
+      const key = `${n.callFrame.functionName || "(anonymous)"} ${url ? `${url}:${n.callFrame.lineNumber + 1}` : ""}`.trim();
+      const dt = (prof.timeDeltas[i] ?? 0) / 1000;
+      self.set(key, (self.get(key) ?? 0) + dt);
+      total += dt;
+    });
+  }
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([fn, ms]) => ({ fn, selfMs: Math.round(ms), share: Math.round((ms / total) * 1000) / 10 }));
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), "gb-bench-run-"));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  const sampleFile = join(tmp, "sample-state.json");
+  log(`settings: ${JSON.stringify(settings)}`);
+  let ours: SystemResult | null = null;
+  let baseline: SystemResult | null = null;
+  let profile: BenchReport["profile"];
+  if (args.only !== "baseline") ({ result: ours, profile } = await runOurs(sampleFile));
+  if (args.only !== "ours") baseline = await runBaseline(sampleFile, ours?.payloadBytes || 2500);
+  const report: BenchReport = {
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    ...(args.label ? { label: args.label } : {}),
+    machine: machine(),
+    settings,
+    ours,
+    baseline,
+    ratios: ratios(ours, baseline),
+    targets: targets(ours, baseline, settings),
+    ...(profile ? { profile } : {}),
+  };
+  const json = JSON.stringify(report, null, 2);
+  if (args.json) writeFileSync(args.json, json + "\n");
+  else console.log(json);
+  if (!args["no-append"]) {
+    const path = args.report ? resolve(args.report) : join(root, "docs", "performance.md");
+    appendReport(path, report);
+    log(`table appended to ${path}`);
+  }
+  console.error("\n" + markdown(report));
+}
+
+main()
+  .catch(async (e: unknown) => {
+    console.error("bench failed:", e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await cleanup();
+    process.exit(process.exitCode ?? 0);
+  });

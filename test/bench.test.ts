@@ -1,0 +1,62 @@
+/**
+ * The load benchmark must not rot: a short run (`npm run bench -- --rooms 50 --seconds 5`)
+ * against the test services. No timing assertions: only that it completed, reported both
+ * systems, and lost no action. Its table goes to a temp file, never to docs/performance.md.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PG_URL, REDIS_URL } from "./support/harness.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ready = !!REDIS_URL && !!PG_URL;
+if (!ready) {
+  console.log(
+    `bench test SKIPPED: it needs Redis and a real Postgres (${REDIS_URL ? "" : "no Redis; "}${PG_URL ? "" : "DATABASE_URL not set"}). See README "Benchmark".`,
+  );
+}
+
+describe.skipIf(!ready)("npm run bench (short run)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gb-bench-test-"));
+
+  beforeAll(() => {
+    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "pipe" });
+  }, 180_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("drives our server and the bare Socket.IO baseline, and loses no action", async () => {
+    const json = join(dir, "bench.json");
+    const md = join(dir, "performance.md");
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
+      const child = spawn(process.execPath, ["dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--json", json, "--report", md], {
+        cwd: root,
+        env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let err = "";
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      child.on("exit", (c) => res({ code: c, stderr: err }));
+    });
+    expect(code, stderr).toBe(0);
+
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    for (const side of [report.ours, report.baseline]) {
+      expect(side).toBeTruthy();
+      expect(side.sent).toBeGreaterThan(0);
+      expect(side.completed).toBe(side.sent);
+      expect(side.lost).toBe(0);
+      expect(side.errored).toBe(0);
+      expect(side.latencyMs.count).toBe(side.completed);
+    }
+    expect(report.ours.redis.liveRooms).toBeGreaterThan(0);
+    expect(report.ours.postgres).toBeTruthy();
+    expect(report.settings).toMatchObject({ rooms: 50, seconds: 5, seats: 4, spectators: 1 });
+    const table = readFileSync(md, "utf8");
+    expect(table).toContain("| latency p99 (ms) |");
+    expect(table).toContain("ours / baseline");
+  }, 240_000);
+});
