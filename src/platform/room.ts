@@ -9,8 +9,10 @@ import { findGame } from "../games/registry.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import type { Player } from "./identity.js";
+import type { RatingChangeInfo, RoomStatus, RoomSummary } from "../protocol/wire.js";
 
-export type RoomStatus = "open" | "playing" | "finished" | "closed";
+export type { RatingChangeInfo, RoomStatus, RoomSummary };
+
 
 export interface SeatInfo {
   playerId: string | null;
@@ -27,12 +29,6 @@ export interface ActionRecord {
   id?: string;
 }
 
-export interface RatingChangeInfo {
-  seat: Seat;
-  playerId: string;
-  before: { mu: number; sigma: number; ordinal: number };
-  after: { mu: number; sigma: number; ordinal: number };
-}
 
 export interface Room {
   id: string;
@@ -59,15 +55,6 @@ export interface Room {
   ratingChanges?: RatingChangeInfo[];
 }
 
-/** What the lobby shows of a room. */
-export interface RoomSummary {
-  id: string;
-  game: string;
-  ranked: boolean;
-  status: RoomStatus;
-  seats: Array<{ name: string | null; bot: boolean; taken: boolean }>;
-  createdAt: number;
-}
 
 export function summarize(room: Room): RoomSummary {
   return {

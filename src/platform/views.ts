@@ -4,38 +4,12 @@
  * filtered for them. The seed appears only once the game is over.
  */
 import { visibleLog } from "../games/log.js";
-import type { LegalAction, LogEntry, Outcome, Seat, Viewer } from "../games/types.js";
-import { gameOf, type RatingChangeInfo, type Room, type RoomStatus } from "./room.js";
+import type { LegalAction, LogEntry, Seat, Viewer } from "../games/types.js";
+import { gameOf, type Room } from "./room.js";
+import type { RoomView } from "../protocol/wire.js";
 
-export interface RoomView {
-  roomId: string;
-  game: string;
-  version: number;
-  status: RoomStatus;
-  ranked: boolean;
-  hostId: string;
-  options: unknown;
-  seats: Array<{ playerId: string | null; name: string | null; bot: boolean }>;
-  /** Your seat, or null when you are spectating. */
-  seat: Seat | null;
-  /** SHA-256 of the seed, from the start of the game. */
-  commitment: string | null;
-  /** The seed itself, only after the game has ended. */
-  seed: string | null;
-  /** The game's view for you (null before the start). */
-  view: unknown;
-  /** Seats that must act now. */
-  active: Seat[];
-  /** Your legal actions now (always [] for spectators). */
-  legal: LegalAction[];
-  /** Log entries numbered from logFrom+1; a full sync sends them all (logFrom 0). */
-  logFrom: number;
-  log: LogEntry[];
-  outcome: Outcome | null;
-  ratingChanges: RatingChangeInfo[] | null;
-  startedAt: number | null;
-  finishedAt: number | null;
-}
+export type { RoomView };
+
 
 export function viewerFor(room: Room, playerId: string | null): Viewer {
   const seat = playerId === null ? -1 : room.seats.findIndex((s) => s.playerId === playerId);

@@ -33,6 +33,9 @@ async function waitForRedis(port: number): Promise<boolean> {
 }
 
 export async function setup(): Promise<void> {
+  // Vitest runs global setup once per project; decide (and start Redis) only the first time.
+  if (process.env.GB_TEST_SERVICES_DECIDED === "1") return;
+  process.env.GB_TEST_SERVICES_DECIDED = "1";
   const notes: string[] = [];
   if (process.env.DATABASE_URL || process.env.GB_TEST_PG_URL) {
     process.env.GB_TEST_PG_URL ||= process.env.DATABASE_URL;

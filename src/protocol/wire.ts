@@ -1,0 +1,57 @@
+/**
+ * The shapes that cross the wire (docs/protocol.md), in one place with no runtime code and no
+ * Node imports, so the server and the browser client type-check against the same definitions.
+ */
+import type { LegalAction, LogEntry, Outcome, Seat } from "../games/types.js";
+
+export type { Action, LegalAction, LogEntry, Outcome, ParamSpec, Seat } from "../games/types.js";
+
+export type RoomStatus = "open" | "playing" | "finished" | "closed";
+
+export interface RatingChangeInfo {
+  seat: Seat;
+  playerId: string;
+  before: { mu: number; sigma: number; ordinal: number };
+  after: { mu: number; sigma: number; ordinal: number };
+}
+
+/** What the lobby shows of a room. */
+export interface RoomSummary {
+  id: string;
+  game: string;
+  ranked: boolean;
+  status: RoomStatus;
+  seats: Array<{ name: string | null; bot: boolean; taken: boolean }>;
+  createdAt: number;
+}
+
+/** What one viewer receives about a room (`room:state`, and `state` in sync replies). */
+export interface RoomView {
+  roomId: string;
+  game: string;
+  version: number;
+  status: RoomStatus;
+  ranked: boolean;
+  hostId: string;
+  options: unknown;
+  seats: Array<{ playerId: string | null; name: string | null; bot: boolean }>;
+  /** Your seat, or null when you are spectating. */
+  seat: Seat | null;
+  /** SHA-256 of the seed, from the start of the game. */
+  commitment: string | null;
+  /** The seed itself, only after the game has ended. */
+  seed: string | null;
+  /** The game's view for you (null before the start). */
+  view: unknown;
+  /** Seats that must act now. */
+  active: Seat[];
+  /** Your legal actions now (always [] for spectators). */
+  legal: LegalAction[];
+  /** Log entries numbered from logFrom+1; a full sync sends them all (logFrom 0). */
+  logFrom: number;
+  log: LogEntry[];
+  outcome: Outcome | null;
+  ratingChanges: RatingChangeInfo[] | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
