@@ -4,59 +4,14 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { keyed } from "lit-html/directives/keyed.js";
-import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
+import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon } from "./decktet.js";
 import { logSentence } from "./gm-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { coinIcon, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 
-interface Score {
-  suitCounts: Record<Suit, number>;
-  positiveSuits: Suit[];
-  negativeSuits: Suit[];
-  positive: number;
-  negative: number;
-  score: number;
-}
-
-interface Bid {
-  seat: number;
-  amount: number;
-}
-
-export interface GMView {
-  players: number;
-  you?: number;
-  phase: "bidding" | "taking" | "choosing" | "over";
-  turn: number | null;
-  pending: "bid" | "take" | "choose" | null;
-  firstBidder: number | null;
-  seats: Array<{ seat: number; coins: number; cards: string[]; score: Score }>;
-  auction: {
-    number: number;
-    sizeCard: string | null;
-    final: boolean;
-    offer: string[];
-    bids: Bid[];
-    passed: number[];
-    highBid: number | null;
-    highBidder: number | null;
-    places: Bid[];
-  } | null;
-  sizeCards: string[];
-  discard: string[];
-  auctionDeckCount: number;
-  goblinDeckCount: number;
-  goblinFlipped: string[];
-  lastPayouts: {
-    auction: number;
-    winner: number | null;
-    winningBid: number | null;
-    sisterhood: number[];
-    goblinCard: string | null;
-    goblin: number[];
-  } | null;
-}
+/** The engine's own view type (type-only import: no server code enters the bundle). */
+export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
 
 const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
@@ -268,7 +223,7 @@ function cardButton(id: string, verb: string, busy: boolean, onClick: () => void
     aria-label=${`${verb} ${cardLabel(id)}`}>${cardFace(id, { size: "lg" })}<span class="card-btn-verb" aria-hidden="true">${verb}</span></button>`;
 }
 
-function suitBar(score: Score): TemplateResult {
+function suitBar(score: GMView["seats"][number]["score"]): TemplateResult {
   return html`<ul class="suitbar" aria-label=${`Suits: ${SUITS.map((su) => `${su} ${score.suitCounts[su]}${score.positiveSuits.includes(su) ? " counts plus" : " counts minus"}`).join(", ")}`}>
     ${SUITS.map((su) => {
       const pos = score.positiveSuits.includes(su);
