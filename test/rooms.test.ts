@@ -100,6 +100,33 @@ describe("rooms over the protocol", () => {
     expect(stored.actions.filter((a) => a.seat !== 0).length).toBeGreaterThan(10);
   });
 
+  it("bots play Sorcerous Futures too, through its simultaneous setup, to the end", async () => {
+    const me = await client("Seer");
+    const created = await me.call("room:create", { game: "sorcerous-futures", seats: 4, bots: 3 });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const roomId = created.roomId as string;
+    await me.call("room:start", { roomId });
+    const random = lcg(11);
+    for (let i = 0; i < 3000; i++) {
+      const r = me.rooms.get(roomId)!;
+      if (r.state.status === "finished") break;
+      const legal = r.state.legal as LegalAction[];
+      if (legal.length > 0) {
+        const ack = await me.call("game:act", { roomId, action: randomLegalAction(legal, random) });
+        expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      }
+      await until(() => me.rooms.get(roomId)!.version > r.version || me.rooms.get(roomId)!.state.status === "finished", "the game to move on");
+    }
+    const done = await until(() => {
+      const s = me.rooms.get(roomId)!.state;
+      return s.status === "finished" && s.ratingChanges ? s : undefined;
+    }, "the recorded end");
+    expect((done.outcome as { places: number[] }).places.length).toBe(4);
+    const stored = (await getFinishedGame(db, roomId))!;
+    expect(stored.gameType).toBe("sorcerous-futures");
+    expect(stored.actions.filter((a) => a.seat !== 0).length).toBeGreaterThan(10);
+  });
+
   it("shows who is away and who came back", async () => {
     const ids = await Promise.all(["Pia", "Quin", "Rae"].map((n) => guest(server.url, n)));
     const cs = await Promise.all(ids.map(async (g) => { const c = await new TestClient(server.url, g.token).ready(); open.push(c); return c; }));

@@ -1,8 +1,9 @@
 /** The games this server offers. Adding a game = one line here; the platform needs nothing else. */
 import type { AnyGame } from "./types.js";
 import { goblinMarket } from "./goblin-market/index.js";
+import { sorcerousFutures } from "./sorcerous-futures/index.js";
 
-export const GAMES: readonly AnyGame[] = [goblinMarket];
+export const GAMES: readonly AnyGame[] = [goblinMarket, sorcerousFutures];
 
 const byId = new Map(GAMES.map((g) => [g.id, g]));
 

@@ -1,12 +1,27 @@
 /**
- * What no viewer may know about a room at a given version, as JSON fragments to look for in
+ * What a viewer may not know about a room at a given version, as JSON fragments to look for in
  * payloads. Card ids are matched as whole JSON string values ("id" not followed by a colon),
  * because ids such as "end" or "market" are ordinary words.
+ *
+ * Goblin Market's secrets are the same for every viewer. Sorcerous Futures' differ per seat:
+ * a seat's own valuations and the face-down cards it has seen are not secret to itself.
  */
 import type { Room } from "../../src/platform/room.js";
+import type { Seat } from "../../src/games/types.js";
 import type { GoblinMarketState } from "../../src/games/goblin-market/state.js";
+import type { SorcerousFuturesState } from "../../src/games/sorcerous-futures/state.js";
 
+/** What no viewer (seat or spectator) may know. */
 export function secretsOf(room: Room): string[] {
+  if (room.game === "sorcerous-futures" && room.state) {
+    const per = [null, ...room.seats.map((_, i) => i)].map((v) => new Set(secretsFor(room, v)));
+    return [...per[0]!].filter((x) => per.every((s) => s.has(x)));
+  }
+  return secretsFor(room, null);
+}
+
+/** What the viewer in `seat` (null: a spectator) may not know. */
+export function secretsFor(room: Room, seat: Seat | null): string[] {
   const out: string[] = [];
   if (room.seed && room.status !== "finished") out.push(room.seed);
   if (room.game === "goblin-market" && room.state) {
@@ -15,7 +30,44 @@ export function secretsOf(room: Room): string[] {
     for (const id of s.auctionDeck) out.push(`"${id}"`);
     if (s.goblinDeck.length >= 2) out.push(JSON.stringify(s.goblinDeck));
   }
+  if (room.game === "sorcerous-futures" && room.state) {
+    const s = room.state as SorcerousFuturesState;
+    out.push(JSON.stringify(s.rng));
+    if (s.phase !== "over") {
+      if (s.deck.length >= 2) out.push(JSON.stringify(s.deck));
+      const hidden = new Set<string>([...s.deck, ...s.extraValuations, ...s.extraSetAside]);
+      for (let other = 0; other < s.players; other++) {
+        if (other !== seat) for (const id of s.valuations[other]) hidden.add(id);
+        for (const id of s.faceDown[other]) if (seat === null || !(s.knowledge[id] ?? []).includes(seat)) hidden.add(id);
+      }
+      // Pawns/Courts revealed in setup are public by name (shuffled back: where they are is not).
+      for (const id of s.revealed) hidden.delete(id);
+      for (const id of hidden) out.push(`"${id}"`);
+    }
+  }
   return out;
+}
+
+/**
+ * The text of a payload (a room view, or an ack carrying one) to scan for the secrets of `room`'s
+ * current game. For Sorcerous Futures this leaves out what names cards by design without placing
+ * them or belongs to earlier games: `view.unaccounted` (every card the viewer cannot place, per
+ * suit; the engine's view tests check it), `view.results` (finished games of a match, revealed),
+ * and log entries of earlier games of the match. Other games: the whole payload.
+ */
+export function payloadText(room: Room, payload: unknown): string {
+  if (room.game !== "sorcerous-futures" || !room.state || typeof payload !== "object" || payload === null) {
+    return JSON.stringify(payload);
+  }
+  const current = (room.state as SorcerousFuturesState).matchGame;
+  const p = payload as Record<string, unknown>;
+  const view = p.view as Record<string, unknown> | null | undefined;
+  const log = p.log as Array<{ game?: number }> | undefined;
+  return JSON.stringify({
+    ...p,
+    view: view ? { ...view, unaccounted: null, results: null } : view,
+    log: Array.isArray(log) ? log.filter((e) => e.game === undefined || e.game >= current) : log,
+  });
 }
 
 /** True when `text` (a JSON payload) contains `secret` as a value, not as an object key. */

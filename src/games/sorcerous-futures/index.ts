@@ -1,0 +1,40 @@
+/** Sorcerous Futures (Adam Blinkinsop, P.D. Magnus): a Decktet commodity-speculation auction game for 3-5 players. */
+import type { GameDefinition } from "../types.js";
+import { apply } from "./apply.js";
+import { activeSeats, legalActions } from "./legal.js";
+import { parseOptions } from "./options.js";
+import { setup } from "./setup.js";
+import {
+  GAME_ID,
+  MAX_PLAYERS,
+  MIN_PLAYERS,
+  type SorcerousFuturesOptions,
+  type SorcerousFuturesState,
+} from "./state.js";
+import { outcome, view } from "./view.js";
+
+export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFuturesOptions> = {
+  id: GAME_ID,
+  name: "Sorcerous Futures",
+  minPlayers: MIN_PLAYERS,
+  maxPlayers: MAX_PLAYERS,
+  parseOptions,
+  setup,
+  activeSeats,
+  legalActions,
+  apply,
+  view,
+  isOver: (state) => state.phase === "over",
+  outcome,
+};
+
+export type {
+  SorcerousFuturesState,
+  SorcerousFuturesOptions,
+  Auction,
+  AuctionMove,
+  Extended,
+  Phase,
+} from "./state.js";
+export type { GameResult, SeatSale, SuitSale, SuitValue, ItemSale } from "./sale.js";
+export type { Pending } from "./view.js";

@@ -1,0 +1,102 @@
+/** Many complete random games: legal actions accepted, games end, cards and money conserved, replays identical. */
+import { describe, expect, it } from "vitest";
+import { gameDeck } from "./deal.js";
+import { randomGame } from "./fixtures.js";
+import { isPawnOrCourt } from "./sale.js";
+import { sorcerousFutures as game } from "./index.js";
+import { STARTING_MONEY, type SorcerousFuturesOptions, type SorcerousFuturesState } from "./state.js";
+
+function checkInvariants(s: SorcerousFuturesState) {
+  for (const m of s.money) {
+    expect(Number.isInteger(m)).toBe(true);
+    expect(m).toBeGreaterThanOrEqual(0);
+  }
+  // Card conservation: every card of the game's deck in exactly one place.
+  const places = [
+    ...s.deck,
+    ...s.valuations.flat(),
+    ...s.faceDown.flat(),
+    ...s.extraValuations,
+    ...s.extraSetAside,
+    ...s.market,
+    ...(s.auction ? [s.auction.card] : []),
+    ...s.holdings.flat(),
+    ...s.discard,
+  ];
+  expect(places.sort()).toEqual(gameDeck(s.extended).sort());
+  for (let seat = 0; seat < s.players; seat++) {
+    expect(s.valuations[seat]).toHaveLength(2);
+    expect(s.faceDown[seat]).toHaveLength(2);
+  }
+  if (s.phase !== "setup") {
+    expect(s.valuations.flat().some(isPawnOrCourt)).toBe(false);
+    expect(s.extraValuations).toHaveLength(s.players === 3 ? 2 : 0);
+  }
+  // Money: start + sales of finished games - exchanges - winning bids (all public in the log).
+  const spent = Array(s.players).fill(0);
+  for (const e of s.log) {
+    if (e.type === "exchange") spent[e.seat as number] += e.cost as number;
+    if (e.type === "win") spent[e.seat as number] += e.paid as number;
+  }
+  const sold = Array(s.players).fill(0);
+  for (const r of s.results) r.sales.forEach((x) => (sold[x.seat] += x.total));
+  expect(s.money).toEqual(spent.map((x, seat) => STARTING_MONEY + sold[seat] - x));
+  const active = game.activeSeats(s);
+  if (s.phase === "over") expect(active).toEqual([]);
+  else if (s.phase === "setup") expect(active).toEqual(s.confirmed.flatMap((c, i) => (c ? [] : [i])));
+  else expect(active).toEqual([s.turn]);
+}
+
+const VARIANTS: Array<[number, SorcerousFuturesOptions]> = [
+  [3, {}],
+  [3, { match: 3 }],
+  [4, {}],
+  [4, { match: 3 }],
+  [5, { extended: "pawns" }],
+  [5, { extended: "courts" }],
+  [5, { extended: "pawns", match: 3 }],
+  [5, { extended: "courts", match: 3 }],
+];
+
+describe("random games", () => {
+  it("60 seeds per variant (3-5 players, Pawns/Courts, match 1/3): invariants hold, replays are identical", () => {
+    let games = 0;
+    for (const [players, options] of VARIANTS) {
+      for (let i = 0; i < 60; i++) {
+        const seed = `rg-${players}-${JSON.stringify(options)}-${i}`;
+        const g = randomGame(players, seed, options, i % 6 === 0 ? checkInvariants : undefined);
+        checkInvariants(g.final);
+        expect(game.isOver(g.final)).toBe(true);
+        expect(g.final.results).toHaveLength(options.match ?? 1);
+        const o = game.outcome(g.final)!;
+        expect(o.scores).toEqual(g.final.money);
+        expect(Math.min(...o.places)).toBe(1);
+        for (let seat = 0; seat < players; seat++) expect(game.legalActions(g.final, seat)).toEqual([]);
+
+        // Replay: same seed + same actions = byte-identical JSON.
+        let s = game.setup({ players, options, seed });
+        for (const [seat, action] of g.moves) {
+          const r = game.apply(s, seat, JSON.parse(JSON.stringify(action)));
+          expect(r.ok).toBe(true);
+          if (r.ok) s = r.value;
+        }
+        expect(JSON.stringify(s)).toBe(JSON.stringify(g.final));
+        expect(JSON.parse(JSON.stringify(g.final))).toEqual(g.final);
+        games++;
+      }
+    }
+    expect(games).toBe(480);
+  });
+
+  it("different seeds give different games", () => {
+    expect(JSON.stringify(randomGame(4, "one").final)).not.toBe(JSON.stringify(randomGame(4, "two").final));
+  });
+
+  it("the state stays compact (log aside)", () => {
+    const g = randomGame(5, "compact", { match: 3 });
+    const { log, results, ...rest } = g.final;
+    expect(JSON.stringify(rest).length).toBeLessThan(3000);
+    expect(log.length).toBeGreaterThan(0);
+    expect(results).toHaveLength(3);
+  });
+});

@@ -1,0 +1,63 @@
+/** The simultaneous, private setup: exchange (pay $3), reveal a Pawn/Court, confirm. */
+import { forget, learn } from "../knowledge.js";
+import { shuffle } from "../rng.js";
+import type { Seat } from "../types.js";
+import { finishSetup, log } from "./deal.js";
+import { isPawnOrCourt } from "./sale.js";
+import { EXCHANGE_COST, type SorcerousFuturesState } from "./state.js";
+
+function replaceAt<T>(xs: readonly T[], i: number, x: T): T[] {
+  const out = xs.slice();
+  out[i] = x;
+  return out;
+}
+
+/** Pay $3 and swap hand card `handCard` with face-down `slot`; the slot's card is now seen. */
+export function exchange(state: SorcerousFuturesState, seat: Seat, handCard: string, slot: number): SorcerousFuturesState {
+  const got = state.faceDown[seat][slot];
+  const valuations = replaceAt(state.valuations, seat, replaceAt(state.valuations[seat], state.valuations[seat].indexOf(handCard), got));
+  const faceDown = replaceAt(state.faceDown, seat, replaceAt(state.faceDown[seat], slot, handCard));
+  const paid = replaceAt(state.paid, seat, state.paid[seat] + EXCHANGE_COST);
+  let s: SorcerousFuturesState = {
+    ...state,
+    money: replaceAt(state.money, seat, state.money[seat] - EXCHANGE_COST),
+    paid,
+    valuations,
+    faceDown,
+    knowledge: learn(learn(state.knowledge, got, [seat]), handCard, [seat]),
+  };
+  s = { ...s, log: log(s, { type: "exchange", seat, cost: EXCHANGE_COST, paid: paid[seat] }) };
+  return { ...s, log: log(s, { type: "exchange-seen", to: [seat], seat, slot, gave: handCard, got }) };
+}
+
+/**
+ * Reveal a Pawn or Court from hand: draw the top card as its replacement, then shuffle the
+ * revealed card back into the deck.
+ */
+export function reveal(state: SorcerousFuturesState, seat: Seat, cardId: string): SorcerousFuturesState {
+  const replacement = state.deck[0];
+  const hand = state.valuations[seat];
+  const sh = shuffle(state.rng, [...state.deck.slice(1), cardId]);
+  let s: SorcerousFuturesState = {
+    ...state,
+    rng: sh.rng,
+    deck: sh.value,
+    valuations: replaceAt(state.valuations, seat, replaceAt(hand, hand.indexOf(cardId), replacement)),
+    knowledge: learn(forget(state.knowledge, cardId), replacement, [seat]),
+    revealed: [...state.revealed, cardId],
+  };
+  s = { ...s, log: log(s, { type: "reveal", seat, card: cardId }) };
+  return { ...s, log: log(s, { type: "replacement", to: [seat], seat, card: replacement }) };
+}
+
+/** True while `seat` holds a Pawn or Court in hand (it may not be kept as a valuation). */
+export function pawnOrCourtInHand(state: SorcerousFuturesState, seat: Seat): string[] {
+  return state.valuations[seat].filter(isPawnOrCourt);
+}
+
+/** Confirm the hand; when everyone has, the valuations are fixed and the auctions begin. */
+export function confirm(state: SorcerousFuturesState, seat: Seat): SorcerousFuturesState {
+  let s: SorcerousFuturesState = { ...state, confirmed: replaceAt(state.confirmed, seat, true) };
+  s = { ...s, log: log(s, { type: "confirm", seat }) };
+  return s.confirmed.every(Boolean) ? finishSetup(s) : s;
+}

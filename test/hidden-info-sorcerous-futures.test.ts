@@ -1,0 +1,124 @@
+/**
+ * Sorcerous Futures hidden information over the wire: many seeded games (3-5 players, Pawns or
+ * Courts, one game or a three-game match) with every player and a spectator connected. The
+ * simultaneous setup means several seats may act at once: each step a random seat among those
+ * the server says must act picks a random legal action from its own latest view. Every payload
+ * any socket received is checked against what THAT viewer may not know at the room version it
+ * shows: another seat's valuations, unseen face-down cards, the 3-player extras and set-asides,
+ * the deck (cards and order), the RNG state and the seed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
+import pino from "pino";
+import type { Database } from "../src/db/client.js";
+import { findGame } from "../src/games/registry.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { LegalAction, Seat } from "../src/games/types.js";
+import type { Room } from "../src/platform/room.js";
+import { startServer, type RunningServer } from "../src/server.js";
+import { leaks, payloadText, secretsFor } from "./support/secrets.js";
+import { guest, lcg, openTestDatabase, testConfig, TestClient, until } from "./support/harness.js";
+
+const GAMES = Number(process.env.HIDDEN_INFO_SF_GAMES ?? 12);
+
+/** Room options per game: mixed player counts, extended cards and match lengths. */
+const VARIANTS: Array<{ players: number; options: Record<string, unknown> }> = [
+  { players: 4, options: {} },
+  { players: 3, options: {} },
+  { players: 5, options: { extended: "pawns" } },
+  { players: 5, options: { extended: "courts" } },
+  { players: 4, options: { match: 3 } },
+  { players: 3, options: { match: 3 } },
+];
+
+/** Plays a started room to the end, acting each step for a random seat among the active ones. */
+async function playAnyActive(
+  store: RunningServer["store"],
+  roomId: string,
+  clients: TestClient[],
+  random: () => number,
+  maxActions = 5000,
+): Promise<number> {
+  for (let actions = 0; actions < maxActions; actions++) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") return actions;
+    const active: Seat[] = findGame(room.game)!.activeSeats(room.state);
+    const seat = active[Math.floor(random() * active.length)]!;
+    const me = clients[seat]!;
+    const mine = await until(() => {
+      const r = me.rooms.get(roomId);
+      return r && r.version >= room.version ? r.state : undefined;
+    }, `seat ${seat} to see v${room.version}`);
+    expect(mine.active).toEqual(active);
+    const action = randomLegalAction(mine.legal as LegalAction[], random);
+    if (!action) throw new Error(`seat ${seat} is active but has no legal action`);
+    const ack = await me.call("game:act", { roomId, action });
+    if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
+  }
+  throw new Error("game did not end");
+}
+
+describe("Sorcerous Futures hidden information over sockets", () => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+  const history = new Map<string, Room>();
+  let logText = "";
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(false));
+    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
+    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
+    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
+    let checked = 0;
+    let setupPayloads = 0;
+    for (let g = 0; g < GAMES; g++) {
+      const { players, options } = VARIANTS[g % VARIANTS.length]!;
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `S${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
+      const spectator = await new TestClient(server.url).ready();
+      const created = await clients[0]!.call("room:create", { game: "sorcerous-futures", seats: players, options });
+      expect(created.ok, JSON.stringify(created)).toBe(true);
+      const roomId = created.roomId as string;
+      await spectator.sync(roomId);
+      for (const c of clients.slice(1)) await c.call("room:join", { roomId });
+      await clients[0]!.call("room:start", { roomId });
+      await playAnyActive(server.store, roomId, clients, lcg(7000 + g));
+
+      const final = (await server.store.get(roomId))!;
+      expect(final.status).toBe("finished");
+      expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
+
+      for (const [viewerSeat, c] of [...clients.map((c, i) => [i, c] as const), [null, spectator] as const]) {
+        const payloads: unknown[] = [
+          ...c.received.filter(([e]) => e === "room:state").map(([, p]) => p),
+          ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean),
+        ];
+        for (const p of payloads) {
+          const v = p as { version: number; roomId: string; view?: { phase?: string } };
+          const at = history.get(`${v.roomId}@${v.version}`);
+          if (!at || at.status === "finished" || at.game !== "sorcerous-futures") continue;
+          const text = payloadText(at, p);
+          for (const secret of secretsFor(at, viewerSeat)) {
+            expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}`).toBe(false);
+          }
+          if (v.view?.phase === "setup") setupPayloads++;
+          checked++;
+        }
+        c.close();
+      }
+    }
+    expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(setupPayloads).toBeGreaterThan(GAMES * 5);
+    expect(logText).toContain("finished game recorded");
+    for (const room of history.values()) if (room.seed) expect(logText.includes(room.seed)).toBe(false);
+    expect(logText).not.toMatch(/"deck"|"valuations"|"faceDown"|"rng"/);
+  });
+});
