@@ -4,7 +4,7 @@
  * Auction Deck (in data order) unless `auctionDeck` is given.
  */
 import { BASIC_DECK } from "../decktet/cards.js";
-import { randomInt, seedRng } from "../rng.js";
+import { seedRng } from "../rng.js";
 import type { Action, Seat } from "../types.js";
 import { randomLegalAction } from "../legal.js";
 import { apply } from "./apply.js";
@@ -12,6 +12,7 @@ import { legalActions } from "./legal.js";
 import { setup } from "./setup.js";
 import { GOBLIN_CARDS } from "./deal.js";
 import { GAME_ID, STARTING_COINS, type GoblinMarketState } from "./state.js";
+import { deepFreeze, seededRandom } from "../testing.js";
 
 export interface PositionSpec {
   players: number;
@@ -80,24 +81,7 @@ export function play(
   return s;
 }
 
-/** Recursively freeze a value (so any mutation in strict-mode code throws). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A deterministic random() in [0, 1) from a seed string (for bots and tests). */
-export function seededRandom(seed: string): () => number {
-  let rng = seedRng(seed);
-  return () => {
-    const r = randomInt(rng, 0x100000000);
-    rng = r.rng;
-    return r.value / 0x100000000;
-  };
-}
+export { deepFreeze, seededRandom };
 
 export interface RandomGame {
   seed: string;

@@ -4,7 +4,6 @@
  */
 import { learn, type Knowledge } from "../knowledge.js";
 import { randomLegalAction } from "../legal.js";
-import { randomInt, seedRng } from "../rng.js";
 import type { Action, Seat } from "../types.js";
 import { apply } from "./apply.js";
 import { gameDeck, nextPick } from "./deal.js";
@@ -16,6 +15,7 @@ import {
   type SorcerousFuturesOptions,
   type SorcerousFuturesState,
 } from "./state.js";
+import { deepFreeze, seededRandom } from "../testing.js";
 
 export interface SetupSpec {
   players: number;
@@ -149,24 +149,7 @@ export function allPass(state: SorcerousFuturesState): SorcerousFuturesState {
   return s;
 }
 
-/** Recursively freeze a value (so any mutation in strict-mode code throws). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A deterministic random() in [0, 1) from a seed string (for bots and tests). */
-export function seededRandom(seed: string): () => number {
-  let rng = seedRng(seed);
-  return () => {
-    const r = randomInt(rng, 0x100000000);
-    rng = r.rng;
-    return r.value / 0x100000000;
-  };
-}
+export { deepFreeze, seededRandom };
 
 export interface RandomGame {
   seed: string;
