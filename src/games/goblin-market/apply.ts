@@ -2,6 +2,7 @@
  * apply(): validate an arbitrary JSON action and apply it. Never throws and never mutates;
  * on error returns fail(code, message) and the input state is untouched.
  */
+import { checkActionShape, checkSeat } from "../actions.js";
 import { fail, ok, type Action, type Result, type Seat } from "../types.js";
 import { pass, placeBid } from "./bidding.js";
 import { highBid } from "./bids.js";
@@ -24,32 +25,17 @@ const PHASE_TEXT: Record<Phase, string> = {
   over: "the game is over",
 };
 
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
-export function isSeat(state: GoblinMarketState, seat: unknown): seat is Seat {
-  return typeof seat === "number" && Number.isInteger(seat) && seat >= 0 && seat < state.players;
-}
 
 export function apply(state: GoblinMarketState, seat: Seat, action: Action): Result<GoblinMarketState> {
-  if (!isSeat(state, seat)) {
-    const which = typeof seat === "number" ? `${seat} ` : "";
-    return fail("BAD_SEAT", `There is no seat ${which}in this game (seats are 0-${state.players - 1}).`);
-  }
+  const seatOk = checkSeat(state.players, seat);
+  if (!seatOk.ok) return seatOk;
   if (state.phase === "over" || state.auction === null) return fail("GAME_OVER", "The game is over.");
 
-  const raw: unknown = action;
-  if (!isRecord(raw) || typeof raw.type !== "string" || !Object.hasOwn(ACTIONS, raw.type)) {
-    return fail("UNKNOWN_ACTION", "Unknown action: expected bid, pass, take-all, take-one or choose.");
-  }
-  const type = raw.type;
+  const shape = checkActionShape(action, ACTIONS, "bid, pass, take-all, take-one or choose");
+  if (!shape.ok) return shape;
+  const { type, fields } = shape.value;
   const spec = ACTIONS[type];
-  const keys = Object.keys(raw).filter((k) => k !== "type");
-  if (keys.length !== spec.params.length || !spec.params.every((p) => Object.hasOwn(raw, p))) {
-    const want = spec.params.length === 0 ? "no parameters" : `exactly: ${spec.params.join(", ")}`;
-    return fail("UNKNOWN_ACTION", `A ${type} action takes ${want}.`);
-  }
 
   if (seat !== state.turn) return fail("NOT_YOUR_TURN", `It is not your turn; waiting for seat ${state.turn}.`);
   const a = state.auction;
@@ -60,7 +46,7 @@ export function apply(state: GoblinMarketState, seat: Seat, action: Action): Res
 
   switch (type) {
     case "bid": {
-      const amount = raw.amount;
+      const amount = fields.amount;
       if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) {
         return fail("BAD_AMOUNT", "A bid must be a whole number of coins, at least 1.");
       }
@@ -79,7 +65,7 @@ export function apply(state: GoblinMarketState, seat: Seat, action: Action): Res
       return ok(takeAll(state));
     case "take-one":
     case "choose": {
-      const c = raw.card;
+      const c = fields.card;
       if (typeof c !== "string" || !a.offer.includes(c)) {
         return fail("NOT_ON_OFFER", `That card is not one you may take; choose one of: ${a.offer.join(", ")}.`);
       }

@@ -2,6 +2,7 @@
  * apply(): validate an arbitrary JSON action and apply it. Never throws and never mutates;
  * on error returns fail(code, message) and the input state is untouched.
  */
+import { checkActionShape, checkSeat } from "../actions.js";
 import { fail, ok, type Action, type Result, type Seat } from "../types.js";
 import { auctionTurn, bid, highBid, isFinalChance, minBid, pass, pick } from "./auction.js";
 import { isPawnOrCourt } from "./sale.js";
@@ -25,32 +26,17 @@ const PHASE_TEXT: Record<Phase, string> = {
   over: "the game is over",
 };
 
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
-export function isSeat(state: SorcerousFuturesState, seat: unknown): seat is Seat {
-  return typeof seat === "number" && Number.isInteger(seat) && seat >= 0 && seat < state.players;
-}
 
 export function apply(state: SorcerousFuturesState, seat: Seat, action: Action): Result<SorcerousFuturesState> {
-  if (!isSeat(state, seat)) {
-    const which = typeof seat === "number" && Number.isFinite(seat) ? `${seat} ` : "";
-    return fail("BAD_SEAT", `There is no seat ${which}in this game (seats are 0-${state.players - 1}).`);
-  }
+  const seatOk = checkSeat(state.players, seat);
+  if (!seatOk.ok) return seatOk;
   if (state.phase === "over") return fail("GAME_OVER", "The game is over.");
 
-  const raw: unknown = action;
-  if (!isRecord(raw) || typeof raw.type !== "string" || !Object.hasOwn(ACTIONS, raw.type)) {
-    return fail("UNKNOWN_ACTION", "Unknown action: expected exchange, reveal, confirm, pick, bid or pass.");
-  }
-  const type = raw.type;
+  const shape = checkActionShape(action, ACTIONS, "exchange, reveal, confirm, pick, bid or pass");
+  if (!shape.ok) return shape;
+  const { type, fields } = shape.value;
   const spec = ACTIONS[type];
-  const keys = Object.keys(raw).filter((k) => k !== "type");
-  if (keys.length !== spec.params.length || !spec.params.every((p) => Object.hasOwn(raw, p))) {
-    const want = spec.params.length === 0 ? "no parameters" : `exactly: ${spec.params.join(", ")}`;
-    return fail("UNKNOWN_ACTION", `A ${type} action takes ${want}.`);
-  }
 
   if (state.phase === "setup") {
     if (spec.phase !== "setup") return fail("WRONG_STEP", `You can't ${type} now: ${PHASE_TEXT.setup}.`);
@@ -58,18 +44,18 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
     const hand = state.valuations[seat];
     switch (type) {
       case "exchange": {
-        const h = raw.hand;
+        const h = fields.hand;
         if (typeof h !== "string" || !hand.includes(h)) {
           return fail("NOT_IN_HAND", `That card is not in your hand; choose one of: ${hand.join(", ")}.`);
         }
-        if (raw.slot !== 0 && raw.slot !== 1) return fail("BAD_SLOT", "Choose face-down slot 0 or 1.");
+        if (fields.slot !== 0 && fields.slot !== 1) return fail("BAD_SLOT", "Choose face-down slot 0 or 1.");
         if (state.money[seat] < EXCHANGE_COST) {
           return fail("NOT_ENOUGH_MONEY", `An exchange costs $${EXCHANGE_COST} and you have $${state.money[seat]}.`);
         }
-        return ok(exchange(state, seat, h, raw.slot));
+        return ok(exchange(state, seat, h, fields.slot));
       }
       case "reveal": {
-        const c = raw.card;
+        const c = fields.card;
         if (typeof c !== "string" || !hand.includes(c)) {
           return fail("NOT_IN_HAND", `That card is not in your hand; choose one of: ${hand.join(", ")}.`);
         }
@@ -94,7 +80,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
   if (spec.phase !== state.phase) return fail("WRONG_STEP", `You can't ${type} now: ${PHASE_TEXT[state.phase]}.`);
 
   if (type === "pick") {
-    const c = raw.card;
+    const c = fields.card;
     if (typeof c !== "string" || !state.market.includes(c)) {
       return fail("NOT_IN_MARKET", `That card is not in the market; choose one of: ${state.market.join(", ")}.`);
     }
@@ -103,7 +89,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
   const a = state.auction!;
   if (auctionTurn(a, state.players) !== seat) return fail("NOT_YOUR_TURN", "It is not your turn.");
   if (type === "pass") return ok(pass(state, seat));
-  const amount = raw.amount;
+  const amount = fields.amount;
   if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) {
     return fail("BAD_AMOUNT", "A bid must be a whole number of dollars, at least 1.");
   }
