@@ -10,6 +10,24 @@ import { guest, lcg, newPrefix, openTestDatabase, startTestServer, TestClient, u
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 
+/** Plays one seat with random legal moves while bots play the rest; returns the recorded end state. */
+async function playWithBots(me: TestClient, roomId: string, random: () => number): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 3000; i++) {
+    const r = me.rooms.get(roomId)!;
+    if (r.state.status === "finished") break;
+    const legal = r.state.legal as LegalAction[];
+    if (legal.length > 0) {
+      const ack = await me.call("game:act", { roomId, action: randomLegalAction(legal, random) });
+      expect(ack.ok, JSON.stringify(ack)).toBe(true);
+    }
+    await until(() => me.rooms.get(roomId)!.version > r.version || me.rooms.get(roomId)!.state.status === "finished", "the game to move on");
+  }
+  return until(() => {
+    const s = me.rooms.get(roomId)!.state;
+    return s.status === "finished" && s.ratingChanges ? s : undefined;
+  }, "the recorded end");
+}
+
 describe("rooms over the protocol", () => {
   let server: RunningServer;
   let db: Database;
@@ -79,21 +97,7 @@ describe("rooms over the protocol", () => {
     const roomId = created.roomId as string;
     expect((created.state as { seats: Array<{ bot: boolean }> }).seats.map((s) => s.bot)).toEqual([false, true, true, true]);
     await me.call("room:start", { roomId });
-    const random = lcg(3);
-    for (let i = 0; i < 2000; i++) {
-      const r = me.rooms.get(roomId)!;
-      if (r.state.status === "finished") break;
-      const legal = r.state.legal as LegalAction[];
-      if (legal.length > 0) {
-        const ack = await me.call("game:act", { roomId, action: randomLegalAction(legal, random) });
-        expect(ack.ok, JSON.stringify(ack)).toBe(true);
-      }
-      await until(() => me.rooms.get(roomId)!.version > r.version || me.rooms.get(roomId)!.state.status === "finished", "the game to move on");
-    }
-    const done = await until(() => {
-      const s = me.rooms.get(roomId)!.state;
-      return s.status === "finished" && s.ratingChanges ? s : undefined;
-    }, "the recorded end");
+    const done = await playWithBots(me, roomId, lcg(3));
     expect(done.ratingChanges).toEqual([]);
     const stored = (await getFinishedGame(db, roomId))!;
     expect(stored.seats.filter((s) => s.isBot).length).toBe(3);
@@ -106,21 +110,7 @@ describe("rooms over the protocol", () => {
     expect(created.ok, JSON.stringify(created)).toBe(true);
     const roomId = created.roomId as string;
     await me.call("room:start", { roomId });
-    const random = lcg(11);
-    for (let i = 0; i < 3000; i++) {
-      const r = me.rooms.get(roomId)!;
-      if (r.state.status === "finished") break;
-      const legal = r.state.legal as LegalAction[];
-      if (legal.length > 0) {
-        const ack = await me.call("game:act", { roomId, action: randomLegalAction(legal, random) });
-        expect(ack.ok, JSON.stringify(ack)).toBe(true);
-      }
-      await until(() => me.rooms.get(roomId)!.version > r.version || me.rooms.get(roomId)!.state.status === "finished", "the game to move on");
-    }
-    const done = await until(() => {
-      const s = me.rooms.get(roomId)!.state;
-      return s.status === "finished" && s.ratingChanges ? s : undefined;
-    }, "the recorded end");
+    const done = await playWithBots(me, roomId, lcg(11));
     expect((done.outcome as { places: number[] }).places.length).toBe(4);
     const stored = (await getFinishedGame(db, roomId))!;
     expect(stored.gameType).toBe("sorcerous-futures");
