@@ -14,7 +14,8 @@ import { Redis } from "ioredis";
 import { randomLegalAction } from "../games/legal.js";
 import type { LegalAction } from "../games/types.js";
 import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from "../platform/room.js";
-import { decodeRoom, encodeRoom } from "../platform/redis-room-store.js";
+import { decodeRoom, encodeRoom, RedisRoomStore } from "../platform/redis-room-store.js";
+import { changeNote } from "../platform/room-service.js";
 import { logLength, roomView, viewerFor } from "../platform/views.js";
 import { prng } from "./stats.js";
 
@@ -105,10 +106,58 @@ async function measure(variant: "json" | "deflate"): Promise<Record<string, numb
   return out;
 }
 
+/**
+ * The path as the server runs it now: the room this node last wrote is still in memory (no read),
+ * the store's compare-and-swap writes the head and appends the change's log entries (with the
+ * change-feed entry), the node builds and serialises the views for its own sockets.
+ */
+async function measureStore(): Promise<Record<string, number>> {
+  const store = new RedisRoomStore(redis, `${prefix}store:`);
+  const sums = { rules: 0, write: 0, views: 0, serialise: 0 };
+  let games = 0;
+  let room = newGame(games);
+  await store.compareAndSetOrGet(room, 0);
+  for (let i = 0; i < total; i++) {
+    if (room.status !== "playing") {
+      room = newGame(++games);
+      await store.compareAndSetOrGet(room, 0);
+    }
+    let t = performance.now();
+    const state = room.state as { turn: number };
+    const legal = roomView(room, { kind: "seat", seat: state.turn }).legal as LegalAction[];
+    const next = actInRoom(room, state.turn, randomLegalAction(legal, rng)!, `a${i}`, Date.now())!;
+    let u = performance.now();
+    sums.rules += u - t;
+    t = u;
+    const res = await store.compareAndSetOrGet(next, room.version, changeNote(room, next));
+    if (!res.ok) throw new Error("lost a write on an idle store");
+    u = performance.now();
+    sums.write += u - t;
+    t = u;
+    const from = logLength(room);
+    const views = [...next.seats.map((s) => roomView(next, viewerFor(next, s.playerId), from)), roomView(next, { kind: "spectator" }, from)];
+    u = performance.now();
+    sums.views += u - t;
+    t = u;
+    views.map((v) => JSON.stringify(["room:state", v]));
+    sums.serialise += performance.now() - t;
+    room = next;
+  }
+  const out: Record<string, number> = {};
+  let all = 0;
+  for (const [k, v] of Object.entries(sums)) {
+    out[`${k}Us`] = Math.round((v / total) * 1000);
+    all += v;
+  }
+  out.totalUs = Math.round((all / total) * 1000);
+  return out;
+}
+
 try {
   const json = await measure("json");
   const deflate = await measure("deflate");
-  console.log(JSON.stringify({ actions: total, note: "microseconds per action, one client, idle server", json, deflate }, null, 2));
+  const now = await measureStore();
+  console.log(JSON.stringify({ actions: total, note: "microseconds per action, one client, idle server", json, deflate, now }, null, 2));
 } finally {
   let cursor = "0";
   do {

@@ -205,6 +205,8 @@ async function redisCpu(redis: Redis): Promise<number | null> {
 
 async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable<SystemResult["redis"]>> {
   const live: number[] = [];
+  const rooms = new Map<string, number>();
+  const tails = new Map<string, number>();
   let all = 0;
   let cursor = "0";
   do {
@@ -219,12 +221,15 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
     for (let i = 0; i < keys.length; i++) {
       const bytes = Number(res[2 * i]?.[1] ?? 0);
       all += bytes;
-      if (keys[i]!.startsWith(`${prefix}room:`)) {
-        const summary = await redis.hget(keys[i]!, "summary");
-        if (summary && (JSON.parse(summary) as { status: string }).status === "playing") live.push(bytes);
-      }
+      if (keys[i]!.startsWith(`${prefix}room:`)) rooms.set(keys[i]!.slice(`${prefix}room:`.length), bytes);
+      if (keys[i]!.startsWith(`${prefix}room-tail:`)) tails.set(keys[i]!.slice(`${prefix}room-tail:`.length), bytes);
     }
   } while (cursor !== "0");
+  // A room is its hash plus its tail list (see redis-room-store.ts).
+  for (const [id, bytes] of rooms) {
+    const summary = await redis.hget(`${prefix}room:${id}`, "summary");
+    if (summary && (JSON.parse(summary) as { status: string }).status === "playing") live.push(bytes + (tails.get(id) ?? 0));
+  }
   const streamBytes = Number((await redis.memory("USAGE", `${prefix}socket.io`, "SAMPLES", "0")) ?? 0);
   const feedBytes = Number((await redis.memory("USAGE", `${prefix}room-changes`, "SAMPLES", "0")) ?? 0);
   live.sort((a, b) => a - b);

@@ -1,59 +1,156 @@
 /**
- * Redis room store, shared by every node. Each room is a hash {v, data, summary}; a Lua script
- * writes it only if `v` still holds the expected version (compare-and-swap), and keeps the
- * lobby's status sets in step in the same atomic step. When the version does not match, the
- * same script returns the room as it is, so a lost race costs no extra round trip.
+ * Redis room store, shared by every node. A Lua script writes a room only if its stored version
+ * is the expected one (compare-and-swap), and keeps the lobby's status sets in step in the same
+ * atomic step. When the version does not match, the same script returns the room as it is, so a
+ * lost race costs no extra round trip.
  *
- * `data` is the room's JSON compressed with raw DEFLATE (level 1) behind a one-byte format tag:
- * a room's game state carries its whole event log and the room its action log, which compress
- * about 5:1; this keeps a live room well under 8 KB in Redis and cuts the bytes every change
- * moves. Plain JSON values (written before compression) are still read.
+ * Layout. A room's two logs (the room's action records and its game's event log) only ever grow,
+ * and they are most of its bytes (about 90% by the end of a game), so they are not rewritten on
+ * every change:
+ *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (both
+ *                           logs up to some version), na / nl (log lengths), summary (lobby)
+ *   <prefix>room-tail:<id>  list: one chunk per change since `sealed` was written, holding the
+ *                           entries that change appended (plain JSON, a few hundred bytes)
+ * A change writes the head and appends one chunk; every SEAL_EVERY-th version rewrites `sealed`
+ * whole and empties the tail. `sealed` is JSON compressed with raw DEFLATE (level 1) behind a
+ * one-byte format tag (the logs compress about 5:1), which keeps a live room well under 8 KB;
+ * the head is plain JSON. Rooms stored whole in the older `data` field are still read, and rewritten in this
+ * layout by their next change.
  *
  * Change feed: the same script appends every write to a capped stream `<prefix>room-changes`
- * (writer, room id, version, log position, the compressed room), atomically with the write and
- * at no extra round trip. Each node follows that stream to deliver other nodes' changes to its
- * own sockets (see transport/socket.ts); its own changes it delivers at once, locally.
+ * (writer, room id, version, log positions, the head and the chunk), atomically with the write
+ * and at no extra round trip. Each node follows that stream to deliver other nodes' changes to
+ * its own sockets (see transport/socket.ts), applying the chunk to the version it already has;
+ * its own changes it delivers at once, locally.
  */
 import { randomBytes } from "node:crypto";
 import { deflateRawSync, inflateRawSync, constants } from "node:zlib";
 import type { Redis } from "ioredis";
-import { summarize, type Room, type RoomSummary } from "./room.js";
+import { summarize, type ActionRecord, type Room, type RoomSummary } from "./room.js";
+import type { LogEntry } from "../games/types.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
+/*
+ * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
+ * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head, 5 sealed (seal mode),
+ *       6 this change's chunk, 7 summary, 8 ttl ms, 9 room id, 10 status, 11 unpersisted "1"/"0",
+ *       12 feed length, 13 writer, 14 log length before, 15 players who left, 16 actions before,
+ *       17 actions after, 18 log length after.
+ * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
+ * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts.
+ */
 const CAS = `
 local cur = redis.call('HGET', KEYS[1], 'v')
 if cur == false then cur = '0' end
 if cur ~= ARGV[1] then
-  local data = redis.call('HGET', KEYS[1], 'data')
-  if data == false then return 0 end
-  return data
+  local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
+  if f[1] == false and f[3] == false then return 0 end
+  return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3], 'summary', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('SREM', KEYS[2], ARGV[6])
-redis.call('SREM', KEYS[3], ARGV[6])
-if ARGV[7] == 'open' then redis.call('SADD', KEYS[2], ARGV[6]) end
-if ARGV[7] == 'playing' then redis.call('SADD', KEYS[3], ARGV[6]) end
-if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[6]) else redis.call('SREM', KEYS[4], ARGV[6]) end
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'n', ARGV[10], 'id', ARGV[6], 'v', ARGV[2], 'f', ARGV[11], 'l', ARGV[12], 'd', ARGV[3])
+if ARGV[3] == 'append' then
+  local n = redis.call('HMGET', KEYS[1], 'na', 'nl')
+  if n[1] ~= ARGV[16] or n[2] ~= ARGV[14] then return -1 end
+  redis.call('RPUSH', KEYS[2], ARGV[6])
+else
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
+  redis.call('HDEL', KEYS[1], 'data')
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18])
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+redis.call('PEXPIRE', KEYS[2], ARGV[8])
+redis.call('SREM', KEYS[3], ARGV[9])
+redis.call('SREM', KEYS[4], ARGV[9])
+if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
+if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
+if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15], 'h', ARGV[4], 't', ARGV[6])
 return 1
+`;
+
+const GET = `
+local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
+if f[1] == false and f[3] == false then return 0 end
+return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
 `;
 
 /** Format tag of a compressed value (a JSON value starts with "{", never with this byte). */
 const DEFLATED = 0x01;
 const DEFLATE_OPTIONS = { level: 1, strategy: constants.Z_DEFAULT_STRATEGY };
+/** A version divisible by this rewrites the sealed part (so a tail holds at most SEAL_EVERY - 1 chunks). */
+export const SEAL_EVERY = 8;
 
-export function encodeRoom(room: Room): Buffer {
-  const z = deflateRawSync(JSON.stringify(room), DEFLATE_OPTIONS);
+function deflate(json: string): Buffer {
+  const z = deflateRawSync(json, DEFLATE_OPTIONS);
   const out = Buffer.allocUnsafe(z.length + 1);
   out[0] = DEFLATED;
   z.copy(out, 1);
   return out;
 }
 
+function inflate(data: Buffer): string {
+  return data[0] === DEFLATED ? inflateRawSync(data.subarray(1)).toString("utf8") : data.toString("utf8");
+}
+
+/** The whole room as one compressed value (the format before logs were split off; still read). */
+export function encodeRoom(room: Room): Buffer {
+  return deflate(JSON.stringify(room));
+}
+
 export function decodeRoom(data: Buffer): Room {
-  const json = data[0] === DEFLATED ? inflateRawSync(data.subarray(1)).toString("utf8") : data.toString("utf8");
-  return JSON.parse(json) as Room;
+  return JSON.parse(inflate(data)) as Room;
+}
+
+/** Entries appended to a room's two logs: its action records and its game's event log. */
+interface Parts {
+  a: ActionRecord[];
+  l: LogEntry[];
+}
+
+function eventLog(room: Room): LogEntry[] {
+  return (room.state as { log?: LogEntry[] } | undefined)?.log ?? [];
+}
+
+/**
+ * The room without its two logs (they are stored apart), as plain JSON: 1.5-2.5 KB, which
+ * DEFLATE would shrink, but at four times the cost of the JSON itself (zlib's set-up per call).
+ */
+export function encodeHead(room: Room): string {
+  const head: Room = { ...room, actions: [] };
+  if (room.state !== undefined) head.state = { ...(room.state as object), log: [] };
+  return JSON.stringify(head);
+}
+
+function encodeParts(room: Room, actionsFrom: number, logFrom: number): string {
+  const parts: Parts = { a: room.actions.slice(actionsFrom), l: eventLog(room).slice(logFrom) };
+  return JSON.stringify(parts);
+}
+
+/** Puts a head and its log entries back together (the head is a fresh object, owned by the caller). */
+function assemble(head: Room, parts: Parts[]): Room {
+  head.actions = parts.length === 1 ? parts[0]!.a : parts.flatMap((p) => p.a);
+  if (head.state !== undefined) (head.state as { log: LogEntry[] }).log = parts.length === 1 ? parts[0]!.l : parts.flatMap((p) => p.l);
+  return head;
+}
+
+/** A room from its stored parts: [head, sealed, data (old format), tail chunks]. */
+function decodeStored(res: [Buffer, Buffer, Buffer, Buffer[]]): Room {
+  const [head, sealed, data, tail] = res;
+  if (head.length === 0) return decodeRoom(data);
+  const parts: Parts[] = [sealed.length ? (JSON.parse(inflate(sealed)) as Parts) : { a: [], l: [] }];
+  for (const chunk of tail) parts.push(JSON.parse(chunk.toString("utf8")) as Parts);
+  return assemble(decodeRoom(head), parts);
+}
+
+/**
+ * A change as another node reads it from the feed: the new head and the entries the change
+ * appended. With the previous version at hand (a node that watches a room keeps it), the new
+ * room is that plus the entries; otherwise null (the caller reads the room from the store).
+ */
+function changeFrom(prev: Room | null, head: Buffer, chunk: Buffer, version: number, actionsFrom: number, logFrom: number): Room | null {
+  if (!prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || eventLog(prev).length !== logFrom) return null;
+  const parts = JSON.parse(chunk.toString("utf8")) as Parts;
+  return assemble(decodeRoom(head), [{ a: prev.actions, l: eventLog(prev) }, parts]);
 }
 
 export interface RedisRoomStoreOptions {
@@ -63,7 +160,7 @@ export interface RedisRoomStoreOptions {
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   private readonly feedLength: string;
@@ -76,48 +173,77 @@ export class RedisRoomStore implements RoomStore {
   ) {
     this.k = {
       room: (id) => `${prefix}room:${id}`,
+      tail: (id) => `${prefix}room-tail:${id}`,
       open: `${prefix}rooms:open`,
       playing: `${prefix}rooms:playing`,
       unpersisted: `${prefix}rooms:unpersisted`,
       feed: `${prefix}room-changes`,
     };
     this.feedLength = String(opts.feedLength ?? 1000);
-    redis.defineCommand("gbRoomCas2", { numberOfKeys: 5, lua: CAS });
+    redis.defineCommand("gbRoomCas3", { numberOfKeys: 6, lua: CAS });
+    redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
   }
 
   async get(id: string): Promise<Room | null> {
-    const data = await this.redis.hgetBuffer(this.k.room(id), "data");
-    return data === null ? null : decodeRoom(data);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const res: number | [Buffer, Buffer, Buffer, Buffer[]] = await (this.redis as any).gbRoomGet3Buffer(this.k.room(id), this.k.tail(id));
+    return Array.isArray(res) ? decodeStored(res) : null;
   }
 
   async compareAndSet(room: Room, expectedVersion: number): Promise<boolean> {
     return (await this.compareAndSetOrGet(room, expectedVersion)).ok;
   }
 
+  /**
+   * Writes a change. Most changes append one chunk (the entries this change added to the two
+   * logs) to the room's tail list and rewrite only the small head; a version divisible by
+   * SEAL_EVERY (and a room's first write) rewrites the compressed "sealed" logs whole and empties
+   * the tail, so a tail never holds more than SEAL_EVERY - 1 chunks. Which versions seal depends
+   * only on the version, so every node agrees without coordination.
+   */
   async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
+    const actionsFrom = note?.actionsFrom ?? 0;
+    const logFrom = note?.logFrom ?? 0;
+    const logAfter = eventLog(room).length;
+    const canAppend =
+      note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;
+    const head = encodeHead(room);
+    const chunk = encodeParts(room, actionsFrom, logFrom);
+    const summary = JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const res: number | Buffer = await (this.redis as any).gbRoomCas2Buffer(
-      this.k.room(room.id),
-      this.k.open,
-      this.k.playing,
-      this.k.unpersisted,
-      this.k.feed,
-      String(expectedVersion),
-      String(room.version),
-      encodeRoom(room),
-      JSON.stringify(summarize(room)),
-      String(ttlMs(room)),
-      room.id,
-      room.status,
-      pending,
-      this.feedLength,
-      this.writer,
-      String(note?.logFrom ?? 0),
-      (note?.leftPlayers ?? []).join(","),
-    );
+    const write = (mode: "seal" | "append") =>
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      (this.redis as any).gbRoomCas3Buffer(
+        this.k.room(room.id),
+        this.k.tail(room.id),
+        this.k.open,
+        this.k.playing,
+        this.k.unpersisted,
+        this.k.feed,
+        String(expectedVersion),
+        String(room.version),
+        mode,
+        head,
+        mode === "seal" ? deflate(JSON.stringify({ a: room.actions, l: eventLog(room) } satisfies Parts)) : "",
+        chunk,
+        summary,
+        String(ttlMs(room)),
+        room.id,
+        room.status,
+        pending,
+        this.feedLength,
+        this.writer,
+        String(logFrom),
+        (note?.leftPlayers ?? []).join(","),
+        String(actionsFrom),
+        String(room.actions.length),
+        String(logAfter),
+      ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
+    let res = await write(canAppend ? "append" : "seal");
+    // The stored room was written in the old format, or by a writer that counted differently.
+    if (res === -1) res = await write("seal");
     if (res === 1) return { ok: true };
-    return { ok: false, current: Buffer.isBuffer(res) ? decodeRoom(res) : null };
+    return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 
   async list(status: "open" | "playing"): Promise<RoomSummary[]> {
@@ -145,8 +271,11 @@ export class RedisRoomStore implements RoomStore {
   }
 
   async storedBytes(id: string): Promise<number> {
-    const n = await this.redis.memory("USAGE", this.k.room(id), "SAMPLES", "0");
-    return typeof n === "number" ? n : 0;
+    const [a, b] = await Promise.all([
+      this.redis.memory("USAGE", this.k.room(id), "SAMPLES", "0"),
+      this.redis.memory("USAGE", this.k.tail(id), "SAMPLES", "0"),
+    ]);
+    return (typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0);
   }
 
   follow(onChange: (change: RoomChange) => void): () => void {
@@ -173,15 +302,21 @@ export class RedisRoomStore implements RoomStore {
               const f: Record<string, Buffer> = {};
               for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!.toString()] = fields[i + 1]!;
               if (f.n?.toString() === this.writer) continue;
-              const data = f.d!;
               const left = f.l?.toString() ?? "";
               try {
+                const roomId = f.id!.toString();
+                const version = Number(f.v!.toString());
+                const logFrom = Number(f.f?.toString() ?? 0);
+                const actionsFrom = Number(f.af?.toString() ?? 0);
+                const head = f.h!;
+                const chunk = f.t!;
                 onChange({
-                  roomId: f.id!.toString(),
-                  version: Number(f.v!.toString()),
-                  logFrom: Number(f.f?.toString() ?? 0),
+                  roomId,
+                  version,
+                  logFrom,
+                  actionsFrom,
                   leftPlayers: left ? left.split(",") : [],
-                  room: () => decodeRoom(data),
+                  applyTo: (prev) => changeFrom(prev, head, chunk, version, actionsFrom, logFrom),
                 });
               } catch {
                 /* one bad entry must not stop the feed */

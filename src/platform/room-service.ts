@@ -66,7 +66,7 @@ export function changeNote(prev: Room | null, next: Room): ChangeNote {
   if (prev && prev.seats !== next.seats) {
     for (const s of prev.seats) if (s.playerId && !next.seats.some((t) => t.playerId === s.playerId)) left.push(s.playerId);
   }
-  return { logFrom: logLength(prev), leftPlayers: left };
+  return { logFrom: logLength(prev), actionsFrom: prev?.actions.length ?? 0, leftPlayers: left };
 }
 
 export class RoomService {
@@ -110,8 +110,15 @@ export class RoomService {
     return room;
   }
 
+  /** The newest version of a room this node has read or written, if it still remembers it. */
+  known(id: string): Room | null {
+    return this.cache.get(id) ?? null;
+  }
+
   /** Keep the newest room this node has seen, for the next change's first attempt. */
-  private remember(room: Room): void {
+  remember(room: Room): void {
+    const had = this.cache.get(room.id);
+    if (had && had.version > room.version) return;
     this.cache.delete(room.id);
     if (room.status === "closed" || (room.status === "finished" && room.persisted)) return;
     this.cache.set(room.id, room);

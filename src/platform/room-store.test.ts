@@ -2,9 +2,13 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { RedisRoomStore } from "./redis-room-store.js";
-import { createRoom, type Room } from "./room.js";
-import type { RoomStore } from "./room-store.js";
+import { encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
+import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "./room.js";
+import type { RoomChange, RoomStore } from "./room-store.js";
+import { changeNote } from "./room-service.js";
+import { findGame } from "../games/registry.js";
+import { randomLegalAction } from "../games/legal.js";
+import { seededRandom } from "../games/testing.js";
 
 const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const host = { id: "p_host", name: "Host" };
@@ -81,6 +85,113 @@ describe.each(factories)("room store contract ($name)", ({ make }) => {
     await store.compareAndSet({ ...open, version: 2, status: "playing" }, 1);
     expect((await store.list("open")).map((s) => s.id)).not.toContain(open.id);
     expect(await store.storedBytes(open.id)).toBeGreaterThan(0);
+  });
+});
+
+/** A Goblin Market game played through room operations, one room value per version. */
+function playedVersions(actions: number): Room[] {
+  const players = [host, { id: "p_b", name: "B" }, { id: "p_c", name: "C" }];
+  let r = createRoom(`g${Date.now().toString(36)}${n++}`, host, { game: "goblin-market", seats: 3 }, 1);
+  const out: Room[] = [r];
+  for (const p of players.slice(1)) out.push((r = joinRoom(r, p, undefined, 2)));
+  out.push((r = startRoom(r, host, "ab".repeat(32), 3)));
+  const game = findGame("goblin-market")!;
+  const random = seededRandom("store");
+  for (let i = 0; i < actions && r.status === "playing"; i++) {
+    const seat = game.activeSeats(r.state)[0]!;
+    const action = randomLegalAction(game.legalActions(r.state, seat), random)!;
+    out.push((r = actInRoom(r, seat, action, `a${i}`, 4 + i)!));
+  }
+  return out;
+}
+
+describe.each(factories)("room store with a growing game ($name)", ({ make }) => {
+  let store: RoomStore;
+  let done: () => Promise<void>;
+  beforeAll(async () => ({ store, done } = await make()));
+  afterAll(async () => done());
+
+  it("stores every version of a played game exactly, and a lost race returns the stored room", async () => {
+    const versions = playedVersions(60);
+    expect(versions.length).toBeGreaterThan(2 * SEAL_EVERY);
+    for (let i = 0; i < versions.length; i++) {
+      const next = versions[i]!;
+      const prev = i > 0 ? versions[i - 1]! : null;
+      expect(await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next))).toEqual({ ok: true });
+      expect(await store.get(next.id)).toEqual(next);
+      // A writer that built on an older version loses, and is handed the room as stored.
+      if (prev) expect(await store.compareAndSetOrGet({ ...next, hostId: "stale" }, prev.version, changeNote(prev, next))).toEqual({ ok: false, current: next });
+    }
+  });
+});
+
+describe.runIf(REDIS_URL)("redis store layout", () => {
+  let redis: Redis;
+  let prefix: string;
+  let store: RedisRoomStore;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL!);
+    prefix = `gbt:${Math.random().toString(36).slice(2)}:`;
+    store = new RedisRoomStore(redis, prefix);
+  });
+  afterAll(() => redis.disconnect());
+
+  it("appends one chunk per change and rewrites the sealed logs every SEAL_EVERY versions", async () => {
+    const versions = playedVersions(40);
+    let prev: Room | null = null;
+    for (const next of versions) {
+      await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
+      const tail = await redis.llen(`${prefix}room-tail:${next.id}`);
+      // Version 1 is written whole; after that every SEAL_EVERY-th version.
+      expect(tail).toBe(next.version < SEAL_EVERY ? next.version - 1 : next.version % SEAL_EVERY);
+      prev = next;
+    }
+    expect(await store.storedBytes(prev!.id)).toBeGreaterThan(0);
+  });
+
+  it("reads a room stored whole in the older format, and rewrites it by its next change", async () => {
+    const [a, b, c, d] = playedVersions(2).slice(-4);
+    void a;
+    await redis.hset(`${prefix}room:${c!.id}`, "v", String(c!.version), "data", encodeRoom(c!));
+    expect(await store.get(c!.id)).toEqual(c);
+    expect(await store.compareAndSetOrGet(d!, c!.version, changeNote(c!, d!))).toEqual({ ok: true });
+    expect(await store.get(d!.id)).toEqual(d);
+    expect(await redis.hexists(`${prefix}room:${d!.id}`, "data")).toBe(0);
+    void b;
+  });
+
+  it("refuses an append built on other log lengths and writes the change whole instead", async () => {
+    const versions = playedVersions(5);
+    const [prev, next] = versions.slice(-2) as [Room, Room];
+    await store.compareAndSetOrGet(prev, 0);
+    const wrong = { ...changeNote(prev, next), actionsFrom: 0 };
+    expect(await store.compareAndSetOrGet(next, prev.version, wrong)).toEqual({ ok: true });
+    expect(await store.get(next.id)).toEqual(next);
+  });
+
+  it("feeds other nodes each change, which they apply to the version they hold", async () => {
+    const other = new RedisRoomStore(redis.duplicate(), prefix);
+    const seen: RoomChange[] = [];
+    const stop = store.follow((c) => seen.push(c));
+    await new Promise((r) => setTimeout(r, 100));
+    const versions = playedVersions(12);
+    let prev: Room | null = null;
+    for (const next of versions) {
+      await other.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
+      prev = next;
+    }
+    const deadline = Date.now() + 5000;
+    while (seen.length < versions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
+    let held: Room | null = null;
+    for (const [i, c] of seen.entries()) {
+      held = c.applyTo(held) ?? versions[i]!;
+      expect(held).toEqual(versions[i]);
+    }
+    // Not the version just before: the caller must read the room.
+    expect(seen[5]!.applyTo(versions[2]!)).toBeNull();
+    expect(seen[5]!.applyTo(null)).toBeNull();
   });
 });
 

@@ -38,6 +38,8 @@ export type CasResult = { ok: true } | { ok: false; current: Room | null };
 export interface ChangeNote {
   /** Log length of the room before the change (viewers get the entries after it). */
   logFrom: number;
+  /** Number of action records of the room before the change. */
+  actionsFrom: number;
   /** Players who sat in the room before the change and no longer do. */
   leftPlayers: string[];
 }
@@ -46,8 +48,12 @@ export interface ChangeNote {
 export interface RoomChange extends ChangeNote {
   roomId: string;
   version: number;
-  /** Decodes the new room (only call it when someone here watches the room). */
-  room(): Room;
+  /**
+   * The new room, built from the version just before it (which a node that watches the room
+   * keeps): null when `prev` is not that version, and the caller reads the room from the store.
+   * Only ask when someone here watches the room.
+   */
+  applyTo(prev: Room | null): Room | null;
 }
 
 /** How long a room is kept after its last change, by status. */

@@ -112,7 +112,20 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
   /** A change made on another node: deliver it here if anyone here watches the room. */
   service.store.follow?.((change) => {
     if (!localRooms.has(ch.room(change.roomId)) && !localRooms.has(ch.spec(change.roomId))) return;
-    deliver(change.room(), change.logFrom, change.leftPlayers);
+    const known = service.known(change.roomId);
+    // Already delivered this version or a newer one (read from the store after a gap).
+    if (known && known.version >= change.version) return;
+    const next = change.applyTo(known);
+    if (next) {
+      service.remember(next);
+      deliver(next, change.logFrom, change.leftPlayers);
+      return;
+    }
+    // This node does not have the version just before: read the room (it may be newer by now).
+    service.get(change.roomId).then(
+      (room) => deliver(room, Math.min(change.logFrom, logLength(room)), change.leftPlayers),
+      (e: unknown) => log.warn({ err: e, room: change.roomId }, "could not read a changed room"),
+    );
   });
 
   async function presence(roomId: string): Promise<string[]> {

@@ -5,8 +5,20 @@
  */
 import type { Outcome, Viewer } from "../types.js";
 import { bidPlaces, highBid } from "./bids.js";
-import { outcomeOf, scoreCards } from "./scoring.js";
+import { outcomeOf, scoreCards, type SeatScore } from "./scoring.js";
 import type { GoblinMarketState } from "./state.js";
+
+/**
+ * Scores by the card list they are computed from. States are immutable values (a change makes a
+ * new `owned` list), so the five views of one change, and every change that leaves a seat's cards
+ * alone, share one computation. Only ever read: a view is serialised, never edited.
+ */
+const scores = new WeakMap<readonly string[], SeatScore>();
+function scoreOf(cards: readonly string[]): SeatScore {
+  let s = scores.get(cards);
+  if (!s) scores.set(cards, (s = scoreCards(cards)));
+  return s;
+}
 
 /** What the seat whose turn it is must decide. */
 export type Pending = "bid" | "take" | "choose" | null;
@@ -28,7 +40,7 @@ export function view(state: GoblinMarketState, viewer: Viewer) {
       seat,
       coins,
       cards: [...state.owned[seat]],
-      score: scoreCards(state.owned[seat]),
+      score: scoreOf(state.owned[seat]),
     })),
     auction: a
       ? {
