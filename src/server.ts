@@ -19,6 +19,7 @@ import { TokenIssuer } from "./platform/identity.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
 import { ResultRecorder } from "./platform/results.js";
+import { DailyChallenges } from "./platform/daily.js";
 import { RoomService } from "./platform/room-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
@@ -44,6 +45,8 @@ export interface ServerOptions {
   /** How often to retry recording finished games, ms. */
   sweepEveryMs?: number;
   logger?: Logger;
+  /** The clock for daily-challenge days (tests). */
+  now?: () => number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -98,14 +101,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     store = new MemoryRoomStore();
   }
 
-  const tokens = new TokenIssuer(await tokenSecret(config, redis, prefix));
+  const secret = await tokenSecret(config, redis, prefix);
+  const tokens = new TokenIssuer(secret);
   const service = new RoomService(store);
+  const daily = new DailyChallenges(service, db, secret, opts.now);
 
   const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024,
     // Request start/end lines only at debug: info stays readable at load.
     logController: new LogController({ disableRequestLogging: () => !log.isLevelEnabled("debug") }),
   });
-  registerRoutes(app, { service, tokens, db, nodeId: config.nodeId });
+  registerRoutes(app, { service, tokens, db, daily, nodeId: config.nodeId });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   if (existsSync(join(clientDir, "index.html"))) {
     await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
@@ -128,7 +133,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       : {}),
   });
   if (adapterRedis) skipOwnStreamEntries(io);
-  attachSockets(io, { service, tokens, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
+  attachSockets(io, { service, tokens, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
 
   const bots = new BotDriver(service, config.botDelayMs, log);
   const recorder = new ResultRecorder(service, db, log);

@@ -34,6 +34,8 @@ export interface FinishedGameRecord {
   startedAt: Date;
   finishedAt: Date;
   seats: Array<{ seat: number; playerId: string | null; name: string; isBot: boolean }>;
+  /** A daily-challenge deal: its UTC day; with `ranked`, the seat's day attempt is completed too. */
+  daily?: string | null;
 }
 export interface RatingSnapshot {
   mu: number;
@@ -167,6 +169,7 @@ async function writeGame(
         outcome: json(rec.outcome),
         startedAt: rec.startedAt,
         finishedAt: rec.finishedAt,
+        daily: rec.daily ?? null,
       },
     ],
     skipDuplicates: true,
@@ -254,6 +257,14 @@ async function writeGame(
     }),
   });
 
+  // 5. A ranked daily-challenge attempt (claimed when it started) gets its score.
+  if (rec.daily && rec.ranked) {
+    await tx.dailyAttempt.updateMany({
+      where: { roomId: rec.roomId, finishedAt: null },
+      data: { finishedAt: rec.finishedAt, score: rec.outcome.scores[0], details: json(rec.outcome.details) },
+    });
+  }
+
   const ratingChanges: RatingChange[] = [...after.entries()]
     .sort(([a], [b]) => a - b)
     .map(([seat, r]) => ({
@@ -287,6 +298,7 @@ export async function getFinishedGame(
     startedAt: game.startedAt,
     finishedAt: game.finishedAt,
     seats: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.name, isBot: s.isBot })),
+    daily: game.daily,
     ratingChanges: changesFromSeats(game.seats),
   };
 }

@@ -96,6 +96,11 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
   name: string;
   minPlayers: number;
   maxPlayers: number;
+  /**
+   * Offers a daily challenge (solitaire games): one deal a day for everyone, with the default
+   * options and one seat. The platform derives the day's seed; the game needs nothing else.
+   */
+  daily?: boolean;
   /** Validate and normalise room options (unknown keys are an error). */
   parseOptions(raw: unknown): Result<O>;
   setup(ctx: SetupContext<O>): S;

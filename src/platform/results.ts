@@ -25,6 +25,7 @@ export function toRecord(room: Room): FinishedGameRecord {
     startedAt: new Date(room.startedAt),
     finishedAt: new Date(room.finishedAt ?? room.updatedAt),
     seats: room.seats.map((s, seat) => ({ seat, playerId: s.bot ? null : s.playerId, name: s.name ?? `Seat ${seat + 1}`, isBot: s.bot })),
+    daily: room.daily ?? null,
   };
 }
 

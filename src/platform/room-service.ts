@@ -187,6 +187,14 @@ export class RoomService {
     throw err("BUSY", "Could not create a room; please try again.");
   }
 
+  /** Stores a room built elsewhere (a daily-challenge deal); its id must be new. */
+  async insert(room: Room): Promise<Room> {
+    if (!(await this.store.compareAndSet(room, 0))) throw err("BUSY", "Could not create a room; please try again.");
+    this.remember(room);
+    this.emit(null, room);
+    return room;
+  }
+
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
     return (await this.mutate(checkRoomId(id), (r) => joinRoom(r, player, seat, this.now()))).room;
   }

@@ -50,6 +50,8 @@ export interface Room {
   state?: unknown;
   actions: ActionRecord[];
   outcome?: Outcome;
+  /** A daily-challenge deal: its UTC day (the seed is that day's, and stays secret until the day is over). */
+  daily?: string;
   /** True once the finished game is in Postgres. */
   persisted?: boolean;
   ratingChanges?: RatingChangeInfo[];

@@ -6,6 +6,7 @@
 import { visibleLog } from "../games/log.js";
 import type { LegalAction, LogEntry, Seat, Viewer } from "../games/types.js";
 import { gameOf, type Room } from "./room.js";
+import { seedPublic } from "./daily-deal.js";
 import type { RoomView } from "../protocol/wire.js";
 
 export type { RoomView };
@@ -17,7 +18,7 @@ export function viewerFor(room: Room, playerId: string | null): Viewer {
 }
 
 /** `logFrom`: how many log entries (of the whole log) the viewer already has. */
-export function roomView(room: Room, viewer: Viewer, logFrom = 0): RoomView {
+export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now()): RoomView {
   const seat = viewer.kind === "seat" ? viewer.seat : null;
   let view: unknown = null;
   let legal: LegalAction[] = [];
@@ -42,7 +43,8 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0): RoomView {
     seats: room.seats.map((s) => ({ playerId: s.playerId, name: s.name, bot: s.bot })),
     seat,
     commitment: room.commitment ?? null,
-    seed: room.status === "finished" ? (room.seed ?? null) : null,
+    seed: seedPublic(room, now) ? (room.seed ?? null) : null,
+    daily: room.daily ?? null,
     view,
     active,
     legal,

@@ -39,8 +39,10 @@ export interface RoomView {
   seat: Seat | null;
   /** SHA-256 of the seed, from the start of the game. */
   commitment: string | null;
-  /** The seed itself, only after the game has ended. */
+  /** The seed itself, only after the game has ended (a daily deal's: once its UTC day is over). */
   seed: string | null;
+  /** A daily-challenge deal: its UTC day ("2026-11-22"); null for other rooms. */
+  daily: string | null;
   /** The game's view for you (null before the start). */
   view: unknown;
   /** Seats that must act now. */

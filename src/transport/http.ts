@@ -8,16 +8,25 @@ import { newPlayerId, validateName, type TokenIssuer } from "../platform/identit
 import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import { gamesList } from "./socket.js";
+import { dailyGames, dayEnds, parseDay, type DailyChallenges } from "../platform/daily.js";
+import { dailyBest, dailyBoard } from "../db/daily.js";
+
+function limitOf(raw: string | undefined): number {
+  const n = raw === undefined ? 100 : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw err("BAD_LIMIT", "limit is a whole number from 1 to 1000.");
+  return n;
+}
 
 export interface HttpDeps {
   service: RoomService;
   tokens: TokenIssuer;
   db: Database;
+  daily: DailyChallenges;
   nodeId: string;
 }
 
 export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  const { service, tokens, db } = deps;
+  const { service, tokens, db, daily } = deps;
 
   app.setErrorHandler((e, _req, reply) => {
     if (e instanceof AppError) return reply.status(e.code === "NOT_FOUND" || e.code === "NO_SUCH_ROOM" ? 404 : 400).send(toErrorReply(e));
@@ -47,10 +56,29 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
     return { ok: true, game: game.id, players: await leaderboard(db, game.id, 100) };
   });
 
-  /** A finished game with its seed and full action log: enough to replay and verify it. */
+  /**
+   * A finished game with its seed and full action log: enough to replay and verify it. A daily
+   * deal's seed is withheld (null) until its day is over.
+   */
   app.get<{ Params: { id: string } }>("/api/finished/:id", async (req) => {
     const game = await getFinishedGame(db, checkRoomId(req.params.id));
     if (!game) throw err("NOT_FOUND", "No finished game with that id.");
-    return { ok: true, game };
+    const hidden = game.daily && !daily.isOver(game.daily);
+    return { ok: true, game: hidden ? { ...game, seed: null, seedRevealedAt: dayEnds(game.daily!) } : game };
+  });
+
+  /** Today's deal of every game with a daily challenge: commitments now, yesterday's seed. */
+  app.get("/api/daily", async () => ({ ok: true, daily: dailyGames().map((g) => daily.info(g.id)) }));
+
+  app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", async (req) => {
+    const info = daily.info(req.params.game);
+    const day = req.query.day === undefined ? info.day : parseDay(req.query.day);
+    if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
+    return { ok: true, game: info.game, day, entries: await dailyBoard(db, info.game, day, limitOf(req.query.limit)) };
+  });
+
+  app.get<{ Params: { game: string }; Querystring: { limit?: string } }>("/api/daily/:game/best", async (req) => {
+    const info = daily.info(req.params.game);
+    return { ok: true, game: info.game, entries: await dailyBest(db, info.game, limitOf(req.query.limit)) };
   });
 }

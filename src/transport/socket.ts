@@ -19,10 +19,12 @@ import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { logLength, roomView, viewerFor } from "../platform/views.js";
 import { GAMES } from "../games/registry.js";
+import type { DailyChallenges } from "../platform/daily.js";
 
 export interface SocketDeps {
   service: RoomService;
   tokens: TokenIssuer;
+  daily: DailyChallenges;
   log: Logger;
   maxPayloadBytes: number;
   rateLimitPerSecond: number;
@@ -65,11 +67,11 @@ function seatsChanged(prev: Room, next: Room): boolean {
 }
 
 export function gamesList() {
-  return GAMES.map((g) => ({ id: g.id, name: g.name, minPlayers: g.minPlayers, maxPlayers: g.maxPlayers }));
+  return GAMES.map((g) => ({ id: g.id, name: g.name, minPlayers: g.minPlayers, maxPlayers: g.maxPlayers, daily: g.daily === true }));
 }
 
 export function attachSockets(io: Server, deps: SocketDeps): void {
-  const { service, tokens, log } = deps;
+  const { service, tokens, daily, log } = deps;
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -96,9 +98,9 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     for (const s of next.seats) if (s.playerId) pids.add(s.playerId);
     for (const pid of pids) {
       const channel = ch.seat(next.id, pid);
-      if (localRooms.has(channel)) local.to(channel).emit("room:state", roomView(next, viewerFor(next, pid), from));
+      if (localRooms.has(channel)) local.to(channel).emit("room:state", roomView(next, viewerFor(next, pid), from, daily.now()));
     }
-    if (localRooms.has(ch.spec(next.id))) local.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from));
+    if (localRooms.has(ch.spec(next.id))) local.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from, daily.now()));
   }
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
@@ -154,7 +156,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       await socket.join(ch.spec(room.id));
     }
     void announcePresence(room.id);
-    return { state: roomView(room, viewer), connected: await presence(room.id) };
+    return { state: roomView(room, viewer, 0, daily.now()), connected: await presence(room.id) };
   }
 
   /** After a player takes or leaves a seat, move all their sockets watching the room. */
@@ -204,7 +206,18 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
 
     "room:sync": async (socket, p) => {
       const room = await service.get(p.roomId);
+      await daily.mayWatch(room, dataOf(socket).player?.id ?? null);
       return await watch(socket, room);
+    },
+
+    "daily:start": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const room = await daily.start(player, { game: p.game, ranked: p.ranked, day: p.day });
+      return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    "daily:status": async (socket, p) => {
+      return { ...(await daily.status(p.game, requirePlayer(socket))) };
     },
 
     "room:unwatch": async (socket, p) => {

@@ -1,0 +1,119 @@
+/**
+ * Daily-challenge attempts and boards. One ranked attempt per player, game type and UTC day,
+ * claimed when it starts (a primary key makes the claim atomic across nodes) and completed by
+ * the transaction that records the finished game (finished-games.ts), so a finished attempt
+ * still costs one transaction.
+ */
+
+import type { Database } from "./client.js";
+
+export interface DailyAttemptRow {
+  gameType: string;
+  day: string;
+  playerId: string;
+  name: string;
+  roomId: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  score: number | null;
+}
+
+export interface DailyBoardEntry {
+  /** 1-based; equal scores share a place. */
+  place: number;
+  playerId: string;
+  name: string;
+  score: number;
+  day: string;
+  roomId: string;
+  finishedAt: Date;
+  details: unknown;
+}
+
+function row(r: DailyAttemptRow & Record<string, unknown>): DailyAttemptRow {
+  return {
+    gameType: r.gameType,
+    day: r.day,
+    playerId: r.playerId,
+    name: r.name,
+    roomId: r.roomId,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    score: r.score === null ? null : Number(r.score),
+  };
+}
+
+/**
+ * Claims the day's attempt for a player. Returns the claim, or the attempt already stored
+ * (claimed: false) when the player has one for that day.
+ */
+export async function claimDailyAttempt(
+  db: Database,
+  a: { gameType: string; day: string; playerId: string; name: string; roomId: string; startedAt: Date },
+): Promise<{ claimed: boolean; attempt: DailyAttemptRow }> {
+  const res = await db.prisma.dailyAttempt.createMany({ data: [a], skipDuplicates: true });
+  if (res.count === 1) return { claimed: true, attempt: { ...a, finishedAt: null, score: null } };
+  const existing = await getDailyAttempt(db, a.gameType, a.day, a.playerId);
+  if (!existing) throw new Error(`daily attempt claim for ${a.playerId} ${a.gameType} ${a.day} neither inserted nor found`);
+  return { claimed: false, attempt: existing };
+}
+
+/** Withdraws a claim whose room could not be created (nothing was played on it). */
+export async function releaseDailyAttempt(db: Database, roomId: string): Promise<void> {
+  await db.prisma.dailyAttempt.deleteMany({ where: { roomId, finishedAt: null } });
+}
+
+export async function getDailyAttempt(db: Database, gameType: string, day: string, playerId: string): Promise<DailyAttemptRow | null> {
+  const r = await db.prisma.dailyAttempt.findUnique({ where: { gameType_day_playerId: { gameType, day, playerId } } });
+  return r ? row(r) : null;
+}
+
+function places<T extends { score: number }>(rows: T[]): Array<T & { place: number }> {
+  let place = 0;
+  return rows.map((r, i) => {
+    if (i === 0 || rows[i - 1]!.score !== r.score) place = i + 1;
+    return { ...r, place };
+  });
+}
+
+/** Finished attempts of one day, best first (equal scores: the earlier finish first, same place). */
+export async function dailyBoard(db: Database, gameType: string, day: string, limit = 100): Promise<DailyBoardEntry[]> {
+  const rows = await db.prisma.dailyAttempt.findMany({
+    where: { gameType, day, finishedAt: { not: null } },
+    orderBy: [{ score: "desc" }, { finishedAt: "asc" }, { playerId: "asc" }],
+    take: Math.max(1, Math.min(1000, Math.floor(limit))),
+  });
+  return places(
+    rows.map((r) => ({
+      playerId: r.playerId,
+      name: r.name,
+      score: Number(r.score),
+      day: r.day,
+      roomId: r.roomId,
+      finishedAt: r.finishedAt!,
+      details: r.details,
+    })),
+  );
+}
+
+/** All-time best: each player's best daily score (their earliest day with it), best first. */
+export async function dailyBest(db: Database, gameType: string, limit = 100): Promise<DailyBoardEntry[]> {
+  const take = Math.max(1, Math.min(1000, Math.floor(limit)));
+  const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
+    SELECT * FROM (
+      SELECT DISTINCT ON ("playerId") "playerId", "name", "score", "day", "roomId", "finishedAt", "details"
+      FROM "DailyAttempt"
+      WHERE "gameType" = ${gameType} AND "finishedAt" IS NOT NULL
+      ORDER BY "playerId", "score" DESC, "day" ASC
+    ) AS best
+    ORDER BY "score" DESC, "day" ASC, "playerId" ASC
+    LIMIT ${take}`;
+  return places(rows.map((r) => ({ ...r, score: Number(r.score) })));
+}
+
+/** Place a score would take on a day's board (1 + finished attempts strictly above it). */
+export async function dailyPlaceOf(db: Database, gameType: string, day: string, score: number): Promise<number> {
+  const above = await db.prisma.dailyAttempt.count({ where: { gameType, day, finishedAt: { not: null }, score: { gt: score } } });
+  return above + 1;
+}
+

@@ -1,0 +1,175 @@
+/**
+ * The daily challenge: for each game that offers one, one deal per UTC day, the same for
+ * everyone. The day's seed is an HMAC of the day under the server's secret (every node derives
+ * the same seed; nobody without the secret can), its SHA-256 commitment is published before and
+ * during the day, and the seed itself only once the day is over, so a finished player cannot hand
+ * the deck order to someone who has yet to play. One ranked attempt per player per day (claimed in
+ * Postgres when it starts, so abandoning it uses it up); casual replays of any past day, and of
+ * today once your ranked attempt is over.
+ */
+import type { Database } from "../db/client.js";
+import { claimDailyAttempt, getDailyAttempt, releaseDailyAttempt, type DailyAttemptRow } from "../db/daily.js";
+import { findGame, GAMES } from "../games/registry.js";
+import type { AnyGame } from "../games/types.js";
+import { commit } from "./commitment.js";
+import { err } from "./errors.js";
+import type { Player } from "./identity.js";
+import { createRoom, startRoom, type Room } from "./room.js";
+import { newRoomId, type RoomService } from "./room-service.js";
+import { dailySeed, DAY_MS, dayEnds, dayOver, FIRST_DAY, parseDay, utcDay } from "./daily-deal.js";
+
+export { dailySeed, dayEnds, dayOver, FIRST_DAY, parseDay, seedPublic, utcDay } from "./daily-deal.js";
+
+export function dailyGames(): AnyGame[] {
+  return GAMES.filter((g) => g.daily);
+}
+
+function dailyGame(id: unknown): AnyGame {
+  const g = findGame(id);
+  if (!g) throw err("UNKNOWN_GAME", "Pick one of the games this server offers.");
+  if (!g.daily) throw err("NO_DAILY", `${g.name} has no daily challenge.`);
+  return g;
+}
+
+export interface DailyInfo {
+  game: string;
+  name: string;
+  /** Today's deal. */
+  day: string;
+  commitment: string;
+  /** When today's deal closes and the next opens (epoch ms). */
+  endsAt: number;
+  /** Yesterday's deal, with its seed now public. */
+  previous: { day: string; commitment: string; seed: string };
+}
+
+export interface DailyStatus {
+  game: string;
+  day: string;
+  /** This player's ranked attempt today, if any. */
+  attempt: { roomId: string; finished: boolean; score: number | null } | null;
+}
+
+export class DailyChallenges {
+  constructor(
+    private readonly service: RoomService,
+    private readonly db: Database,
+    private readonly secret: string,
+    /** The clock that decides days (and so when a daily seed is published). */
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether a day's deal is over (its seed may be published). */
+  isOver(day: string): boolean {
+    return dayOver(day, this.now());
+  }
+
+  seed(game: string, day: string): string {
+    return dailySeed(this.secret, game, day);
+  }
+
+  info(gameId: unknown): DailyInfo {
+    const g = dailyGame(gameId);
+    const day = utcDay(this.now());
+    const prev = utcDay(Date.parse(`${day}T00:00:00.000Z`) - DAY_MS);
+    const prevSeed = this.seed(g.id, prev);
+    return {
+      game: g.id,
+      name: g.name,
+      day,
+      commitment: commit(this.seed(g.id, day)),
+      endsAt: dayEnds(day),
+      previous: { day: prev, commitment: commit(prevSeed), seed: prevSeed },
+    };
+  }
+
+  async status(gameId: unknown, player: Player): Promise<DailyStatus> {
+    const g = dailyGame(gameId);
+    const day = utcDay(this.now());
+    const a = await getDailyAttempt(this.db, g.id, day, player.id);
+    return { game: g.id, day, attempt: a ? await this.describe(a) : null };
+  }
+
+  /** An attempt as the player sees it; "finished" also when the game ended but is not yet recorded. */
+  private async describe(a: DailyAttemptRow): Promise<NonNullable<DailyStatus["attempt"]>> {
+    if (a.finishedAt) return { roomId: a.roomId, finished: true, score: a.score };
+    const room = await this.service.store.get(a.roomId);
+    const live = room?.status === "playing";
+    return { roomId: a.roomId, finished: !live, score: room?.status === "finished" ? (room.outcome?.scores[0] ?? null) : null };
+  }
+
+  /**
+   * Starts (or resumes) today's ranked attempt, or a casual replay of `day`.
+   * Returns the room, playing, with the player in its only seat.
+   */
+  async start(player: Player, input: { game: unknown; ranked?: unknown; day?: unknown }): Promise<Room> {
+    const g = dailyGame(input.game);
+    const ranked = input.ranked ?? true;
+    if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
+    const today = utcDay(this.now());
+    if (ranked) {
+      if (input.day !== undefined && input.day !== today) {
+        throw err("DAILY_NOT_TODAY", `Only today's deal (${today}) can be played ranked; replay other days casually.`);
+      }
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const existing = await getDailyAttempt(this.db, g.id, today, player.id);
+        if (existing) {
+          const seen = await this.describe(existing);
+          if (!seen.finished) return this.service.get(existing.roomId);
+          throw err(
+            "DAILY_DONE",
+            `You have already played today's ${g.name} challenge${seen.score !== null ? ` (score ${seen.score})` : ""}. ` +
+              "There is one ranked attempt a day; a new deal opens at 00:00 UTC, and you can replay today's deal casually.",
+          );
+        }
+        const room = this.dailyRoom(g, player, today, true);
+        const claim = await claimDailyAttempt(this.db, {
+          gameType: g.id,
+          day: today,
+          playerId: player.id,
+          name: player.name,
+          roomId: room.id,
+          startedAt: new Date(room.startedAt!),
+        });
+        if (!claim.claimed) continue; // another tab or node claimed it first: report that attempt
+        try {
+          return await this.service.insert(room);
+        } catch (e) {
+          await releaseDailyAttempt(this.db, room.id);
+          throw e;
+        }
+      }
+      throw err("BUSY", "Could not start the daily challenge; please try again.");
+    }
+    const day = input.day === undefined ? today : parseDay(input.day);
+    if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
+    if (day < FIRST_DAY) throw err("BAD_DAY", `The first daily challenge was on ${FIRST_DAY}.`);
+    if (day > today) throw err("DAILY_NOT_YET", `The deal for ${day} is not out yet; today is ${today} (UTC).`);
+    if (day === today) {
+      const mine = await getDailyAttempt(this.db, g.id, today, player.id);
+      if (!mine || !(await this.describe(mine)).finished) {
+        throw err("DAILY_PLAY_RANKED_FIRST", "Play today's ranked attempt first; after it you can replay today's deal casually.");
+      }
+    }
+    return this.service.insert(this.dailyRoom(g, player, day, false));
+  }
+
+  /**
+   * Whether `playerId` (null: no name yet) may watch `room`. Today's ranked deal is hidden from
+   * watchers who have not played it themselves: watching it would show them the deal before
+   * their own ranked attempt. Everything else may be watched by anyone.
+   */
+  async mayWatch(room: Room, playerId: string | null): Promise<void> {
+    if (!room.daily || dayOver(room.daily, this.now())) return;
+    if (playerId !== null && room.seats.some((s) => s.playerId === playerId)) return;
+    const mine = playerId === null ? null : await getDailyAttempt(this.db, room.game, room.daily, playerId);
+    if (mine && (await this.describe(mine)).finished) return;
+    throw err("DAILY_SPOILER", "This is today's daily deal: you can watch it once you have played your own attempt today.");
+  }
+
+  private dailyRoom(g: AnyGame, player: Player, day: string, ranked: boolean): Room {
+    const now = this.now();
+    const open = createRoom(newRoomId(), player, { game: g.id, seats: 1, ranked }, now);
+    return { ...startRoom(open, player, this.seed(g.id, day), now), daily: day };
+  }
+}
