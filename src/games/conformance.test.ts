@@ -1,0 +1,183 @@
+/**
+ * What every registered game owes the platform, checked the same way for each (a new game gets
+ * these by adding its line to registry.ts; its own tests cover its rules):
+ *
+ * - setup is deterministic in the seed, and the state is plain JSON;
+ * - random games at every player count reach the end, every legal action (as the view lists it)
+ *   is accepted, the input state is never mutated (it is deep-frozen), `activeSeats` is empty
+ *   exactly when the game is over, and the outcome has a score and a place per seat;
+ * - the same seed and actions give the same game, byte for byte;
+ * - every view (each seat and a spectator) is JSON and carries no RNG state;
+ * - garbage actions, and moves by seats that are not to act, are refused with a code and a
+ *   sentence, at every step of a game.
+ */
+import { describe, expect, it } from "vitest";
+import { GAMES } from "./registry.js";
+import { matchesLegal, randomLegalAction } from "./legal.js";
+import { deepFreeze, seededRandom } from "./testing.js";
+import type { Action, AnyGame, BaseState, Seat } from "./types.js";
+
+const GAMES_PER_COUNT = Number(process.env.CONFORMANCE_GAMES ?? 3);
+const MAX_STEPS = 20_000;
+
+/** Actions no game accepts: wrong shapes, unknown types, out-of-range and mistyped parameters. */
+const GARBAGE: unknown[] = [
+  null,
+  undefined,
+  42,
+  "bid",
+  [],
+  {},
+  { type: "" },
+  { type: 7 },
+  { type: "no-such-action" },
+  { type: "__proto__" },
+  { type: "constructor" },
+  { type: "toString" },
+];
+
+/** Mutations of a legal action that must be refused (or, if accepted, still be legal). */
+function mutants(action: Action): Action[] {
+  const out: Action[] = [{ ...action, extra: 1 }];
+  for (const [k, v] of Object.entries(action)) {
+    if (k === "type") continue;
+    out.push({ ...action, [k]: typeof v === "number" ? v + 1000 : 1000 });
+    out.push({ ...action, [k]: typeof v === "number" ? -1 : null });
+    out.push({ ...action, [k]: typeof v === "number" ? v + 0.5 : { nested: v } });
+    out.push({ ...action, [k]: String(v) + "x" });
+  }
+  return out;
+}
+
+interface Played {
+  state: BaseState;
+  actions: Array<{ seat: Seat; action: Action }>;
+}
+
+function play(game: AnyGame, players: number, seed: string, check: (state: BaseState, step: number) => void): Played {
+  const options = game.parseOptions({});
+  if (!options.ok) throw new Error(`${game.id}: default options refused: ${options.error.message}`);
+  let state = deepFreeze(game.setup({ players, options: options.value, seed })) as BaseState;
+  const random = seededRandom(`${seed}/moves`);
+  const actions: Played["actions"] = [];
+  for (let step = 0; step < MAX_STEPS; step++) {
+    check(state, step);
+    const active = game.activeSeats(state);
+    if (game.isOver(state)) {
+      expect(active).toEqual([]);
+      return { state, actions };
+    }
+    expect(active.length).toBeGreaterThan(0);
+    const seat = active[Math.floor(random() * active.length)]!;
+    const legal = game.legalActions(state, seat);
+    const action = randomLegalAction(legal, random);
+    if (!action) throw new Error(`${game.id}: seat ${seat} is active with no legal action`);
+    expect(matchesLegal(legal, action)).toBe(true);
+    const r = game.apply(state, seat, action);
+    if (!r.ok) throw new Error(`${game.id}: legal ${JSON.stringify(action)} refused: ${r.error.code} ${r.error.message}`);
+    actions.push({ seat, action });
+    state = deepFreeze(r.value) as BaseState;
+  }
+  throw new Error(`${game.id}: no end after ${MAX_STEPS} actions`);
+}
+
+function expectRefused(game: AnyGame, state: BaseState, seat: Seat, action: unknown): void {
+  const before = JSON.stringify(state);
+  let r: ReturnType<AnyGame["apply"]>;
+  try {
+    r = game.apply(state, seat, action as Action);
+  } catch (e) {
+    throw new Error(`${game.id}: apply threw on ${JSON.stringify(action)}: ${String(e)}`);
+  }
+  expect(r.ok, `${game.id} accepted ${JSON.stringify(action)} from seat ${seat}`).toBe(false);
+  if (!r.ok) {
+    expect(r.error.code).toMatch(/^[A-Z][A-Z0-9_]+$/);
+    expect(r.error.message.length).toBeGreaterThan(5);
+  }
+  expect(JSON.stringify(state)).toBe(before);
+}
+
+describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("$id conforms to the game contract", ({ game }) => {
+  const counts = Array.from({ length: game.maxPlayers - game.minPlayers + 1 }, (_, i) => game.minPlayers + i);
+
+  it("declares itself consistently", () => {
+    expect(game.id).toMatch(/^[a-z][a-z0-9-]+$/);
+    expect(game.minPlayers).toBeGreaterThanOrEqual(1);
+    expect(game.maxPlayers).toBeGreaterThanOrEqual(game.minPlayers);
+    if (game.daily) expect(game.maxPlayers).toBe(1);
+    expect(game.parseOptions({ noSuchOption: true }).ok).toBe(false);
+    expect(game.parseOptions("nonsense").ok).toBe(false);
+    expect(game.parseOptions([]).ok).toBe(false);
+  });
+
+  it.each(counts)("sets up deterministically from the seed (%i players)", (players) => {
+    const options = game.parseOptions({});
+    if (!options.ok) throw new Error(options.error.message);
+    const a = game.setup({ players, options: options.value, seed: "conformance-a" });
+    const b = game.setup({ players, options: options.value, seed: "conformance-a" });
+    const c = game.setup({ players, options: options.value, seed: "conformance-c" });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+    expect((a as BaseState).game).toBe(game.id);
+    expect((a as BaseState).players).toBe(players);
+  });
+
+  it.each(counts)("plays random games to the end, views and refusals checked at every step (%i players)", (players) => {
+    for (let g = 0; g < GAMES_PER_COUNT; g++) {
+      const seed = `conformance/${game.id}/${players}/${g}`;
+      const garbageRandom = seededRandom(`${seed}/garbage`);
+      const { state, actions } = play(game, players, seed, (s, step) => {
+        const viewers = [...Array.from({ length: players }, (_, seat) => ({ kind: "seat" as const, seat })), { kind: "spectator" as const }];
+        for (const v of viewers) {
+          const text = JSON.stringify(game.view(s, v));
+          expect(typeof text).toBe("string");
+          const rng = (s as { rng?: unknown }).rng;
+          if (rng !== undefined) expect(text.includes(JSON.stringify(rng))).toBe(false);
+        }
+        // Refusals, sampled (every step of the first game, one step in eight after).
+        if (g > 0 && step % 8 !== 0) return;
+        const active = game.activeSeats(s);
+        const idle = Array.from({ length: players }, (_, i) => i).filter((i) => !active.includes(i));
+        for (const seat of [...active, ...idle.slice(0, 1)]) {
+          for (const bad of GARBAGE) expectRefused(game, s, seat, bad);
+        }
+        if (game.isOver(s)) {
+          for (let seat = 0; seat < players; seat++) expectRefused(game, s, seat, { type: "pass" });
+          return;
+        }
+        const seat = active[0]!;
+        const legal = game.legalActions(s, seat);
+        const sample = randomLegalAction(legal, garbageRandom);
+        if (sample) {
+          for (const idleSeat of idle.slice(0, 1)) {
+            if (!matchesLegal(game.legalActions(s, idleSeat), sample)) expectRefused(game, s, idleSeat, sample);
+          }
+          for (const m of mutants(sample)) {
+            if (!matchesLegal(legal, m)) expectRefused(game, s, seat, m);
+          }
+        }
+        for (const bad of [-1, players, 1.5, NaN]) {
+          if (sample) expectRefused(game, s, bad, sample);
+        }
+      });
+      const outcome = game.outcome(state)!;
+      expect(outcome).not.toBeNull();
+      expect(outcome.scores).toHaveLength(players);
+      expect(outcome.places).toHaveLength(players);
+      for (const p of outcome.places) expect(p).toBeGreaterThanOrEqual(1);
+      expect(Math.min(...outcome.places)).toBe(1);
+
+      // Same seed, same actions: the same game, byte for byte.
+      const options = game.parseOptions({});
+      if (!options.ok) throw new Error(options.error.message);
+      let again = game.setup({ players, options: options.value, seed }) as BaseState;
+      for (const { seat, action } of actions) {
+        const r = game.apply(again, seat, action);
+        if (!r.ok) throw new Error(`replay refused ${JSON.stringify(action)}: ${r.error.message}`);
+        again = r.value as BaseState;
+      }
+      expect(JSON.stringify(again)).toBe(JSON.stringify(state));
+    }
+  });
+});
