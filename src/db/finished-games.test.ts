@@ -266,7 +266,7 @@ describe.each(backends)("finished games on $name", (backend) => {
     const rec = game({ players: [randomId("p"), null, randomId("p")], places: [1, 3, 2], scores: [12.5, 3, 7] });
     const { ratingChanges } = await recordFinishedGame(db, rec);
     const got = await getFinishedGame(db, rec.roomId);
-    expect(got).toEqual({ ...rec, ratingChanges });
+    expect(got).toEqual({ ...rec, daily: null, ratingChanges });
     expect(got!.actions.map((x) => x.at)).toEqual(rec.actions.map((x) => x.at));
     expect(got!.startedAt.getTime()).toBe(rec.startedAt.getTime());
     expect(await getFinishedGame(db, "no-such-room")).toBeNull();
@@ -274,7 +274,7 @@ describe.each(backends)("finished games on $name", (backend) => {
     const bare = game({ players: [randomId("p"), randomId("p")], places: [1, 2], ranked: false });
     const noOpts = { ...bare, options: null, outcome: { scores: bare.outcome.scores, places: bare.outcome.places }, actions: [] };
     await recordFinishedGame(db, noOpts);
-    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, ratingChanges: [] });
+    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, daily: null, ratingChanges: [] });
   });
 
   it("leaderboard orders by ordinal, then games; limit applies; playerRatings lists all types", async () => {

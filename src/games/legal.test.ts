@@ -33,4 +33,10 @@ describe("legal action templates", () => {
     expect(seen.size).toBe(5 + 1 + 2);
     expect(randomLegalAction([], random)).toBeNull();
   });
+  it("rejects parameters whose names are inherited object properties", () => {
+    const legal: LegalAction[] = [{ type: "pass" }, { type: "bid", params: { amount: { kind: "int", min: 1, max: 3 } } }];
+    expect(matchesLegal(legal, { type: "pass", constructor: 1 })).toBe(false);
+    expect(matchesLegal(legal, { type: "bid", amount: 2, toString: "x" })).toBe(false);
+    expect(matchesLegal(legal, { type: "bid", amount: 2 })).toBe(true);
+  });
 });

@@ -17,7 +17,7 @@ export function matchesLegal(legal: readonly LegalAction[], action: Action): boo
     if (l.type !== action.type) return false;
     const specs = l.params ?? {};
     const keys = Object.keys(action).filter((k) => k !== "type");
-    if (keys.some((k) => !(k in specs))) return false;
+    if (keys.some((k) => !Object.hasOwn(specs, k))) return false;
     return Object.entries(specs).every(([k, spec]) => paramOk(spec, action[k]));
   });
 }

@@ -2,8 +2,9 @@
 import type { AnyGame } from "./types.js";
 import { goblinMarket } from "./goblin-market/index.js";
 import { sorcerousFutures } from "./sorcerous-futures/index.js";
+import { aucteraden } from "./aucteraden/index.js";
 
-export const GAMES: readonly AnyGame[] = [goblinMarket, sorcerousFutures];
+export const GAMES: readonly AnyGame[] = [goblinMarket, sorcerousFutures, aucteraden];
 
 const byId = new Map(GAMES.map((g) => [g.id, g]));
 

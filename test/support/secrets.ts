@@ -10,6 +10,7 @@ import type { Room } from "../../src/platform/room.js";
 import type { Seat } from "../../src/games/types.js";
 import type { GoblinMarketState } from "../../src/games/goblin-market/state.js";
 import type { SorcerousFuturesState } from "../../src/games/sorcerous-futures/state.js";
+import type { AucteradenState } from "../../src/games/aucteraden/state.js";
 
 /** What no viewer (seat or spectator) may know. */
 export function secretsOf(room: Room): string[] {
@@ -44,6 +45,14 @@ export function secretsFor(room: Room, seat: Seat | null): string[] {
       for (const id of s.revealed) hidden.delete(id);
       for (const id of hidden) out.push(`"${id}"`);
     }
+  }
+  if (room.game === "aucteraden" && room.state) {
+    // One seat, no per-seat secrets: the undrawn deck (which cards, in what order) and the RNG,
+    // hidden from the player and spectators alike, even after the end.
+    const s = room.state as AucteradenState;
+    out.push(JSON.stringify(s.rng));
+    if (s.deck.length >= 2) out.push(JSON.stringify(s.deck));
+    for (const id of s.deck) out.push(`"${id}"`);
   }
   return out;
 }

@@ -1,0 +1,122 @@
+/**
+ * Build states in chosen positions (for tests and worked examples), play move lists, and play
+ * whole seeded random games.
+ */
+import { SUITS, type Suit } from "../decktet/cards.js";
+import { randomLegalAction } from "../legal.js";
+import { seedRng } from "../rng.js";
+import type { Action } from "../types.js";
+import { apply } from "./apply.js";
+import { legalActions } from "./legal.js";
+import { packRight } from "./market.js";
+import { gameDeck } from "./ranks.js";
+import { setup } from "./setup.js";
+import { CENTRE, GAME_ID, STARTING_CHIPS, type AucteradenState, type Phase, type Placed } from "./state.js";
+import { deepFreeze, seededRandom } from "../testing.js";
+
+/**
+ * A tableau from a picture: one string per row, card ids separated by spaces, "." for an empty
+ * cell. The picture's top-left corner goes at (top, left), by default the centre cell (3, 3).
+ */
+export function layout(rows: readonly string[], top = CENTRE, left = CENTRE): Placed[] {
+  const out: Placed[] = [];
+  rows.forEach((line, r) =>
+    line
+      .trim()
+      .split(/\s+/)
+      .forEach((id, c) => {
+        if (id !== "." && id !== "") out.push({ row: top + r, col: left + c, card: id });
+      }),
+  );
+  return out;
+}
+
+/** Chips per suit: 4 each unless given. */
+export function chipsOf(given: Partial<Record<Suit, number>> = {}): Record<Suit, number> {
+  return Object.fromEntries(SUITS.map((s) => [s, given[s] ?? STARTING_CHIPS])) as Record<Suit, number>;
+}
+
+export interface PositionSpec {
+  extended?: boolean;
+  /** The market's cards, left to right (packed into the rightmost slots). */
+  market: string[];
+  tableau?: Placed[];
+  chips?: Partial<Record<Suit, number>>;
+  /** The undrawn deck, top first; default: every unlisted card of the game, in data order. */
+  deck?: string[];
+  discard?: string[];
+  marketDiscards?: number;
+  phase?: Phase;
+  seed?: string;
+}
+
+export function position(spec: PositionSpec): AucteradenState {
+  const extended = spec.extended ?? false;
+  const tableau = spec.tableau ?? [];
+  const discard = spec.discard ?? [];
+  const used = new Set([...spec.market, ...tableau.map((p) => p.card), ...discard]);
+  return {
+    game: GAME_ID,
+    players: 1,
+    log: [],
+    rng: seedRng(spec.seed ?? "fixture"),
+    extended,
+    phase: spec.phase ?? "play",
+    turn: spec.phase === "over" ? null : 0,
+    deck: spec.deck ?? gameDeck(extended).filter((c) => !used.has(c)),
+    market: packRight(spec.market),
+    tableau: tableau.map((p) => ({ ...p })),
+    chips: chipsOf(spec.chips),
+    marketDiscards: spec.marketDiscards ?? 0,
+    discard: [...discard],
+    ended: null,
+  };
+}
+
+/** Apply `moves` in order; throws (with the error code) if one is refused. */
+export function play(state: AucteradenState, moves: readonly Action[]): AucteradenState {
+  let s = state;
+  for (const action of moves) {
+    const r = apply(s, 0, action);
+    if (!r.ok) throw new Error(`${JSON.stringify(action)}: ${r.error.code} ${r.error.message}`);
+    s = r.value;
+  }
+  return s;
+}
+
+export { deepFreeze, seededRandom };
+
+export interface RandomGame {
+  seed: string;
+  extended: boolean;
+  moves: Action[];
+  final: AucteradenState;
+}
+
+/**
+ * Play a whole game with uniformly random legal actions (seeded), calling `onStep` on every
+ * state reached (including the first). Throws if a chosen legal action is refused or the game
+ * runs longer than `maxSteps`.
+ */
+export function randomGame(
+  seed: string,
+  extended = false,
+  onStep?: (state: AucteradenState) => void,
+  maxSteps = 500,
+): RandomGame {
+  const random = seededRandom(`bot:${seed}`);
+  let s = setup({ players: 1, options: { extended }, seed });
+  const moves: Action[] = [];
+  onStep?.(s);
+  while (s.phase !== "over") {
+    if (moves.length >= maxSteps) throw new Error(`game ${seed} did not end in ${maxSteps} steps`);
+    const action = randomLegalAction(legalActions(s, 0), random);
+    if (!action) throw new Error("no legal action");
+    const r = apply(s, 0, action);
+    if (!r.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${r.error.code}`);
+    moves.push(action);
+    s = r.value;
+    onStep?.(s);
+  }
+  return { seed, extended, moves, final: s };
+}

@@ -1,0 +1,32 @@
+/** Aucteraden (Jack Neal): a solitaire Decktet tableau-building and market game. */
+import type { GameDefinition } from "../types.js";
+import { apply } from "./apply.js";
+import { activeSeats, legalActions } from "./legal.js";
+import { parseOptions } from "./options.js";
+import { setup } from "./setup.js";
+import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type AucteradenOptions, type AucteradenState } from "./state.js";
+import { outcome, view } from "./view.js";
+
+export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
+  id: GAME_ID,
+  name: "Aucteraden",
+  minPlayers: MIN_PLAYERS,
+  maxPlayers: MAX_PLAYERS,
+  // One shared deal a day for everyone (the platform's daily challenge; standard deck).
+  daily: true,
+  parseOptions,
+  setup,
+  activeSeats,
+  legalActions,
+  apply,
+  view,
+  isOver: (state) => state.phase === "over",
+  outcome,
+};
+
+export type { AucteradenState, AucteradenOptions, Market, Phase, Placed } from "./state.js";
+export type { Chain, ChipPenalty, ScoreBreakdown, Verdict } from "./scoring.js";
+export type { Offer } from "./legal.js";
+export type { Board, Bounds, Cell } from "./tableau.js";
+export type { AucteradenView, Pending } from "./view.js";
+export type { Draw, Payment, Slot, SlotName } from "./market.js";

@@ -1,0 +1,74 @@
+/**
+ * What a viewer may know. Aucteraden has one seat and no per-seat secrets: the player and
+ * spectators see the same public facts (the seat view also has `you`). Never included: the RNG
+ * state and the identity or order of the undrawn cards (their count only), even after the end.
+ */
+import type { Suit } from "../decktet/cards.js";
+import type { Outcome, Viewer } from "../types.js";
+import { mustDiscard, offers, type Offer } from "./legal.js";
+import { score, type ScoreBreakdown } from "./scoring.js";
+import { board, bounds, type Board, type Bounds } from "./tableau.js";
+import { STARTING_CHIPS, type AucteradenState, type Phase, type Placed } from "./state.js";
+
+/** buy: a market card can be bought (discarding is allowed too). discard: the market must be discarded. */
+export type Pending = "buy" | "discard" | null;
+
+export interface AucteradenView {
+  game: "aucteraden";
+  players: 1;
+  you?: number;
+  extended: boolean;
+  phase: Phase;
+  turn: number | null;
+  pending: Pending;
+  /** Placed cards in the order placed, at absolute cells of the 7x7 window (first card at 3,3). */
+  tableau: Placed[];
+  /** The placed cards' bounding box (null when empty). */
+  bounds: Bounds | null;
+  /** The rectangle to draw: bounding box plus where the tableau may still grow. */
+  board: Board;
+  /** The three slots, left (2 chips) to right (free), with legal cells and payments per card. */
+  market: Offer[];
+  chips: Record<Suit, number>;
+  chipsUsed: Record<Suit, number>;
+  marketDiscards: number;
+  /** Cards removed from the game, in order. */
+  discard: string[];
+  deckCount: number;
+  /** The live score (final once over), with each suit's chain cells for highlighting. */
+  score: ScoreBreakdown;
+  ended: AucteradenState["ended"];
+  outcome: Outcome | null;
+}
+
+export function view(state: AucteradenState, viewer: Viewer): AucteradenView {
+  const over = state.phase === "over";
+  return {
+    game: state.game,
+    players: 1,
+    ...(viewer.kind === "seat" ? { you: viewer.seat } : {}),
+    extended: state.extended,
+    phase: state.phase,
+    turn: state.turn,
+    pending: over ? null : mustDiscard(state) ? "discard" : "buy",
+    tableau: state.tableau.map((p) => ({ ...p })),
+    bounds: bounds(state.tableau),
+    board: board(state.tableau),
+    market: offers(state),
+    chips: { ...state.chips },
+    chipsUsed: Object.fromEntries(Object.entries(state.chips).map(([s, n]) => [s, STARTING_CHIPS - n])) as Record<Suit, number>,
+    marketDiscards: state.marketDiscards,
+    discard: [...state.discard],
+    deckCount: state.deck.length,
+    score: score(state.tableau, state.chips, state.marketDiscards),
+    ended: state.ended,
+    outcome: outcome(state),
+  };
+}
+
+/** One seat: scores [VP], places [1]; details: the full score breakdown with its verdict. */
+export function outcome(state: AucteradenState): Outcome | null {
+  if (state.phase !== "over") return null;
+  const details = score(state.tableau, state.chips, state.marketDiscards);
+  return { scores: [details.total], places: [1], details };
+}
