@@ -13,6 +13,7 @@ import { dailySeed } from "../src/platform/daily.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import { startServer, type RunningServer } from "../src/server.js";
+import { leaks, secretsFor } from "./support/secrets.js";
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
 
 const GAME = "aucteraden";
@@ -24,7 +25,7 @@ async function json(url: string): Promise<Record<string, any>> {
 }
 
 /** Plays a one-seat room to the end through the client's own views. */
-async function playSolo(client: TestClient, roomId: string, seed: number): Promise<Record<string, any>> {
+async function playSolo(client: TestClient, roomId: string, seed: number, afterMove: () => Promise<void> = async () => {}): Promise<Record<string, any>> {
   const random = lcg(seed);
   for (let i = 0; i < 500; i++) {
     const view = client.view(roomId) as Record<string, any>;
@@ -35,6 +36,7 @@ async function playSolo(client: TestClient, roomId: string, seed: number): Promi
     const ack = await client.call("game:act", { roomId, action });
     if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(ack)}`);
     await until(() => (client.rooms.get(roomId)?.version ?? 0) > version, "the move to arrive");
+    await afterMove();
   }
   throw new Error("solitaire did not end");
 }
@@ -108,8 +110,23 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect((await carol.c.call("daily:start", { game: GAME, ranked: true, day: "2026-11-21" })).error?.code).toBe("DAILY_NOT_TODAY");
     expect((await carol.c.call("daily:start", { game: "goblin-market" })).error?.code).toBe("NO_DAILY");
 
-    const end = await playSolo(alice.c, aRoom, 1);
+    // After every move: nothing the player's socket got names a card still in the deck (or its
+    // order, or the RNG) at that moment.
+    let checkedSecrets = 0;
+    let seen = 0;
+    const noLeaks = async () => {
+      const room = (await server.store.get(aRoom))!;
+      const secrets = secretsFor(room, 0);
+      for (const [event, payload] of alice.c.received.slice(seen)) {
+        const text = JSON.stringify(payload);
+        for (const secret of secrets) expect(leaks(text, secret), `${event} leaked ${secret}`).toBe(false);
+        checkedSecrets += secrets.length;
+      }
+      seen = alice.c.received.length;
+    };
+    const end = await playSolo(alice.c, aRoom, 1, noLeaks);
     expect(end.seed).toBeNull();
+    expect(checkedSecrets).toBeGreaterThan(50);
     expect(end.outcome.scores).toHaveLength(1);
     const score = end.outcome.scores[0] as number;
 
