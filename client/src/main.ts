@@ -3,6 +3,7 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./styles.css";
 import { cardFace } from "./decktet.js";
 import { gmStatus, gmTable } from "./gm.js";
+import { sfStatus, sfTable } from "./sf.js";
 import { parseRoute, Store } from "./store.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
@@ -65,6 +66,7 @@ function announcement(): string {
   const room = s.rooms.get(s.route.roomId);
   if (!room || room.status !== "playing" && room.status !== "finished") return "";
   if (room.game === "goblin-market") return gmStatus(room);
+  if (room.game === "sorcerous-futures" && room.view) return sfStatus(room);
   return room.legal.length ? "Your turn." : "";
 }
 
@@ -307,6 +309,7 @@ function roomPage(roomId: string): TemplateResult {
   if (room.status === "open") body = waitingRoom(room);
   else if (room.status === "closed") body = html`<section class="panel"><p>This room has closed.</p><a class="btn primary" href="/" data-nav>Back to the lobby</a></section>`;
   else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
+  else if (room.game === "sorcerous-futures" && room.view) body = sfTable(s, room);
   else body = genericTable(room);
   return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${body}</div>`;
 }

@@ -88,10 +88,14 @@ export async function enterName(page: Page, baseUrl: string, name: string, path 
   await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
 }
 
-/** Fill in the lobby's create-room form; returns the new room id (from the URL). */
-export async function createRoom(page: Page, opts: { seats: number; ranked: boolean; bots?: number }): Promise<string> {
+/**
+ * Fill in the lobby's create-room form; returns the new room id (from the URL). `game` is the
+ * game id to choose in the form (default: the form's first game, Goblin Market).
+ */
+export async function createRoom(page: Page, opts: { seats: number; ranked: boolean; bots?: number; game?: string }): Promise<string> {
   await page.getByRole("heading", { name: "New room" }).waitFor();
   await page.locator("#c-game option").first().waitFor({ state: "attached" });
+  if (opts.game) await page.selectOption("#c-game", opts.game);
   await page.selectOption("#c-seats", String(opts.seats));
   await page.getByLabel(opts.ranked ? "Ranked" : "Casual", { exact: true }).check();
   if (!opts.ranked && opts.bots) await page.selectOption("#c-bots", String(opts.bots));
