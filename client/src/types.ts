@@ -3,11 +3,13 @@
  * (src/protocol/wire.ts, type-only: nothing of the server enters the bundle), so a change on
  * one side that the other does not follow fails the type check in `npm test`.
  */
-import type { RatingChangeInfo, RoomSummary } from "../../src/protocol/wire.js";
+import type { GameInfo, RatingChangeInfo, RoomSummary } from "../../src/protocol/wire.js";
 
 export type {
   Action,
+  GameInfo,
   LegalAction,
+  OptionSpec,
   LogEntry,
   Outcome,
   ParamSpec,
@@ -30,13 +32,6 @@ export type Ack<T = Record<string, unknown>> = ({ ok: true } & T) | { ok: false;
 export interface Player {
   id: string;
   name: string;
-}
-
-export interface GameInfo {
-  id: string;
-  name: string;
-  minPlayers: number;
-  maxPlayers: number;
 }
 
 export interface LobbyLists {

@@ -107,6 +107,13 @@ describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("$id conforms to the ga
     if (game.daily) expect(game.maxPlayers).toBe(1);
     expect(game.parseOptions({ noSuchOption: true }).ok).toBe(false);
     expect(game.parseOptions("nonsense").ok).toBe(false);
+    // Every choice a lobby may offer is accepted, and the first one is the default.
+    for (const spec of game.optionSpecs ?? []) {
+      expect(spec.choices.length).toBeGreaterThan(0);
+      for (const c of spec.choices) expect(game.parseOptions({ [spec.key]: c.value }).ok, `${spec.key}=${String(c.value)}`).toBe(true);
+      const defaults = game.parseOptions({});
+      if (defaults.ok && spec.players === undefined) expect((defaults.value as Record<string, unknown>)[spec.key]).toEqual(spec.choices[0]!.value);
+    }
     expect(game.parseOptions([]).ok).toBe(false);
   });
 

@@ -76,6 +76,15 @@ export interface Outcome {
   details?: unknown;
 }
 
+/** One room option as a lobby shows it: a labelled choice whose first value is the default. */
+export interface OptionSpec {
+  key: string;
+  label: string;
+  choices: Array<{ value: string | number | boolean; label: string }>;
+  /** Player counts the option applies to (absent: all). */
+  players?: number[];
+}
+
 export interface SetupContext<O> {
   players: number;
   options: O;
@@ -101,6 +110,8 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
    * options and one seat. The platform derives the day's seed; the game needs nothing else.
    */
   daily?: boolean;
+  /** The room options, described for lobby forms (parseOptions stays the authority). */
+  optionSpecs?: OptionSpec[];
   /** Validate and normalise room options (unknown keys are an error). */
   parseOptions(raw: unknown): Result<O>;
   setup(ctx: SetupContext<O>): S;

@@ -2,9 +2,21 @@
  * The shapes that cross the wire (docs/protocol.md), in one place with no runtime code and no
  * Node imports, so the server and the browser client type-check against the same definitions.
  */
-import type { LegalAction, LogEntry, Outcome, Seat } from "../games/types.js";
+import type { LegalAction, LogEntry, OptionSpec, Outcome, Seat } from "../games/types.js";
 
-export type { Action, LegalAction, LogEntry, Outcome, ParamSpec, Seat } from "../games/types.js";
+export type { Action, LegalAction, LogEntry, OptionSpec, Outcome, ParamSpec, Seat } from "../games/types.js";
+
+/** A game this server offers, as `lobby:list` and `GET /api/games` describe it. */
+export interface GameInfo {
+  id: string;
+  name: string;
+  minPlayers: number;
+  maxPlayers: number;
+  /** Has a daily challenge (docs/protocol.md, `daily:start`). */
+  daily: boolean;
+  /** Room options a lobby may offer; the first choice of each is the default. */
+  options: OptionSpec[];
+}
 
 export type RoomStatus = "open" | "playing" | "finished" | "closed";
 

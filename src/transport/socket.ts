@@ -20,6 +20,7 @@ import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { logLength, roomView, viewerFor } from "../platform/views.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
+import type { GameInfo } from "../protocol/wire.js";
 
 export interface SocketDeps {
   service: RoomService;
@@ -66,8 +67,15 @@ function seatsChanged(prev: Room, next: Room): boolean {
   });
 }
 
-export function gamesList() {
-  return GAMES.map((g) => ({ id: g.id, name: g.name, minPlayers: g.minPlayers, maxPlayers: g.maxPlayers, daily: g.daily === true }));
+export function gamesList(): GameInfo[] {
+  return GAMES.map((g) => ({
+    id: g.id,
+    name: g.name,
+    minPlayers: g.minPlayers,
+    maxPlayers: g.maxPlayers,
+    daily: g.daily === true,
+    options: g.optionSpecs ?? [],
+  }));
 }
 
 export function attachSockets(io: Server, deps: SocketDeps): void {

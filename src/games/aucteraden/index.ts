@@ -14,6 +14,16 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   maxPlayers: MAX_PLAYERS,
   // One shared deal a day for everyone (the platform's daily challenge; standard deck).
   daily: true,
+  optionSpecs: [
+    {
+      key: "extended",
+      label: "Deck",
+      choices: [
+        { value: false, label: "Standard Decktet" },
+        { value: true, label: "Extended Decktet (Excuse, Pawns, Courts)" },
+      ],
+    },
+  ],
   parseOptions,
   setup,
   activeSeats,

@@ -18,6 +18,25 @@ export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFu
   name: "Sorcerous Futures",
   minPlayers: MIN_PLAYERS,
   maxPlayers: MAX_PLAYERS,
+  optionSpecs: [
+    {
+      key: "match",
+      label: "Length",
+      choices: [
+        { value: 1, label: "One game" },
+        { value: 3, label: "Three-game match (bankrolls carry over)" },
+      ],
+    },
+    {
+      key: "extended",
+      label: "Fifth player's extra cards",
+      choices: [
+        { value: "pawns", label: "The four Pawns" },
+        { value: "courts", label: "The four Courts" },
+      ],
+      players: [5],
+    },
+  ],
   parseOptions,
   setup,
   activeSeats,
