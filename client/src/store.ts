@@ -282,7 +282,8 @@ export class Store {
   }
 
   gameName(id: string): string {
-    return this.lobby?.games.find((g) => g.id === id)?.name ?? (id === "goblin-market" ? "Goblin Market" : id);
+    // Before the lobby list has arrived (a room opened from a link), the id in words.
+    return this.lobby?.games.find((g) => g.id === id)?.name ?? id.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
   }
 
   // ---- rooms ------------------------------------------------------------------------------
