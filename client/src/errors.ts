@@ -40,6 +40,28 @@ const FRIENDLY: Record<string, string> = {
   CANNOT_TAKE_ONE: "In a one-card auction you simply take the card.",
   TIMEOUT: "The server did not answer in time. Check your connection; your move is safe to retry.",
   OFFLINE: "You're offline. Reconnecting…",
+  // Daily challenge (docs/protocol.md).
+  NO_DAILY: "That game has no daily challenge.",
+  DAILY_DONE: "You have already played today's ranked challenge: there is one ranked attempt a day. You can replay today's deal casually, and a new deal opens at 00:00 UTC.",
+  DAILY_NOT_TODAY: "Only today's deal can be played ranked. Replay other days casually.",
+  DAILY_NOT_YET: "That day's deal is not out yet. Pick today or an earlier day.",
+  BAD_DAY: "Pick a day from 1 November 2026 (the first daily challenge) to yesterday.",
+  DAILY_PLAY_RANKED_FIRST: "Play today's ranked attempt first; once it is over you can replay today's deal casually.",
+  DAILY_SPOILER: "This is today's daily challenge: you can watch it once you have played your own attempt today, so that nobody sees the deal before playing it.",
+  BAD_LIMIT: "That list size is not allowed.",
+  NOT_FOUND: "That finished game is not on record.",
+  // Aucteraden moves (docs/rules/aucteraden.md).
+  NOT_IN_MARKET: "That card is no longer in the market.",
+  BAD_PAYMENT: "That card can't be paid for that way: the free card takes no chips, any other card needs one of its suits.",
+  WRONG_SUIT: "Pay with a suit the card bears.",
+  NOT_ENOUGH_CHIPS: "You don't have enough chips of that suit to pay for this card.",
+  BAD_CELL: "That is not a cell of the tableau.",
+  FIRST_CELL: "The first card starts the tableau in the centre.",
+  CELL_TAKEN: "There is already a card in that cell.",
+  NOT_ADJACENT: "A card must go directly above, below, left or right of a card already placed.",
+  TOO_BIG: "The tableau can never be more than 4 cards wide or 4 tall.",
+  ACE_CROWN_ADJACENT: "An Ace or Crown may not go directly next to another Ace or Crown (diagonally is fine).",
+  PAWN_COURT_ADJACENT: "A Pawn or Court may not go directly next to another Pawn or Court (diagonally is fine).",
 };
 
 export function friendly(error: ErrorInfo | undefined | null): string {

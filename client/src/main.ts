@@ -4,6 +4,8 @@ import "./styles.css";
 import { cardFace } from "./decktet.js";
 import { gmStatus, gmTable } from "./gm.js";
 import { sfStatus, sfTable } from "./sf.js";
+import { auctStatus, auctTable } from "./auct.js";
+import { dailyPanel } from "./daily.js";
 import { parseRoute, Store } from "./store.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
@@ -67,6 +69,7 @@ function announcement(): string {
   if (!room || room.status !== "playing" && room.status !== "finished") return "";
   if (room.game === "goblin-market") return gmStatus(room);
   if (room.game === "sorcerous-futures" && room.view) return sfStatus(room);
+  if (room.game === "aucteraden" && room.view) return auctStatus(room);
   return room.legal.length ? "Your turn." : "";
 }
 
@@ -244,6 +247,7 @@ function lobbyPage(): TemplateResult {
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
+    ${dailyPanel(s)}
     <div class="lobby-grid">
       ${createPanel()}
       <section class="panel open-rooms" aria-labelledby="open-h">
@@ -310,6 +314,7 @@ function roomPage(roomId: string): TemplateResult {
   else if (room.status === "closed") body = html`<section class="panel"><p>This room has closed.</p><a class="btn primary" href="/" data-nav>Back to the lobby</a></section>`;
   else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
   else if (room.game === "sorcerous-futures" && room.view) body = sfTable(s, room);
+  else if (room.game === "aucteraden" && room.view) body = auctTable(s, room);
   else body = genericTable(room);
   return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${body}</div>`;
 }

@@ -318,7 +318,7 @@ export class Store {
       if (ack.ok) {
         const cur = this.rooms.get(roomId);
         if (!cur || ack.state.version >= cur.version) this.keep(ack.state, ack.connected);
-      } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID") {
+      } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {
         this.roomErrors.set(roomId, friendly(ack.error));
         this.changed();
       } else if (ack.error.code !== "OFFLINE") {

@@ -131,3 +131,8 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
     <p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p>
   </section>`;
 }
+
+/** The browser-side check that the revealed seed hashes to the commitment (for tables with their own end screen). */
+export function seedCheck(s: Store, room: RoomView): TemplateResult {
+  return verification(s, room);
+}

@@ -1,7 +1,8 @@
 /**
  * Drives real games in chromium and saves screenshots of the lobby, a table mid-auction and
- * the end screen (used by `npm run screenshots`, see scripts/screenshots.ts), for Goblin Market
- * and then Sorcerous Futures (sorcerous-futures-*.png).
+ * the end screen (used by `npm run screenshots`, see scripts/screenshots.ts), for Goblin Market,
+ * then Sorcerous Futures (sorcerous-futures-*.png), then Aucteraden and the daily challenge
+ * (aucteraden-*.png).
  */
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -22,7 +23,12 @@ import {
   RESET_VIEW,
   startBazaar,
 } from "./support.js";
-import { until } from "../support/harness.js";
+import { guest, lcg, TestClient, until } from "../support/harness.js";
+import { aucteraden } from "../../src/games/aucteraden/index.js";
+import type { AucteradenState } from "../../src/games/aucteraden/state.js";
+import { view as auctView } from "../../src/games/aucteraden/view.js";
+import { randomLegalAction } from "../../src/games/legal.js";
+import type { Action, LegalAction } from "../../src/games/types.js";
 
 interface GMState {
   turn: number | null;
@@ -122,6 +128,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     saved.push(join(outDir, "end-phone.png"));
     for (const p of [rossetti, marlowe, kit, laura, lizzie, jeanie, watcher]) await p.context.close();
     saved.push(...(await sorcerousFuturesShots(browser, bazaar, outDir)));
+    saved.push(...(await aucteradenShots(browser, bazaar, outDir)));
     return saved;
   } finally {
     await browser.close();
@@ -242,5 +249,152 @@ async function sorcerousFuturesShots(browser: Browser, bazaar: Bazaar, outDir: s
   await vivien.page.getByTestId("end-screen").waitFor();
   await shot(vivien.page, "sorcerous-futures-end-phone.png", false);
   for (const p of [morgan, vivien, watcher]) await p.context.close();
+  return saved;
+}
+
+/** Only the Aucteraden and daily-challenge screenshots (aucteraden-*.png), on their own server. */
+export async function takeAucteradenScreenshots(outDir: string): Promise<string[]> {
+  if (!chromiumAvailable()) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+  const bazaar = await startBazaar({ botDelayMs: 250 });
+  const browser = await launchChromium();
+  try {
+    return await aucteradenShots(browser, bazaar, outDir);
+  } finally {
+    await browser.close();
+    await bazaar.close();
+  }
+}
+
+/** Concrete actions from the legal templates (every parameter of an Aucteraden action is a one-option choice). */
+function concrete(legal: LegalAction[]): Action[] {
+  return legal.map((l) => ({ type: l.type, ...Object.fromEntries(Object.entries(l.params ?? {}).map(([k, p]) => [k, p.kind === "choice" ? p.options[0] : p.min])) }));
+}
+
+/**
+ * A good-looking move for the pictures: the engine looks two moves ahead on the server's state
+ * (a screenshot helper, not a player: the test and the client never do this).
+ */
+function auctGoodMove(state: AucteradenState): Action {
+  const after = (s: AucteradenState, a: Action) => {
+    const r = aucteraden.apply(s, 0, a);
+    return r.ok ? r.value : s;
+  };
+  const value = (s: AucteradenState) => auctView(s, { kind: "spectator" }).score.total;
+  let best: { action: Action; v: number } | null = null;
+  for (const a1 of concrete(aucteraden.legalActions(state, 0))) {
+    const s1 = after(state, a1);
+    let v = value(s1) - (a1.type === "discard-market" ? 2 : 0);
+    if (s1.phase !== "over") {
+      for (const a2 of concrete(aucteraden.legalActions(s1, 0))) v = Math.max(v, value(after(s1, a2)) - 0.01);
+    }
+    if (!best || v > best.v) best = { action: a1, v };
+  }
+  return best!.action;
+}
+
+/** Make `action` through the UI: the market card, the lit cell, the payment suit when asked. */
+async function auctMoveByUi(page: Page, action: Action): Promise<void> {
+  const panel = page.locator('[data-testid="act-panel"][aria-busy="false"]');
+  await panel.waitFor();
+  if (action.type === "discard-market") {
+    await page.getByTestId("discard-market").click();
+    return;
+  }
+  await page.locator(`[data-testid="market-card"][data-choice="${String(action.card)}"]`).click();
+  await page.locator(`[data-testid="cell"][data-row="${String(action.row)}"][data-col="${String(action.col)}"]`).click();
+  const pay = page.locator(`[data-testid="pay-choice"][data-pay="${String(action.pay)}"]`);
+  if (await pay.count()) await pay.click();
+}
+
+async function aucteradenShots(browser: Browser, bazaar: Bazaar, outDir: string): Promise<string[]> {
+  const url = bazaar.server.url;
+  const store = bazaar.server.store;
+  const saved: string[] = [];
+  const shot = async (page: Page, name: string, fullPage = true) => {
+    const file = join(outDir, name);
+    await page.evaluate(RESET_VIEW);
+    await page.screenshot({ path: file, fullPage });
+    saved.push(file);
+  };
+  // A few others have played today's deal (over the protocol, at random), for the board.
+  for (const [i, name] of ["Christina", "Dante", "Maria"].entries()) {
+    const g = await guest(url, name);
+    const c = await new TestClient(url, g.token).ready();
+    const started = await c.call("daily:start", { game: "aucteraden" });
+    if (!started.ok) throw new Error(`daily:start: ${JSON.stringify(started.error)}`);
+    const roomId = started.roomId as string;
+    await c.sync(roomId);
+    const random = lcg(11 + i);
+    while (c.view(roomId).status !== "finished") {
+      const v = c.view(roomId);
+      await c.call("game:act", { roomId, action: randomLegalAction(v.legal as LegalAction[], random) });
+      await until(() => (c.rooms.get(roomId)?.version ?? 0) > (v.version as number), "a move");
+    }
+    c.socket.close();
+  }
+
+  const goblin = await newPage(browser, DESKTOP);
+  await enterName(goblin.page, url, "Goblin Gill");
+  await goblin.page.getByTestId("daily-panel").waitFor();
+  await goblin.page.getByTestId("daily-play").click();
+  await goblin.page.waitForURL(/\/room\/[^/]+$/);
+  const roomId = new URL(goblin.page.url()).pathname.split("/").pop()!;
+  await goblin.page.getByTestId("auct-table").waitFor();
+  let tableDone = false;
+  for (;;) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") break;
+    await until(async () => (await renderedVersion(goblin.page)) >= room.version, "render");
+    const st = room.state as AucteradenState;
+    const action = auctGoodMove(st);
+    if (!tableDone && st.tableau.length >= 8 && action.type === "buy") {
+      // Mid-game: the best chain pinned on the tableau, and a market card chosen with its cells lit.
+      const chains = auctView(st, { kind: "spectator" }).score.chains.filter((c) => c.length >= 2).sort((a, b) => b.length - a.length);
+      if (chains[0]) await goblin.page.locator(`[data-testid="suit-row"][data-suit="${chains[0].suit}"] button`).click();
+      await goblin.page.locator(`[data-testid="market-card"][data-choice="${String(action.card)}"]`).click();
+      await goblin.page.mouse.move(0, 0);
+      await shot(goblin.page, "aucteraden-table.png");
+      if (chains[0]) await goblin.page.locator(`[data-testid="suit-row"][data-suit="${chains[0].suit}"] button`).click();
+      await goblin.page.getByTestId("cancel-choice").click();
+      tableDone = true;
+    }
+    await auctMoveByUi(goblin.page, action);
+    await until(async () => ((await store.get(roomId))!.version > room.version ? true : undefined), "move");
+  }
+  await goblin.page.getByTestId("end-screen").waitFor();
+  await until(async () => (await goblin.page.getByTestId("daily-place").getAttribute("data-state")) === "done", "the place on the board");
+  await shot(goblin.page, "aucteraden-end.png");
+  await goblin.page.getByRole("link", { name: "Back to the lobby" }).click();
+  await goblin.page.locator('[data-testid="daily-status"][data-state="done"]').waitFor();
+  await goblin.page.locator('[data-testid="daily-board"][data-board="today"] tr.you').waitFor();
+  await goblin.page.evaluate(RESET_VIEW);
+  const daily = join(outDir, "aucteraden-daily.png");
+  await goblin.page.getByTestId("daily-panel").screenshot({ path: daily });
+  saved.push(daily);
+
+  // Phone: a casual replay of yesterday's deal, a card chosen.
+  const wren = await newPage(browser, PHONE);
+  await enterName(wren.page, url, "Wren");
+  await wren.page.getByTestId("replay-past").click();
+  await wren.page.waitForURL(/\/room\/[^/]+$/);
+  const replayId = new URL(wren.page.url()).pathname.split("/").pop()!;
+  await wren.page.getByTestId("auct-table").waitFor();
+  for (let moves = 0; ; moves++) {
+    const room = (await store.get(replayId))!;
+    await until(async () => (await renderedVersion(wren.page)) >= room.version, "render");
+    const action = auctGoodMove(room.state as AucteradenState);
+    if (moves >= 5 && action.type === "buy") {
+      await wren.page.locator(`[data-testid="market-card"][data-choice="${String(action.card)}"]`).click();
+      await wren.page.evaluate(RESET_VIEW);
+      // The chosen card's lit cells on the tableau, under the top bar.
+      await wren.page.evaluate(`window.scrollTo(0, document.querySelector(".auct-tableau").getBoundingClientRect().top + window.scrollY - 60)`);
+      await wren.page.screenshot({ path: join(outDir, "aucteraden-phone.png") });
+      saved.push(join(outDir, "aucteraden-phone.png"));
+      break;
+    }
+    await auctMoveByUi(wren.page, action);
+    await until(async () => ((await store.get(replayId))!.version > room.version ? true : undefined), "move");
+  }
+  for (const p of [goblin, wren]) await p.context.close();
   return saved;
 }

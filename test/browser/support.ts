@@ -45,11 +45,11 @@ export interface Bazaar {
 }
 
 /** A real server (in-process rooms, embedded PGlite) serving the built client. */
-export async function startBazaar(opts: { botDelayMs?: number } = {}): Promise<Bazaar> {
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
   const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
-  const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300 });
+  const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}) });
   return {
     server,
     db,

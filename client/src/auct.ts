@@ -1,0 +1,506 @@
+/**
+ * The Aucteraden table (a solitaire). Rendered from the server's view and legal actions only:
+ * the client holds no rules. Which cells a market card may go to, which suits may pay for it,
+ * whether it is buyable and whether the market must be discarded all come from the view's
+ * `market` offers and `pending`, and every move sent is one of `legal`. The score, each suit's
+ * chain (with its cells, for highlighting) and the penalties are the view's `score`.
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import { auctLogSentence } from "./auct-log.js";
+import { loadBoard } from "./daily.js";
+import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
+import type { Store } from "./store.js";
+import { logPanel, seedCheck, seatName } from "./table-common.js";
+import type { LegalAction, RoomView } from "./types.js";
+
+/** The engine's own view types (type-only import: no server code enters the bundle). */
+export type AuctView = import("../../src/games/aucteraden/index.js").AucteradenView;
+type Offer = import("../../src/games/aucteraden/index.js").Offer;
+type Chain = import("../../src/games/aucteraden/index.js").Chain;
+type ScoreBreakdown = import("../../src/games/aucteraden/index.js").ScoreBreakdown;
+interface Cell {
+  row: number;
+  col: number;
+}
+
+const STARTING_CHIPS = 4;
+const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+const chipsWord = (n: number) => `${n} chip${n === 1 ? "" : "s"}`;
+const cellKey = (c: Cell) => `${c.row},${c.col}`;
+const POSITION_WORD: Record<string, string> = { left: "Left", middle: "Middle", right: "Right" };
+
+/** The card being bought and the cell chosen for it (reset whenever the room moves on). */
+const sel = { key: "", card: null as string | null, cell: null as Cell | null, preview: null as string | null, refocus: false };
+/** The suit whose chain is highlighted on the tableau: hovered/focused, or pinned by a click. */
+const hl = { room: "", hover: null as Suit | null, pinned: null as Suit | null };
+
+function resetSelection(room: RoomView): void {
+  const key = `${room.roomId}:${room.version}`;
+  if (sel.key !== key) {
+    sel.key = key;
+    sel.card = null;
+    sel.cell = null;
+    sel.preview = null;
+    // A move made by keyboard: its controls are gone, so put focus on the next move's controls.
+    if (sel.refocus) focusSoon('[data-testid="market-card"]:not([disabled]), [data-testid="discard-market"]');
+    sel.refocus = false;
+  }
+  if (hl.room !== room.roomId) {
+    hl.room = room.roomId;
+    hl.hover = null;
+    hl.pinned = null;
+  }
+}
+
+function optionsOf(l: LegalAction, param: string): Array<string | number> {
+  const spec = l.params?.[param];
+  return spec && spec.kind === "choice" ? spec.options : [];
+}
+
+/** Every legal buy, as card -> "row,col" -> the payments legal there (in the offer's order). */
+function legalBuys(room: RoomView): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const l of room.legal) {
+    if (l.type !== "buy") continue;
+    for (const card of optionsOf(l, "card")) {
+      for (const row of optionsOf(l, "row")) {
+        for (const col of optionsOf(l, "col")) {
+          for (const pay of optionsOf(l, "pay")) {
+            const byCell = out.get(String(card)) ?? new Map<string, string[]>();
+            const key = `${row},${col}`;
+            byCell.set(key, [...(byCell.get(key) ?? []), String(pay)]);
+            out.set(String(card), byCell);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function offerOf(v: AuctView, card: string | null): Offer | undefined {
+  return card === null ? undefined : v.market.find((o) => o.card === card);
+}
+
+/** One line that says what happens now (also read out by the live region). */
+export function auctStatus(room: RoomView): string {
+  const v = room.view as AuctView;
+  if (room.status === "finished" || v.phase === "over") return `The game is over: ${v.score.total} VP.`;
+  const mine = room.legal.length > 0;
+  const who = seatName(room, 0);
+  if (v.pending === "discard") {
+    return mine ? "No market card can be bought and placed: you must discard the market (−3 VP)." : `No market card can be bought and placed: ${who} must discard the market.`;
+  }
+  return mine ? "Your turn: choose a market card, then a lit cell of the tableau." : `${who} is choosing a card to buy.`;
+}
+
+function act(s: Store, room: RoomView, action: Record<string, unknown> & { type: string }, keyboard = false): void {
+  sel.card = null;
+  sel.cell = null;
+  sel.refocus = keyboard;
+  void s.act(room.roomId, action);
+}
+
+/** Move focus to the first control matching `selector` once the next render is on screen (keyboard use). */
+function focusSoon(selector: string): void {
+  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+}
+
+export function auctTable(s: Store, room: RoomView): TemplateResult {
+  const v = room.view as AuctView;
+  resetSelection(room);
+  const finished = room.status === "finished" || v.phase === "over";
+  const mine = !finished && room.legal.length > 0;
+  const buys = mine ? legalBuys(room) : new Map<string, Map<string, string[]>>();
+  if (sel.card && !buys.has(sel.card)) {
+    sel.card = null;
+    sel.cell = null;
+  }
+  return html`
+    ${finished ? auctEnd(s, room, v) : nothing}
+    <div class="table-grid auct-table ${finished ? "is-finished" : ""}" data-testid="auct-table"
+      @keydown=${(e: KeyboardEvent) => {
+        if (e.key === "Escape" && sel.card) {
+          sel.card = null;
+          sel.cell = null;
+          s.changed();
+        }
+      }}>
+      <div class="col-main">
+        ${finished ? nothing : statusBar(room, v, mine)}
+        ${finished ? nothing : marketPanel(s, room, v, mine, buys)}
+        ${tableauPanel(s, room, v, mine, buys)}
+      </div>
+      <aside class="col-side" aria-label="Score and table information">
+        ${finished ? nothing : scorePanel(s, v.score, v, false)}
+        ${deckPanel(v)}
+        ${logPanel(room, (e) => auctLogSentence(e, seatName(room, 0)))}
+      </aside>
+    </div>`;
+}
+
+function statusBar(room: RoomView, v: AuctView, mine: boolean): TemplateResult {
+  return html`<div class="status-bar ${mine ? "my-turn" : ""} ${v.pending === "discard" ? "auct-must-discard" : ""}" data-testid="status">
+    ${mine ? html`<span class="pulse" aria-hidden="true"></span>` : nothing}<span>${auctStatus(room)}</span>
+    <span class="status-meta">${room.daily ? `Daily ${room.daily} · ${room.ranked ? "ranked" : "casual replay"} · ` : ""}${v.tableau.length} of 16 cards placed</span>
+  </div>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Market
+
+function priceText(o: Offer): string {
+  if (o.card === null || o.cost === null) return "";
+  const pc = ["Pawn", "Court"].includes(String(cardOf(o.card).rank));
+  const base = o.cost === 0 ? "free" : chipsWord(o.cost);
+  return pc ? `${base} (Pawn/Court +1)` : base;
+}
+
+function payNote(o: Offer, v: AuctView): TemplateResult {
+  if (o.card === null || o.cost === null) return html``;
+  const suits = cardOf(o.card).suits;
+  if (o.pay.length === 0) {
+    return html`<p class="auct-note bad">Can't afford: needs ${chipsWord(o.cost)} of ${suits.join(" or ")}.</p>`;
+  }
+  if (o.cells.length === 0) return html`<p class="auct-note bad">No cell of the tableau can take it.</p>`;
+  if (o.pay.length === 1 && o.pay[0] === "none") return html`<p class="auct-note">Free to take.</p>`;
+  return html`<p class="auct-note">Pay with ${o.pay.map((p, i) => html`${i > 0 ? " or " : ""}<span class="nowrap">${suitIcon(p as Suit)} ${p} <span class="muted">(${v.chips[p as Suit]} left)</span></span>`)}</p>`;
+}
+
+function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys: Map<string, Map<string, string[]>>): TemplateResult {
+  const busy = s.busy;
+  const discard = room.legal.find((l) => l.type === "discard-market");
+  const forced = v.pending === "discard";
+  return html`<section class="panel auct-market" aria-labelledby="market-h" data-testid=${mine ? "act-panel" : "market"}
+    data-pending=${forced ? "discard" : sel.cell ? "pay" : sel.card ? "cell" : "buy"} aria-busy=${busy ? "true" : "false"}>
+    <header class="panel-head">
+      <h2 id="market-h">Market</h2>
+      <span class="muted small">Left costs 2 chips, middle 1, right is free; a Pawn or Court costs 1 more. Pay the whole price in one suit of the card.</span>
+    </header>
+    ${forced
+      ? html`<p class="auct-forced" role="status" data-testid="must-discard">No market card can be both paid for and placed, so ${mine ? "you must" : `${seatName(room, 0)} must`} discard the market (−3 VP).</p>`
+      : nothing}
+    <ol class="auct-slots">
+      ${v.market.map((o) => {
+        const chosen = o.card !== null && sel.card === o.card;
+        const canBuy = mine && o.card !== null && buys.has(o.card);
+        return html`<li class="auct-slot ${chosen ? "chosen" : ""} ${o.card === null ? "empty" : ""}" data-slot=${o.slot} data-testid="market-slot">
+          <div class="auct-slot-head"><span class="auct-pos">${POSITION_WORD[o.position] ?? o.position}</span>
+            ${o.card !== null ? html`<span class="auct-price" data-testid="price">${priceText(o)}</span>` : nothing}</div>
+          ${o.card === null
+            ? html`<div class="auct-empty-slot">empty</div>`
+            : mine
+              ? html`<button type="button" class="card-btn auct-offer" data-testid="market-card" data-choice=${o.card} data-pays=${o.pay.join(" ")} aria-pressed=${chosen ? "true" : "false"}
+                  ?disabled=${busy || !canBuy}
+                  aria-label=${`${chosen ? "Chosen: " : "Choose "}${cardLabel(o.card)}, ${o.position} slot, ${priceText(o)}${canBuy ? "" : " (cannot be bought now)"}`}
+                  @mouseenter=${() => { sel.preview = o.card; s.changed(); }}
+                  @mouseleave=${() => { sel.preview = null; s.changed(); }}
+                  @click=${(e: MouseEvent) => {
+                    sel.card = chosen ? null : o.card;
+                    sel.cell = null;
+                    s.changed();
+                    if (!chosen) {
+                      if (e.detail === 0) focusSoon('[data-testid="cell"]');
+                      else setTimeout(() => document.querySelector(".auct-tableau")?.scrollIntoView({ block: "nearest", behavior: "smooth" }), 0);
+                    }
+                  }}>${cardFace(o.card, { size: "lg" })}<span class="card-btn-verb" aria-hidden="true">${chosen ? "Chosen" : canBuy ? "Choose" : "Can't buy"}</span></button>`
+              : cardFace(o.card, { size: "lg" })}
+          ${payNote(o, v)}
+        </li>`;
+      })}
+    </ol>
+    ${mine && discard
+      ? html`<div class="auct-discard">
+          <button type="button" class="btn ${forced ? "primary" : ""}" data-testid="discard-market" ?disabled=${busy}
+            @click=${(e: MouseEvent) => act(s, room, { type: "discard-market" }, e.detail === 0)}>Discard the market (−3 VP)</button>
+          <span class="hint">${forced ? "The only move: all three cards leave the game and the market is dealt again." : "Instead of buying: all three cards leave the game, the market is dealt again, and it costs 3 VP."}</span>
+        </div>`
+      : nothing}
+    ${s.actError && mine ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
+    ${busy && mine ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
+  </section>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tableau
+
+/** Words for a cell's neighbours, e.g. "below The Sailor, right of the Ace of Moons". */
+function neighbourWords(v: AuctView, r: number, c: number): string {
+  const at = (rr: number, cc: number) => v.board.cards[rr]?.[cc] ?? null;
+  const parts: string[] = [];
+  const up = at(r - 1, c);
+  const down = at(r + 1, c);
+  const left = at(r, c - 1);
+  const right = at(r, c + 1);
+  if (up) parts.push(`below ${cardOf(up).name}`);
+  if (down) parts.push(`above ${cardOf(down).name}`);
+  if (left) parts.push(`right of ${cardOf(left).name}`);
+  if (right) parts.push(`left of ${cardOf(right).name}`);
+  return parts.join(", ");
+}
+
+function highlighted(): Suit | null {
+  return hl.hover ?? hl.pinned;
+}
+
+function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys: Map<string, Map<string, string[]>>): TemplateResult {
+  const b = v.board;
+  const chosen = sel.card;
+  const legalCells = chosen ? buys.get(chosen) ?? new Map<string, string[]>() : new Map<string, string[]>();
+  const previewOffer = !chosen && sel.preview ? offerOf(v, sel.preview) : undefined;
+  const preview = new Set((previewOffer?.cells ?? []).map(cellKey));
+  const suit = highlighted();
+  const chain = suit ? v.score.chains.find((c) => c.suit === suit) : undefined;
+  const step = new Map((chain && chain.length >= 2 ? chain.cells : []).map((c, i) => [cellKey(c), i + 1]));
+  const busy = s.busy;
+  const cells: TemplateResult[] = [];
+  for (let r = 0; r < b.rows; r++) {
+    for (let c = 0; c < b.cols; c++) {
+      const row = b.top + r;
+      const col = b.left + c;
+      const key = cellKey({ row, col });
+      const id = b.cards[r]?.[c] ?? null;
+      const pos = `row ${r + 1}, column ${c + 1}`;
+      if (id) {
+        const n = step.get(key);
+        cells.push(html`<div class="auct-cell has-card ${n ? `in-chain chain-${suit!.toLowerCase()}` : ""}" data-row=${row} data-col=${col} data-testid="tableau-card">
+          <span class="sr-only">${pos}${n ? `, card ${n} of the ${suit} chain` : ""}:</span>${cardFace(id, { size: "md", extraClass: "auct-card" })}
+          ${n ? html`<span class="auct-step" aria-hidden="true">${n}</span>` : nothing}</div>`);
+      } else if (mine && chosen && legalCells.has(key)) {
+        const pays = legalCells.get(key)!;
+        const picked = sel.cell && cellKey(sel.cell) === key;
+        const near = neighbourWords(v, r, c);
+        cells.push(html`<button type="button" class="auct-cell legal ${picked ? "picked" : ""}" data-testid="cell" data-row=${row} data-col=${col} ?disabled=${busy}
+          aria-pressed=${picked ? "true" : "false"}
+          aria-label=${`Place ${cardOf(chosen).name} at ${pos}${near ? `, ${near}` : ""}`}
+          @click=${(e: MouseEvent) => {
+            if (pays.length === 1) {
+              act(s, room, { type: "buy", card: chosen, row, col, pay: pays[0] }, e.detail === 0);
+              return;
+            }
+            sel.cell = { row, col };
+            s.changed();
+            if (e.detail === 0) focusSoon('[data-testid="pay-choice"]');
+          }}><span class="auct-plus" aria-hidden="true">+</span><span class="auct-cell-hint" aria-hidden="true">Place here</span></button>`);
+      } else {
+        cells.push(html`<div class="auct-cell empty ${preview.has(key) ? "preview" : ""}" data-row=${row} data-col=${col} aria-hidden="true"></div>`);
+      }
+    }
+  }
+  const offer = offerOf(v, chosen);
+  const pays = chosen && sel.cell ? legalCells.get(cellKey(sel.cell)) ?? [] : [];
+  return html`<section class="panel auct-tableau" aria-labelledby="tableau-h">
+    <header class="panel-head">
+      <h2 id="tableau-h">Tableau</h2>
+      <span class="muted small">${v.tableau.length} of 16 cards · never more than 4 wide or 4 tall · Aces and Crowns never side by side${v.extended ? ", nor Pawns and Courts" : ""}</span>
+    </header>
+    ${mine && chosen && offer
+      ? html`<div class="auct-placing" role="group" aria-label="Placing a card" data-testid="placing">
+          ${cardChip(chosen)}
+          ${sel.cell && pays.length > 1
+            ? html`<span>Pay ${chipsWord(offer.cost ?? 0)} of one suit:</span>
+                ${pays.map((p) => html`<button type="button" class="btn small primary" data-testid="pay-choice" data-pay=${p} ?disabled=${busy}
+                  @click=${(e: MouseEvent) => act(s, room, { type: "buy", card: chosen, row: sel.cell!.row, col: sel.cell!.col, pay: p }, e.detail === 0)}>
+                  ${suitIcon(p as Suit)} ${chipsWord(offer.cost ?? 0)} of ${p} <span class="muted">(${v.chips[p as Suit]} left)</span></button>`)}`
+            : html`<span>${legalCells.size === 1 ? "Choose the lit cell to place it." : `Choose one of the ${legalCells.size} lit cells to place it.`}</span>`}
+          <button type="button" class="btn small ghost" data-testid="cancel-choice" @click=${() => {
+            sel.card = null;
+            sel.cell = null;
+            s.changed();
+          }}>Cancel</button>
+        </div>`
+      : nothing}
+    <div class="auct-grid ${step.size ? "highlighting" : ""} ${chosen && mine ? "choosing" : ""}" style=${`--rows:${b.rows};--cols:${b.cols}`}
+      role="group" aria-label=${`Tableau, ${b.rows} rows by ${b.cols} columns`} data-testid="tableau" data-rows=${b.rows} data-cols=${b.cols}>
+      ${cells}
+    </div>
+    ${chain
+      ? html`<p class="auct-chain-caption" data-testid="chain-caption">${suitIcon(chain.suit)} <b>${chain.suit}</b>: ${chainWords(chain)}</p>`
+      : html`<p class="muted small auct-chain-caption">Hover over or focus a suit in the score to see its chain here.</p>`}
+  </section>`;
+}
+
+function chainWords(c: Chain): string {
+  if (c.length === 0) return "no card of this suit on the tableau (−5 VP).";
+  if (c.length === 1) return "a single card is no chain (−5 VP).";
+  const bonus = c.ace && c.crown ? ", Ace and Crown +4" : c.crown ? ", Crown +2" : c.ace ? ", Ace +1" : "";
+  return `${c.cards.map((id) => cardOf(id).name).join(" → ")}: ${c.length} cards, ${signed(c.base)}${bonus} = ${signed(c.vp)} VP.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Score
+
+function pips(left: number): TemplateResult {
+  return html`<span class="auct-pips" aria-hidden="true">${Array.from({ length: STARTING_CHIPS }, (_, i) => html`<span class="pip ${i < left ? "on" : ""}"></span>`)}</span>`;
+}
+
+function chainMarks(c: Chain): TemplateResult {
+  if (c.length === 0) return html`<span class="muted">none</span>`;
+  const marks = c.cards.map((id) => rankMark(cardOf(id))).join("→");
+  return html`<span class="auct-chain-marks">${marks}</span>${c.length === 1 ? html` <span class="muted small">(1 card)</span>` : nothing}
+    ${c.ace && c.crown ? html`<span class="auct-bonus">Ace+Crown +4</span>` : c.crown ? html`<span class="auct-bonus">Crown +2</span>` : c.ace ? html`<span class="auct-bonus">Ace +1</span>` : nothing}`;
+}
+
+function suitButton(s: Store, su: Suit): TemplateResult {
+  const on = highlighted() === su;
+  return html`<button type="button" class="auct-suit-btn ${on ? "on" : ""}" aria-pressed=${hl.pinned === su ? "true" : "false"}
+    aria-label=${`${su}: show its chain on the tableau`}
+    @mouseenter=${() => { hl.hover = su; s.changed(); }}
+    @mouseleave=${() => { hl.hover = null; s.changed(); }}
+    @focus=${() => { hl.hover = su; s.changed(); }}
+    @blur=${() => { hl.hover = null; s.changed(); }}
+    @click=${() => { hl.pinned = hl.pinned === su ? null : su; s.changed(); }}>${suitIcon(su)}<span>${su}</span></button>`;
+}
+
+/** The per-suit table (chips, best chain, VP) and the penalties; live during play, final at the end. */
+function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): TemplateResult {
+  const penaltyOf = new Map(sc.chipPenalties.map((p) => [p.suit, p]));
+  const toWin = 40 - sc.total;
+  return html`<section class="panel auct-score" aria-labelledby=${final ? "final-score-h" : "score-h"} data-testid=${final ? "final-breakdown" : "score-panel"}>
+    <header class="panel-head">
+      <h2 id=${final ? "final-score-h" : "score-h"}>${final ? "Score breakdown" : "Live score"}</h2>
+      <span class="auct-total ${sc.total < 0 ? "neg" : ""}" data-testid=${final ? "final-total" : "live-total"}>${sc.total} VP</span>
+      ${sc.verdict
+        ? html`<span class="badge auct-verdict ${sc.verdict === "commanding win" ? "commanding" : "win"}">${sc.verdict === "commanding win" ? "Commanding win" : "Win"}</span>`
+        : final ? nothing : html`<span class="muted small">${toWin} more to win</span>`}
+    </header>
+    ${final ? nothing : html`<p class="muted small auct-score-hint">40 VP wins, 50 is a commanding win. Empty spaces count −5 each until filled. Hover, focus or tap a suit to see its chain.</p>`}
+    <div class="table-scroll">
+    <table class="auct-suits">
+      <thead><tr><th scope="col">Suit</th><th scope="col">Chips</th><th scope="col">Best chain</th><th scope="col" class="num">VP</th></tr></thead>
+      <tbody>
+        ${SUITS.map((su) => {
+          const c = sc.chains.find((x) => x.suit === su)!;
+          const left = v.chips[su];
+          const used = v.chipsUsed[su];
+          const pen = penaltyOf.get(su);
+          return html`<tr data-testid="suit-row" data-suit=${su} class=${highlighted() === su ? "on" : ""}>
+            <th scope="row">${suitButton(s, su)}</th>
+            <td class="auct-chips-cell" data-testid="chips" data-left=${left} data-used=${used}>${pips(left)}
+              <span class="auct-chip-words">${left} left · ${used} used</span>
+              ${pen ? html`<span class="auct-pen" title=${pen.reason === "out" ? "No chips of this suit left" : "None of this suit's chips used"}>${pen.reason === "out" ? "none left" : "none used"} ${signed(pen.vp)}</span>` : nothing}</td>
+            <td>${chainMarks(c)}</td>
+            <td class="num"><b>${signed(c.vp)}</b>${c.bonus ? html`<span class="muted small"> (${c.base}${signed(c.bonus)})</span>` : nothing}</td>
+          </tr>`;
+        })}
+      </tbody>
+      <tfoot>
+        <tr><th scope="row" colspan="3">Chains</th><td class="num">${signed(sc.chainVp)}</td></tr>
+        <tr><th scope="row" colspan="3">Chips: suits with none left or none used, −5 each${sc.chipPenalties.length ? ` (${sc.chipPenalties.map((p) => p.suit).join(", ")})` : ""}</th><td class="num">${signed(sc.chipVp)}</td></tr>
+        <tr><th scope="row" colspan="3">Empty spaces: ${sc.emptySpaces} × −5</th><td class="num">${signed(sc.emptyVp)}</td></tr>
+        <tr><th scope="row" colspan="3">Market discards: ${sc.marketDiscards} × −3</th><td class="num">${signed(sc.discardVp)}</td></tr>
+        <tr class="auct-total-row"><th scope="row" colspan="3">Total</th><td class="num"><b>${sc.total}</b></td></tr>
+      </tfoot>
+    </table>
+    </div>
+  </section>`;
+}
+
+function deckPanel(v: AuctView): TemplateResult {
+  return html`<section class="panel decks auct-decks" aria-labelledby="auct-decks-h">
+    <h2 id="auct-decks-h" class="panel-title">Deck</h2>
+    <dl class="deck-counts">
+      <div><dt>Deck</dt><dd data-testid="deck-count">${v.deckCount} card${v.deckCount === 1 ? "" : "s"}</dd></div>
+      <div><dt>Out of the game</dt><dd>${v.discard.length} card${v.discard.length === 1 ? "" : "s"}</dd></div>
+      <div><dt>Market discards</dt><dd data-testid="market-discards">${v.marketDiscards} (${signed(-3 * v.marketDiscards)} VP)</dd></div>
+    </dl>
+    ${v.discard.length
+      ? html`<details class="auct-out"><summary class="mini-title">Cards out of the game</summary><div class="chips">${v.discard.map((id) => cardChip(id))}</div></details>`
+      : nothing}
+  </section>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// End
+
+interface PlaceInfo {
+  state: "loading" | "done" | "missing" | "error";
+  place?: number;
+  of?: number;
+  tries: number;
+}
+const places = new Map<string, PlaceInfo>();
+
+function fetchPlace(s: Store, room: RoomView, day: string, p: PlaceInfo): void {
+  p.tries++;
+  loadBoard(room.game, day, 1000)
+    .then((entries) => {
+      const found = entries.find((e) => e.roomId === room.roomId);
+      if (found) {
+        p.state = "done";
+        p.place = found.place;
+        p.of = entries.length;
+      } else if (p.tries < 6) {
+        setTimeout(() => fetchPlace(s, room, day, p), 1000);
+      } else {
+        p.state = "missing";
+      }
+    })
+    .catch(() => (p.state = "error"))
+    .finally(() => s.changed());
+}
+
+/** The attempt's place on its day's board, once the server has recorded it (ratingChanges set). */
+function boardPlace(s: Store, room: RoomView): PlaceInfo | null {
+  if (!room.daily || !room.ranked || room.ratingChanges === null) return null;
+  let p = places.get(room.roomId);
+  if (!p) {
+    p = { state: "loading", tries: 0 };
+    places.set(room.roomId, p);
+    fetchPlace(s, room, room.daily, p);
+  }
+  return p;
+}
+
+const placeWord = (n: number) => {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
+};
+
+function placeLine(s: Store, room: RoomView): TemplateResult {
+  if (!room.daily || !room.ranked) {
+    return room.daily ? html`<p class="muted">A casual replay of the ${room.daily} deal: it does not count on the boards.</p>` : html``;
+  }
+  const who = room.seat === 0 ? "You" : seatName(room, 0);
+  const p = boardPlace(s, room);
+  if (!p || p.state === "loading") {
+    return html`<p class="muted" data-testid="daily-place" data-state="loading" aria-busy="true">Recording the attempt on the ${room.daily} board…</p>`;
+  }
+  if (p.state === "done") {
+    return html`<p class="auct-place" data-testid="daily-place" data-state="done" data-place=${p.place}>${who} placed <b>${placeWord(p.place!)}</b> of ${p.of} on the daily board of ${room.daily}.
+      <a href="/" data-nav>See the board</a></p>`;
+  }
+  return html`<p class="muted" data-testid="daily-place" data-state=${p.state}>The daily board could not be loaded here; see it in the lobby.</p>`;
+}
+
+function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
+  const sc = v.score;
+  const mine = room.seat === 0;
+  const who = mine ? "You" : seatName(room, 0);
+  const headline =
+    sc.verdict === "commanding win" ? `${mine ? "A commanding win" : `${who}: a commanding win`}!` : sc.verdict === "win" ? `${mine ? "You win" : `${who} wins`}!` : "Not a win this time";
+  const reason = v.ended === "tableau-full" ? "The tableau is full." : v.ended === "market-empty" ? "The market ran out of cards." : "";
+  const seedOpen = !!room.seed;
+  return html`<section class="panel end auct-end" data-testid="end-screen" aria-labelledby="end-h">
+    <div class="end-head">
+      <h2 id="end-h">Game over · ${headline}</h2>
+      <p class="end-you">${reason} ${mine ? "Your" : `${who}'s`} final score: <b class="big-score" data-testid="final-score">${sc.total}</b> VP
+        <span class="muted">(40 wins, 50 is a commanding win)</span></p>
+      ${placeLine(s, room)}
+    </div>
+    ${scorePanel(s, sc, v, true)}
+    <details class="fair" ?open=${seedOpen}>
+      <summary>Fair dealing${room.daily && !seedOpen ? ": the seed is revealed when the day is over" : ": the revealed seed"}</summary>
+      <dl>
+        <dt>Seed</dt><dd>${seedOpen
+          ? html`<code data-testid="seed">${room.seed}</code>`
+          : html`<span class="muted" data-testid="seed-hidden">Secret until the ${room.daily} deal closes at 00:00 UTC: others still have to play it.</span>`}</dd>
+        <dt>Commitment (SHA-256 of the seed, sent at the start${room.daily ? ", the same for everyone's game of the day" : ""})</dt><dd><code>${room.commitment}</code></dd>
+      </dl>
+      ${seedOpen ? seedCheck(s, room) : nothing}
+      ${seedOpen ? html`<p class="small">Replay and check the whole game: <code>npm run replay -- ${room.roomId}</code>.</p>` : nothing}
+    </details>
+    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p>
+  </section>`;
+}
