@@ -135,7 +135,18 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, options: {} as Record<string, string | number | boolean>, error: "", busy: false };
+
+/** The game's options that apply at this player count, each with its chosen (or default) value. */
+function chosenOptions(g: GameInfo | undefined): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const o of g?.options ?? []) {
+    if (o.players && !o.players.includes(createForm.seats)) continue;
+    const picked = createForm.options[o.key];
+    out[o.key] = o.choices.some((c) => c.value === picked) ? picked! : o.choices[0]!.value;
+  }
+  return out;
+}
 
 function gameById(id: string): GameInfo | undefined {
   return s.lobby?.games.find((g) => g.id === id);
@@ -165,7 +176,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, options: chosenOptions(g) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -173,7 +184,7 @@ function createPanel(): TemplateResult {
       <select id="c-game" .value=${createForm.game} ?disabled=${!canPlay} @change=${(e: Event) => {
         const id = (e.target as HTMLSelectElement).value;
         const ng = gameById(id);
-        upd({ game: id, seats: ng ? Math.min(Math.max(createForm.seats, ng.minPlayers), ng.maxPlayers) : createForm.seats });
+        upd({ game: id, options: id === createForm.game ? createForm.options : {}, seats: ng ? Math.min(Math.max(createForm.seats, ng.minPlayers), ng.maxPlayers) : createForm.seats });
       }}>
         ${games.map((x) => html`<option value=${x.id} ?selected=${x.id === createForm.game}>${x.name}</option>`)}
       </select>
@@ -198,6 +209,20 @@ function createPanel(): TemplateResult {
         <p class="muted small" id="c-bots-hint">${createForm.ranked ? "Ranked games are between people only." : "Bots take the last seats."}</p>
       </div>
 
+      ${(g?.options ?? [])
+        .filter((o) => !o.players || o.players.includes(createForm.seats))
+        .map((o) => {
+          const value = chosenOptions(g)[o.key];
+          return html`<label for=${`c-opt-${o.key}`}>${o.label}</label>
+            <select id=${`c-opt-${o.key}`} data-option=${o.key} ?disabled=${!canPlay}
+              @change=${(e: Event) => {
+                const i = Number((e.target as HTMLSelectElement).value);
+                upd({ options: { ...createForm.options, [o.key]: o.choices[i]!.value } });
+              }}>
+              ${o.choices.map((c, i) => html`<option value=${i} ?selected=${c.value === value}>${c.label}</option>`)}
+            </select>`;
+        })}
+
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
       <button class="btn primary span2" ?disabled=${!canPlay || createForm.busy || !g}>Create room</button>
     </form>
@@ -215,7 +240,8 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
   return html`<li class="room-row" data-room=${r.id}>
     <div class="room-main">
       <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
-      <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span></div>
+      <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
+      ${r.daily ? html`<span class="badge daily" title="The daily deal of ${r.daily} (UTC). Today's can be watched once you have played it.">Daily ${r.daily}</span>` : nothing}</div>
       <div class="room-seats">${seatDots(r)}<span>${taken}/${r.seats.length} seats${kind === "open" ? ` · ${r.seats.length - taken} free` : ""}</span></div>
       <div class="muted small room-names">${names || "nobody yet"}</div>
     </div>

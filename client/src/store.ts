@@ -329,7 +329,7 @@ export class Store {
     }
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; options?: Record<string, unknown> }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);

@@ -66,6 +66,7 @@ export function summarize(room: Room): RoomSummary {
     status: room.status,
     seats: room.seats.map((s) => ({ name: s.name, bot: s.bot, taken: s.bot || s.playerId !== null })),
     createdAt: room.createdAt,
+    ...(room.daily ? { daily: room.daily } : {}),
   };
 }
 

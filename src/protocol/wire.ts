@@ -35,6 +35,8 @@ export interface RoomSummary {
   status: RoomStatus;
   seats: Array<{ name: string | null; bot: boolean; taken: boolean }>;
   createdAt: number;
+  /** A daily-challenge deal: its UTC day (today's may only be watched by players who played it). */
+  daily?: string;
 }
 
 /** What one viewer receives about a room (`room:state`, and `state` in sync replies). */

@@ -382,11 +382,17 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
     const bea = await newPage(browser, PHONE);
     const spec = await newPage(browser, DESKTOP);
     await enterName(bea.page, url, "Bea");
-    // The lobby form has no game options yet: create the room through the page's own connection.
+    // The match is chosen in the lobby form (the game's options as the server lists them); the
+    // fifth player's extra cards are offered only for five players.
     await bea.page.getByRole("heading", { name: "New room" }).waitFor();
-    await bea.page.evaluate(`window.goblinBazaar.createRoom({ game: "sorcerous-futures", seats: 3, ranked: false, bots: 2, options: { match: 3 } })`);
-    await bea.page.waitForURL(/\/room\/[^/]+$/);
-    const roomId = new URL(bea.page.url()).pathname.split("/").pop()!;
+    await bea.page.selectOption("#c-game", "sorcerous-futures");
+    await bea.page.selectOption("#c-seats", "5");
+    await bea.page.getByLabel("Fifth player's extra cards").waitFor();
+    await bea.page.selectOption("#c-seats", "3");
+    expect(await bea.page.getByLabel("Fifth player's extra cards").count()).toBe(0);
+    await bea.page.getByLabel("Length").selectOption({ label: "Three-game match (bankrolls carry over)" });
+    const roomId = await createRoom(bea.page, { game: "sorcerous-futures", seats: 3, ranked: false, bots: 2 });
+    expect((await store.get(roomId))!.options).toEqual({ match: 3 });
     await spec.page.goto(`${url}/room/${roomId}`);
     await spec.page.getByRole("button", { name: "Just watch games" }).click();
     await spec.page.getByTestId("spectating").waitFor();
