@@ -3,8 +3,9 @@ import type { AnyGame } from "./types.js";
 import { goblinMarket } from "./goblin-market/index.js";
 import { sorcerousFutures } from "./sorcerous-futures/index.js";
 import { aucteraden } from "./aucteraden/index.js";
+import { goblinTeeth } from "./goblin-teeth/index.js";
 
-export const GAMES: readonly AnyGame[] = [goblinMarket, sorcerousFutures, aucteraden];
+export const GAMES: readonly AnyGame[] = [goblinMarket, sorcerousFutures, aucteraden, goblinTeeth];
 
 const byId = new Map(GAMES.map((g) => [g.id, g]));
 

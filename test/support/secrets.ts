@@ -11,10 +11,15 @@ import type { Seat } from "../../src/games/types.js";
 import type { GoblinMarketState } from "../../src/games/goblin-market/state.js";
 import type { SorcerousFuturesState } from "../../src/games/sorcerous-futures/state.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
+import type { GoblinTeethState } from "../../src/games/goblin-teeth/state.js";
 
 /** What no viewer (seat or spectator) may know. */
 export function secretsOf(room: Room): string[] {
   if (room.game === "sorcerous-futures" && room.state) {
+    const per = [null, ...room.seats.map((_, i) => i)].map((v) => new Set(secretsFor(room, v)));
+    return [...per[0]!].filter((x) => per.every((s) => s.has(x)));
+  }
+  if (room.game === "goblin-teeth" && room.state) {
     const per = [null, ...room.seats.map((_, i) => i)].map((v) => new Set(secretsFor(room, v)));
     return [...per[0]!].filter((x) => per.every((s) => s.has(x)));
   }
@@ -53,6 +58,22 @@ export function secretsFor(room: Room, seat: Seat | null): string[] {
     out.push(JSON.stringify(s.rng));
     if (s.deck.length >= 2) out.push(JSON.stringify(s.deck));
     for (const id of s.deck) out.push(`"${id}"`);
+  }
+  if (room.game === "goblin-teeth" && room.state) {
+    // Per seat: the decks (cards and order), other hands, the face-down Item; minus what this seat
+    // knows is where it is (its own hand, cards it gave or put on the deck, the face-down Item it
+    // peeked at or put there) and what everyone knows (cards shown with Sneak Preview).
+    const s = room.state as GoblinTeethState;
+    out.push(JSON.stringify(s.rng));
+    if (s.phase !== "over") {
+      if (s.itemDeck.length >= 2) out.push(JSON.stringify(s.itemDeck));
+      if (s.cheatDeck.length >= 2) out.push(JSON.stringify(s.cheatDeck));
+      const hidden = new Set<string>([...s.itemDeck, ...s.cheatDeck]);
+      for (let other = 0; other < s.players; other++) if (other !== seat) for (const id of s.hands[other]) hidden.add(id);
+      for (const p of s.pot) if (p.faceDown) hidden.add(p.item);
+      const known = (id: string) => s.shown.includes(id) || (seat !== null && (s.knowledge[id] ?? []).includes(seat));
+      for (const id of hidden) if (!known(id)) out.push(`"${id}"`);
+    }
   }
   return out;
 }

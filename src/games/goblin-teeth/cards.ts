@@ -1,0 +1,101 @@
+/**
+ * Moving cards between hands, decks, the discard pile and the Pot, keeping `knowledge` (who knows
+ * exactly where a hidden card is) right. A card in a public place (discard, in play, in front of a
+ * player, face up in the Pot) has no knowledge entry; a card in a hand is always known to its owner.
+ */
+import { forget, knows } from "../knowledge.js";
+import { shuffle } from "../rng.js";
+import type { Seat, Viewer } from "../types.js";
+import { log, type Draft } from "./draft.js";
+import type { GoblinTeethState } from "./state.js";
+
+/** Set exactly who knows where `card` is, replacing what was known; `shown`: everyone (spectators too). */
+export function setKnown(d: Draft, card: string, seats: readonly Seat[], shown = false): void {
+  const uniq = [...new Set(seats)].sort((a, b) => a - b);
+  d.knowledge = uniq.length > 0 ? { ...d.knowledge, [card]: uniq } : forget(d.knowledge, card);
+  d.shown = d.shown.filter((c) => c !== card);
+  if (shown) d.shown.push(card);
+}
+
+/** The card is now in a public place, or shuffled: nobody tracks it. */
+export function forgetCard(d: Draft, card: string): void {
+  setKnown(d, card, []);
+}
+
+export function knowersOf(s: GoblinTeethState, card: string): Seat[] {
+  return s.knowledge[card] ?? [];
+}
+
+/** Does `viewer` know where this hidden card is? */
+export function knowsCard(s: GoblinTeethState, card: string, viewer: Viewer): boolean {
+  return s.shown.includes(card) || knows(s.knowledge, card, viewer);
+}
+
+export function removeFromHand(d: Draft, seat: Seat, card: string): void {
+  const i = d.hands[seat].indexOf(card);
+  if (i < 0) throw new Error(`${card} is not in seat ${seat}'s hand`);
+  d.hands[seat].splice(i, 1);
+}
+
+/** Put `card` into `seat`'s hand; the owner and `others` know it is there (`shown`: everyone). */
+export function addToHand(d: Draft, seat: Seat, card: string, others: readonly Seat[] = [], shown = false): void {
+  d.hands[seat].push(card);
+  setKnown(d, card, [seat, ...others], shown);
+}
+
+/** Cards that can still be drawn: the Cheat deck plus the discard pile (reshuffled when needed). */
+export function cheatSupply(s: GoblinTeethState): number {
+  return s.cheatDeck.length + s.discard.length;
+}
+
+/** The Cheat deck is empty: shuffle the discard pile to form a new deck. */
+export function reshuffleDiscard(d: Draft): void {
+  const sh = shuffle(d.rng, d.discard);
+  d.rng = sh.rng;
+  d.cheatDeck = sh.value;
+  d.discard = [];
+  for (const c of d.cheatDeck) forgetCard(d, c);
+  log(d, { type: "cheat-reshuffle", count: d.cheatDeck.length });
+}
+
+/**
+ * `seat` draws up to `count` Cheat cards into hand (reshuffling the discard pile when the deck is
+ * empty; fewer if both run out). Whoever knew a drawn card's place (it was put on top) still knows it.
+ * Logged publicly as a count, privately with the cards. Returns the cards drawn.
+ */
+export function drawCheats(d: Draft, seat: Seat, count: number, reason: string): string[] {
+  const got: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (d.cheatDeck.length === 0) {
+      if (d.discard.length === 0) break;
+      reshuffleDiscard(d);
+    }
+    const card = d.cheatDeck.shift()!;
+    addToHand(d, seat, card, knowersOf(d, card));
+    got.push(card);
+  }
+  log(d, { type: "draw", seat, count: got.length, reason });
+  if (got.length > 0) log(d, { type: "drew", to: [seat], seat, cards: got, reason });
+  return got;
+}
+
+/** A Cheat card goes face up onto the discard pile. */
+export function discardCheat(d: Draft, card: string): void {
+  d.discard.push(card);
+  forgetCard(d, card);
+}
+
+/** `seat` puts `card` on top of the Cheat deck: only they know it is there. */
+export function putOnCheatDeck(d: Draft, seat: Seat, card: string): void {
+  d.cheatDeck.unshift(card);
+  setKnown(d, card, [seat]);
+}
+
+/** Shuffle Items back into the Item deck (nobody knows where they are any more). */
+export function shuffleIntoItemDeck(d: Draft, items: readonly string[]): void {
+  if (items.length === 0) return;
+  const sh = shuffle(d.rng, [...d.itemDeck, ...items]);
+  d.rng = sh.rng;
+  d.itemDeck = sh.value;
+  for (const c of items) forgetCard(d, c);
+}

@@ -1,0 +1,159 @@
+/** Pass, Pilfer, Revivify, Share the Load, Sneak Preview: effect, choices, when they can't be played. */
+import { describe, expect, it } from "vitest";
+import { knowsCard } from "../cards.js";
+import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import { goblinTeeth as game } from "../index.js";
+import { view } from "../view.js";
+import type { GoblinTeethState } from "../state.js";
+
+const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const seat = (n: number) => ({ kind: "seat" as const, seat: n });
+
+/** 3 players, nothing placed yet; seat 0's turn. Cheat deck: swap, borrow, distraction, then the rest. */
+function table(hands: string[][], more: Partial<Parameters<typeof position>[0]> = {}) {
+  return deepFreeze(
+    position({
+      players: 3,
+      dice: [[4, 2, 6], [5, 1, 3], [2, 6, 1]],
+      pot: ["item-bone-1", "item-tooth-1", "item-worms-1"],
+      hands,
+      cheatDeck: ["cheat-swap", "cheat-borrow", "cheat-distraction", "cheat-refresh"],
+      ...more,
+    }),
+  );
+}
+
+describe("Pass: draw a Cheat card; you do not have to place a die this turn", () => {
+  it("draws, and the turn may end without a die (or go on: more cards, a die)", () => {
+    const s = table([["cheat-pass"], [], []]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-pass" }]]);
+    expect(t.hands[0]).toEqual(["cheat-swap"]);
+    expect(t.turnState.passed).toBe(true);
+    expect(game.legalActions(t, 0).map((l) => l.type)).toContain("end-turn");
+    expect(codeOf(s, 0, { type: "end-turn" })).toBe("MUST_PLACE");
+    const ended = play(t, [[0, { type: "end-turn" }]]);
+    expect(ended.turn).toBe(1);
+    expect(ended.dice.filter((d) => d.owner === 0 && d.at === "supply")).toHaveLength(3);
+    const placed = play(t, [[0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }], [0, { type: "altar", die: 0 }]]);
+    expect(placed.turn).toBe(1);
+  });
+});
+
+describe("Pilfer: draw a Cheat card; you may move 1 of your opponent's Ongoing cards in front of you", () => {
+  it("draws and takes an opponent's Ongoing card (or none)", () => {
+    const s = table([["cheat-pilfer"], [], []], { ongoing: [["cheat-blessed"], ["cheat-cursed"], ["cheat-priest"]] });
+    expect(legalInstances(s, 0, "cheat-pilfer").map((a) => a.take)).toEqual(["none", "cheat-cursed", "cheat-priest"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "cheat-priest" }]]);
+    expect(t.hands[0]).toEqual(["cheat-swap"]);
+    expect(t.ongoing).toEqual([["cheat-blessed", "cheat-priest"], ["cheat-cursed"], []]);
+    const u = play(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "none" }]]);
+    expect(u.ongoing).toEqual(s.ongoing);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-pilfer", take: "cheat-blessed" })).toBe("BAD_TAKE");
+  });
+});
+
+describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the deck, 1 to the player on your left, keep 1", () => {
+  it("places, gives and keeps as chosen; the others learn none of the three's new places", () => {
+    const s = table([["cheat-revivify"], [], []], { discard: ["cheat-exchange", "cheat-swap", "cheat-transposition", "cheat-table-bump"], cheatDeck: ["cheat-borrow"] });
+    expect(legalInstances(s, 0, "cheat-revivify").map((a) => [a.top, a.give])).toEqual([
+      ["cheat-swap", "cheat-transposition"],
+      ["cheat-swap", "cheat-table-bump"],
+      ["cheat-transposition", "cheat-swap"],
+      ["cheat-transposition", "cheat-table-bump"],
+      ["cheat-table-bump", "cheat-swap"],
+      ["cheat-table-bump", "cheat-transposition"],
+    ]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-table-bump", give: "cheat-swap" }]]);
+    expect(t.cheatDeck).toEqual(["cheat-table-bump", "cheat-borrow"]);
+    expect(t.hands).toEqual([["cheat-transposition"], ["cheat-swap"], []]);
+    expect(t.discard).toEqual(["cheat-exchange", "cheat-revivify"]);
+    // Seat 0 knows the deck top and seat 1's new card; seat 1 knows its card; seat 2 knows nothing.
+    expect(view(t, seat(0)).mine!.deckTop).toEqual([{ card: "cheat-table-bump", fromTop: 0 }]);
+    expect(view(t, seat(0)).seats[1].known).toEqual(["cheat-swap"]);
+    expect(knowsCard(t, "cheat-swap", seat(2))).toBe(false);
+    expect(knowsCard(t, "cheat-table-bump", seat(1))).toBe(false);
+    expect(logOf(t, "cheat").at(-1)).toEqual({ type: "cheat", seat: 0, card: "cheat-revivify", mode: "turn", n: expect.any(Number) });
+    // Whoever draws the deck top next: seat 0 still knows where it went.
+    const u = play(t, [[0, { type: "altar", die: 0 }], [1, { type: "altar-draw", die: 3 }]]);
+    expect(view(u, seat(0)).seats[1].known).toEqual(["cheat-swap", "cheat-table-bump"]);
+    expect(view(u, seat(2)).seats[1].known).toEqual([]);
+  });
+
+  it("needs 3 cards in the discard pile; top and give must be two different ones of those 3", () => {
+    const s = table([["cheat-revivify"], [], []], { discard: ["cheat-swap", "cheat-transposition"] });
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-transposition" })).toBe("NOT_ENOUGH_CARDS");
+    expect(legalInstances(s, 0, "cheat-revivify")).toEqual([]);
+    const t = table([["cheat-revivify"], [], []], { discard: ["cheat-exchange", "cheat-swap", "cheat-transposition", "cheat-table-bump"] });
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-swap" })).toBe("SAME_CARD");
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-exchange", give: "cheat-swap" })).toBe("BAD_CARD");
+  });
+});
+
+describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to the player on your left", () => {
+  it("draws 3, then chooses which goes back on top and which to give (from those 3)", () => {
+    const s = table([["cheat-share-the-load", "cheat-pass"], [], []]);
+    let t = play(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(t.hands[0]).toEqual(["cheat-pass", "cheat-swap", "cheat-borrow", "cheat-distraction"]);
+    expect(t.pending).toEqual([{ kind: "share", seat: 0, card: "cheat-share-the-load", cards: ["cheat-swap", "cheat-borrow", "cheat-distraction"] }]);
+    expect(view(t, seat(0)).mine!.pending).toEqual({ cards: ["cheat-swap", "cheat-borrow", "cheat-distraction"] });
+    expect(view(t, seat(1)).pending).toEqual({ kind: "share", seat: 0 });
+    expect(legalInstances(t, 0)).toHaveLength(6);
+    expect(codeOf(t, 0, { type: "share", top: "cheat-pass", give: "cheat-swap" })).toBe("BAD_CARD");
+    expect(codeOf(t, 0, { type: "share", top: "cheat-swap", give: "cheat-swap" })).toBe("SAME_CARD");
+    t = play(t, [[0, { type: "share", top: "cheat-borrow", give: "cheat-distraction" }]]);
+    expect(t.cheatDeck[0]).toBe("cheat-borrow");
+    expect(t.hands).toEqual([["cheat-pass", "cheat-swap"], ["cheat-distraction"], []]);
+    expect(t.discard).toEqual(["cheat-share-the-load"]);
+    expect(logOf(t, "given").at(-1)).toMatchObject({ to: [0, 1], card: "cheat-distraction" });
+    expect(logOf(t, "deck-top").at(-1)).toMatchObject({ to: [0], card: "cheat-borrow" });
+    expect(logOf(t, "gave").at(-1)!.to).toBeUndefined();
+  });
+
+  it("needs 3 Cheat cards to draw (deck and discard pile together)", () => {
+    const s = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow"] });
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-share-the-load" })).toBe("NOT_ENOUGH_CARDS");
+    const t = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow", "cheat-distraction"] });
+    const u = play(t, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(u.hands[0]).toHaveLength(3);
+    expect(logOf(u, "cheat-reshuffle")).toHaveLength(1);
+  });
+});
+
+describe("Sneak Preview: play a Cheat card, then immediately return it to your hand", () => {
+  it("plays another Action card from your hand, which comes back to your hand (seen by all); Sneak Preview is discarded", () => {
+    const s = table([["cheat-sneak-preview", "cheat-swap", "cheat-lawful"], [], []]);
+    let t = play(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }]]);
+    expect(t.pending).toEqual([{ kind: "preview", seat: 0, card: "cheat-sneak-preview" }]);
+    // Only Action cards: Swap yes, Lawful (Ongoing) no.
+    expect(new Set(legalInstances(t, 0).map((a) => a.card))).toEqual(new Set(["cheat-swap"]));
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-lawful", target: 1 })).toBe("NOT_ACTION");
+    expect(codeOf(t, 0, { type: "altar", die: 0 })).toBe("WRONG_STEP");
+    t = play(t, [[0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
+    expect([t.dice[0].value, t.dice[3].value]).toEqual([5, 4]);
+    expect(t.hands[0]).toEqual(["cheat-lawful", "cheat-swap"]);
+    expect(t.discard).toEqual(["cheat-sneak-preview"]);
+    expect(knowsCard(t, "cheat-swap", { kind: "spectator" })).toBe(true);
+    expect(view(t, { kind: "spectator" }).seats[0].known).toEqual(["cheat-swap"]);
+    expect(logOf(t, "back-to-hand").at(-1)).toMatchObject({ seat: 0, card: "cheat-swap" });
+    expect(t.turnState.cheats).toBe(2);
+  });
+
+  it("a previewed card with its own decisions returns once they are taken (Share the Load)", () => {
+    const s = table([["cheat-sneak-preview", "cheat-share-the-load"], [], []]);
+    let t = play(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }], [0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(t.inPlay.map((c) => c.card)).toEqual(["cheat-sneak-preview", "cheat-share-the-load"]);
+    t = play(t, [[0, { type: "share", top: "cheat-swap", give: "cheat-borrow" }]]);
+    expect(t.inPlay).toEqual([]);
+    expect(t.hands[0]).toEqual(["cheat-distraction", "cheat-share-the-load"]);
+    expect(t.discard).toEqual(["cheat-sneak-preview"]);
+  });
+
+  it("can't be played without another playable Action card, or by a Lawful player", () => {
+    expect(codeOf(table([["cheat-sneak-preview", "cheat-lawful"], [], []]), 0, { type: "cheat", card: "cheat-sneak-preview" })).toBe("NOTHING_TO_PREVIEW");
+    // Revivify with an empty discard pile is not playable, so neither is Sneak Preview.
+    expect(codeOf(table([["cheat-sneak-preview", "cheat-revivify"], [], []]), 0, { type: "cheat", card: "cheat-sneak-preview" })).toBe("NOTHING_TO_PREVIEW");
+    const lawful = table([["cheat-sneak-preview", "cheat-swap"], [], []], { ongoing: [["cheat-lawful"], [], []] });
+    expect(codeOf(lawful, 0, { type: "cheat", card: "cheat-sneak-preview" })).toBe("LAWFUL");
+    expect(legalInstances(lawful, 0, "cheat-sneak-preview")).toEqual([]);
+  });
+});

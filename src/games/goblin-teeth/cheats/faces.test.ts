@@ -1,0 +1,130 @@
+/** Borrow, Quick Fingers, Sneaky Sneaky, Swap, Table Bump: each card's effect, choices, and when it can't be played. */
+import { describe, expect, it } from "vitest";
+import { knowsCard } from "../cards.js";
+import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import { goblinTeeth as game } from "../index.js";
+import { view } from "../view.js";
+import type { GoblinTeethState } from "../state.js";
+
+const values = (s: GoblinTeethState) => s.dice.map((d) => d.value);
+const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+
+/** 2 players: seat 0 has 4 + 2 on slot 1 (6) and an unplayed 6; seat 1 has 5 on slot 1 and unplayed 1, 3. Seat 0's turn. */
+function table(hand: string[], more: Partial<Parameters<typeof position>[0]> = {}) {
+  return deepFreeze(
+    position({
+      players: 2,
+      dice: [[4, 2, 6], [5, 1, 3]],
+      at: [[1, 1, "supply"], [1, "supply", "supply"]],
+      pot: ["item-bone-1", "item-tooth-1"],
+      hands: [hand, ["cheat-pass"]],
+      ...more,
+    }),
+  );
+}
+
+describe("Borrow: raise any die by 1 pip, then reduce any die by 1 pip", () => {
+  it("raises then reduces (any dice, anyone's; the same die twice is allowed)", () => {
+    const s = table(["cheat-borrow"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-borrow", raise: 2, reduce: 4 }]]);
+    expect(values(t)).toEqual([4, 2, 6, 5, 1, 3]); // the 6 stays 6 and the 1 stays 1 (the 1-6 range)
+    const u = play(s, [[0, { type: "cheat", card: "cheat-borrow", raise: 0, reduce: 3 }]]);
+    expect(values(u)).toEqual([5, 2, 6, 4, 1, 3]); // 7 vs 4 on slot 1
+    expect(u.discard).toEqual(["cheat-borrow"]);
+    expect(u.hands[0]).toEqual([]);
+    expect(logOf(u, "cheat").at(-1)).toMatchObject({ seat: 0, card: "cheat-borrow", raise: 0, reduce: 3 });
+    // Same die: a 6 raised stays 6, then is reduced to 5.
+    expect(values(play(s, [[0, { type: "cheat", card: "cheat-borrow", raise: 2, reduce: 2 }]]))[2]).toBe(5);
+  });
+
+  it("can't be played with a result over 10 or a tie", () => {
+    const s = table(["cheat-borrow"]);
+    // Raising seat 1's 5 to 6 and reducing an unplayed die ties seat 0's 6 on slot 1.
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-borrow", raise: 3, reduce: 4 })).toBe("BID_TIE");
+    // Seat 0 with 6 + 4 = 10: raising the 4 and reducing an unplayed die makes 11.
+    const over = table(["cheat-borrow"], { dice: [[6, 4, 2], [5, 1, 3]] });
+    expect(codeOf(over, 0, { type: "cheat", card: "cheat-borrow", raise: 1, reduce: 2 })).toBe("BID_OVER_10");
+    expect(codeOf(over, 0, { type: "cheat", card: "cheat-borrow", raise: 1, reduce: 0 })).toBe("ok"); // 6+4 = 10 again
+    const legal = legalInstances(s, 0, "cheat-borrow");
+    expect(legal).toContainEqual({ type: "cheat", card: "cheat-borrow", raise: 0, reduce: 3 });
+    expect(legal).not.toContainEqual({ type: "cheat", card: "cheat-borrow", raise: 3, reduce: 4 });
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-borrow", raise: 99, reduce: 0 })).toBe("BAD_DIE");
+  });
+});
+
+describe("Quick Fingers: discard any number of cards; for each, raise any die by 1 pip then reduce any die by 1 pip", () => {
+  it("discards one card at a time (Cheat cards face up, Items unseen into the Item deck), each with a raise and a reduce; decline stops", () => {
+    const s = table(["cheat-quick-fingers", "cheat-swap", "item-emerald-1"]);
+    let t = play(s, [[0, { type: "cheat", card: "cheat-quick-fingers" }]]);
+    expect(t.pending).toEqual([{ kind: "quick-fingers", seat: 0, card: "cheat-quick-fingers" }]);
+    expect(game.legalActions(t, 0).map((l) => l.type)).toEqual([...Array(game.legalActions(t, 0).length - 1).fill("quick-fingers"), "decline"]);
+    expect(codeOf(t, 0, { type: "place", die: 2, slot: 0 })).toBe("WRONG_STEP");
+    t = play(t, [[0, { type: "quick-fingers", discard: "cheat-swap", raise: 0, reduce: 3 }]]);
+    expect(values(t).slice(0, 4)).toEqual([5, 2, 6, 4]);
+    expect(t.discard).toEqual(["cheat-swap"]);
+    t = play(t, [[0, { type: "quick-fingers", discard: "item-emerald-1", raise: 1, reduce: 3 }]]);
+    expect(values(t).slice(0, 4)).toEqual([5, 3, 6, 3]);
+    expect(t.itemDeck).toContain("item-emerald-1");
+    expect(JSON.stringify(logOf(t, "quick-fingers"))).not.toContain("item-emerald-1");
+    // Hand empty: only decline is left.
+    expect(game.legalActions(t, 0).map((l) => l.type)).toEqual(["decline"]);
+    t = play(t, [[0, { type: "decline" }]]);
+    expect(t.pending).toEqual([]);
+    expect(t.discard).toEqual(["cheat-swap", "cheat-quick-fingers"]);
+    expect(t.turn).toBe(0); // still to place a die
+  });
+
+  it("each discard's raise-and-reduce must leave no tie and no bid over 10; discarding nothing is allowed", () => {
+    const s = table(["cheat-quick-fingers", "cheat-swap"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-quick-fingers" }]]);
+    expect(codeOf(t, 0, { type: "quick-fingers", discard: "cheat-swap", raise: 3, reduce: 4 })).toBe("BID_TIE");
+    expect(codeOf(t, 0, { type: "quick-fingers", discard: "cheat-pass", raise: 0, reduce: 4 })).toBe("NOT_IN_HAND");
+    expect(codeOf(play(t, [[0, { type: "decline" }]]), 0, { type: "decline" })).toBe("WRONG_STEP");
+  });
+});
+
+describe("Sneaky Sneaky: peek at the face-down Item, then set any unplayed die to 3 or 4", () => {
+  it("the player (only) learns the face-down Item and keeps knowing it; any unplayed die becomes 3 or 4", () => {
+    const s = table(["cheat-sneaky-sneaky"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 4, value: 4 }]]);
+    expect(t.dice[4].value).toBe(4);
+    expect(knowsCard(t, "item-bone-1", { kind: "seat", seat: 0 })).toBe(true);
+    expect(knowsCard(t, "item-bone-1", { kind: "seat", seat: 1 })).toBe(false);
+    expect(view(t, { kind: "seat", seat: 0 }).pot[0]).toMatchObject({ faceDown: true, card: "item-bone-1", item: { type: "bone" } });
+    expect(view(t, { kind: "seat", seat: 1 }).pot[0]).toMatchObject({ faceDown: true, item: null });
+    expect(logOf(t, "peeked")[0]).toMatchObject({ to: [0], card: "item-bone-1" });
+    expect(logOf(t, "peek")[0].to).toBeUndefined();
+  });
+
+  it("only unplayed dice, only 3 or 4", () => {
+    const s = table(["cheat-sneaky-sneaky"]);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 })).toBe("NOT_UNPLAYED");
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 5 })).toBe("BAD_VALUE");
+    const legal = legalInstances(s, 0, "cheat-sneaky-sneaky");
+    expect(legal.map((a) => [a.die, a.value])).toEqual([[2, 3], [2, 4], [4, 3], [4, 4], [5, 3], [5, 4]]);
+  });
+});
+
+describe("Swap: exchange the values of any 2 unplayed dice", () => {
+  it("swaps the faces of two unplayed dice (anyone's)", () => {
+    const t = play(table(["cheat-swap"]), [[0, { type: "cheat", card: "cheat-swap", die: 2, other: 4 }]]);
+    expect(t.dice[2].value).toBe(1);
+    expect(t.dice[4].value).toBe(6);
+  });
+
+  it("not played dice, not the same die twice; needs two unplayed dice", () => {
+    const s = table(["cheat-swap"]);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-swap", die: 0, other: 4 })).toBe("NOT_UNPLAYED");
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-swap", die: 4, other: 4 })).toBe("SAME_DIE");
+    const one = table(["cheat-swap"], { at: [[1, 1, "supply"], [1, "altar", "altar"]] });
+    expect(legalInstances(one, 0, "cheat-swap")).toEqual([]);
+  });
+});
+
+describe("Table Bump: change all of your unplayed dice to the number on the opposite side", () => {
+  it("turns each unplayed die of yours to 7 minus its face; placed dice and others' dice stay", () => {
+    const s = table(["cheat-table-bump"], { at: [["supply", 1, "supply"], [1, "supply", "supply"]], dice: [[4, 2, 6], [5, 1, 3]] });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-table-bump" }]]);
+    expect(values(t)).toEqual([3, 2, 1, 5, 1, 3]);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Build states in chosen positions (for tests and worked examples), play move lists, and play
+ * whole seeded random games with uniformly random legal actions.
+ */
+import { randomLegalAction } from "../legal.js";
+import type { Action, Seat } from "../types.js";
+import { apply } from "./apply.js";
+import { CHEAT_IDS, DICE_PER_PLAYER, ITEM_IDS } from "./data.js";
+import { draft } from "./draft.js";
+import { beginTurn, settle } from "./flow.js";
+import { activeSeats, legalActions } from "./legal.js";
+import { setup } from "./setup.js";
+import type { Die, DieSpot, GoblinTeethOptions, GoblinTeethState, PotSlot } from "./state.js";
+import { deepFreeze, seededRandom } from "../testing.js";
+
+export interface PositionSpec {
+  players: number;
+  /** Each seat's dice faces (3 per seat); with `at`, where each die is (default unplayed). */
+  dice: number[][];
+  at?: DieSpot[][];
+  /** Pot Items, slot 0 face down. */
+  pot: string[];
+  hands?: string[][];
+  ongoing?: string[][];
+  discard?: string[];
+  /** Decks, top first; default: every unlisted card in data order. */
+  itemDeck?: string[];
+  cheatDeck?: string[];
+  turn?: Seat;
+  firstPlayer?: Seat;
+  offerings?: string[];
+  seatOfferings?: string[][] | null;
+  advanced?: boolean;
+  knowledge?: Record<string, Seat[]>;
+  round?: number;
+  seed?: string;
+}
+
+/** A state in the middle of a round, at the start of `turn`'s turn (no decision pending). */
+export function position(spec: PositionSpec): GoblinTeethState {
+  const n = spec.players;
+  const hands = spec.hands ?? Array.from({ length: n }, () => []);
+  const ongoing = spec.ongoing ?? Array.from({ length: n }, () => []);
+  const discard = spec.discard ?? [];
+  const listed = new Set([...spec.pot, ...hands.flat(), ...ongoing.flat(), ...discard]);
+  const dice: Die[] = [];
+  for (let seat = 0; seat < n; seat++) {
+    for (let k = 0; k < DICE_PER_PLAYER; k++) dice.push({ owner: seat, value: spec.dice[seat][k], at: spec.at?.[seat]?.[k] ?? "supply" });
+  }
+  const pot: PotSlot[] = spec.pot.map((item, slot) => ({ item, faceDown: slot === 0 }));
+  const base = setup({ players: n, options: { advanced: spec.advanced ?? false }, seed: spec.seed ?? "fixture" });
+  const knowledge: Record<string, Seat[]> = { ...(spec.knowledge ?? {}) };
+  hands.forEach((h, seat) => h.forEach((c) => (knowledge[c] = [...new Set([seat, ...(knowledge[c] ?? [])])].sort())));
+  const d = draft({
+    ...base,
+    log: [],
+    phase: "turn",
+    round: spec.round ?? 1,
+    firstPlayer: spec.firstPlayer ?? spec.turn ?? 0,
+    turn: spec.turn ?? 0,
+    itemDeck: spec.itemDeck ?? ITEM_IDS.filter((c) => !listed.has(c)),
+    cheatDeck: spec.cheatDeck ?? CHEAT_IDS.filter((c) => !listed.has(c)),
+    discard: [...discard],
+    hands: hands.map((h) => [...h]),
+    ongoing: ongoing.map((o) => [...o]),
+    offerings: spec.offerings ?? base.offerings,
+    seatOfferings: spec.seatOfferings === undefined ? base.seatOfferings : spec.seatOfferings,
+    pot,
+    dice,
+    knowledge,
+    shown: [],
+    inPlay: [],
+    pending: [],
+    patientDone: false,
+    lastAwards: null,
+    result: null,
+  });
+  beginTurn(d, spec.turn ?? 0);
+  settle(d);
+  return d;
+}
+
+/** Apply `moves` in order; throws (with the error code) if one is refused. */
+export function play(state: GoblinTeethState, moves: ReadonlyArray<readonly [Seat, Action]>): GoblinTeethState {
+  let s = state;
+  for (const [seat, action] of moves) {
+    const r = apply(s, seat, action);
+    if (!r.ok) throw new Error(`seat ${seat} ${JSON.stringify(action)}: ${r.error.code} ${r.error.message}`);
+    s = r.value;
+  }
+  return s;
+}
+
+/** The code of apply's answer ("ok" when accepted). */
+export function codeOf(state: GoblinTeethState, seat: unknown, action: unknown): string {
+  const r = apply(state, seat as number, action as Action);
+  return r.ok ? "ok" : r.error.code;
+}
+
+export { deepFreeze, seededRandom };
+
+export interface RandomGame {
+  seed: string;
+  players: number;
+  options: GoblinTeethOptions;
+  moves: Array<[Seat, Action]>;
+  final: GoblinTeethState;
+}
+
+/**
+ * Play a whole game with uniformly random legal actions (seeded). `onStep` sees every state reached
+ * (including the first) and the action that led to it. Throws if a chosen legal action is refused
+ * or the game runs longer than `maxSteps`.
+ */
+export function randomGame(
+  players: number,
+  seed: string,
+  options: GoblinTeethOptions = {},
+  onStep?: (state: GoblinTeethState, last: [Seat, Action] | null) => void,
+  maxSteps = 20000,
+): RandomGame {
+  const random = seededRandom(`bot:${seed}`);
+  let s = setup({ players, options, seed });
+  const moves: Array<[Seat, Action]> = [];
+  onStep?.(s, null);
+  while (s.phase !== "over") {
+    if (moves.length >= maxSteps) throw new Error(`game ${seed} did not end in ${maxSteps} steps`);
+    const active = activeSeats(s);
+    const seat = active[Math.floor(random() * active.length)];
+    const action = randomLegalAction(legalActions(s, seat), random);
+    if (!action) throw new Error(`seat ${seat} has no legal action`);
+    const r = apply(s, seat, action);
+    if (!r.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${r.error.code} ${r.error.message}`);
+    moves.push([seat, action]);
+    s = r.value;
+    onStep?.(s, [seat, action]);
+  }
+  return { seed, players, options, moves, final: s };
+}
+
+/** Every concrete legal action of `seat` (templates expanded), optionally only those playing `card`. */
+export function legalInstances(state: GoblinTeethState, seat: Seat, card?: string): Action[] {
+  const out: Action[] = [];
+  for (const l of legalActions(state, seat)) {
+    let acts: Action[] = [{ type: l.type }];
+    for (const [k, spec] of Object.entries(l.params ?? {})) {
+      const values = spec.kind === "int" ? Array.from({ length: spec.max - spec.min + 1 }, (_, i) => spec.min + i) : spec.options;
+      acts = acts.flatMap((a) => values.map((v) => ({ ...a, [k]: v })));
+    }
+    out.push(...acts);
+  }
+  return card === undefined ? out : out.filter((a) => a.type === "cheat" && a.card === card);
+}

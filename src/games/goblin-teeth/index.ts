@@ -1,0 +1,47 @@
+/** Goblin Teeth (Frank Tedeschi): a dice bidding game for 2-5 players, with Cheat cards. */
+import type { GameDefinition } from "../types.js";
+import { apply } from "./apply.js";
+import { activeSeats, legalActions } from "./legal.js";
+import { parseOptions } from "./options.js";
+import { setup } from "./setup.js";
+import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
+import { outcome, view } from "./view.js";
+
+export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> = {
+  id: GAME_ID,
+  name: "Goblin Teeth",
+  minPlayers: MIN_PLAYERS,
+  maxPlayers: MAX_PLAYERS,
+  optionSpecs: [
+    {
+      key: "advanced",
+      label: "Offerings",
+      choices: [
+        { value: false, label: "Basic: the 6-Item Offering, one A and one B for everyone" },
+        { value: true, label: "Advanced: an A and a B Offering in front of each player" },
+      ],
+    },
+  ],
+  parseOptions,
+  setup,
+  activeSeats,
+  legalActions,
+  apply,
+  view,
+  isOver: (state) => state.phase === "over",
+  outcome,
+};
+
+export type {
+  GoblinTeethState,
+  GoblinTeethOptions,
+  Phase,
+  Die,
+  DieSpot,
+  PotSlot,
+  Decision,
+  InPlay,
+  TurnState,
+  Award,
+  GameResult,
+} from "./state.js";

@@ -1,0 +1,164 @@
+/**
+ * Goblin Teeth hidden information over the wire: many seeded games (2-5 players, basic and
+ * Advanced Play) with every player and a spectator connected. Each step the seat the server says
+ * must act picks a random legal action from its own latest view (preferring a Cheat card not yet
+ * played in this run, so that every card gets played). Every payload any socket received is
+ * checked against what THAT viewer may not know at the room version it shows: other hands' cards,
+ * an unknown face-down Item, the decks (cards and order), the RNG state and the seed.
+ *
+ * The log entries in a payload were written during the change that made that version; a card they
+ * name must be unknown to the viewer both before and after that change to count as a leak (a Cheat
+ * card played face up, then reshuffled into the deck by the same change's end-of-round draws, was
+ * public when the entry was written). The view itself is checked against the version it shows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
+import pino from "pino";
+import type { Database } from "../src/db/client.js";
+import { CHEAT_IDS } from "../src/games/goblin-teeth/data.js";
+import type { GoblinTeethState } from "../src/games/goblin-teeth/state.js";
+import { findGame } from "../src/games/registry.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { LegalAction, Seat } from "../src/games/types.js";
+import type { Room } from "../src/platform/room.js";
+import { startServer, type RunningServer } from "../src/server.js";
+import { leaks, secretsFor } from "./support/secrets.js";
+import { guest, lcg, openTestDatabase, testConfig, TestClient, until } from "./support/harness.js";
+
+const GAMES = Number(process.env.HIDDEN_INFO_GT_GAMES ?? 12);
+
+/** Room options per game: every player count, basic and Advanced Play. */
+const VARIANTS: Array<{ players: number; options: Record<string, unknown> }> = [
+  { players: 3, options: {} },
+  { players: 2, options: {} },
+  { players: 4, options: { advanced: true } },
+  { players: 5, options: {} },
+  { players: 2, options: { advanced: true } },
+  { players: 3, options: { advanced: true } },
+  { players: 4, options: {} },
+  { players: 5, options: { advanced: true } },
+];
+
+/** Plays a started room to the end, acting each step for the active seat; prefers Cheat cards not yet in `played`. */
+async function playAnyActive(
+  store: RunningServer["store"],
+  roomId: string,
+  clients: TestClient[],
+  random: () => number,
+  played: Set<string>,
+  maxActions = 5000,
+): Promise<number> {
+  for (let actions = 0; actions < maxActions; actions++) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") return actions;
+    const active: Seat[] = findGame(room.game)!.activeSeats(room.state);
+    const seat = active[Math.floor(random() * active.length)]!;
+    const me = clients[seat]!;
+    const mine = await until(() => {
+      const r = me.rooms.get(roomId);
+      return r && r.version >= room.version ? r.state : undefined;
+    }, `seat ${seat} to see v${room.version}`);
+    expect(mine.active).toEqual(active);
+    const legal = mine.legal as LegalAction[];
+    const fresh = legal.filter((l) => {
+      const card = l.type === "cheat" ? l.params?.card : undefined;
+      return card?.kind === "choice" && !played.has(String(card.options[0]));
+    });
+    const action = randomLegalAction(fresh.length > 0 && random() < 0.8 ? fresh : legal, random);
+    if (!action) throw new Error(`seat ${seat} is active but has no legal action`);
+    if (action.type === "cheat") played.add(action.card as string);
+    const ack = await me.call("game:act", { roomId, action });
+    if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
+  }
+  throw new Error("game did not end");
+}
+
+describe("Goblin Teeth hidden information over sockets", () => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+  const history = new Map<string, Room>();
+  let logText = "";
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(false));
+    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
+    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
+    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  it(`never sends a viewer what it may not know (${GAMES} games), and every Cheat card gets played`, async () => {
+    let checked = 0;
+    let logEntries = 0;
+    let privateEntries = 0;
+    const played = new Set<string>();
+    const playedInLogs = new Map<string, number>();
+    for (let g = 0; g < GAMES; g++) {
+      const { players, options } = VARIANTS[g % VARIANTS.length]!;
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `T${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
+      const spectator = await new TestClient(server.url).ready();
+      const created = await clients[0]!.call("room:create", { game: "goblin-teeth", seats: players, options });
+      expect(created.ok, JSON.stringify(created)).toBe(true);
+      const roomId = created.roomId as string;
+      await spectator.sync(roomId);
+      for (const c of clients.slice(1)) await c.call("room:join", { roomId });
+      await clients[0]!.call("room:start", { roomId });
+      await playAnyActive(server.store, roomId, clients, lcg(9100 + g), played);
+
+      const final = (await server.store.get(roomId))!;
+      expect(final.status).toBe("finished");
+      expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
+      for (const e of (final.state as GoblinTeethState).log) {
+        if (e.type === "cheat") playedInLogs.set(e.card as string, (playedInLogs.get(e.card as string) ?? 0) + 1);
+      }
+
+      for (const [viewerSeat, c] of [...clients.map((c, i) => [i, c] as const), [null, spectator] as const]) {
+        const payloads: unknown[] = [
+          ...c.received.filter(([e]) => e === "room:state").map(([, p]) => p),
+          ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean),
+        ];
+        for (const p of payloads) {
+          const v = p as { version: number; roomId: string; log?: Array<{ to?: Seat[] }> };
+          const at = history.get(`${v.roomId}@${v.version}`);
+          if (!at || at.status === "finished" || at.game !== "goblin-teeth") continue;
+          const prev = history.get(`${v.roomId}@${v.version - 1}`);
+          const now = secretsFor(at, viewerSeat);
+          const before = prev?.state ? new Set(secretsFor(prev, viewerSeat)) : null;
+          const { log, ...rest } = p as Record<string, unknown>;
+          const text = JSON.stringify(rest);
+          for (const secret of now) {
+            expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}`).toBe(false);
+          }
+          const logJson = JSON.stringify(log ?? []);
+          for (const secret of now) {
+            if (before && !before.has(secret)) continue;
+            expect(leaks(logJson, secret), `${roomId} v${v.version} log to seat ${viewerSeat} leaks ${secret}`).toBe(false);
+          }
+          for (const e of v.log ?? []) {
+            logEntries++;
+            if (e.to !== undefined) {
+              privateEntries++;
+              expect(viewerSeat !== null && e.to.includes(viewerSeat), `private entry to ${JSON.stringify(e.to)} sent to ${viewerSeat}`).toBe(true);
+            }
+          }
+          checked++;
+        }
+        c.close();
+      }
+    }
+    expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(logEntries).toBeGreaterThan(GAMES * 100);
+    expect(privateEntries).toBeGreaterThan(GAMES * 5);
+    // Every Cheat card was played at least once across the games.
+    expect([...playedInLogs.keys()].sort()).toEqual([...CHEAT_IDS].sort());
+    expect([...played].sort()).toEqual([...CHEAT_IDS].sort());
+    expect(logText).toContain("finished game recorded");
+    for (const room of history.values()) if (room.seed) expect(logText.includes(room.seed)).toBe(false);
+    expect(logText).not.toMatch(/"itemDeck"|"cheatDeck"|"hands"|"knowledge"|"rng"/);
+  });
+});
