@@ -24,6 +24,7 @@ import { RoomService } from "./platform/room-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { attachSockets } from "./transport/socket.js";
+import { preEncodingParser } from "./transport/pre-encoded.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -125,6 +126,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const io = new Server(app.server, {
     transports: ["websocket"],
+    parser: preEncodingParser,
     maxHttpBufferSize: 1_000_000,
     serveClient: false,
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: true },

@@ -136,11 +136,18 @@ describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("$id conforms to the ga
       const garbageRandom = seededRandom(`${seed}/garbage`);
       const { state, actions } = play(game, players, seed, (s, step) => {
         const viewers = [...Array.from({ length: players }, (_, seat) => ({ kind: "seat" as const, seat })), { kind: "spectator" as const }];
+        const byKey = new Map<string, string>();
         for (const v of viewers) {
           const text = JSON.stringify(game.view(s, v));
           expect(typeof text).toBe("string");
           const rng = (s as { rng?: unknown }).rng;
           if (rng !== undefined) expect(text.includes(JSON.stringify(rng))).toBe(false);
+          // Viewers the game says share a view really get the same view.
+          const key = game.viewKey?.(s, v);
+          if (key === undefined) continue;
+          const seen = byKey.get(key);
+          if (seen === undefined) byKey.set(key, text);
+          else expect(text, `${game.id}: viewKey ${key} shared by different views`).toBe(seen);
         }
         // Refusals, sampled (every step of the first game, one step in eight after).
         if (g > 0 && step % 8 !== 0) return;

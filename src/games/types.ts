@@ -122,6 +122,11 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
   apply(state: S, seat: Seat, action: Action): Result<S>;
   /** Everything `viewer` may know, as plain JSON. The one place hidden information is decided. */
   view(state: S, viewer: Viewer): unknown;
+  /**
+   * Optional: viewers with equal keys get identical views (e.g. "all" in a game without secrets),
+   * so the platform builds and serialises one view per distinct key. Absent: one per viewer.
+   */
+  viewKey?(state: S, viewer: Viewer): string;
   isOver(state: S): boolean;
   /** The outcome once over, else null. */
   outcome(state: S): Outcome | null;

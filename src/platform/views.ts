@@ -4,7 +4,7 @@
  * filtered for them. The seed appears only once the game is over.
  */
 import { visibleLog } from "../games/log.js";
-import type { LegalAction, LogEntry, Seat, Viewer } from "../games/types.js";
+import type { LegalAction, LogEntry, Viewer } from "../games/types.js";
 import { gameOf, type Room } from "./room.js";
 import { seedPublic } from "./daily-deal.js";
 import type { RoomView } from "../protocol/wire.js";
@@ -17,21 +17,8 @@ export function viewerFor(room: Room, playerId: string | null): Viewer {
   return seat >= 0 ? { kind: "seat", seat } : { kind: "spectator" };
 }
 
-/** `logFrom`: how many log entries (of the whole log) the viewer already has. */
-export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now()): RoomView {
-  const seat = viewer.kind === "seat" ? viewer.seat : null;
-  let view: unknown = null;
-  let legal: LegalAction[] = [];
-  let active: Seat[] = [];
-  let log: LogEntry[] = [];
-  if (room.state !== undefined) {
-    const game = gameOf(room);
-    view = game.view(room.state, viewer);
-    active = game.activeSeats(room.state);
-    if (seat !== null && room.status === "playing") legal = game.legalActions(room.state, seat);
-    const full = (room.state as { log: LogEntry[] }).log;
-    log = visibleLog(logFrom > 0 ? full.slice(logFrom) : full, viewer);
-  }
+/** The envelope fields every viewer of a room shares (all but seat, view, legal and log). */
+function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "seat" | "view" | "legal" | "log"> {
   return {
     roomId: room.id,
     game: room.game,
@@ -41,15 +28,11 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
     hostId: room.hostId,
     options: room.options,
     seats: room.seats.map((s) => ({ playerId: s.playerId, name: s.name, bot: s.bot })),
-    seat,
     commitment: room.commitment ?? null,
     seed: seedPublic(room, now) ? (room.seed ?? null) : null,
     daily: room.daily ?? null,
-    view,
-    active,
-    legal,
+    active: room.state !== undefined ? gameOf(room).activeSeats(room.state) : [],
     logFrom,
-    log,
     outcome: room.status === "finished" ? (room.outcome ?? null) : null,
     ratingChanges: room.ratingChanges ?? null,
     startedAt: room.startedAt ?? null,
@@ -57,6 +40,58 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
   };
 }
 
+/** `logFrom`: how many log entries (of the whole log) the viewer already has. */
+export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now()): RoomView {
+  const seat = viewer.kind === "seat" ? viewer.seat : null;
+  let view: unknown = null;
+  let legal: LegalAction[] = [];
+  let log: LogEntry[] = [];
+  if (room.state !== undefined) {
+    const game = gameOf(room);
+    view = game.view(room.state, viewer);
+    if (seat !== null && room.status === "playing") legal = game.legalActions(room.state, seat);
+    const full = (room.state as { log: LogEntry[] }).log;
+    log = visibleLog(logFrom > 0 ? full.slice(logFrom) : full, viewer);
+  }
+  return { ...sharedFacts(room, logFrom, now), seat, view, legal, log };
+}
+
 export function logLength(room: Room | null): number {
   return (room?.state as { log?: LogEntry[] } | undefined)?.log?.length ?? 0;
+}
+
+/**
+ * The same envelopes as `roomView`, as JSON text, for several viewers of one change at once.
+ * Each distinct part is computed and serialised once: the room facts are shared by everyone, a
+ * game view by every viewer the game gives the same `viewKey` (Goblin Market's views are public,
+ * so one view serves all five watchers), the log delta by every viewer when it has no private
+ * entry. `JSON.parse` of each text equals `roomView(room, viewer, logFrom, now)` (tested).
+ */
+export function roomViewsJson(room: Room, viewers: readonly Viewer[], logFrom = 0, now = Date.now()): string[] {
+  const head = JSON.stringify(sharedFacts(room, logFrom, now)).slice(0, -1);
+  const state = room.state;
+  const game = state !== undefined ? gameOf(room) : null;
+  const views = new Map<string, string>();
+  let delta: LogEntry[] = [];
+  let publicLog: string | null = null;
+  if (state !== undefined) {
+    const full = (state as { log: LogEntry[] }).log;
+    delta = logFrom > 0 ? full.slice(logFrom) : full;
+    if (!delta.some((e) => e.to !== undefined)) publicLog = JSON.stringify(delta);
+  }
+  return viewers.map((viewer) => {
+    const seat = viewer.kind === "seat" ? viewer.seat : null;
+    let view = "null";
+    let legal = "[]";
+    let log = "[]";
+    if (game) {
+      const key = game.viewKey?.(state, viewer) ?? (seat === null ? "spectator" : `seat:${seat}`);
+      let v = views.get(key);
+      if (v === undefined) views.set(key, (v = JSON.stringify(game.view(state, viewer)) ?? "null"));
+      view = v;
+      if (seat !== null && room.status === "playing") legal = JSON.stringify(game.legalActions(state, seat));
+      log = publicLog ?? JSON.stringify(visibleLog(delta, viewer));
+    }
+    return `${head},"seat":${seat === null ? "null" : seat},"view":${view},"legal":${legal},"log":${log}}`;
+  });
 }

@@ -17,7 +17,9 @@ import type { Player, TokenIssuer } from "../platform/identity.js";
 import { summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
-import { logLength, roomView, viewerFor } from "../platform/views.js";
+import { logLength, roomView, roomViewsJson, viewerFor } from "../platform/views.js";
+import { PreEncoded } from "./pre-encoded.js";
+import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import type { GameInfo } from "../protocol/wire.js";
@@ -101,14 +103,31 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
    */
   const local = io.local;
   const localRooms = io.of("/").adapter.rooms;
+  /** Newest version of each room delivered here (a room's changes must go out once, in order). */
+  const delivered = new Map<string, number>();
   function deliver(next: Room, from: number, leftPlayers: readonly string[]): void {
+    if ((delivered.get(next.id) ?? 0) >= next.version) return;
+    delivered.delete(next.id);
+    delivered.set(next.id, next.version);
+    if (delivered.size > 10_000) delivered.delete(delivered.keys().next().value!);
     const pids = new Set<string>(leftPlayers);
     for (const s of next.seats) if (s.playerId) pids.add(s.playerId);
+    const channels: string[] = [];
+    const viewers: Viewer[] = [];
     for (const pid of pids) {
       const channel = ch.seat(next.id, pid);
-      if (localRooms.has(channel)) local.to(channel).emit("room:state", roomView(next, viewerFor(next, pid), from, daily.now()));
+      if (!localRooms.has(channel)) continue;
+      channels.push(channel);
+      viewers.push(viewerFor(next, pid));
     }
-    if (localRooms.has(ch.spec(next.id))) local.to(ch.spec(next.id)).emit("room:state", roomView(next, { kind: "spectator" }, from, daily.now()));
+    if (localRooms.has(ch.spec(next.id))) {
+      channels.push(ch.spec(next.id));
+      viewers.push({ kind: "spectator" });
+    }
+    if (channels.length === 0) return;
+    // One JSON text per viewer, shared parts built once (views.ts), sent as they are (pre-encoded.ts).
+    const texts = roomViewsJson(next, viewers, from, daily.now());
+    channels.forEach((channel, i) => local.to(channel).emit("room:state", new PreEncoded(texts[i]!)));
   }
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
@@ -122,10 +141,9 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
   /** A change made on another node: deliver it here if anyone here watches the room. */
   service.store.follow?.((change) => {
     if (!localRooms.has(ch.room(change.roomId)) && !localRooms.has(ch.spec(change.roomId))) return;
-    const known = service.known(change.roomId);
     // Already delivered this version or a newer one (read from the store after a gap).
-    if (known && known.version >= change.version) return;
-    const next = change.applyTo(known);
+    if ((delivered.get(change.roomId) ?? 0) >= change.version) return;
+    const next = change.applyTo(service.known(change.roomId));
     if (next) {
       service.remember(next);
       deliver(next, change.logFrom, change.leftPlayers);

@@ -5,7 +5,7 @@ import { activeSeats, legalActions } from "./legal.js";
 import { parseOptions } from "./options.js";
 import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type AucteradenOptions, type AucteradenState } from "./state.js";
-import { outcome, view } from "./view.js";
+import { outcome, view, viewKey } from "./view.js";
 
 export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   id: GAME_ID,
@@ -30,6 +30,7 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   legalActions,
   apply,
   view,
+  viewKey,
   isOver: (state) => state.phase === "over",
   outcome,
 };

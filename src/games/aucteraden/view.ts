@@ -1,6 +1,6 @@
 /**
  * What a viewer may know. Aucteraden has one seat and no per-seat secrets: the player and
- * spectators see the same public facts (the seat view also has `you`). Never included: the RNG
+ * spectators see the same public facts (one view for all: see viewKey). Never included: the RNG
  * state and the identity or order of the undrawn cards (their count only), even after the end.
  */
 import type { Suit } from "../decktet/cards.js";
@@ -16,7 +16,6 @@ export type Pending = "buy" | "discard" | null;
 export interface AucteradenView {
   game: "aucteraden";
   players: 1;
-  you?: number;
   extended: boolean;
   phase: Phase;
   turn: number | null;
@@ -41,12 +40,16 @@ export interface AucteradenView {
   outcome: Outcome | null;
 }
 
-export function view(state: AucteradenState, viewer: Viewer): AucteradenView {
+/** The player and spectators see the same view (the envelope says which seat is yours). */
+export function viewKey(): string {
+  return "all";
+}
+
+export function view(state: AucteradenState, _viewer: Viewer): AucteradenView {
   const over = state.phase === "over";
   return {
     game: state.game,
     players: 1,
-    ...(viewer.kind === "seat" ? { you: viewer.seat } : {}),
     extended: state.extended,
     phase: state.phase,
     turn: state.turn,

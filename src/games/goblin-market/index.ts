@@ -5,7 +5,7 @@ import { activeSeats, legalActions } from "./legal.js";
 import { parseOptions } from "./options.js";
 import { MAX_PLAYERS, MIN_PLAYERS, setup } from "./setup.js";
 import { GAME_ID, type GoblinMarketOptions, type GoblinMarketState } from "./state.js";
-import { outcome, view } from "./view.js";
+import { outcome, view, viewKey } from "./view.js";
 
 export const goblinMarket: GameDefinition<GoblinMarketState, GoblinMarketOptions> = {
   id: GAME_ID,
@@ -18,6 +18,7 @@ export const goblinMarket: GameDefinition<GoblinMarketState, GoblinMarketOptions
   legalActions,
   apply,
   view,
+  viewKey,
   isOver: (state) => state.phase === "over",
   outcome,
 };

@@ -1,6 +1,6 @@
 /**
  * What a viewer may know. Goblin Market has no per-seat secrets: every seat and spectator
- * sees the same public facts (a seat viewer also gets `you`). Never included: the RNG state,
+ * sees the same public facts (one view for all: see viewKey). Never included: the RNG state,
  * and the identity or order of the undrawn Auction Deck and Goblin Deck cards (counts only).
  */
 import type { Outcome, Viewer } from "../types.js";
@@ -23,7 +23,12 @@ function scoreOf(cards: readonly string[]): SeatScore {
 /** What the seat whose turn it is must decide. */
 export type Pending = "bid" | "take" | "choose" | null;
 
-export function view(state: GoblinMarketState, viewer: Viewer) {
+/** Everyone sees the same view (the envelope says which seat is yours). */
+export function viewKey(): string {
+  return "all";
+}
+
+export function view(state: GoblinMarketState, _viewer: Viewer) {
   const a = state.auction;
   const high = a ? highBid(a) : null;
   const pending: Pending =
@@ -31,7 +36,6 @@ export function view(state: GoblinMarketState, viewer: Viewer) {
   return {
     game: state.game,
     players: state.players,
-    ...(viewer.kind === "seat" ? { you: viewer.seat } : {}),
     phase: state.phase,
     turn: state.turn,
     pending,
