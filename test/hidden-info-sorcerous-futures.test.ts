@@ -11,13 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import pino from "pino";
 import type { Database } from "../src/db/client.js";
-import { findGame } from "../src/games/registry.js";
-import { randomLegalAction } from "../src/games/legal.js";
-import type { LegalAction, Seat } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
 import { startServer, type RunningServer } from "../src/server.js";
 import { leaks, payloadText, secretsFor } from "./support/secrets.js";
-import { guest, lcg, openTestDatabase, testConfig, TestClient, until } from "./support/harness.js";
+import { guest, lcg, openTestDatabase, playAnyActive, testConfig, TestClient } from "./support/harness.js";
 
 const GAMES = Number(process.env.HIDDEN_INFO_SF_GAMES ?? 12);
 
@@ -31,32 +28,6 @@ const VARIANTS: Array<{ players: number; options: Record<string, unknown> }> = [
   { players: 3, options: { match: 3 } },
 ];
 
-/** Plays a started room to the end, acting each step for a random seat among the active ones. */
-async function playAnyActive(
-  store: RunningServer["store"],
-  roomId: string,
-  clients: TestClient[],
-  random: () => number,
-  maxActions = 5000,
-): Promise<number> {
-  for (let actions = 0; actions < maxActions; actions++) {
-    const room = (await store.get(roomId))!;
-    if (room.status === "finished") return actions;
-    const active: Seat[] = findGame(room.game)!.activeSeats(room.state);
-    const seat = active[Math.floor(random() * active.length)]!;
-    const me = clients[seat]!;
-    const mine = await until(() => {
-      const r = me.rooms.get(roomId);
-      return r && r.version >= room.version ? r.state : undefined;
-    }, `seat ${seat} to see v${room.version}`);
-    expect(mine.active).toEqual(active);
-    const action = randomLegalAction(mine.legal as LegalAction[], random);
-    if (!action) throw new Error(`seat ${seat} is active but has no legal action`);
-    const ack = await me.call("game:act", { roomId, action });
-    if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
-  }
-  throw new Error("game did not end");
-}
 
 describe("Sorcerous Futures hidden information over sockets", () => {
   let server: RunningServer;

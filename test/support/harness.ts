@@ -154,6 +154,8 @@ export class TestClient {
   }
 }
 
+import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
+
 export async function guest(baseUrl: string, name: string): Promise<{ token: string; player: { id: string; name: string } }> {
   const res = await fetch(`${baseUrl}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
   const body = (await res.json()) as { token: string; player: { id: string; name: string } };
@@ -193,6 +195,41 @@ export async function playToEnd(
       return r && r.version >= room.version ? r.state : undefined;
     }, `seat ${seat} to see v${room.version}`);
     const action = randomLegalAction(mine.legal as import("../../src/games/types.js").LegalAction[], random);
+    const ack = await me.call("game:act", { roomId, action });
+    if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
+  }
+  throw new Error("game did not end");
+}
+
+/**
+ * Plays a started room to the end, the way several thin clients would: each step a random seat
+ * among those the server says must act (simultaneous steps have several) waits until its own view
+ * shows the room's version, checks that view agrees on who is active, and sends the action `pick`
+ * chooses from that view's legal actions (default: a uniformly random one).
+ */
+export async function playAnyActive(
+  store: { get(id: string): Promise<{ status: string; version: number; game: string; state?: unknown } | null> },
+  roomId: string,
+  clients: TestClient[],
+  random: () => number,
+  pick: (legal: import("../../src/games/types.js").LegalAction[], random: () => number) => import("../../src/games/types.js").Action | null = (legal, r) =>
+    randomLegalActionOf(legal, r),
+  maxActions = 5000,
+): Promise<number> {
+  const { findGame } = await import("../../src/games/registry.js");
+  for (let actions = 0; actions < maxActions; actions++) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") return actions;
+    const active: number[] = findGame(room.game)!.activeSeats(room.state);
+    const seat = active[Math.floor(random() * active.length)]!;
+    const me = clients[seat]!;
+    const mine = await until(() => {
+      const r = me.rooms.get(roomId);
+      return r && r.version >= room.version ? r.state : undefined;
+    }, `seat ${seat} to see v${room.version}`);
+    if (JSON.stringify(mine.active) !== JSON.stringify(active)) throw new Error(`seat ${seat} sees active ${JSON.stringify(mine.active)}, the server ${JSON.stringify(active)}`);
+    const action = pick(mine.legal as import("../../src/games/types.js").LegalAction[], random);
+    if (!action) throw new Error(`seat ${seat} is active but has no legal action`);
     const ack = await me.call("game:act", { roomId, action });
     if (!ack.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${JSON.stringify(ack)}`);
   }
