@@ -410,8 +410,11 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const machine1 = machineBusySeconds();
   const redisCpu1 = await redisCpu(redis);
   const load = merge(loads);
-  // Finished games of the window are recorded asynchronously: give them a moment.
+  // Finished games of the window are recorded asynchronously: let the server catch up (up to
+  // 30 s) before it is stopped, or a write cut off by the stop would count as a transaction
+  // without a game.
   await sleep(1500);
+  for (let i = 0; i < 300 && (await redis.scard(`${prefix}rooms:unpersisted`)) > 0; i++) await sleep(100);
   const footprint = await redisFootprint(redis, prefix);
   footprint.cpuSeconds = redisCpu0 === null || redisCpu1 === null ? null : Math.round((redisCpu1 - redisCpu0) * 100) / 100;
   let peak: number | null = 0;
