@@ -5,6 +5,7 @@ import { cardFace } from "./decktet.js";
 import { gmStatus, gmTable } from "./gm.js";
 import { sfStatus, sfTable } from "./sf.js";
 import { auctStatus, auctTable } from "./auct.js";
+import { gtStatus, gtTable } from "./gt.js";
 import { dailyPanel } from "./daily.js";
 import { parseRoute, Store } from "./store.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
@@ -70,6 +71,7 @@ function announcement(): string {
   if (room.game === "goblin-market") return gmStatus(room);
   if (room.game === "sorcerous-futures" && room.view) return sfStatus(room);
   if (room.game === "aucteraden" && room.view) return auctStatus(room);
+  if (room.game === "goblin-teeth" && room.view) return gtStatus(room);
   return room.legal.length ? "Your turn." : "";
 }
 
@@ -341,6 +343,7 @@ function roomPage(roomId: string): TemplateResult {
   else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
   else if (room.game === "sorcerous-futures" && room.view) body = sfTable(s, room);
   else if (room.game === "aucteraden" && room.view) body = auctTable(s, room);
+  else if (room.game === "goblin-teeth" && room.view) body = gtTable(s, room);
   else body = genericTable(room);
   return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${body}</div>`;
 }

@@ -2,7 +2,7 @@
  * Drives real games in chromium and saves screenshots of the lobby, a table mid-auction and
  * the end screen (used by `npm run screenshots`, see scripts/screenshots.ts), for Goblin Market,
  * then Sorcerous Futures (sorcerous-futures-*.png), then Aucteraden and the daily challenge
- * (aucteraden-*.png).
+ * (aucteraden-*.png), then Goblin Teeth (goblin-teeth-*.png).
  */
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -18,6 +18,7 @@ import {
   launchChromium,
   newPage,
   PHONE,
+  playGoblinTeethMove,
   playOneMove,
   renderedVersion,
   RESET_VIEW,
@@ -29,6 +30,8 @@ import type { AucteradenState } from "../../src/games/aucteraden/state.js";
 import { view as auctView } from "../../src/games/aucteraden/view.js";
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { Action, LegalAction } from "../../src/games/types.js";
+import { goblinTeeth } from "../../src/games/goblin-teeth/index.js";
+import type { GoblinTeethState } from "../../src/games/goblin-teeth/state.js";
 
 interface GMState {
   turn: number | null;
@@ -129,6 +132,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     for (const p of [rossetti, marlowe, kit, laura, lizzie, jeanie, watcher]) await p.context.close();
     saved.push(...(await sorcerousFuturesShots(browser, bazaar, outDir)));
     saved.push(...(await aucteradenShots(browser, bazaar, outDir)));
+    saved.push(...(await goblinTeethShots(browser, bazaar, outDir)));
     return saved;
   } finally {
     await browser.close();
@@ -396,5 +400,107 @@ async function aucteradenShots(browser: Browser, bazaar: Bazaar, outDir: string)
     await until(async () => ((await store.get(replayId))!.version > room.version ? true : undefined), "move");
   }
   for (const p of [goblin, wren]) await p.context.close();
+  return saved;
+}
+
+/** Only the Goblin Teeth screenshots (goblin-teeth-*.png), on their own server. */
+export async function takeGoblinTeethScreenshots(outDir: string): Promise<string[]> {
+  if (!chromiumAvailable()) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+  const bazaar = await startBazaar({ botDelayMs: 250 });
+  const browser = await launchChromium();
+  try {
+    return await goblinTeethShots(browser, bazaar, outDir);
+  } finally {
+    await browser.close();
+    await bazaar.close();
+  }
+}
+
+/**
+ * A Goblin Teeth game of two players and a bot, played through the UI at random (seeded): the
+ * desktop player with a die chosen and with a Cheat card being played, the phone player choosing
+ * a die, a spectator, and the end with every hand revealed.
+ */
+async function goblinTeethShots(browser: Browser, bazaar: Bazaar, outDir: string): Promise<string[]> {
+  const url = bazaar.server.url;
+  const store = bazaar.server.store;
+  const saved: string[] = [];
+  const shot = async (page: Page, name: string, fullPage = true) => {
+    const file = join(outDir, name);
+    await page.evaluate(RESET_VIEW);
+    await page.screenshot({ path: file, fullPage });
+    saved.push(file);
+  };
+  const grizelda = await newPage(browser, DESKTOP);
+  const snagg = await newPage(browser, PHONE);
+  const watcher = await newPage(browser, DESKTOP);
+  await enterName(grizelda.page, url, "Grizelda");
+  const roomId = await createRoom(grizelda.page, { game: "goblin-teeth", seats: 3, ranked: false, bots: 1 });
+  await enterName(snagg.page, url, "Snagg");
+  await snagg.page.locator(`.room-row[data-room="${roomId}"]`).getByRole("button", { name: /^Join/ }).click();
+  await snagg.page.locator(".wait-seat.you").waitFor();
+  await watcher.page.goto(`${url}/room/${roomId}`);
+  await watcher.page.getByRole("button", { name: "Just watch games" }).click();
+  await grizelda.page.getByTestId("start").click();
+  await grizelda.page.getByTestId("gt-table").waitFor();
+
+  const byName: Record<string, Page> = { Grizelda: grizelda.page, Snagg: snagg.page };
+  const pageOfSeat = (await store.get(roomId))!.seats.map((x) => (x.name ? byName[x.name] : undefined));
+  const gSeat = pageOfSeat.indexOf(grizelda.page);
+  const sSeat = pageOfSeat.indexOf(snagg.page);
+  const random = lcg(7);
+  let tableDone = false;
+  let cheatDone = false;
+  let phoneDone = false;
+  for (;;) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") break;
+    const st = room.state as GoblinTeethState;
+    const seat = goblinTeeth.activeSeats(st).find((x) => pageOfSeat[x]);
+    if (seat === undefined) {
+      await until(async () => ((await store.get(roomId))!.version > room.version ? true : undefined), "a bot move");
+      continue;
+    }
+    const page = pageOfSeat[seat]!;
+    await until(async () => (await renderedVersion(page)) >= room.version, "render");
+    const myTurn = st.phase === "turn" && st.pending.length === 0;
+    const busy = st.dice.filter((d) => typeof d.at === "number").length >= 3;
+    if (myTurn && busy && st.round >= 2 && seat === gSeat && !tableDone) {
+      // A die chosen: its places listed, the Pot slots it may bid on lit.
+      await until(async () => (await renderedVersion(watcher.page)) >= room.version, "render");
+      await shot(watcher.page, "goblin-teeth-spectator.png");
+      await grizelda.page.getByTestId("gt-die-choice").last().click();
+      await grizelda.page.mouse.move(0, 0);
+      await shot(grizelda.page, "goblin-teeth-table.png");
+      await grizelda.page.getByTestId("gt-cancel").click();
+      tableDone = true;
+    }
+    if (myTurn && seat === gSeat && !cheatDone && (await grizelda.page.getByTestId("gt-play").count()) > 0) {
+      // A Cheat card being played: its first choice offered.
+      await grizelda.page.getByTestId("gt-play").first().click();
+      await grizelda.page.getByTestId("gt-composer").waitFor();
+      await grizelda.page.mouse.move(0, 0);
+      await shot(grizelda.page, "goblin-teeth-cheat.png", false);
+      await grizelda.page.getByTestId("gt-cancel").click();
+      cheatDone = true;
+    }
+    if (myTurn && busy && seat === sSeat && !phoneDone) {
+      await snagg.page.getByTestId("gt-die-choice").first().click();
+      await snagg.page.evaluate(RESET_VIEW);
+      await snagg.page.evaluate(`window.scrollTo(0, document.querySelector('[data-testid="status"]').getBoundingClientRect().top + window.scrollY - 60)`);
+      await snagg.page.screenshot({ path: join(outDir, "goblin-teeth-phone.png") });
+      saved.push(join(outDir, "goblin-teeth-phone.png"));
+      await snagg.page.getByTestId("gt-cancel").click();
+      phoneDone = true;
+    }
+    await playGoblinTeethMove(page, random, 0.5);
+    await until(async () => ((await store.get(roomId))!.version > room.version ? true : undefined), "move");
+  }
+  await grizelda.page.getByTestId("end-screen").waitFor();
+  await grizelda.page.getByTestId("seed-verified").waitFor();
+  await shot(grizelda.page, "goblin-teeth-end.png");
+  await snagg.page.getByTestId("end-screen").waitFor();
+  await shot(snagg.page, "goblin-teeth-end-phone.png", false);
+  for (const p of [grizelda, snagg, watcher]) await p.context.close();
   return saved;
 }

@@ -31,7 +31,7 @@ function newestMtime(path: string): number {
 /** Build client/dist with Vite's JS API unless it is newer than every client source. */
 export async function ensureClientBuilt(): Promise<void> {
   const index = join(CLIENT_DIST, "index.html");
-  const sources = [join(CLIENT_DIR, "src"), join(CLIENT_DIR, "public"), join(CLIENT_DIR, "index.html"), join(CLIENT_DIR, "vite.config.ts"), join(ROOT, "src/games/decktet/decktet.json")];
+  const sources = [join(CLIENT_DIR, "src"), join(CLIENT_DIR, "public"), join(CLIENT_DIR, "index.html"), join(CLIENT_DIR, "vite.config.ts"), join(ROOT, "src/games/decktet/decktet.json"), join(ROOT, "src/games/goblin-teeth/goblin-teeth.json")];
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   if (built > Math.max(...sources.map(newestMtime))) return;
   const { build } = await import("vite");
@@ -161,4 +161,103 @@ export async function playOneMove(page: Page, step: number): Promise<string> {
   const id = await card.getAttribute("data-choice");
   await card.click();
   return `Choose ${id}`;
+}
+
+/**
+ * Goblin Teeth: finish a move being composed (a Cheat card, Poisoner, Share the Load, Quick
+ * Fingers) reading only the UI: one of the offered values per step (`pick(n)` chooses), then
+ * confirm.
+ */
+export async function finishGoblinTeethComposer(page: Page, pick: (n: number) => number): Promise<void> {
+  const composer = page.getByTestId("gt-composer");
+  for (let i = 0; i < 8; i++) {
+    await composer.waitFor();
+    const step = await composer.getAttribute("data-step");
+    if (step === "confirm") {
+      await page.getByTestId("gt-confirm").click();
+      return;
+    }
+    const options = composer.locator(`[data-testid="gt-option"][data-param="${step}"]`);
+    const n = await options.count();
+    if (n < 2) throw new Error(`the ${step} step offers ${n} option(s); single values are filled in`);
+    await options.nth(pick(n)).click();
+    await page.waitForFunction(`document.querySelector('[data-testid="gt-composer"]')?.getAttribute("data-step") !== ${JSON.stringify(step)}`);
+  }
+  throw new Error("the composer never reached its confirm step");
+}
+
+/**
+ * One Goblin Teeth move on a page whose controls are showing, reading only the UI and choosing
+ * at random (`random()` in [0, 1)) among what it offers: a Cheat card when one can be played
+ * (with probability `cheat`), Poisoner sometimes, otherwise one of your dice and one of its
+ * places; every decision from its buttons. Returns what was done ("cheat <card>", "place", ...).
+ */
+export async function playGoblinTeethMove(page: Page, random: () => number, cheat = 0.75): Promise<string> {
+  const pick = (n: number) => Math.floor(random() * n);
+  const panel = page.locator('[data-testid="act-panel"][aria-busy="false"]');
+  await panel.waitFor();
+  const pending = (await panel.getAttribute("data-pending"))!;
+  const plays = page.getByTestId("gt-play");
+  const nPlays = await plays.count();
+  if (nPlays > 0 && (pending === "preview" || random() < cheat)) {
+    const card = plays.nth(pick(nPlays));
+    const id = await card.getAttribute("data-choice");
+    await card.click();
+    await finishGoblinTeethComposer(page, pick);
+    return `cheat ${id}`;
+  }
+  const decisions = panel.getByTestId("gt-decision");
+  switch (pending) {
+    case "turn": {
+      const poison = page.getByTestId("gt-poison");
+      if ((await poison.count()) > 0 && random() < 0.4) {
+        await poison.click();
+        await finishGoblinTeethComposer(page, pick);
+        return "poison";
+      }
+      const end = panel.locator('[data-testid="gt-decision"][data-type="end-turn"]');
+      if ((await end.count()) > 0 && random() < 0.5) {
+        await end.click();
+        return "end-turn";
+      }
+      const dice = page.getByTestId("gt-die-choice");
+      await dice.nth(pick(await dice.count())).click();
+      const dests = page.getByTestId("gt-dest");
+      await dests.first().waitFor();
+      const dest = dests.nth(pick(await dests.count()));
+      const type = await dest.getAttribute("data-type");
+      await dest.click();
+      return type!;
+    }
+    case "share":
+      await page.getByTestId("gt-share").click();
+      await finishGoblinTeethComposer(page, pick);
+      return "share";
+    case "quick-fingers": {
+      const qf = page.getByTestId("gt-qf");
+      if ((await qf.count()) > 0 && random() < 0.4) {
+        await qf.click();
+        await finishGoblinTeethComposer(page, pick);
+        return "quick-fingers";
+      }
+      await decisions.first().click();
+      return "stop quick-fingers";
+    }
+    case "clumsy": {
+      const options = panel.getByTestId("gt-option");
+      const n = await options.count();
+      if (n > 0 && random() < 0.5) {
+        await options.nth(pick(n)).click();
+        return "clumsy";
+      }
+      await decisions.first().click();
+      return "decline clumsy";
+    }
+    default: {
+      const b = decisions.nth(pick(await decisions.count()));
+      const type = await b.getAttribute("data-type");
+      await b.click();
+      return `${pending}: ${type}`;
+    }
+  }
 }

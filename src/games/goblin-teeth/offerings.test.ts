@@ -1,6 +1,6 @@
 /** Completing an Offering: specific Items, teeth (each tooth counts), "?" and "??", one card per slot. */
 import { describe, expect, it } from "vitest";
-import { completes } from "./offerings.js";
+import { completes, progress } from "./offerings.js";
 
 describe("offerings", () => {
   it("6-Item: one of each type", () => {
@@ -42,5 +42,15 @@ describe("offerings", () => {
     expect(completes(["item-tooth-6", "item-emerald-1", "item-button-1"], "A5")).toBe(false);
     expect(completes(["item-tooth-6", "item-emerald-1", "item-button-1", "item-tooth-1"], "A5")).toBe(true);
     expect(completes(["item-tooth-1", "item-tooth-7", "item-emerald-1", "item-worms-1", "item-mushroom-1", "item-bone-1", "item-button-1"], "six")).toBe(true);
+  });
+  it("progress: what a hand covers, need by need, and whether it completes the Offering", () => {
+    // A2: 3 teeth, a bone, a mushroom.
+    expect(progress(["item-tooth-6", "item-bone-1", "cheat-pass"], "A2")).toEqual({ offering: "A2", complete: false, covered: [false, true, false] });
+    expect(progress(["item-tooth-6", "item-tooth-1", "item-bone-1", "item-mushroom-1"], "A2")).toEqual({
+      offering: "A2",
+      complete: true,
+      covered: [true, true, true],
+    });
+    expect(progress([], "six").covered.every((c) => !c)).toBe(true);
   });
 });

@@ -124,3 +124,60 @@ export function bestCompleted(s: GoblinTeethState, seat: Seat): string | null {
   }
   return best;
 }
+
+/** How far a hand is toward one Offering: `complete` is exact; `covered` marks, need by need, what
+ * the hand's Items can fill when the needs are taken in order (specific Items, then teeth, then
+ * pairs, then any), each Item used once: a guide for the player, never the decision. */
+export interface OfferingProgress {
+  offering: string;
+  complete: boolean;
+  covered: boolean[];
+}
+
+export function progress(cards: readonly string[], id: string): OfferingProgress {
+  const needs = offering(id).needs;
+  const left = cards.filter(isItem).map((c) => item(c));
+  const take = (pred: (c: (typeof left)[number]) => boolean): boolean => {
+    const i = left.findIndex(pred);
+    if (i < 0) return false;
+    left.splice(i, 1);
+    return true;
+  };
+  const covered: boolean[] = needs.map(() => false);
+  needs.forEach((n, i) => {
+    if ("item" in n) covered[i] = take((c) => c.type === n.item);
+  });
+  needs.forEach((n, i) => {
+    if (!("teeth" in n)) return;
+    const toothed = left.filter((c) => c.teeth > 0).sort((a, b) => b.teeth - a.teeth);
+    let sum = 0;
+    const used: typeof left = [];
+    for (const c of toothed) {
+      if (sum >= n.teeth) break;
+      sum += c.teeth;
+      used.push(c);
+    }
+    if (sum >= n.teeth) {
+      covered[i] = true;
+      for (const c of used) left.splice(left.indexOf(c), 1);
+    }
+  });
+  needs.forEach((n, i) => {
+    if (!("pair" in n)) return;
+    let ok = true;
+    for (let p = 0; p < n.pair && ok; p++) {
+      const type = [...new Set(left.map((c) => c.type))].find((t) => left.filter((c) => c.type === t).length >= 2);
+      if (type === undefined) ok = false;
+      else take((c) => c.type === type) && take((c) => c.type === type);
+    }
+    covered[i] = ok;
+  });
+  needs.forEach((n, i) => {
+    if (!("any" in n)) return;
+    if (left.length >= n.any) {
+      left.splice(0, n.any);
+      covered[i] = true;
+    }
+  });
+  return { offering: id, complete: completes(cards, id), covered };
+}

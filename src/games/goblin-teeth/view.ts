@@ -15,6 +15,7 @@ import { knowsCard } from "./cards.js";
 import { cheat, face, isCheat, item, offering } from "./data.js";
 import { highBidder, slotTotals } from "./dice.js";
 import type { GoblinTeethState } from "./state.js";
+import { offeringsFor, progress } from "./offerings.js";
 
 /** A card in a hand, as its holder sees it. */
 export function cardView(id: string) {
@@ -81,6 +82,8 @@ export function view(state: GoblinTeethState, viewer: Viewer) {
             hand: state.hands[me].map(cardView),
             deckTop: state.cheatDeck.flatMap((c, i) => (knowsCard(state, c, viewer) ? [{ card: c, fromTop: i }] : [])),
             pending: head && head.seat === me && head.kind === "share" ? { cards: head.cards.filter((c) => state.hands[me].includes(c)) } : null,
+            /** Your hand against each Offering you may complete (offerings.ts `progress`). */
+            progress: offeringsFor(state, me).map((id) => progress(state.hands[me], id)),
           }
         : null,
     inPlay: state.inPlay.map((c) => ({ ...c })),
