@@ -9,7 +9,13 @@
  * value, so clients keep Socket.IO's stock parser. Anything else (acks, lobby pushes, binary)
  * goes through the stock encoder.
  */
-import { Decoder, Encoder, PacketType, protocol, type Packet } from "socket.io-parser";
+import { createRequire } from "node:module";
+import type { Packet } from "socket.io-parser";
+
+// The CommonJS build, the one Socket.IO itself loads (an ESM import would get the package's
+// separate "esm-debug" build: a second copy of the parser, with debug calls).
+const parser = createRequire(import.meta.url)("socket.io-parser") as typeof import("socket.io-parser");
+const { Decoder, Encoder, PacketType, protocol } = parser;
 
 /** JSON text to send as one event argument. `toJSON` keeps it correct on any other path. */
 export class PreEncoded {
@@ -20,7 +26,7 @@ export class PreEncoded {
 }
 
 class PreEncodingEncoder extends Encoder {
-  override encode(obj: Packet): ReturnType<Encoder["encode"]> {
+  override encode(obj: Packet): ReturnType<InstanceType<typeof Encoder>["encode"]> {
     const data = obj.data as unknown[] | undefined;
     if (obj.type !== PacketType.EVENT || !Array.isArray(data) || !data.some((x) => x instanceof PreEncoded)) return super.encode(obj);
     let str = String(obj.type);
