@@ -8,7 +8,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, 
 import { logSentence } from "./gm-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { coinIcon, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { bidForm, coinIcon, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -147,43 +147,20 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
     const spec = bid?.params?.amount;
     const min = spec && spec.kind === "int" ? spec.min : 0;
     const max = spec && spec.kind === "int" ? spec.max : 0;
-    const key = `${room.roomId}:${a.number}:${min}:${max}`;
-    if (draft.key !== key) {
-      draft.key = key;
-      draft.value = min;
-    }
-    const value = draft.value;
-    const valid = !!bid && Number.isInteger(value) && value >= min && value <= max;
-    const set = (n: number) => {
-      draft.value = Math.max(min, Math.min(max, n));
-      s.changed();
-    };
-    const quick = [...new Set([min, min + 1, min + 2, max])].filter((n) => n >= min && n <= max).sort((x, y) => x - y);
     body = html`
       ${bid
-        ? html`<form class="bid-form" @submit=${(e: Event) => {
-            e.preventDefault();
-            if (valid) act({ type: "bid", amount: value });
-          }}>
-            <div class="stepper">
-              <button type="button" class="step" aria-label="One coin less" ?disabled=${busy || value <= min} @click=${() => set(value - 1)}>−</button>
-              <label class="sr-only" for="bid-amount">Your bid in coins, ${min} to ${max}</label>
-              <input id="bid-amount" type="number" inputmode="numeric" min=${min} max=${max} step="1" .value=${String(value)} ?disabled=${busy}
-                aria-describedby="bid-hint"
-                @input=${(e: Event) => {
-                  draft.value = Number((e.target as HTMLInputElement).value);
-                  s.changed();
-                }} />
-              <button type="button" class="step" aria-label="One coin more" ?disabled=${busy || value >= max} @click=${() => set(value + 1)}>+</button>
-            </div>
-            <button type="submit" class="btn primary" data-testid="bid" ?disabled=${busy || !valid}>Bid ${valid ? coins(value) : ""}</button>
-            <button type="button" class="btn" data-testid="pass" ?disabled=${busy || !pass} @click=${() => act({ type: "pass" })}>Pass</button>
-          </form>
-          <div class="quick" role="group" aria-label="Quick bids">
-            ${quick.map((n) => html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)}
-              aria-label=${`Set bid to ${n}`}>${n === max && n !== min ? `All in · ${n}` : n === min ? `Min · ${n}` : `${n}`}</button>`)}
-          </div>
-          ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of coins from ${min} to ${max}.</p>`}
+        ? html`${bidForm({
+            s,
+            draft,
+            key: `${room.roomId}:${a.number}:${min}:${max}`,
+            min,
+            max,
+            busy,
+            money: { unit: "coin", short: (n) => `${n}`, long: coins },
+            steps: [1, 2],
+            passButton: html`<button type="button" class="btn" data-testid="pass" ?disabled=${busy || !pass} @click=${() => act({ type: "pass" })}>Pass</button>`,
+            onBid: (amount) => act({ type: "bid", amount }),
+          })}
           <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coins(min) : `${min} to ${max} coins`}; you have ${coins(me.coins)}. A pass is final for this auction.</p>`
         : html`<p class="hint">You can't outbid ${coins(a.highBid ?? 0)}: you have ${coins(me.coins)}.</p>
           <div class="bid-form"><button type="button" class="btn primary" data-testid="pass" ?disabled=${busy} @click=${() => act({ type: "pass" })}>Pass</button></div>`}

@@ -9,7 +9,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, SUITS, suitIcon, type
 import { sfLogSentence } from "./sf-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { bidForm, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type SFView = ReturnType<typeof import("../../src/games/sorcerous-futures/view.js").view>;
@@ -248,46 +248,23 @@ function bidPanel(s: Store, room: RoomView, v: SFView): TemplateResult {
   const spec = bid?.params?.amount;
   const min = spec && spec.kind === "int" ? spec.min : 0;
   const max = spec && spec.kind === "int" ? spec.max : 0;
-  const key = `${room.roomId}:${a.number}:${a.moves.length}:${min}:${max}`;
-  if (draft.key !== key) {
-    draft.key = key;
-    draft.value = min;
-  }
-  const value = draft.value;
-  const valid = !!bid && Number.isInteger(value) && value >= min && value <= max;
-  const set = (n: number) => {
-    draft.value = Math.max(min, Math.min(max, n));
-    s.changed();
-  };
-  const quick = [...new Set([min, min + 1, min + 5, min + 10, max])].filter((n) => n >= min && n <= max).sort((x, y) => x - y);
   const passButton = (primary: boolean) => html`<button type="button" class="btn ${primary ? "primary" : ""}" data-testid="pass" ?disabled=${busy || !pass}
     @click=${() => act({ type: "pass" })}>${pass?.label ?? "Pass"}</button>`;
   return html`<section class="panel act sf-act" data-testid="act-panel" data-pending="bid" aria-labelledby="act-h" aria-busy=${busy ? "true" : "false"}>
     <h2 id="act-h">Your ${a.finalChance ? "final chance" : "bid"}: ${cardLabel(a.card)}</h2>
     ${bid
-      ? html`<form class="bid-form" @submit=${(e: Event) => {
-          e.preventDefault();
-          if (valid) act({ type: "bid", amount: value });
-        }}>
-          <div class="stepper">
-            <button type="button" class="step" aria-label="One dollar less" ?disabled=${busy || value <= min} @click=${() => set(value - 1)}>−</button>
-            <label class="sr-only" for="bid-amount">Your bid in dollars, ${min} to ${max}</label>
-            <input id="bid-amount" type="number" inputmode="numeric" min=${min} max=${max} step="1" .value=${String(value)} ?disabled=${busy}
-              aria-describedby="bid-hint"
-              @input=${(e: Event) => {
-                draft.value = Number((e.target as HTMLInputElement).value);
-                s.changed();
-              }} />
-            <button type="button" class="step" aria-label="One dollar more" ?disabled=${busy || value >= max} @click=${() => set(value + 1)}>+</button>
-          </div>
-          <button type="submit" class="btn primary" data-testid="bid" ?disabled=${busy || !valid}>Bid ${valid ? dollars(value) : ""}</button>
-          ${passButton(false)}
-        </form>
-        <div class="quick" role="group" aria-label="Quick bids">
-          ${quick.map((n) => html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)}
-            aria-label=${`Set bid to ${dollars(n)}`}>${n === max && n !== min ? `All in · ${dollars(n)}` : n === min ? `Min · ${dollars(n)}` : dollars(n)}</button>`)}
-        </div>
-        ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of dollars from ${min} to ${max}.</p>`}
+      ? html`${bidForm({
+          s,
+          draft,
+          key: `${room.roomId}:${a.number}:${a.moves.length}:${min}:${max}`,
+          min,
+          max,
+          busy,
+          money: { unit: "dollar", short: dollars, long: dollars },
+          steps: [1, 5, 10],
+          passButton: passButton(false),
+          onBid: (amount) => act({ type: "bid", amount }),
+        })}
         <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? dollars(min) : `${dollars(min)} to ${dollars(max)}`}; you have ${dollars(me.money)}.${a.highBid !== null ? ` The high bid is ${dollars(a.highBid)}.` : ""}</p>`
       : html`<p class="hint">${a.highBidder === room.seat ? `Your bid of ${dollars(a.highBid ?? 0)} is the highest.` : `You can't bid now: you have ${dollars(me.money)}.`}</p>
         <div class="bid-form">${passButton(true)}</div>`}

@@ -136,3 +136,68 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
 export function seedCheck(s: Store, room: RoomView): TemplateResult {
   return verification(s, room);
 }
+
+/** How an auction game names its money in the bid form. */
+export interface BidMoney {
+  /** "coin", "dollar": for "One coin less" and "a whole number of coins". */
+  unit: string;
+  /** An amount on the quick buttons ("3", "$3"). */
+  short: (n: number) => string;
+  /** An amount on the bid button ("3 coins", "$3"). */
+  long: (n: number) => string;
+}
+
+/**
+ * The bid form of the auction games: a stepper held to the legal range [min, max] (from the
+ * view's `bid` template), quick amounts, a bid and a pass button. `draft` keeps the amount being
+ * typed between renders; a new `key` (a new auction step) resets it to the minimum.
+ */
+export function bidForm(o: {
+  s: Store;
+  draft: { key: string; value: number };
+  key: string;
+  min: number;
+  max: number;
+  busy: boolean;
+  money: BidMoney;
+  /** Amounts offered as quick buttons besides min and max, as offsets from min. */
+  steps: number[];
+  passButton: TemplateResult;
+  onBid: (amount: number) => void;
+}): TemplateResult {
+  const { s, draft, min, max, busy, money } = o;
+  if (draft.key !== o.key) {
+    draft.key = o.key;
+    draft.value = min;
+  }
+  const value = draft.value;
+  const valid = Number.isInteger(value) && value >= min && value <= max;
+  const set = (n: number) => {
+    draft.value = Math.max(min, Math.min(max, n));
+    s.changed();
+  };
+  const quick = [...new Set([min, ...o.steps.map((d) => min + d), max])].filter((n) => n >= min && n <= max).sort((x, y) => x - y);
+  return html`<form class="bid-form" @submit=${(e: Event) => {
+      e.preventDefault();
+      if (valid) o.onBid(value);
+    }}>
+      <div class="stepper">
+        <button type="button" class="step" aria-label=${`One ${money.unit} less`} ?disabled=${busy || value <= min} @click=${() => set(value - 1)}>−</button>
+        <label class="sr-only" for="bid-amount">Your bid in ${money.unit}s, ${min} to ${max}</label>
+        <input id="bid-amount" type="number" inputmode="numeric" min=${min} max=${max} step="1" .value=${String(value)} ?disabled=${busy}
+          aria-describedby="bid-hint"
+          @input=${(e: Event) => {
+            draft.value = Number((e.target as HTMLInputElement).value);
+            s.changed();
+          }} />
+        <button type="button" class="step" aria-label=${`One ${money.unit} more`} ?disabled=${busy || value >= max} @click=${() => set(value + 1)}>+</button>
+      </div>
+      <button type="submit" class="btn primary" data-testid="bid" ?disabled=${busy || !valid}>Bid ${valid ? money.long(value) : ""}</button>
+      ${o.passButton}
+    </form>
+    <div class="quick" role="group" aria-label="Quick bids">
+      ${quick.map((n) => html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)}
+        aria-label=${`Set bid to ${money.short(n)}`}>${n === max && n !== min ? `All in · ${money.short(n)}` : n === min ? `Min · ${money.short(n)}` : money.short(n)}</button>`)}
+    </div>
+    ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of ${money.unit}s from ${min} to ${max}.</p>`}`;
+}
