@@ -11,18 +11,14 @@
  * card played face up, then reshuffled into the deck by the same change's end-of-round draws, was
  * public when the entry was written). The view itself is checked against the version it shows.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Writable } from "node:stream";
-import pino from "pino";
-import type { Database } from "../src/db/client.js";
+import { describe, expect, it } from "vitest";
 import { CHEAT_IDS } from "../src/games/goblin-teeth/data.js";
 import type { GoblinTeethState } from "../src/games/goblin-teeth/state.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction, Seat } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
-import { startServer, type RunningServer } from "../src/server.js";
 import { leaks, secretsFor } from "./support/secrets.js";
-import { guest, lcg, openTestDatabase, playAnyActive, testConfig, TestClient } from "./support/harness.js";
+import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
 
 const GAMES = Number(process.env.HIDDEN_INFO_GT_GAMES ?? 12);
 
@@ -52,22 +48,8 @@ function preferUnplayed(played: Set<string>) {
 }
 
 describe("Goblin Teeth hidden information over sockets", () => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-  const history = new Map<string, Room>();
-  let logText = "";
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(false));
-    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
-    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
-    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  // Every room version and every log line (info level) are kept, to check payloads and logs.
+  const rec = useRecordingServer();
 
   it(`never sends a viewer what it may not know (${GAMES} games), and every Cheat card gets played`, async () => {
     let checked = 0;
@@ -77,18 +59,18 @@ describe("Goblin Teeth hidden information over sockets", () => {
     const playedInLogs = new Map<string, number>();
     for (let g = 0; g < GAMES; g++) {
       const { players, options } = VARIANTS[g % VARIANTS.length]!;
-      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `T${i}`)));
-      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
-      const spectator = await new TestClient(server.url).ready();
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(rec.server.url, `T${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(rec.server.url, x.token).ready()));
+      const spectator = await new TestClient(rec.server.url).ready();
       const created = await clients[0]!.call("room:create", { game: "goblin-teeth", seats: players, options });
       expect(created.ok, JSON.stringify(created)).toBe(true);
       const roomId = created.roomId as string;
       await spectator.sync(roomId);
       for (const c of clients.slice(1)) await c.call("room:join", { roomId });
       await clients[0]!.call("room:start", { roomId });
-      await playAnyActive(server.store, roomId, clients, lcg(9100 + g), preferUnplayed(played));
+      await playAnyActive(rec.server.store, roomId, clients, lcg(9100 + g), preferUnplayed(played));
 
-      const final = (await server.store.get(roomId))!;
+      const final = (await rec.server.store.get(roomId))!;
       expect(final.status).toBe("finished");
       expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
       for (const e of (final.state as GoblinTeethState).log) {
@@ -102,9 +84,9 @@ describe("Goblin Teeth hidden information over sockets", () => {
         ];
         for (const p of payloads) {
           const v = p as { version: number; roomId: string; log?: Array<{ to?: Seat[] }> };
-          const at = history.get(`${v.roomId}@${v.version}`);
+          const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "goblin-teeth") continue;
-          const prev = history.get(`${v.roomId}@${v.version - 1}`);
+          const prev = rec.history.get(`${v.roomId}@${v.version - 1}`);
           const now = secretsFor(at, viewerSeat);
           const before = prev?.state ? new Set(secretsFor(prev, viewerSeat)) : null;
           const { log, ...rest } = p as Record<string, unknown>;
@@ -135,8 +117,8 @@ describe("Goblin Teeth hidden information over sockets", () => {
     // Every Cheat card was played at least once across the games.
     expect([...playedInLogs.keys()].sort()).toEqual([...CHEAT_IDS].sort());
     expect([...played].sort()).toEqual([...CHEAT_IDS].sort());
-    expect(logText).toContain("finished game recorded");
-    for (const room of history.values()) if (room.seed) expect(logText.includes(room.seed)).toBe(false);
-    expect(logText).not.toMatch(/"itemDeck"|"cheatDeck"|"hands"|"knowledge"|"rng"/);
+    expect(rec.logText).toContain("finished game recorded");
+    for (const room of rec.history.values()) if (room.seed) expect(rec.logText.includes(room.seed)).toBe(false);
+    expect(rec.logText).not.toMatch(/"itemDeck"|"cheatDeck"|"hands"|"knowledge"|"rng"/);
   });
 });

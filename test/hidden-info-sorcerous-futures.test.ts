@@ -7,14 +7,10 @@
  * shows: another seat's valuations, unseen face-down cards, the 3-player extras and set-asides,
  * the deck (cards and order), the RNG state and the seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Writable } from "node:stream";
-import pino from "pino";
-import type { Database } from "../src/db/client.js";
+import { describe, expect, it } from "vitest";
 import type { Room } from "../src/platform/room.js";
-import { startServer, type RunningServer } from "../src/server.js";
 import { leaks, payloadText, secretsFor } from "./support/secrets.js";
-import { guest, lcg, openTestDatabase, playAnyActive, testConfig, TestClient } from "./support/harness.js";
+import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
 
 const GAMES = Number(process.env.HIDDEN_INFO_SF_GAMES ?? 12);
 
@@ -30,40 +26,26 @@ const VARIANTS: Array<{ players: number; options: Record<string, unknown> }> = [
 
 
 describe("Sorcerous Futures hidden information over sockets", () => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-  const history = new Map<string, Room>();
-  let logText = "";
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(false));
-    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
-    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
-    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  // Every room version and every log line (info level) are kept, to check payloads and logs.
+  const rec = useRecordingServer();
 
   it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
     let checked = 0;
     let setupPayloads = 0;
     for (let g = 0; g < GAMES; g++) {
       const { players, options } = VARIANTS[g % VARIANTS.length]!;
-      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `S${i}`)));
-      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
-      const spectator = await new TestClient(server.url).ready();
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(rec.server.url, `S${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(rec.server.url, x.token).ready()));
+      const spectator = await new TestClient(rec.server.url).ready();
       const created = await clients[0]!.call("room:create", { game: "sorcerous-futures", seats: players, options });
       expect(created.ok, JSON.stringify(created)).toBe(true);
       const roomId = created.roomId as string;
       await spectator.sync(roomId);
       for (const c of clients.slice(1)) await c.call("room:join", { roomId });
       await clients[0]!.call("room:start", { roomId });
-      await playAnyActive(server.store, roomId, clients, lcg(7000 + g));
+      await playAnyActive(rec.server.store, roomId, clients, lcg(7000 + g));
 
-      const final = (await server.store.get(roomId))!;
+      const final = (await rec.server.store.get(roomId))!;
       expect(final.status).toBe("finished");
       expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
 
@@ -74,7 +56,7 @@ describe("Sorcerous Futures hidden information over sockets", () => {
         ];
         for (const p of payloads) {
           const v = p as { version: number; roomId: string; view?: { phase?: string } };
-          const at = history.get(`${v.roomId}@${v.version}`);
+          const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "sorcerous-futures") continue;
           const text = payloadText(at, p);
           for (const secret of secretsFor(at, viewerSeat)) {
@@ -88,8 +70,8 @@ describe("Sorcerous Futures hidden information over sockets", () => {
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
     expect(setupPayloads).toBeGreaterThan(GAMES * 5);
-    expect(logText).toContain("finished game recorded");
-    for (const room of history.values()) if (room.seed) expect(logText.includes(room.seed)).toBe(false);
-    expect(logText).not.toMatch(/"deck"|"valuations"|"faceDown"|"rng"/);
+    expect(rec.logText).toContain("finished game recorded");
+    for (const room of rec.history.values()) if (room.seed) expect(rec.logText.includes(room.seed)).toBe(false);
+    expect(rec.logText).not.toMatch(/"deck"|"valuations"|"faceDown"|"rng"/);
   });
 });

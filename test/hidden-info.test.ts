@@ -3,55 +3,34 @@
  * every payload any socket received is checked against the secrets of the room version it
  * shows (undrawn Auction cards, the Goblin Deck's order, the RNG state, the seed).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Writable } from "node:stream";
-import pino from "pino";
-import type { Database } from "../src/db/client.js";
-import { startServer } from "../src/server.js";
-import type { Room } from "../src/platform/room.js";
-import type { RunningServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import { leaks, secretsOf } from "./support/secrets.js";
-import { guest, lcg, openTestDatabase, playToEnd, testConfig, TestClient } from "./support/harness.js";
+import { guest, lcg, playToEnd, TestClient, useRecordingServer } from "./support/harness.js";
 
 const GAMES = Number(process.env.HIDDEN_INFO_GAMES ?? 16);
 
 describe("hidden information over sockets", () => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-  const history = new Map<string, Room>();
-  let logText = "";
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(false));
-    // Logs at info level, captured, to check they carry nothing hidden.
-    const sink = new Writable({ write: (chunk, _enc, done) => ((logText += String(chunk)), done()) });
-    server = await startServer(testConfig(), { db, logger: pino({ level: "info" }, sink) });
-    server.service.onChange((_p, next) => history.set(`${next.id}@${next.version}`, next));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  // Every room version and every log line (info level) are kept, to check payloads and logs.
+  const rec = useRecordingServer();
 
   it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
     let checked = 0;
     for (let g = 0; g < GAMES; g++) {
       const players = 3 + (g % 4);
-      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(server.url, `P${i}`)));
-      const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
-      const spectator = await new TestClient(server.url).ready();
+      const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(rec.server.url, `P${i}`)));
+      const clients = await Promise.all(ids.map((x) => new TestClient(rec.server.url, x.token).ready()));
+      const spectator = await new TestClient(rec.server.url).ready();
       const roomId = (await clients[0]!.call("room:create", { game: "goblin-market", seats: players })).roomId as string;
       await spectator.sync(roomId);
       for (const c of clients.slice(1)) await c.call("room:join", { roomId });
       await clients[0]!.call("room:start", { roomId });
-      await playToEnd(server.store, roomId, clients, lcg(1000 + g));
+      await playToEnd(rec.server.store, roomId, clients, lcg(1000 + g));
 
       for (const c of [...clients, spectator]) {
         const payloads: unknown[] = [...c.received.filter(([e]) => e === "room:state").map(([, p]) => p), ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean)];
         for (const p of payloads) {
           const v = (p as { version: number; roomId: string });
-          const at = history.get(`${v.roomId}@${v.version}`);
+          const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished") continue;
           const text = JSON.stringify(p);
           for (const secret of secretsOf(at)) expect(leaks(text, secret), `${roomId} v${v.version} leaks ${secret}`).toBe(false);
@@ -62,10 +41,10 @@ describe("hidden information over sockets", () => {
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
     // Info-level logs: present, and never a seed, a deck or a view.
-    expect(logText).toContain("finished game recorded");
-    for (const room of history.values()) {
-      if (room.seed) expect(logText.includes(room.seed)).toBe(false);
+    expect(rec.logText).toContain("finished game recorded");
+    for (const room of rec.history.values()) {
+      if (room.seed) expect(rec.logText.includes(room.seed)).toBe(false);
     }
-    expect(logText).not.toMatch(/auctionDeck|goblinDeck|"rng"/);
+    expect(rec.logText).not.toMatch(/auctionDeck|goblinDeck|"rng"/);
   });
 });

@@ -12,6 +12,11 @@ import { loadConfig, type Config } from "../../src/config.js";
 import { openDatabase, type Database } from "../../src/db/client.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
+import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
+import type { Room } from "../../src/platform/room.js";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
 
 export const PG_URL = process.env.GB_TEST_PG_URL;
 export const REDIS_URL = process.env.GB_TEST_REDIS_URL;
@@ -154,7 +159,6 @@ export class TestClient {
   }
 }
 
-import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
 
 export async function guest(baseUrl: string, name: string): Promise<{ token: string; player: { id: string; name: string } }> {
   const res = await fetch(`${baseUrl}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
@@ -239,4 +243,31 @@ export async function playAnyActive(
 export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 0x100000000);
+}
+
+/** A server whose every room version and every info-level log line are kept, for leak tests. */
+export interface RecordingServer {
+  server: RunningServer;
+  /** Every room version written, by `<roomId>@<version>`. */
+  history: Map<string, Room>;
+  /** Everything the server logged (info level and up). */
+  logText: string;
+}
+
+/** Starts a RecordingServer (in-process rooms, PGlite) for the enclosing describe block. */
+export function useRecordingServer(): RecordingServer {
+  const rec = { history: new Map<string, Room>(), logText: "" } as RecordingServer;
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const opened = await openTestDatabase(false);
+    dispose = opened.dispose;
+    const sink = new Writable({ write: (chunk, _enc, done) => ((rec.logText += String(chunk)), done()) });
+    rec.server = await startServer(testConfig(), { db: opened.db, logger: pino({ level: "info" }, sink) });
+    rec.server.service.onChange((_p, next) => rec.history.set(`${next.id}@${next.version}`, next));
+  });
+  afterAll(async () => {
+    await rec.server?.close();
+    await dispose?.();
+  });
+  return rec;
 }
