@@ -68,6 +68,11 @@ export class DailyChallenges {
     return dailySeed(this.secret, game, day);
   }
 
+  /** The daily game named `gameId` (or NO_DAILY / UNKNOWN_GAME) and today's day. */
+  today(gameId: unknown): { game: string; day: string } {
+    return { game: dailyGame(gameId).id, day: utcDay(this.now()) };
+  }
+
   info(gameId: unknown): DailyInfo {
     const g = dailyGame(gameId);
     const day = utcDay(this.now());

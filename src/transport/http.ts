@@ -71,14 +71,14 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   app.get("/api/daily", async () => ({ ok: true, daily: dailyGames().map((g) => daily.info(g.id)) }));
 
   app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", async (req) => {
-    const info = daily.info(req.params.game);
-    const day = req.query.day === undefined ? info.day : parseDay(req.query.day);
+    const today = daily.today(req.params.game);
+    const day = req.query.day === undefined ? today.day : parseDay(req.query.day);
     if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
-    return { ok: true, game: info.game, day, entries: await dailyBoard(db, info.game, day, limitOf(req.query.limit)) };
+    return { ok: true, game: today.game, day, entries: await dailyBoard(db, today.game, day, limitOf(req.query.limit)) };
   });
 
   app.get<{ Params: { game: string }; Querystring: { limit?: string } }>("/api/daily/:game/best", async (req) => {
-    const info = daily.info(req.params.game);
-    return { ok: true, game: info.game, entries: await dailyBest(db, info.game, limitOf(req.query.limit)) };
+    const { game } = daily.today(req.params.game);
+    return { ok: true, game, entries: await dailyBest(db, game, limitOf(req.query.limit)) };
   });
 }
