@@ -25,6 +25,15 @@ describe("configuration docs", () => {
     for (const k of ["DATABASE_URL", "REDIS_URL", "TOKEN_SECRET", "PORT"]) expect(compose).toContain(k);
   });
 
+  it("starts the server with the same node flags everywhere", () => {
+    // npm start, the Docker image and the benchmark (which reads package.json) run one command.
+    const start = (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts.start;
+    const flags = start.match(/^node ((?:--\S+ )*)dist\/main\.js$/)?.[1]?.trim().split(" ") ?? null;
+    expect(flags).toContain("--max-semi-space-size=64");
+    const cmd = read("Dockerfile").match(/^CMD (\[.*\])$/m)?.[1];
+    expect(JSON.parse(cmd!)).toEqual(["node", ...flags!, "dist/main.js"]);
+  });
+
   it("uses the documented defaults", () => {
     const c = loadConfig({});
     expect(readme).toContain(`| \`PORT\` | \`${c.port}\` |`);

@@ -115,6 +115,7 @@ interface BenchRoom {
 
 const cfg = JSON.parse(process.env.BENCH_LOAD_CONFIG ?? "{}") as LoadConfig;
 const rng = prng(cfg.seed);
+const timeline: string[] | null = process.env.BENCH_TIMELINE ? [] : null;
 const res: LoadResult = {
   mode: cfg.mode,
   rooms: 0,
@@ -226,6 +227,7 @@ function finish(room: BenchRoom, ok: boolean): void {
   if (ok && p.measured) {
     res.completed++;
     res.latencies.push(performance.now() - p.t0);
+    if (timeline) timeline.push(`${Math.round(performance.timeOrigin + p.t0)} ${(performance.now() - p.t0).toFixed(1)}`);
   }
   p.done(ok);
 }
@@ -481,6 +483,7 @@ async function main(): Promise<void> {
     const typical = samples.reduce((best, s) => (Math.abs(s.bytes - res.payloadBytes) < Math.abs(best.bytes - res.payloadBytes) ? s : best));
     writeFileSync(cfg.sampleFile, JSON.stringify(typical.state));
   }
+  if (timeline) writeFileSync(process.env.BENCH_TIMELINE!, timeline.join("\n"));
   process.send!({ type: "result", result: res }, () => {
     for (const room of rooms) for (const m of room.members) m.socket.close();
     setTimeout(() => process.exit(0), 100);

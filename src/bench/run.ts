@@ -45,7 +45,10 @@ const HELP = `npm run bench -- [options]
   --label TEXT       a label for the table heading
   --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
 Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
-postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).`;
+postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
+Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
+BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action),
+BENCH_SERVER_MAIN (another build's main.js), BENCH_LOG_LEVEL.`;
 
 const { values: args } = parseArgs({
   options: {
@@ -336,6 +339,12 @@ function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number |
 
 // ---------------------------------------------------------------- the two runs
 
+/** The node flags of `npm start` (package.json), so the benchmark runs the server as production does. */
+function serverNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  return start.split(/\s+/).filter((t) => t.startsWith("--"));
+}
+
 async function runOurs(sampleFile: string): Promise<{ result: SystemResult; profile?: BenchReport["profile"] }> {
   // BENCH_SERVER_MAIN: another build's main.js (to compare builds on the same machine and day).
   const mainJs = process.env.BENCH_SERVER_MAIN ? resolve(process.env.BENCH_SERVER_MAIN) : join(root, "dist", "main.js");
@@ -354,7 +363,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const nodes: Array<{ proc: ChildProcess; url: string }> = [];
   for (let i = 0; i < settings.nodes; i++) {
     const port = await freePort();
-    const nodeArgs = args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [];
+    const nodeArgs = [...serverNodeFlags(), ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
     if (process.env.BENCH_SERVER_NODE_ARGS) nodeArgs.push(...process.env.BENCH_SERVER_NODE_ARGS.split(/\s+/).filter(Boolean));
     const proc = track(
