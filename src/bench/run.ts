@@ -455,7 +455,7 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   if (sampleFile && existsSync(sampleFile)) env.BENCH_PAYLOAD_FILE = sampleFile;
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
-  const proc = track(fork(join(here, "baseline-server.js"), [], { env, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
+  const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv: serverNodeFlags(), stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
     proc.once("exit", (c) => rej(new Error(`baseline server exited (${c})`)));

@@ -35,7 +35,9 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
  * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head, 5 sealed (seal mode),
  *       6 this change's chunk, 7 summary, 8 ttl ms, 9 room id, 10 status, 11 unpersisted "1"/"0",
  *       12 feed length, 13 writer, 14 log length before, 15 players who left, 16 actions before,
- *       17 actions after, 18 log length after.
+ *       17 actions after, 18 log length after, 19 "1" if other nodes follow the feed (the entry then
+ *       carries the head and the chunk; otherwise only the positions, to save a node reading its own
+ *       changes back).
  * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
  * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts.
  */
@@ -64,8 +66,25 @@ redis.call('SREM', KEYS[4], ARGV[9])
 if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
 if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
 if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
-redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15], 'h', ARGV[4], 't', ARGV[6])
+if ARGV[19] == '1' then
+  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15], 'h', ARGV[4], 't', ARGV[6])
+else
+  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15])
+end
 return 1
+`;
+
+/*
+ * The nodes that follow the change feed, by Redis's own clock (no clock skew between nodes).
+ * KEYS: 1 followers sorted set (member: writer id, score: expiry ms). ARGV: 1 writer id to
+ * register ("" for none), 2 time to live ms. Returns the live followers.
+ */
+const FOLLOWERS = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if ARGV[1] ~= '' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
+return redis.call('ZRANGE', KEYS[1], 0, -1)
 `;
 
 const GET = `
@@ -161,15 +180,25 @@ function changeFrom(prev: Room | null, head: Buffer, chunk: Buffer, version: num
 export interface RedisRoomStoreOptions {
   /** Entries kept in the change feed (approximately). Default 1000 (about a second of changes at 1,000 per second: the feed is for delivery, not history). */
   feedLength?: number;
+  /** How often a node re-reads who follows the feed (and renews its own entry), ms. Default 1000. */
+  followersRefreshMs?: number;
 }
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   private readonly feedLength: string;
   private readonly stops = new Set<() => void>();
+  /**
+   * Whether another node follows the change feed (refreshed every second; true until known).
+   * Alone, a node writes slim feed entries: it would only read its own changes back to skip them.
+   * A node that starts following is seen within a second; until then it gets slim entries, for
+   * which it reads the changed room from the store (the follower's fallback).
+   */
+  private peersFollow = true;
+  private readonly beat: NodeJS.Timeout;
 
   constructor(
     private readonly redis: Redis,
@@ -183,10 +212,25 @@ export class RedisRoomStore implements RoomStore {
       playing: `${prefix}rooms:playing`,
       unpersisted: `${prefix}rooms:unpersisted`,
       feed: `${prefix}room-changes`,
+      followers: `${prefix}room-changes:followers`,
     };
     this.feedLength = String(opts.feedLength ?? 1000);
     redis.defineCommand("gbRoomCas3", { numberOfKeys: 6, lua: CAS });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
+    redis.defineCommand("gbFollowers", { numberOfKeys: 1, lua: FOLLOWERS });
+    this.beat = setInterval(() => void this.refreshFollowers(), opts.followersRefreshMs ?? 1000).unref();
+    void this.refreshFollowers();
+  }
+
+  /** Registers this node as a follower (while it follows) and learns whether others do (every second). */
+  async refreshFollowers(): Promise<void> {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const live: string[] = await (this.redis as any).gbFollowers(this.k.followers, this.stops.size > 0 ? this.writer : "", "10000");
+      this.peersFollow = live.some((w) => w !== this.writer);
+    } catch {
+      this.peersFollow = true;
+    }
   }
 
   async get(id: string): Promise<Room | null> {
@@ -243,6 +287,7 @@ export class RedisRoomStore implements RoomStore {
         String(actionsFrom),
         String(room.actions.length),
         String(logAfter),
+        this.peersFollow ? "1" : "0",
       ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
     let res = await write(canAppend ? "append" : "seal");
     // The stored room was written in the old format, or by a writer that counted differently.
@@ -313,15 +358,16 @@ export class RedisRoomStore implements RoomStore {
                 const version = Number(f.v!.toString());
                 const logFrom = Number(f.f?.toString() ?? 0);
                 const actionsFrom = Number(f.af?.toString() ?? 0);
-                const head = f.h!;
-                const chunk = f.t!;
+                // A slim entry (the writer saw no other follower yet) has no head or chunk.
+                const head = f.h;
+                const chunk = f.t;
                 onChange({
                   roomId,
                   version,
                   logFrom,
                   actionsFrom,
                   leftPlayers: left ? left.split(",") : [],
-                  applyTo: (prev) => changeFrom(prev, head, chunk, version, actionsFrom, logFrom),
+                  applyTo: (prev) => (head && chunk ? changeFrom(prev, head, chunk, version, actionsFrom, logFrom) : null),
                 });
               } catch {
                 /* one bad entry must not stop the feed */
@@ -338,13 +384,16 @@ export class RedisRoomStore implements RoomStore {
       stopped = true;
       reader.disconnect();
       this.stops.delete(stop);
+      if (this.stops.size === 0) this.redis.zrem(this.k.followers, this.writer).catch(() => {});
     };
     this.stops.add(stop);
+    void this.refreshFollowers(); // register at once: writers send full entries within a second
     return stop;
   }
 
   async close(): Promise<void> {
     /* the main connection belongs to the caller; the feed readers are ours */
+    clearInterval(this.beat);
     for (const stop of [...this.stops]) stop();
   }
 }

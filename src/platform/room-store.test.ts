@@ -174,6 +174,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     const seen: RoomChange[] = [];
     const stop = store.follow((c) => seen.push(c));
     await new Promise((r) => setTimeout(r, 100));
+    await other.refreshFollowers(); // the writer knows someone follows: full entries
     const versions = playedVersions(12);
     let prev: Room | null = null;
     for (const next of versions) {
@@ -184,14 +185,54 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     while (seen.length < versions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     stop();
     expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
-    let held: Room | null = null;
+    let held: Room | null = versions[0]!;
     for (const [i, c] of seen.entries()) {
-      held = c.applyTo(held) ?? versions[i]!;
+      if (i === 0) continue;
+      held = c.applyTo(held);
       expect(held).toEqual(versions[i]);
     }
     // Not the version just before: the caller must read the room.
     expect(seen[5]!.applyTo(versions[2]!)).toBeNull();
     expect(seen[5]!.applyTo(null)).toBeNull();
+    await other.close();
+  });
+
+  it("writes slim feed entries while no other node follows, full ones once one does", async () => {
+    const p = `gbt:${Math.random().toString(36).slice(2)}:`;
+    // Refreshed only when the test says so (the follower renews its entry every second as usual).
+    const writer = new RedisRoomStore(redis, p, { followersRefreshMs: 3_600_000 });
+    const follower = new RedisRoomStore(redis.duplicate(), p);
+    const feed = async () => (await redis.xrange(`${p}room-changes`, "-", "+")).map(([, f]) => f.filter((_, i) => i % 2 === 0));
+    const versions = playedVersions(6);
+    await writer.refreshFollowers();
+    await writer.compareAndSetOrGet(versions[0]!, 0);
+    await writer.compareAndSetOrGet(versions[1]!, versions[0]!.version, changeNote(versions[0]!, versions[1]!));
+    expect((await feed()).map((names) => names.includes("h"))).toEqual([false, false]);
+
+    const seen: RoomChange[] = [];
+    const stop = follower.follow((c) => seen.push(c));
+    await new Promise((r) => setTimeout(r, 100));
+    // Until the writer has seen the new follower, its entries stay slim; the follower then gets
+    // no head to apply and must read the room (applyTo answers null).
+    await writer.compareAndSetOrGet(versions[2]!, versions[1]!.version, changeNote(versions[1]!, versions[2]!));
+    await writer.refreshFollowers();
+    await writer.compareAndSetOrGet(versions[3]!, versions[2]!.version, changeNote(versions[2]!, versions[3]!));
+    const names = await feed();
+    expect(names.map((n) => n.includes("h") && n.includes("t"))).toEqual([false, false, false, true]);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(seen.map((c) => c.version)).toEqual([versions[2]!.version, versions[3]!.version]);
+    expect(seen[0]!.applyTo(versions[1]!)).toBeNull();
+    expect(seen[1]!.applyTo(versions[2]!)).toEqual(versions[3]);
+
+    // A follower that stops leaves at once; the writer goes back to slim entries.
+    stop();
+    await new Promise((r) => setTimeout(r, 100));
+    await writer.refreshFollowers();
+    await writer.compareAndSetOrGet(versions[4]!, versions[3]!.version, changeNote(versions[3]!, versions[4]!));
+    expect((await feed()).at(-1)!.includes("h")).toBe(false);
+    await follower.close();
+    await writer.close();
   });
 });
 

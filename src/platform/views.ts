@@ -68,6 +68,15 @@ export function logLength(room: Room | null): number {
  * entry. `JSON.parse` of each text equals `roomView(room, viewer, logFrom, now)` (tested).
  */
 export function roomViewsJson(room: Room, viewers: readonly Viewer[], logFrom = 0, now = Date.now()): string[] {
+  return roomViewsParts(room, viewers, logFrom, now).map((parts) => parts.join(""));
+}
+
+/**
+ * `roomViewsJson` before joining: each viewer's text as a list of pieces whose concatenation is
+ * that text. Pieces shared by several viewers are the same string, so a sender can encode each
+ * one once (transport/frames.ts).
+ */
+export function roomViewsParts(room: Room, viewers: readonly Viewer[], logFrom = 0, now = Date.now()): string[][] {
   const head = JSON.stringify(sharedFacts(room, logFrom, now)).slice(0, -1);
   const state = room.state;
   const game = state !== undefined ? gameOf(room) : null;
@@ -92,6 +101,6 @@ export function roomViewsJson(room: Room, viewers: readonly Viewer[], logFrom = 
       if (seat !== null && room.status === "playing") legal = JSON.stringify(game.legalActions(state, seat));
       log = publicLog ?? JSON.stringify(visibleLog(delta, viewer));
     }
-    return `${head},"seat":${seat === null ? "null" : seat},"view":${view},"legal":${legal},"log":${log}}`;
+    return [head, `,"seat":${seat === null ? "null" : seat},"view":`, view, `,"legal":${legal},"log":`, log, "}"];
   });
 }

@@ -17,8 +17,8 @@ import type { Player, TokenIssuer } from "../platform/identity.js";
 import { summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
-import { logLength, roomView, roomViewsJson, viewerFor } from "../platform/views.js";
-import { PreEncoded } from "./pre-encoded.js";
+import { logLength, roomView, roomViewsParts, viewerFor } from "../platform/views.js";
+import { PieceEncoder, sendRoomState } from "./frames.js";
 import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
@@ -101,8 +101,14 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
    * here reaches other nodes through the store's change feed (one entry per change, written in
    * the same step as the room), not through one adapter message per viewer.
    */
-  const local = io.local;
   const localRooms = io.of("/").adapter.rooms;
+  const localSockets = io.of("/").sockets;
+  function* socketsIn(channel: string): Generator<Socket> {
+    for (const id of localRooms.get(channel) ?? []) {
+      const socket = localSockets.get(id);
+      if (socket) yield socket;
+    }
+  }
   /** Newest version of each room delivered here (a room's changes must go out once, in order). */
   const delivered = new Map<string, number>();
   function deliver(next: Room, from: number, leftPlayers: readonly string[]): void {
@@ -125,9 +131,10 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       viewers.push({ kind: "spectator" });
     }
     if (channels.length === 0) return;
-    // One JSON text per viewer, shared parts built once (views.ts), sent as they are (pre-encoded.ts).
-    const texts = roomViewsJson(next, viewers, from, daily.now());
-    channels.forEach((channel, i) => local.to(channel).emit("room:state", new PreEncoded(texts[i]!)));
+    // One text per viewer, shared parts built once (views.ts) and encoded once (frames.ts).
+    const parts = roomViewsParts(next, viewers, from, daily.now());
+    const encoder = new PieceEncoder();
+    channels.forEach((channel, i) => sendRoomState(socketsIn(channel), parts[i]!, encoder));
   }
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */

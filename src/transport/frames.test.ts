@@ -1,0 +1,86 @@
+/** room:state frames built from pieces are the bytes Socket.IO's own emit would write. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { afterEach, describe, expect, it } from "vitest";
+import { Server, type Socket } from "socket.io";
+import { io as connect, type Socket as ClientSocket } from "socket.io-client";
+import { Encoder, PacketType } from "socket.io-parser";
+import { PieceEncoder, sendRoomState, textFrame } from "./frames.js";
+import { preEncodingParser } from "./pre-encoded.js";
+
+// ws is Engine.IO's WebSocket library; its own frame builder is the reference.
+const { Sender } = createRequire(createRequire(import.meta.url).resolve("engine.io"))("ws") as {
+  Sender: { frame(data: Buffer, o: object): Buffer[] };
+};
+
+// As views.ts makes them: JSON.stringify output cut into pieces.
+const pieces = [
+  JSON.stringify({ roomId: "r1", seats: ['é "quoted" \n \u2028 😀 \u0007'] }).slice(0, -1),
+  ',"seat":0,"view":',
+  JSON.stringify({ a: [1, 2, { b: null }] }),
+  ',"legal":[],"log":',
+  "[]",
+  "}",
+];
+
+describe("room:state frames", () => {
+  it.each([0, 1, 125, 126, 127, 65535, 65536, 70000])("frames a %i-byte payload as ws does", (n) => {
+    const payload = Buffer.alloc(n, 0x61);
+    const ours = textFrame(payload);
+    const ref = Sender.frame(payload, { readOnly: false, mask: false, rsv1: false, opcode: 1, fin: true });
+    expect(Buffer.concat(ours)).toEqual(Buffer.concat(ref));
+  });
+
+  it("encodes the pieces as Engine.IO message + Socket.IO event, as the stock encoder does", () => {
+    const packet = { type: PacketType.EVENT, nsp: "/", data: ["room:state", JSON.parse(pieces.join(""))] };
+    const stock = new Encoder().encode(packet)[0] as string;
+    expect(new PieceEncoder().encode(pieces).toString("utf8")).toBe(`4${stock}`);
+  });
+
+  it("encodes a piece shared by several viewers once", () => {
+    const enc = new PieceEncoder();
+    const shared = pieces[2]!;
+    const a = enc.encode(pieces);
+    const b = enc.encode([...pieces.slice(0, 2), shared, ...pieces.slice(3)]);
+    expect(a).toEqual(b);
+    expect((enc as unknown as { cache: Map<string, Buffer> }).cache.size).toBe(new Set(pieces).size);
+  });
+
+  describe("through a real Socket.IO server", () => {
+    let close: () => Promise<void> = async () => {};
+    afterEach(() => close());
+
+    async function pair(perMessageDeflate: boolean): Promise<{ server: Socket; client: ClientSocket }> {
+      const http = createServer();
+      const io = new Server(http, { transports: ["websocket"], parser: preEncodingParser, perMessageDeflate });
+      await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
+      const connected = new Promise<Socket>((r) => io.once("connection", r));
+      const client = connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ["websocket"] });
+      const server = await connected;
+      close = async () => {
+        client.close();
+        await io.close();
+      };
+      return { server, client };
+    }
+
+    it.each([
+      { name: "pre-encoded frame", deflate: false },
+      { name: "plain emit when the socket compresses", deflate: true },
+    ])("delivers the view ($name)", async ({ deflate }) => {
+      const { server, client } = await pair(deflate);
+      const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
+      const emits: string[] = [];
+      const emit = server.emit.bind(server);
+      server.emit = ((ev: string, ...a: unknown[]) => (emits.push(ev), emit(ev, ...a))) as typeof server.emit;
+      sendRoomState([server], pieces, new PieceEncoder());
+      expect(await got).toEqual([JSON.parse(pieces.join(""))]);
+      expect(emits).toEqual(deflate ? ["room:state"] : []);
+      // Later messages still arrive, in order.
+      const next = new Promise<unknown>((r) => client.once("after", r));
+      server.emit("after", 1);
+      expect(await next).toBe(1);
+    });
+  });
+});
