@@ -32,17 +32,14 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
- * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "segment" | "append"), 4 head, 5 sealed
- *       logs (seal mode) or the segment to add to them (segment mode),
+ * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head, 5 sealed (seal mode),
  *       6 this change's chunk, 7 summary, 8 ttl ms, 9 room id, 10 status, 11 unpersisted "1"/"0",
  *       12 feed length, 13 writer, 14 log length before, 15 players who left, 16 actions before,
  *       17 actions after, 18 log length after, 19 "1" if other nodes follow the feed (the entry then
  *       carries the head and the chunk; otherwise only the positions, to save a node reading its own
- *       changes back), 20 (segment mode) the sealed logs' id the segment continues, 21 (seal and
- *       segment modes) the new sealed logs' id.
- * Returns 1 (written), -1 (append or segment refused: the stored counts or sealed logs are not the
- * ones the writer built on; it re-sends the change as a seal), 0 (version mismatch, no room) or the
- * stored room's parts.
+ *       changes back).
+ * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
+ * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts.
  */
 const CAS = `
 local cur = redis.call('HGET', KEYS[1], 'v')
@@ -56,14 +53,9 @@ if ARGV[3] == 'append' then
   local n = redis.call('HMGET', KEYS[1], 'na', 'nl')
   if n[1] ~= ARGV[16] or n[2] ~= ARGV[14] then return -1 end
   redis.call('RPUSH', KEYS[2], ARGV[6])
-elseif ARGV[3] == 'segment' then
-  local n = redis.call('HMGET', KEYS[1], 'na', 'nl', 'sid', 'sealed')
-  if n[1] ~= ARGV[16] or n[2] ~= ARGV[14] or n[3] ~= ARGV[20] then return -1 end
-  redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'sealed', n[4] .. ARGV[5], 'sid', ARGV[21])
 else
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'sealed', ARGV[5], 'sid', ARGV[21])
+  redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
   redis.call('HDEL', KEYS[1], 'data')
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18])
@@ -124,51 +116,6 @@ function inflate(data: Buffer): string {
   return data[0] === DEFLATED ? inflateRawSync(data.subarray(1)).toString("utf8") : data.toString("utf8");
 }
 
-/**
- * Sealed logs are a sequence of segments, each `SEGMENT` (1 byte), its length (4 bytes, big
- * endian) and raw DEFLATE of a JSON `Parts` text, compressed against the last `WINDOW` bytes of
- * the segments before it (a preset dictionary: the logs repeat themselves, so a segment of four
- * changes compresses almost as well as the whole logs would). A seal writes one segment of the
- * whole logs; the node that wrote the last seal of a room adds one segment of the entries since
- * (only those are serialised and compressed). A value tagged DEFLATED (one compressed Parts) is
- * the older format, still read.
- */
-const SEGMENT = 0x02;
-const WINDOW = 4096;
-
-function segment(text: Buffer, window: Buffer): Buffer {
-  const z = deflateRawSync(text, window.length > 0 ? { ...DEFLATE_OPTIONS, dictionary: window } : DEFLATE_OPTIONS);
-  const out = Buffer.allocUnsafe(z.length + 5);
-  out[0] = SEGMENT;
-  out.writeUInt32BE(z.length, 1);
-  z.copy(out, 5);
-  return out;
-}
-
-/** The dictionary for the next segment: the last WINDOW bytes of `window` followed by `text` (a copy). */
-function slide(window: Buffer, text: Buffer): Buffer {
-  if (text.length >= WINDOW) return Buffer.from(text.subarray(text.length - WINDOW));
-  const w = Buffer.concat([window, text]);
-  return w.length > WINDOW ? Buffer.from(w.subarray(w.length - WINDOW)) : w;
-}
-
-/** Sealed logs as their list of parts. */
-export function decodeSealed(sealed: Buffer): Parts[] {
-  if (sealed.length === 0) return [{ a: [], l: [] }];
-  if (sealed[0] !== SEGMENT) return [JSON.parse(inflate(sealed)) as Parts];
-  const parts: Parts[] = [];
-  let window: Buffer = Buffer.alloc(0);
-  for (let at = 0; at < sealed.length; ) {
-    if (sealed[at] !== SEGMENT || at + 5 > sealed.length) throw new Error("corrupt sealed logs");
-    const end = at + 5 + sealed.readUInt32BE(at + 1);
-    const text = inflateRawSync(sealed.subarray(at + 5, end), window.length > 0 ? { dictionary: window } : {});
-    parts.push(JSON.parse(text.toString("utf8")) as Parts);
-    window = slide(window, text);
-    at = end;
-  }
-  return parts;
-}
-
 /** The whole room as one compressed value (the format before logs were split off; still read). */
 export function encodeRoom(room: Room): Buffer {
   return deflate(JSON.stringify(room));
@@ -179,7 +126,7 @@ export function decodeRoom(data: Buffer): Room {
 }
 
 /** Entries appended to a room's two logs: its action records and its game's event log. */
-export interface Parts {
+interface Parts {
   a: ActionRecord[];
   l: LogEntry[];
 }
@@ -214,7 +161,7 @@ function assemble(head: Room, parts: Parts[]): Room {
 function decodeStored(res: [Buffer, Buffer, Buffer, Buffer[]]): Room {
   const [head, sealed, data, tail] = res;
   if (head.length === 0) return decodeRoom(data);
-  const parts = decodeSealed(sealed);
+  const parts: Parts[] = [sealed.length ? (JSON.parse(inflate(sealed)) as Parts) : { a: [], l: [] }];
   for (const chunk of tail) parts.push(JSON.parse(chunk.toString("utf8")) as Parts);
   return assemble(decodeRoom(head), parts);
 }
@@ -251,9 +198,6 @@ export class RedisRoomStore implements RoomStore {
    * which it reads the changed room from the store (the follower's fallback).
    */
   private peersFollow = true;
-  /** Per room, the sealed logs this node wrote last (id, log lengths, next dictionary). */
-  private readonly lastSeal = new Map<string, { sid: string; na: number; nl: number; window: Buffer }>();
-  private seals = 0;
   private readonly beat: NodeJS.Timeout;
 
   constructor(
@@ -312,22 +256,11 @@ export class RedisRoomStore implements RoomStore {
     const logAfter = eventLog(room).length;
     const canAppend =
       note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;
-    // A seal: a segment of the entries since this node's last seal of the room, if it made it.
-    const last = canAppend || note === undefined || expectedVersion === 0 ? undefined : this.lastSeal.get(room.id);
-    const canSegment = last !== undefined && room.actions.length >= last.na && logAfter >= last.nl;
     const head = encodeHead(room);
     const chunk = encodeParts(room, actionsFrom, logFrom);
     const summary = JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
-    let sealedText: Buffer | null = null;
-    const sealed = (mode: "seal" | "segment" | "append"): Buffer | string => {
-      if (mode === "append") return "";
-      const from = mode === "segment" ? last! : { na: 0, nl: 0, window: Buffer.alloc(0) };
-      sealedText = Buffer.from(JSON.stringify({ a: room.actions.slice(from.na), l: eventLog(room).slice(from.nl) } satisfies Parts));
-      return segment(sealedText, from.window);
-    };
-    const sid = `${this.writer}.${++this.seals}`;
-    const write = (mode: "seal" | "segment" | "append") =>
+    const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       (this.redis as any).gbRoomCas3Buffer(
         this.k.room(room.id),
@@ -340,7 +273,7 @@ export class RedisRoomStore implements RoomStore {
         String(room.version),
         mode,
         head,
-        sealed(mode),
+        mode === "seal" ? deflate(JSON.stringify({ a: room.actions, l: eventLog(room) } satisfies Parts)) : "",
         chunk,
         summary,
         String(ttlMs(room)),
@@ -355,22 +288,11 @@ export class RedisRoomStore implements RoomStore {
         String(room.actions.length),
         String(logAfter),
         this.peersFollow ? "1" : "0",
-        mode === "segment" ? last!.sid : "",
-        sid,
       ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
-    let mode: "seal" | "segment" | "append" = canAppend ? "append" : canSegment ? "segment" : "seal";
-    let res = await write(mode);
-    // The stored room was written in the old format, by a writer that counted differently, or
-    // sealed by another node since this one's last seal.
-    if (res === -1) res = await write((mode = "seal"));
-    if (res === 1) {
-      if (mode !== "append") {
-        this.lastSeal.delete(room.id);
-        this.lastSeal.set(room.id, { sid, na: room.actions.length, nl: logAfter, window: slide(mode === "segment" ? last!.window : Buffer.alloc(0), sealedText!) });
-        if (this.lastSeal.size > 5000) this.lastSeal.delete(this.lastSeal.keys().next().value!);
-      }
-      return { ok: true };
-    }
+    let res = await write(canAppend ? "append" : "seal");
+    // The stored room was written in the old format, or by a writer that counted differently.
+    if (res === -1) res = await write("seal");
+    if (res === 1) return { ok: true };
     return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 

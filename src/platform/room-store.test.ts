@@ -2,8 +2,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { deflateRawSync } from "node:zlib";
-import { decodeSealed, encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
+import { encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
 import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "./room.js";
 import type { RoomChange, RoomStore } from "./room-store.js";
 import { changeNote } from "./room-service.js";
@@ -148,44 +147,6 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       prev = next;
     }
     expect(await store.storedBytes(prev!.id)).toBeGreaterThan(0);
-  });
-
-  it("seals a growing game in segments, each compressed against the ones before", async () => {
-    const versions = playedVersions(80);
-    let prev: Room | null = null;
-    const segmentsAt: number[] = [];
-    for (const next of versions) {
-      await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
-      expect(await store.get(next.id)).toEqual(next);
-      const sealed = (await redis.hgetBuffer(`${prefix}room:${next.id}`, "sealed"))!;
-      segmentsAt.push(decodeSealed(sealed).length);
-      prev = next;
-    }
-    // Version 1 is sealed whole (one segment); every SEAL_EVERY-th version adds one.
-    expect(segmentsAt).toEqual(versions.map((v) => 1 + Math.floor(v.version / SEAL_EVERY)));
-    // About as small as compressing the whole logs at once.
-    const sealed = (await redis.hgetBuffer(`${prefix}room:${prev!.id}`, "sealed"))!;
-    const whole = deflateRawSync(JSON.stringify({ a: prev!.actions, l: (prev!.state as { log: unknown[] }).log }), { level: 3 });
-    expect(sealed.length).toBeLessThan(whole.length * 1.15);
-  });
-
-  it("re-seals whole when another node sealed the room since this node's last seal", async () => {
-    const second = new RedisRoomStore(redis.duplicate(), prefix);
-    const versions = playedVersions(60);
-    const random = seededRandom("writers");
-    let prev: Room | null = null;
-    let whole = 0;
-    for (const next of versions) {
-      const writer = random() < 0.5 ? store : second;
-      await writer.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
-      expect(await store.get(next.id)).toEqual(next);
-      expect(await second.get(next.id)).toEqual(next);
-      const sealed = (await redis.hgetBuffer(`${prefix}room:${next.id}`, "sealed"))!;
-      if (next.version % SEAL_EVERY === 0 && decodeSealed(sealed).length === 1) whole++;
-      prev = next;
-    }
-    expect(whole).toBeGreaterThan(1);
-    await second.close();
   });
 
   it("reads a room stored whole in the older format, and rewrites it by its next change", async () => {
