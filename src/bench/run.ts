@@ -339,11 +339,10 @@ function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number |
 
 // ---------------------------------------------------------------- the two runs
 
-/** The node flags of `npm start` (package.json), so the benchmark runs the server as production does. */
-function serverNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
-  return start.split(/\s+/).filter((t) => t.startsWith("--"));
-}
+/** The node flags of `npm start` (package.json), so the benchmark runs the servers as production does. */
+const SERVER_NODE_FLAGS = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((t) => t.startsWith("--"));
 
 async function runOurs(sampleFile: string): Promise<{ result: SystemResult; profile?: BenchReport["profile"] }> {
   // BENCH_SERVER_MAIN: another build's main.js (to compare builds on the same machine and day).
@@ -363,7 +362,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const nodes: Array<{ proc: ChildProcess; url: string }> = [];
   for (let i = 0; i < settings.nodes; i++) {
     const port = await freePort();
-    const nodeArgs = [...serverNodeFlags(), ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
+    const nodeArgs = [...SERVER_NODE_FLAGS, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
     if (process.env.BENCH_SERVER_NODE_ARGS) nodeArgs.push(...process.env.BENCH_SERVER_NODE_ARGS.split(/\s+/).filter(Boolean));
     const proc = track(
@@ -455,7 +454,7 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   if (sampleFile && existsSync(sampleFile)) env.BENCH_PAYLOAD_FILE = sampleFile;
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
-  const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv: serverNodeFlags(), stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
+  const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv: SERVER_NODE_FLAGS, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
     proc.once("exit", (c) => rej(new Error(`baseline server exited (${c})`)));

@@ -66,11 +66,11 @@ redis.call('SREM', KEYS[4], ARGV[9])
 if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
 if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
 if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
+local entry = {'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15]}
 if ARGV[19] == '1' then
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15], 'h', ARGV[4], 't', ARGV[6])
-else
-  redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', 'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15])
+  table.insert(entry, 'h'); table.insert(entry, ARGV[4]); table.insert(entry, 't'); table.insert(entry, ARGV[6])
 end
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', unpack(entry))
 return 1
 `;
 

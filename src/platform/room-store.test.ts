@@ -170,7 +170,8 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
 
   it("feeds other nodes each change, which they apply to the version they hold", async () => {
-    const other = new RedisRoomStore(redis.duplicate(), prefix);
+    const otherRedis = redis.duplicate();
+    const other = new RedisRoomStore(otherRedis, prefix);
     const seen: RoomChange[] = [];
     const stop = store.follow((c) => seen.push(c));
     await new Promise((r) => setTimeout(r, 100));
@@ -195,13 +196,15 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     expect(seen[5]!.applyTo(versions[2]!)).toBeNull();
     expect(seen[5]!.applyTo(null)).toBeNull();
     await other.close();
+    otherRedis.disconnect();
   });
 
   it("writes slim feed entries while no other node follows, full ones once one does", async () => {
     const p = `gbt:${Math.random().toString(36).slice(2)}:`;
     // Refreshed only when the test says so (the follower renews its entry every second as usual).
     const writer = new RedisRoomStore(redis, p, { followersRefreshMs: 3_600_000 });
-    const follower = new RedisRoomStore(redis.duplicate(), p);
+    const followerRedis = redis.duplicate();
+    const follower = new RedisRoomStore(followerRedis, p);
     const feed = async () => (await redis.xrange(`${p}room-changes`, "-", "+")).map(([, f]) => f.filter((_, i) => i % 2 === 0));
     const versions = playedVersions(6);
     await writer.refreshFollowers();
@@ -232,6 +235,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     await writer.compareAndSetOrGet(versions[4]!, versions[3]!.version, changeNote(versions[3]!, versions[4]!));
     expect((await feed()).at(-1)!.includes("h")).toBe(false);
     await follower.close();
+    followerRedis.disconnect();
     await writer.close();
   });
 });
