@@ -37,7 +37,7 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
  *       12 feed length, 13 writer, 14 log length before, 15 players who left, 16 actions before,
  *       17 actions after, 18 log length after, 19 "1" if other nodes follow the feed (the entry then
  *       carries the head and the chunk; otherwise only the positions, to save a node reading its own
- *       changes back).
+ *       changes back), 20 the feed entry's positions as one field (see feedMeta).
  * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
  * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts.
  */
@@ -66,7 +66,7 @@ redis.call('SREM', KEYS[4], ARGV[9])
 if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
 if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
 if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
-local entry = {'n', ARGV[13], 'id', ARGV[9], 'v', ARGV[2], 'f', ARGV[14], 'af', ARGV[16], 'l', ARGV[15]}
+local entry = {'m', ARGV[20]}
 if ARGV[19] == '1' then
   table.insert(entry, 'h'); table.insert(entry, ARGV[4]); table.insert(entry, 't'); table.insert(entry, ARGV[6])
 end
@@ -92,6 +92,31 @@ local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
 if f[1] == false and f[3] == false then return 0 end
 return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
 `;
+
+/**
+ * A change-feed entry's positions as one field, "<writer> <room id> <version> <log from>
+ * <actions from> <players who left, comma-separated>" (ids never hold spaces): one field to
+ * write and parse instead of six.
+ */
+function feedMeta(writer: string, roomId: string, version: number, logFrom: number, actionsFrom: number, left: readonly string[]): string {
+  return `${writer} ${roomId} ${version} ${logFrom} ${actionsFrom} ${left.join(",")}`;
+}
+
+/** The positions of a feed entry: "m" (feedMeta), or the six fields entries had before it. */
+function parseMeta(f: Record<string, Buffer>): { writer: string; roomId: string; version: number; logFrom: number; actionsFrom: number; left: string } {
+  if (f.m) {
+    const [writer = "", roomId = "", v = "", lf = "0", af = "0", left = ""] = f.m.toString().split(" ");
+    return { writer, roomId, version: Number(v), logFrom: Number(lf), actionsFrom: Number(af), left };
+  }
+  return {
+    writer: f.n?.toString() ?? "",
+    roomId: f.id!.toString(),
+    version: Number(f.v!.toString()),
+    logFrom: Number(f.f?.toString() ?? 0),
+    actionsFrom: Number(f.af?.toString() ?? 0),
+    left: f.l?.toString() ?? "",
+  };
+}
 
 /** Format tag of a compressed value (a JSON value starts with "{", never with this byte). */
 const DEFLATED = 0x01;
@@ -182,6 +207,12 @@ export interface RedisRoomStoreOptions {
   feedLength?: number;
   /** How often a node re-reads who follows the feed (and renews its own entry), ms. Default 1000. */
   followersRefreshMs?: number;
+  /**
+   * While no other node follows the feed, how long a follower waits between reads, ms (default
+   * 100). Alone, it reads only its own entries back; a node that has just started, and is not seen
+   * yet, has its first second of changes delivered here up to this much later. Nothing is skipped.
+   */
+  idleFollowMs?: number;
 }
 
 export class RedisRoomStore implements RoomStore {
@@ -199,6 +230,7 @@ export class RedisRoomStore implements RoomStore {
    */
   private peersFollow = true;
   private readonly beat: NodeJS.Timeout;
+  private readonly idleFollowMs: number;
 
   constructor(
     private readonly redis: Redis,
@@ -215,6 +247,7 @@ export class RedisRoomStore implements RoomStore {
       followers: `${prefix}room-changes:followers`,
     };
     this.feedLength = String(opts.feedLength ?? 1000);
+    this.idleFollowMs = opts.idleFollowMs ?? 100;
     redis.defineCommand("gbRoomCas3", { numberOfKeys: 6, lua: CAS });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
     redis.defineCommand("gbFollowers", { numberOfKeys: 1, lua: FOLLOWERS });
@@ -288,6 +321,7 @@ export class RedisRoomStore implements RoomStore {
         String(room.actions.length),
         String(logAfter),
         this.peersFollow ? "1" : "0",
+        feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
       ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
     let res = await write(canAppend ? "append" : "seal");
     // The stored room was written in the old format, or by a writer that counted differently.
@@ -351,22 +385,19 @@ export class RedisRoomStore implements RoomStore {
               last = id.toString();
               const f: Record<string, Buffer> = {};
               for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!.toString()] = fields[i + 1]!;
-              if (f.n?.toString() === this.writer) continue;
-              const left = f.l?.toString() ?? "";
               try {
-                const roomId = f.id!.toString();
-                const version = Number(f.v!.toString());
-                const logFrom = Number(f.f?.toString() ?? 0);
-                const actionsFrom = Number(f.af?.toString() ?? 0);
+                const m = parseMeta(f);
+                if (m.writer === this.writer) continue;
+                const { version, actionsFrom, logFrom } = m;
                 // A slim entry (the writer saw no other follower yet) has no head or chunk.
                 const head = f.h;
                 const chunk = f.t;
                 onChange({
-                  roomId,
+                  roomId: m.roomId,
                   version,
                   logFrom,
                   actionsFrom,
-                  leftPlayers: left ? left.split(",") : [],
+                  leftPlayers: m.left ? m.left.split(",") : [],
                   applyTo: (prev) => (head && chunk ? changeFrom(prev, head, chunk, version, actionsFrom, logFrom) : null),
                 });
               } catch {
@@ -374,6 +405,8 @@ export class RedisRoomStore implements RoomStore {
               }
             }
           }
+          // Alone, read in batches: each read would otherwise return only this node's latest entry.
+          if (!this.peersFollow && !stopped) await new Promise((r) => setTimeout(r, this.idleFollowMs));
         } catch {
           if (!stopped) await new Promise((r) => setTimeout(r, 200));
         }

@@ -199,6 +199,23 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     otherRedis.disconnect();
   });
 
+  it("follows entries in the format older builds wrote (six position fields)", async () => {
+    const p = `gbt:${Math.random().toString(36).slice(2)}:`;
+    const followerRedis = redis.duplicate();
+    const follower = new RedisRoomStore(followerRedis, p, { idleFollowMs: 10 });
+    const seen: RoomChange[] = [];
+    const stop = follower.follow((c) => seen.push(c));
+    await new Promise((r) => setTimeout(r, 100));
+    await redis.xadd(`${p}room-changes`, "*", "n", "oldnode", "id", "r1", "v", "7", "f", "12", "af", "5", "l", "p_a,p_b");
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(seen.map((c) => [c.roomId, c.version, c.logFrom, c.actionsFrom, c.leftPlayers])).toEqual([["r1", 7, 12, 5, ["p_a", "p_b"]]]);
+    expect(seen[0]!.applyTo(null)).toBeNull();
+    stop();
+    await follower.close();
+    followerRedis.disconnect();
+  });
+
   it("writes slim feed entries while no other node follows, full ones once one does", async () => {
     const p = `gbt:${Math.random().toString(36).slice(2)}:`;
     // Refreshed only when the test says so (the follower renews its entry every second as usual).
