@@ -82,5 +82,49 @@ describe("room:state frames", () => {
       server.emit("after", 1);
       expect(await next).toBe(1);
     });
+
+    type Raw = { write(b: Buffer): boolean };
+    const rawOf = (s: Socket) => (s.conn as unknown as { transport: { socket: { _socket: Raw } } }).transport.socket._socket;
+
+    it("writes the frame straight to an idle socket, byte for byte the pre-encoded frame", async () => {
+      const { server, client } = await pair(false);
+      await new Promise((r) => setTimeout(r, 50)); // the handshake's writes are done
+      const raw = rawOf(server);
+      const written: Buffer[] = [];
+      const write = raw.write.bind(raw);
+      raw.write = (b: Buffer) => (written.push(Buffer.from(b)), write(b));
+      const conn = server.conn as unknown as { write: (...a: unknown[]) => void };
+      let viaEngine = 0;
+      const cwrite = conn.write.bind(conn);
+      conn.write = (...a: unknown[]) => (viaEngine++, cwrite(...a));
+      const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
+      sendRoomState([server], pieces, new PieceEncoder());
+      expect(viaEngine).toBe(0);
+      expect(Buffer.concat(written)).toEqual(Buffer.concat(textFrame(new PieceEncoder().encode(pieces))));
+      expect(await got).toEqual([JSON.parse(pieces.join(""))]);
+    });
+
+    it("queues the frame behind a packet Engine.IO still holds, keeping the order", async () => {
+      const { server, client } = await pair(false);
+      await new Promise((r) => setTimeout(r, 50));
+      const order: string[] = [];
+      const done = new Promise<void>((r) => {
+        client.on("before", () => order.push("before"));
+        client.on("room:state", () => order.push("room:state"));
+        client.on("after", () => (order.push("after"), r()));
+      });
+      const conn = server.conn as unknown as { write: (...a: unknown[]) => void };
+      let viaEngine = 0;
+      const cwrite = conn.write.bind(conn);
+      conn.write = (...a: unknown[]) => (Buffer.isBuffer(a[0]) && viaEngine++, cwrite(...a));
+      // Two emits in one tick: the second waits in Engine.IO's buffer until the first is written.
+      server.emit("before", 1);
+      server.emit("before", 2);
+      sendRoomState([server], pieces, new PieceEncoder());
+      server.emit("after", 1);
+      await done;
+      expect(viaEngine).toBe(1);
+      expect(order).toEqual(["before", "before", "room:state", "after"]);
+    });
   });
 });

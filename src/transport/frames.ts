@@ -10,8 +10,10 @@
  * The bytes are exactly the frame the stock path writes for `socket.emit("room:state", view)`
  * (tested): Engine.IO message "4", Socket.IO event "2" on the main namespace, the JSON array
  * `["room:state",<view>]`, in one unmasked text frame (RFC 6455). They are handed to Engine.IO
- * as a pre-encoded frame (`wsPreEncodedFrame`, what Socket.IO's own broadcasts use), so ordering,
- * buffering while a socket drains, and closed-socket checks stay Engine.IO's. A socket whose
+ * as a pre-encoded frame (`wsPreEncodedFrame`, what Socket.IO's own broadcasts use) when Engine.IO
+ * holds packets back for the socket, so ordering and buffering while a socket drains stay its own;
+ * to a socket with nothing queued (the usual case) the frame goes straight to the TCP socket, as
+ * its header and the encoded pieces in one corked write, with no per-viewer copy. A socket whose
  * transport cannot take a pre-encoded frame (compression on) gets the plain emit instead.
  */
 import type { Socket } from "socket.io";
@@ -20,9 +22,8 @@ import { PreEncoded } from "./pre-encoded.js";
 const PREFIX = Buffer.from('42["room:state",');
 const SUFFIX = Buffer.from("]");
 
-/** A server-to-client WebSocket text frame: FIN, opcode 1, no mask; as [header, payload]. */
-export function textFrame(payload: Buffer): [Buffer, Buffer] {
-  const n = payload.length;
+/** The header of a server-to-client WebSocket text frame (FIN, opcode 1, no mask) of n bytes. */
+export function frameHeader(n: number): Buffer {
   let header: Buffer;
   if (n < 126) {
     header = Buffer.allocUnsafe(2);
@@ -38,42 +39,99 @@ export function textFrame(payload: Buffer): [Buffer, Buffer] {
     header.writeUInt32BE(n >>> 0, 6);
   }
   header[0] = 0x81;
-  return [header, payload];
+  return header;
+}
+
+/** A server-to-client WebSocket text frame: FIN, opcode 1, no mask; as [header, payload]. */
+export function textFrame(payload: Buffer): [Buffer, Buffer] {
+  return [frameHeader(payload.length), payload];
 }
 
 /** Encodes each distinct piece once (pieces shared by viewers are the same string). */
 export class PieceEncoder {
   private readonly cache = new Map<string, Buffer>();
-  encode(pieces: readonly string[]): Buffer {
+  /** The encoded pieces, between the event prefix and suffix; their lengths sum to `bytes`. */
+  buffers(pieces: readonly string[]): { bufs: Buffer[]; bytes: number } {
     const bufs: Buffer[] = [PREFIX];
+    let bytes = PREFIX.length + SUFFIX.length;
     for (const p of pieces) {
       let b = this.cache.get(p);
       if (b === undefined) this.cache.set(p, (b = Buffer.from(p)));
       bufs.push(b);
+      bytes += b.length;
     }
     bufs.push(SUFFIX);
-    return Buffer.concat(bufs);
+    return { bufs, bytes };
+  }
+  encode(pieces: readonly string[]): Buffer {
+    const { bufs, bytes } = this.buffers(pieces);
+    return Buffer.concat(bufs, bytes);
   }
 }
 
 /** The Engine.IO websocket transport's members this relies on (not in its typings). */
 interface WsTransport {
   name: string;
+  writable?: boolean;
   perMessageDeflate?: unknown;
-  socket?: { _sender?: { sendFrame?: unknown } };
+  socket?: {
+    readyState?: number;
+    _sender?: { sendFrame?: unknown; _queue?: unknown[] };
+    _socket?: { writable?: boolean; cork(): void; uncork(): void; write(b: Buffer): boolean };
+  };
+}
+interface EioConn {
+  readyState?: string;
+  writeBuffer?: unknown[];
+  transport: WsTransport;
+  write(data: unknown, opts: object): void;
 }
 
-/** Sends one viewer's `room:state` (its pieces, encoded by `encoder`) to these sockets. */
+/**
+ * The socket under an idle connection, or null. Idle: Engine.IO holds no packet back (its
+ * transport is writable and nothing waits in its write buffer) and ws queues no frame, so a frame
+ * written to the socket now goes out exactly where Engine.IO would have put it.
+ */
+function idleSocket(conn: EioConn): NonNullable<NonNullable<WsTransport["socket"]>["_socket"]> | null {
+  const t = conn.transport;
+  const ws = t.socket;
+  const raw = ws?._socket;
+  if (conn.readyState !== "open" || t.writable !== true || (conn.writeBuffer?.length ?? 1) !== 0) return null;
+  if (ws?.readyState !== 1 || (ws._sender?._queue?.length ?? 1) !== 0 || !raw || raw.writable !== true) return null;
+  return raw;
+}
+
+/**
+ * Sends one viewer's `room:state` (its pieces, encoded by `encoder`) to these sockets.
+ *
+ * To a socket with nothing queued, the frame is written straight to the TCP socket as its header
+ * and the encoded pieces in one corked write (one writev, no per-viewer copy, none of Engine.IO's
+ * per-packet bookkeeping). To a busy one, as a pre-encoded frame through Engine.IO, which keeps
+ * it behind what is queued. To one that compresses, as a plain emit.
+ */
 export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string[], encoder: PieceEncoder): void {
+  let parts: { bufs: Buffer[]; bytes: number; head: Buffer } | null = null;
   let frame: [Buffer, Buffer] | null = null;
   for (const socket of sockets) {
-    const conn = socket.conn as unknown as { transport: WsTransport; write(data: unknown, opts: object): void };
+    const conn = socket.conn as unknown as EioConn;
     const t = conn.transport;
-    if (t.name === "websocket" && !t.perMessageDeflate && typeof t.socket?._sender?.sendFrame === "function") {
+    if (t.name !== "websocket" || t.perMessageDeflate || typeof t.socket?._sender?.sendFrame !== "function") {
+      socket.emit("room:state", new PreEncoded(pieces.join("")));
+      continue;
+    }
+    const raw = idleSocket(conn);
+    if (raw) {
+      if (!parts) {
+        const { bufs, bytes } = encoder.buffers(pieces);
+        parts = { bufs, bytes, head: frameHeader(bytes) };
+      }
+      raw.cork();
+      raw.write(parts.head);
+      for (const b of parts.bufs) raw.write(b);
+      raw.uncork();
+    } else {
       frame ??= textFrame(encoder.encode(pieces));
       conn.write(frame[1], { wsPreEncodedFrame: frame });
-    } else {
-      socket.emit("room:state", new PreEncoded(pieces.join("")));
     }
   }
 }
