@@ -69,6 +69,13 @@ export class PieceEncoder {
   }
 }
 
+/** The TCP socket under a ws connection. */
+interface RawSocket {
+  writable?: boolean;
+  cork(): void;
+  uncork(): void;
+  write(b: Buffer): boolean;
+}
 /** The Engine.IO websocket transport's members this relies on (not in its typings). */
 interface WsTransport {
   name: string;
@@ -77,7 +84,7 @@ interface WsTransport {
   socket?: {
     readyState?: number;
     _sender?: { sendFrame?: unknown; _queue?: unknown[] };
-    _socket?: { writable?: boolean; cork(): void; uncork(): void; write(b: Buffer): boolean };
+    _socket?: RawSocket;
   };
 }
 interface EioConn {
@@ -92,7 +99,7 @@ interface EioConn {
  * transport is writable and nothing waits in its write buffer) and ws queues no frame, so a frame
  * written to the socket now goes out exactly where Engine.IO would have put it.
  */
-function idleSocket(conn: EioConn): NonNullable<NonNullable<WsTransport["socket"]>["_socket"]> | null {
+function idleSocket(conn: EioConn): RawSocket | null {
   const t = conn.transport;
   const ws = t.socket;
   const raw = ws?._socket;
