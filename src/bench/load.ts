@@ -19,6 +19,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { randomLegalAction } from "../games/legal.js";
 import type { Action, LegalAction } from "../games/types.js";
 import { prng } from "./stats.js";
+import { lazyUpdateParser, type Update } from "./lazy-updates.js";
 
 export interface LoadConfig {
   mode: "ours" | "baseline";
@@ -89,7 +90,18 @@ interface Member {
   /** Seat index, or null for a spectator. */
   seat: number | null;
   version: number;
-  state: RoomState | null;
+  /** A seat's latest view (its body is parsed only when the seat's state is read: see stateOf). */
+  update: Update<RoomState> | null;
+}
+
+/** A seat's latest view, parsed on first use. */
+function stateOf(m: Member): RoomState | null {
+  return m.update?.body ?? null;
+}
+
+/** A view that came whole (an ack's), as an Update. */
+function whole(state: RoomState): Update<RoomState> {
+  return { roomId: state.roomId, version: state.version, raw: JSON.stringify(state), body: state };
 }
 
 interface Pending {
@@ -142,20 +154,20 @@ const res: LoadResult = {
 let measuring = false;
 let payloadSamples = 0;
 let payloadTotal = 0;
-const samples: Array<{ bytes: number; state: unknown }> = [];
+const samples: Array<{ bytes: number; raw: string }> = [];
 
 function countError(code: string): void {
   res.errorCodes[code] = (res.errorCodes[code] ?? 0) + 1;
 }
 
-function samplePayload(state: unknown): void {
-  // Measuring every payload would cost the generator as much as parsing it; 1 in 16 is plenty.
+function samplePayload(raw: string): void {
+  // 1 in 16 is plenty.
   if ((rng() * 16) | 0) return;
-  const bytes = Buffer.byteLength(JSON.stringify(state));
+  const bytes = Buffer.byteLength(raw);
   payloadSamples++;
   payloadTotal += bytes;
-  if (samples.length < 400) samples.push({ bytes, state });
-  else samples[(rng() * samples.length) | 0] = { bytes, state };
+  if (samples.length < 400) samples.push({ bytes, raw });
+  else samples[(rng() * samples.length) | 0] = { bytes, raw };
 }
 
 /** Run `fn` over `items` with at most `limit` in flight. */
@@ -172,7 +184,7 @@ async function pool<T>(items: readonly T[], limit: number, fn: (item: T, i: numb
 
 function open(url: string, token?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true, timeout: 30_000 });
+    const socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true, timeout: 30_000, parser: lazyUpdateParser });
     socket.once("connect", () => resolve(socket));
     socket.once("connect_error", (e) => reject(e));
   });
@@ -206,15 +218,15 @@ async function guestToken(url: string, name: string): Promise<string> {
 }
 
 /** Called for every update a member receives. */
-function onUpdate(room: BenchRoom, m: Member, state: RoomState): void {
-  if (state.roomId !== room.id) return; // an old (finished) room of the same clients
-  if (state.version <= m.version) return;
-  if (m.version > 0 && state.version !== m.version + 1) res.gaps++;
-  m.version = state.version;
-  if (m.seat !== null) m.state = state;
-  if (measuring) samplePayload(state);
+function onUpdate(room: BenchRoom, m: Member, update: Update<RoomState>): void {
+  if (update.roomId !== room.id) return; // an old (finished) room of the same clients
+  if (update.version <= m.version) return;
+  if (m.version > 0 && update.version !== m.version + 1) res.gaps++;
+  m.version = update.version;
+  if (m.seat !== null) m.update = update;
+  if (measuring) samplePayload(update.raw);
   const p = room.pending;
-  if (p && state.version >= p.target) {
+  if (p && update.version >= p.target) {
     if (--p.remaining === 0) finish(room, true);
   }
 }
@@ -233,8 +245,8 @@ function finish(room: BenchRoom, ok: boolean): void {
 }
 
 function listen(room: BenchRoom, m: Member): void {
-  if (cfg.mode === "ours") m.socket.on("room:state", (s: RoomState) => onUpdate(room, m, s));
-  else m.socket.on("state", (s: RoomState) => onUpdate(room, m, s));
+  if (cfg.mode === "ours") m.socket.on("room:state", (u: Update<RoomState>) => onUpdate(room, m, u));
+  else m.socket.on("state", (u: Update<RoomState>) => onUpdate(room, m, u));
 }
 
 function urlFor(roomIdx: number, member: number): string {
@@ -263,7 +275,7 @@ async function startGame(room: BenchRoom): Promise<void> {
   }
   // Wait until every seat holds the started state (pushed after room:start).
   const end = Date.now() + cfg.actionTimeoutMs;
-  while (room.players.some((m) => m.version < v || !m.state || m.state.version < v)) {
+  while (room.players.some((m) => m.version < v || !m.update || m.update.version < v)) {
     if (Date.now() > end) throw new Error(`room ${id}: seats did not receive the start`);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -280,7 +292,7 @@ async function setupRoom(idx: number): Promise<BenchRoom> {
     Array.from({ length: size }, (_, j) => open(urlFor(globalIdx, j), cfg.mode === "ours" && j < cfg.seats ? room.tokens[j] : undefined)),
   );
   sockets.forEach((socket, j) => {
-    const m: Member = { socket, seat: j < cfg.seats ? j : null, version: 0, state: null };
+    const m: Member = { socket, seat: j < cfg.seats ? j : null, version: 0, update: null };
     room.members.push(m);
     if (m.seat !== null) room.players.push(m);
     listen(room, m);
@@ -297,12 +309,12 @@ function nextMove(room: BenchRoom): { actor: Member; event: string; payload: unk
     const target = actor.version + 1;
     return { actor, event: "act", payload: { room: room.id, version: target }, target };
   }
-  const state = room.players[0]!.state;
+  const state = stateOf(room.players[0]!);
   if (!state || state.status !== "playing") return null;
   const seat = state.active[0];
   if (seat === undefined) return null;
   const actor = room.players[seat]!;
-  const mine = actor.state;
+  const mine = stateOf(actor);
   if (!mine || mine.version !== state.version) return null;
   const action: Action | null = randomLegalAction(mine.legal, rng);
   if (!action) return null;
@@ -366,7 +378,7 @@ async function resync(room: BenchRoom): Promise<void> {
         const s = ack.state as RoomState;
         if (s.version >= m.version) {
           m.version = s.version;
-          if (m.seat !== null) m.state = s;
+          if (m.seat !== null) m.update = whole(s);
         }
       }
     }
@@ -392,7 +404,7 @@ async function replace(room: BenchRoom): Promise<void> {
 }
 
 function gameOver(room: BenchRoom): boolean {
-  return cfg.mode === "ours" && room.players[0]!.state?.status === "finished";
+  return cfg.mode === "ours" && stateOf(room.players[0]!)?.status === "finished";
 }
 
 async function warmUp(rooms: BenchRoom[]): Promise<void> {
@@ -481,7 +493,7 @@ async function main(): Promise<void> {
   res.payloadBytes = payloadSamples ? Math.round(payloadTotal / payloadSamples) : 0;
   if (cfg.sampleFile && samples.length > 0) {
     const typical = samples.reduce((best, s) => (Math.abs(s.bytes - res.payloadBytes) < Math.abs(best.bytes - res.payloadBytes) ? s : best));
-    writeFileSync(cfg.sampleFile, JSON.stringify(typical.state));
+    writeFileSync(cfg.sampleFile, typical.raw);
   }
   if (timeline) writeFileSync(process.env.BENCH_TIMELINE!, timeline.join("\n"));
   process.send!({ type: "result", result: res }, () => {

@@ -48,7 +48,8 @@ Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
 BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action),
-BENCH_SERVER_MAIN (another build's main.js), BENCH_LOG_LEVEL.`;
+BENCH_SERVER_MAIN (another build's main.js), BENCH_LOAD_NODE_ARGS (node flags for the load
+generator, e.g. "--cpu-prof --cpu-prof-dir /tmp/gen"), BENCH_LOG_LEVEL.`;
 
 const { values: args } = parseArgs({
   options: {
@@ -250,6 +251,9 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
 
 // ---------------------------------------------------------------- load generators
 
+/** BENCH_LOAD_NODE_ARGS: node flags for the load generator processes (diagnostics). */
+const loadNodeArgs = (process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+
 interface Generators {
   procs: ChildProcess[];
   go(): Promise<LoadResult[]>;
@@ -265,7 +269,7 @@ async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "
     const rooms = Math.floor(settings.rooms / n) + (g < settings.rooms % n ? 1 : 0);
     const cfg: LoadConfig = { ...base, rooms, roomOffset: offset, seed: 0x9e3779b9 ^ (g + 1), sampleFile: g === 0 ? base.sampleFile : undefined };
     offset += rooms;
-    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg) }, stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
+    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg) }, execArgv: loadNodeArgs, stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
     procs.push(child);
     let onReady!: () => void;
     ready.push(new Promise<void>((r) => (onReady = r)));
