@@ -149,6 +149,26 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     expect(await store.storedBytes(prev!.id)).toBeGreaterThan(0);
   });
 
+  it("sends the changes made in one turn of the event loop to Redis in one write", async () => {
+    const rooms = [playedVersions(0), playedVersions(0), playedVersions(0)].map((v) => v.at(-1)!);
+    await store.get("warm-up"); // connected and ready
+    const stream = (redis as unknown as { stream: { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void } }).stream;
+    let writes = 0;
+    const w = stream._write.bind(stream);
+    const wv = stream._writev.bind(stream);
+    stream._write = (...a: unknown[]) => (writes++, w(...a));
+    stream._writev = (...a: unknown[]) => (writes++, wv(...a));
+    try {
+      const results = await Promise.all(rooms.map((r) => store.compareAndSetOrGet(r, 0)));
+      expect(results).toEqual(rooms.map(() => ({ ok: true })));
+      expect(writes).toBe(1);
+      for (const r of rooms) expect(await store.get(r.id)).toEqual(r);
+    } finally {
+      stream._write = w;
+      stream._writev = wv;
+    }
+  });
+
   it("reads a room stored whole in the older format, and rewrites it by its next change", async () => {
     const [a, b, c, d] = playedVersions(2).slice(-4);
     void a;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Server, type Socket } from "socket.io";
 import { io as connect, type Socket as ClientSocket } from "socket.io-client";
 import { Encoder, PacketType } from "socket.io-parser";
-import { PieceEncoder, sendRoomState, textFrame } from "./frames.js";
+import { holdFrames, PieceEncoder, sendRoomState, textFrame } from "./frames.js";
 import { preEncodingParser } from "./pre-encoded.js";
 
 // ws is Engine.IO's WebSocket library; its own frame builder is the reference.
@@ -102,6 +102,49 @@ describe("room:state frames", () => {
       expect(viaEngine).toBe(0);
       expect(Buffer.concat(written)).toEqual(Buffer.concat(textFrame(new PieceEncoder().encode(pieces))));
       expect(await got).toEqual([JSON.parse(pieces.join(""))]);
+    });
+
+    /** Counts the system-call-level writes (net.Socket's _write / _writev) of the server's TCP socket. */
+    function countWrites(s: Socket): { calls: number } {
+      const raw = rawOf(s) as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
+      const n = { calls: 0 };
+      const w = raw._write.bind(raw);
+      const wv = raw._writev.bind(raw);
+      raw._write = (...a: unknown[]) => (n.calls++, w(...a));
+      raw._writev = (...a: unknown[]) => (n.calls++, wv(...a));
+      return n;
+    }
+
+    it("sends a held frame and the message's ack in one write, the frame first", async () => {
+      const { server, client } = await pair(false);
+      await new Promise((r) => setTimeout(r, 50));
+      const writes = countWrites(server);
+      server.on("act", (_p: unknown, ack: (r: unknown) => void) => {
+        const release = holdFrames(server);
+        sendRoomState([server], pieces, new PieceEncoder());
+        ack({ ok: true });
+        release();
+      });
+      const order: string[] = [];
+      client.on("room:state", () => order.push("room:state"));
+      const acked = await client.emitWithAck("act", {});
+      expect(acked).toEqual({ ok: true });
+      order.push("ack");
+      expect(order).toEqual(["room:state", "ack"]);
+      expect(writes.calls).toBe(1);
+    });
+
+    it("does not keep a held frame past the event loop's turn when no ack follows", async () => {
+      const { server, client } = await pair(false);
+      await new Promise((r) => setTimeout(r, 50));
+      const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
+      const release = holdFrames(server);
+      sendRoomState([server], pieces, new PieceEncoder());
+      expect(await got).toEqual([JSON.parse(pieces.join(""))]);
+      release(); // late: nothing left to release, and nothing breaks
+      const next = new Promise<unknown>((r) => client.once("after", r));
+      server.emit("after", 1);
+      expect(await next).toBe(1);
     });
 
     it("queues the frame behind a packet Engine.IO still holds, keeping the order", async () => {

@@ -108,6 +108,32 @@ function idleSocket(conn: EioConn): RawSocket | null {
   return raw;
 }
 
+/** Sockets whose direct frames wait for the reply to the message being handled (see holdFrames). */
+const holds = new WeakMap<Socket, { raw: RawSocket | null }>();
+
+function releaseHold(h: { raw: RawSocket | null }): void {
+  const raw = h.raw;
+  if (raw === null) return;
+  h.raw = null;
+  raw.uncork();
+}
+
+/**
+ * While a message from this socket is handled: a frame written straight to its TCP socket stays
+ * corked until the returned function is called (after the message's ack is sent), so the update
+ * and the ack leave in one write, or until the event loop's next check phase if the ack is later.
+ * Nothing is reordered (the ack goes through the same TCP socket, behind the frame); it saves the
+ * acting player one system call and one wake-up per move, on both ends.
+ */
+export function holdFrames(socket: Socket): () => void {
+  const h = { raw: null as RawSocket | null };
+  holds.set(socket, h);
+  return () => {
+    if (holds.get(socket) === h) holds.delete(socket);
+    releaseHold(h);
+  };
+}
+
 /**
  * Sends one viewer's `room:state` (its pieces, encoded by `encoder`) to these sockets.
  *
@@ -135,6 +161,13 @@ export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string
       raw.cork();
       raw.write(parts.head);
       for (const b of parts.bufs) raw.write(b);
+      const hold = holds.get(socket);
+      if (hold && hold.raw === null) {
+        // Kept corked for the ack (holdFrames); never past this turn of the event loop.
+        raw.cork();
+        hold.raw = raw;
+        setImmediate(releaseHold, hold);
+      }
       raw.uncork();
     } else {
       frame ??= textFrame(encoder.encode(pieces));

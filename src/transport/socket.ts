@@ -18,7 +18,7 @@ import { summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { logLength, roomView, roomViewsParts, viewerFor } from "../platform/views.js";
-import { PieceEncoder, sendRoomState } from "./frames.js";
+import { holdFrames, PieceEncoder, sendRoomState } from "./frames.js";
 import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
@@ -278,6 +278,8 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     for (const [event, handler] of Object.entries(handlers)) {
       socket.on(event, async (...args: unknown[]) => {
         const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
+        // An update this message causes for this socket leaves with its ack, in one write.
+        const release = holdFrames(socket);
         try {
           const bucket = dataOf(socket).bucket;
           const now = Date.now();
@@ -298,6 +300,8 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
           if (!(e instanceof AppError)) log.error({ err: e, event }, "handler failed");
           else log.debug({ code: e.code, event }, "request refused");
           ack(toErrorReply(e));
+        } finally {
+          release();
         }
       });
     }
