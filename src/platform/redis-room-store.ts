@@ -29,6 +29,7 @@ import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { summarize, type ActionRecord, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
+import { LogsTextCache, logsJson, logsText } from "./logs-text.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
 /*
@@ -171,10 +172,6 @@ export function encodeHead(room: Room): string {
   return JSON.stringify(head);
 }
 
-function encodeParts(room: Room, actionsFrom: number, logFrom: number): string {
-  const parts: Parts = { a: room.actions.slice(actionsFrom), l: eventLog(room).slice(logFrom) };
-  return JSON.stringify(parts);
-}
 
 /** Puts a head and its log entries back together (the head is a fresh object, owned by the caller). */
 function assemble(head: Room, parts: Parts[]): Room {
@@ -232,6 +229,8 @@ export class RedisRoomStore implements RoomStore {
   private peersFollow = true;
   /** The connection's socket while it is corked for the current turn of the event loop (see batchWrites). */
   private corked: Writable | null = null;
+  /** The logs' text of the rooms this node wrote last, to seal them without encoding every entry again. */
+  private readonly logsText = new LogsTextCache();
   private readonly beat: NodeJS.Timeout;
   private readonly idleFollowMs: number;
 
@@ -293,7 +292,17 @@ export class RedisRoomStore implements RoomStore {
     const canAppend =
       note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;
     const head = encodeHead(room);
-    const chunk = encodeParts(room, actionsFrom, logFrom);
+    // This change's entries (the tail chunk: the same text as JSON.stringify of its Parts).
+    const addedActions = JSON.stringify(room.actions.slice(actionsFrom));
+    const addedLog = JSON.stringify(eventLog(room).slice(logFrom));
+    const chunk = `{"a":${addedActions},"l":${addedLog}}`;
+    // Both logs' text after the change, when cheap to know: a first write's chunk holds it all;
+    // otherwise this node's text of the version built on, plus the chunk (see logs-text.ts).
+    let text =
+      expectedVersion === 0 && actionsFrom === 0 && logFrom === 0
+        ? logsText(addedActions, addedLog)
+        : this.logsText.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
+    const sealed = (): Buffer => deflate(logsJson((text ??= logsText(JSON.stringify(room.actions), JSON.stringify(eventLog(room))))));
     const summary = JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
     const write = (mode: "seal" | "append") =>
@@ -309,7 +318,7 @@ export class RedisRoomStore implements RoomStore {
         String(room.version),
         mode,
         head,
-        mode === "seal" ? deflate(JSON.stringify({ a: room.actions, l: eventLog(room) } satisfies Parts)) : "",
+        mode === "seal" ? sealed() : "",
         chunk,
         summary,
         String(ttlMs(room)),
@@ -330,7 +339,12 @@ export class RedisRoomStore implements RoomStore {
     let res = await write(canAppend ? "append" : "seal");
     // The stored room was written in the old format, or by a writer that counted differently.
     if (res === -1) res = await write("seal");
-    if (res === 1) return { ok: true };
+    if (res === 1) {
+      if (text && (room.status === "open" || room.status === "playing")) this.logsText.remember(room.id, room.version, room.actions.length, logAfter, text);
+      else this.logsText.forget(room.id);
+      return { ok: true };
+    }
+    this.logsText.forget(room.id);
     return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 

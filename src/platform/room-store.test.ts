@@ -1,4 +1,5 @@
 /** The room store contract, run against both implementations (Redis when available). */
+import { inflateRawSync } from "node:zlib";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
@@ -167,6 +168,44 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       stream._write = w;
       stream._writev = wv;
     }
+  });
+
+  it("seals exactly both logs' JSON, also after another writer won a race for a version", async () => {
+    const versions = playedVersions(40);
+    const otherRedis = redis.duplicate();
+    const other = new RedisRoomStore(otherRedis, prefix);
+    const sealedText = async (id: string) => inflateRawSync((await redis.hgetBuffer(`${prefix}room:${id}`, "sealed"))!.subarray(1)).toString("utf8");
+    const logsOf = (r: Room) => JSON.stringify({ a: r.actions, l: (r.state as { log?: unknown[] } | undefined)?.log ?? [] });
+    let prev: Room | null = null;
+    let seals = 0;
+    // Action records the rival wrote in place of this node's, by index.
+    const replaced = new Map<number, Room["actions"][number]>();
+    const withRivals = (r: Room): Room => (replaced.size ? { ...r, actions: r.actions.map((a, i) => replaced.get(i) ?? a) } : r);
+    for (const original of versions) {
+      const next = withRivals(original);
+      if (prev && next.version % 7 === 0) {
+        // Another node writes this version first, with other entries at the same log lengths;
+        // this node's attempt fails, and its next change builds on what the other node stored.
+        const rival: Room = { ...next, actions: [...prev.actions, { ...next.actions.at(-1)!, id: "rival" }] };
+        expect(await other.compareAndSetOrGet(rival, prev.version, changeNote(prev, rival))).toEqual({ ok: true });
+        const lost = await store.compareAndSetOrGet(next, prev.version, changeNote(prev, next));
+        expect(lost.ok).toBe(false);
+        replaced.set(rival.actions.length - 1, rival.actions.at(-1)!);
+        prev = rival;
+        continue;
+      }
+      const built = next;
+      expect(await store.compareAndSetOrGet(built, prev?.version ?? 0, changeNote(prev, built))).toEqual({ ok: true });
+      if (built.version % SEAL_EVERY === 0 || built.version === 1) {
+        expect(await sealedText(built.id)).toBe(logsOf(built));
+        seals++;
+      }
+      prev = built;
+    }
+    expect(seals).toBeGreaterThan(5);
+    expect(await store.get(prev!.id)).toEqual(prev);
+    await other.close();
+    otherRedis.disconnect();
   });
 
   it("reads a room stored whole in the older format, and rewrites it by its next change", async () => {
