@@ -8,7 +8,9 @@
  * and they are most of its bytes (about 90% by the end of a game), so they are not rewritten on
  * every change:
  *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (both
- *                           logs up to some version), na / nl (log lengths), summary (lobby)
+ *                           logs up to some version), na / nl (log lengths), summary (lobby),
+ *                           s (status and unpersisted flag as of the last write: the lobby's sets
+ *                           are touched only when it changes)
  *   <prefix>room-tail:<id>  list: one chunk per change since `sealed` was written, holding the
  *                           entries that change appended (plain JSON, a few hundred bytes)
  * A change writes the head and appends one chunk; every SEAL_EVERY-th version rewrites `sealed`
@@ -44,30 +46,32 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
  * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts.
  */
 const CAS = `
-local cur = redis.call('HGET', KEYS[1], 'v')
-if cur == false then cur = '0' end
-if cur ~= ARGV[1] then
+local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
+if (cur[1] or '0') ~= ARGV[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
   if f[1] == false and f[3] == false then return 0 end
   return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
 end
+local sets = ARGV[10] .. ':' .. ARGV[11]
 if ARGV[3] == 'append' then
-  local n = redis.call('HMGET', KEYS[1], 'na', 'nl')
-  if n[1] ~= ARGV[16] or n[2] ~= ARGV[14] then return -1 end
+  if cur[2] ~= ARGV[16] or cur[3] ~= ARGV[14] then return -1 end
   redis.call('RPUSH', KEYS[2], ARGV[6])
 else
   redis.call('DEL', KEYS[2])
   redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
   redis.call('HDEL', KEYS[1], 'data')
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('PEXPIRE', KEYS[2], ARGV[8])
-redis.call('SREM', KEYS[3], ARGV[9])
-redis.call('SREM', KEYS[4], ARGV[9])
-if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
-if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
-if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
+-- The lobby's sets change only with the status or the unpersisted flag (kept in field s).
+if cur[4] ~= sets then
+  redis.call('SREM', KEYS[3], ARGV[9])
+  redis.call('SREM', KEYS[4], ARGV[9])
+  if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
+  if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
+  if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
+end
 local entry = {'m', ARGV[20]}
 if ARGV[19] == '1' then
   table.insert(entry, 'h'); table.insert(entry, ARGV[4]); table.insert(entry, 't'); table.insert(entry, ARGV[6])

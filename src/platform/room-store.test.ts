@@ -208,6 +208,19 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     otherRedis.disconnect();
   });
 
+  it("puts a room stored by an older build (no s field) into the lobby's sets by its next change", async () => {
+    const [a, b, c] = playedVersions(0).slice(0, 3) as [Room, Room, Room];
+    await store.compareAndSetOrGet(a, 0);
+    await store.compareAndSetOrGet(b, a.version, changeNote(a, b));
+    expect(await redis.sismember(`${prefix}rooms:open`, b.id)).toBe(1);
+    // As an older build left it: no s field; and the set lost the room meanwhile.
+    await redis.hdel(`${prefix}room:${b.id}`, "s");
+    await redis.srem(`${prefix}rooms:open`, b.id);
+    await store.compareAndSetOrGet(c, b.version, changeNote(b, c));
+    expect(c.status).toBe("open");
+    expect(await redis.sismember(`${prefix}rooms:open`, c.id)).toBe(1);
+  });
+
   it("reads a room stored whole in the older format, and rewrites it by its next change", async () => {
     const [a, b, c, d] = playedVersions(2).slice(-4);
     void a;
