@@ -151,8 +151,10 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
 
   it("sends the changes made in one turn of the event loop to Redis in one write", async () => {
-    const rooms = [playedVersions(0), playedVersions(0), playedVersions(0)].map((v) => v.at(-1)!);
-    await store.get("warm-up"); // connected and ready
+    // Second versions (appends) of three rooms.
+    const games = [playedVersions(0), playedVersions(0), playedVersions(0)];
+    for (const v of games) await store.compareAndSetOrGet(v[0]!, 0);
+    const rooms = games.map((v) => v[1]!);
     const stream = (redis as unknown as { stream: { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void } }).stream;
     let writes = 0;
     const w = stream._write.bind(stream);
@@ -160,7 +162,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     stream._write = (...a: unknown[]) => (writes++, w(...a));
     stream._writev = (...a: unknown[]) => (writes++, wv(...a));
     try {
-      const results = await Promise.all(rooms.map((r) => store.compareAndSetOrGet(r, 0)));
+      const results = await Promise.all(games.map(([a, b]) => store.compareAndSetOrGet(b!, a!.version, changeNote(a!, b!))));
       expect(results).toEqual(rooms.map(() => ({ ok: true })));
       expect(writes).toBe(1);
       for (const r of rooms) expect(await store.get(r.id)).toEqual(r);
