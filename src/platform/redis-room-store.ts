@@ -176,7 +176,6 @@ export function encodeHead(room: Room): string {
   return JSON.stringify(head);
 }
 
-
 /** Puts a head and its log entries back together (the head is a fresh object, owned by the caller). */
 function assemble(head: Room, parts: Parts[]): Room {
   head.actions = parts.length === 1 ? parts[0]!.a : parts.flatMap((p) => p.a);

@@ -15,6 +15,8 @@
  * to a socket with nothing queued (the usual case) the frame goes straight to the TCP socket, as
  * its header and the encoded pieces in one corked write, with no per-viewer copy. A socket whose
  * transport cannot take a pre-encoded frame (compression on) gets the plain emit instead.
+ * While one of a socket's own messages is handled (`holdFrames`), a frame written straight to it
+ * stays corked until that message's ack is queued behind it, so both leave in one write.
  */
 import type { Socket } from "socket.io";
 import { PreEncoded } from "./pre-encoded.js";
