@@ -1,6 +1,6 @@
 /**
  * Rooms over the protocol: the lobby lists and pushes, leaving before the start, bots that
- * play a game to the end, presence when a player drops and returns, guest renames.
+ * play a game to the end, presence when a player drops and returns (coalesced), guest renames.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
@@ -135,6 +135,20 @@ describe("rooms over the protocol", () => {
     expect((sync.state as { seat: number }).seat).toBe(2);
     expect((sync.connected as string[]).sort()).toEqual(ids.map((g) => g.player.id).sort());
     await until(() => lastPresence(cs[0]!, roomId)?.includes(ids[2]!.player.id), "Rae back");
+  });
+
+  it("sends one presence update for sockets that come and go together", async () => {
+    const host = await client("Host2");
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await until(() => lastPresence(host, roomId)?.length === 1, "host present");
+    const presences = () => host.received.filter(([e, p]) => e === "room:presence" && (p as { roomId: string }).roomId === roomId).length;
+    const before = presences();
+    const watchers = await Promise.all(["W1", "W2", "W3", "W4"].map((n) => client(n)));
+    await Promise.all(watchers.map((w) => w.sync(roomId)));
+    await until(() => lastPresence(host, roomId)?.length === 5, "four watchers present");
+    await new Promise((r) => setTimeout(r, 100));
+    // Four sockets started watching within a few milliseconds: coalesced (one, rarely two), not four.
+    expect(presences() - before).toBeLessThan(3);
   });
 
   it("renames a guest without changing who they are", async () => {

@@ -42,6 +42,9 @@ interface SocketData {
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
+/** Presence announcements for one room within this many ms go out as one (see announcePresence). */
+export const PRESENCE_COALESCE_MS = 25;
+
 const ch = {
   player: (pid: string) => `player:${pid}`,
   room: (id: string) => `r:${id}`,
@@ -168,12 +171,23 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     return [...new Set(sockets.map((s) => (s.data as SocketData).player?.id).filter((x): x is string => !!x))];
   }
 
-  async function announcePresence(roomId: string): Promise<void> {
-    try {
-      io.to(ch.room(roomId)).emit("room:presence", { roomId, connected: await presence(roomId) });
-    } catch (e) {
-      log.warn({ err: e, room: roomId }, "presence lookup failed");
-    }
+  /**
+   * Tells a room's watchers who is connected. Announcements for one room are coalesced over
+   * PRESENCE_COALESCE_MS: when a game ends and its players move to the next one, five sockets
+   * stop watching and five start within a few milliseconds, and each announcement costs a
+   * cluster-wide lookup and a broadcast; the last state is what matters.
+   */
+  const presenceDue = new Set<string>();
+  function announcePresence(roomId: string): void {
+    if (presenceDue.has(roomId)) return;
+    presenceDue.add(roomId);
+    setTimeout(() => {
+      presenceDue.delete(roomId);
+      presence(roomId).then(
+        (connected) => io.to(ch.room(roomId)).emit("room:presence", { roomId, connected }),
+        (e: unknown) => log.warn({ err: e, room: roomId }, "presence lookup failed"),
+      );
+    }, PRESENCE_COALESCE_MS).unref();
   }
 
   /** Subscribe a socket to the right channel of a room and give it the full current view. */
@@ -188,7 +202,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       if (pid) socket.leave(ch.seat(room.id, pid));
       await socket.join(ch.spec(room.id));
     }
-    void announcePresence(room.id);
+    announcePresence(room.id);
     return { state: roomView(room, viewer, 0, daily.now()), connected: await presence(room.id) };
   }
 
@@ -259,7 +273,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       socket.leave(ch.room(id));
       socket.leave(ch.spec(id));
       if (pid) socket.leave(ch.seat(id, pid));
-      void announcePresence(id);
+      announcePresence(id);
       return {};
     },
 
@@ -315,7 +329,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     socket.on("disconnecting", () => {
       const rooms = [...socket.rooms].filter((r) => /^r:[^:]+$/.test(r)).map((r) => r.slice(2));
       socket.once("disconnect", () => {
-        for (const id of rooms) void announcePresence(id);
+        for (const id of rooms) announcePresence(id);
       });
     });
   });
