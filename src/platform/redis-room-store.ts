@@ -230,8 +230,8 @@ export class RedisRoomStore implements RoomStore {
    * which it reads the changed room from the store (the follower's fallback).
    */
   private peersFollow = true;
-  /** The connection's socket while it is corked for the current turn of the event loop (see batchWrites). */
-  private corked: Writable | null = null;
+  /** Whether the connection is corked for the current turn of the event loop (see batchWrites). */
+  private corked = false;
   /** The logs' text of the rooms this node wrote last, to seal them without encoding every entry again. */
   private readonly logsText = new LogsTextCache();
   private readonly beat: NodeJS.Timeout;
@@ -359,13 +359,13 @@ export class RedisRoomStore implements RoomStore {
    * the commands go out before the event loop next waits for I/O.
    */
   private batchWrites(): void {
-    if (this.corked !== null || this.redis.status !== "ready") return;
+    if (this.corked || this.redis.status !== "ready") return;
     const stream = (this.redis as unknown as { stream?: Writable }).stream;
     if (!stream || stream.writableCorked > 0) return;
-    this.corked = stream;
+    this.corked = true;
     stream.cork();
     setImmediate(() => {
-      this.corked = null;
+      this.corked = false;
       stream.uncork();
     });
   }

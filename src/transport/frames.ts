@@ -110,10 +110,14 @@ function idleSocket(conn: EioConn): RawSocket | null {
   return raw;
 }
 
-/** Sockets whose direct frames wait for the reply to the message being handled (see holdFrames). */
-const holds = new WeakMap<Socket, { raw: RawSocket | null }>();
+/** A socket's hold (see holdFrames): the TCP socket it keeps corked, if it has corked one. */
+interface Hold {
+  raw: RawSocket | null;
+}
+/** Sockets whose direct frames wait for the reply to the message being handled. */
+const holds = new WeakMap<Socket, Hold>();
 
-function releaseHold(h: { raw: RawSocket | null }): void {
+function releaseHold(h: Hold): void {
   const raw = h.raw;
   if (raw === null) return;
   h.raw = null;
@@ -128,7 +132,7 @@ function releaseHold(h: { raw: RawSocket | null }): void {
  * acting player one system call and one wake-up per move, on both ends.
  */
 export function holdFrames(socket: Socket): () => void {
-  const h = { raw: null as RawSocket | null };
+  const h: Hold = { raw: null };
   holds.set(socket, h);
   return () => {
     if (holds.get(socket) === h) holds.delete(socket);

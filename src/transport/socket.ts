@@ -43,7 +43,7 @@ type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
 /** Presence announcements for one room within this many ms go out as one (see announcePresence). */
-export const PRESENCE_COALESCE_MS = 25;
+const PRESENCE_COALESCE_MS = 25;
 
 const ch = {
   player: (pid: string) => `player:${pid}`,
