@@ -1,9 +1,9 @@
 /** The room store contract, run against both implementations (Redis when available). */
-import { inflateRawSync } from "node:zlib";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
+import { MAX_SEGMENTS, readLogs, SEGMENT } from "./sealed-logs.js";
 import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "./room.js";
 import type { RoomChange, RoomStore } from "./room-store.js";
 import { changeNote } from "./room-service.js";
@@ -137,16 +137,30 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
   afterAll(() => redis.disconnect());
 
-  it("appends one chunk per change and rewrites the sealed logs every SEAL_EVERY versions", async () => {
-    const versions = playedVersions(40);
+  it("appends one chunk per change and seals every SEAL_EVERY versions: a segment, or a new base after MAX_SEGMENTS", async () => {
+    const versions = playedVersions(200);
+    expect(versions.length).toBeGreaterThan(SEAL_EVERY * (MAX_SEGMENTS + 2));
     let prev: Room | null = null;
+    let segmentsSeen = 0;
+    let basesAfterStart = 0;
     for (const next of versions) {
       await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
-      const tail = await redis.llen(`${prefix}room-tail:${next.id}`);
-      // Version 1 is written whole; after that every SEAL_EVERY-th version.
-      expect(tail).toBe(next.version < SEAL_EVERY ? next.version - 1 : next.version % SEAL_EVERY);
+      const tail = await redis.lrangeBuffer(`${prefix}room-tail:${next.id}`, 0, -1);
+      const segments = tail.filter((b) => b[0] === SEGMENT).length;
+      // Segments first, then the plain chunks of the changes since the last seal.
+      expect(tail.slice(0, segments).every((b) => b[0] === SEGMENT)).toBe(true);
+      expect(tail.length - segments).toBe(next.version < SEAL_EVERY ? next.version - 1 : next.version % SEAL_EVERY);
+      expect(segments).toBeLessThanOrEqual(MAX_SEGMENTS);
+      expect(Number(await redis.hget(`${prefix}room:${next.id}`, "ns"))).toBe(segments);
+      if (next.version % SEAL_EVERY === 0) {
+        if (segments === 0) basesAfterStart++;
+        segmentsSeen = Math.max(segmentsSeen, segments);
+      }
       prev = next;
     }
+    expect(segmentsSeen).toBe(MAX_SEGMENTS);
+    expect(basesAfterStart).toBeGreaterThan(0);
+    expect(await store.get(prev!.id)).toEqual(prev);
     expect(await store.storedBytes(prev!.id)).toBeGreaterThan(0);
   });
 
@@ -172,11 +186,15 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     }
   });
 
-  it("seals exactly both logs' JSON, also after another writer won a race for a version", async () => {
+  it("seals exactly both logs' entries, also after another writer won a race for a version", async () => {
     const versions = playedVersions(40);
     const otherRedis = redis.duplicate();
     const other = new RedisRoomStore(otherRedis, prefix);
-    const sealedText = async (id: string) => inflateRawSync((await redis.hgetBuffer(`${prefix}room:${id}`, "sealed"))!.subarray(1)).toString("utf8");
+    // Base and segments, as a reader joins them (a seal leaves no plain chunk behind).
+    const sealedText = async (id: string) => {
+      const parts = readLogs((await redis.hgetBuffer(`${prefix}room:${id}`, "sealed"))!, await redis.lrangeBuffer(`${prefix}room-tail:${id}`, 0, -1));
+      return JSON.stringify({ a: parts.flatMap((p) => p.a), l: parts.flatMap((p) => p.l) });
+    };
     const logsOf = (r: Room) => JSON.stringify({ a: r.actions, l: (r.state as { log?: unknown[] } | undefined)?.log ?? [] });
     let prev: Room | null = null;
     let seals = 0;
@@ -185,7 +203,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     const withRivals = (r: Room): Room => (replaced.size ? { ...r, actions: r.actions.map((a, i) => replaced.get(i) ?? a) } : r);
     for (const original of versions) {
       const next = withRivals(original);
-      if (prev && next.version % 7 === 0) {
+      if (prev && next.version % 11 === 0) {
         // Another node writes this version first, with other entries at the same log lengths;
         // this node's attempt fails, and its next change builds on what the other node stored.
         const rival: Room = { ...next, actions: [...prev.actions, { ...next.actions.at(-1)!, id: "rival" }] };
