@@ -44,6 +44,7 @@ const HELP = `npm run bench -- [options]
   --no-append        do not append the markdown table anywhere
   --label TEXT       a label for the table heading
   --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
+                     (the baseline server's profile goes to DIR/baseline)
 Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
@@ -458,7 +459,9 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   if (sampleFile && existsSync(sampleFile)) env.BENCH_PAYLOAD_FILE = sampleFile;
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
-  const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv: SERVER_NODE_FLAGS, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
+  // With --profile, the baseline is profiled too (into DIR/baseline), to compare where the time goes.
+  const execArgv = [...SERVER_NODE_FLAGS, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
+  const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
     proc.once("exit", (c) => rej(new Error(`baseline server exited (${c})`)));
