@@ -9,10 +9,10 @@
  * every change:
  *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (the base:
  *                           both logs up to some version, compressed whole), na / nl (log lengths),
- *                           ns (segments in the tail list), sa / sl (log lengths covered by the base
- *                           and the segments), summary (lobby), s (status and unpersisted flag as of
+ *                           sp (the seal point: "<segments in the tail list> <log lengths covered by
+ *                           the base and the segments>", one field to keep the hash small), summary (lobby), s (status and unpersisted flag as of
  *                           the last write: the lobby's sets are touched only when it changes)
- *   <prefix>room-tail:<id>  list: ns compressed segments (each the entries of SEAL_EVERY changes,
+ *   <prefix>room-tail:<id>  list: the compressed segments (each the entries of SEAL_EVERY changes,
  *                           see sealed-logs.ts), then one plain JSON chunk per change since the last
  *                           seal, holding the entries that change appended (a few hundred bytes)
  * A change writes the head and appends one chunk; every SEAL_EVERY-th version replaces the plain
@@ -45,13 +45,13 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
  *       16 actions before, 17 actions after, 18 log length after, 19 "1" if other nodes follow the
  *       feed (the entry then carries the head and the chunk; otherwise only the positions, to save a
  *       node reading its own changes back), 20 the feed entry's positions as one field (see
- *       feedMeta), 21-23 (segment mode) the stored ns, sa and sl the segment was built on.
+ *       feedMeta), 21 (segment mode) the seal point the segment was built on, as stored in sp.
  * Returns 1 (written), -1 (append or segment refused: the stored counts are not the ones the writer
  * built on; it re-sends the change with a new base), 0 (version mismatch, no room) or the stored
  * room's parts.
  */
 const CAS = `
-local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's', 'ns', 'sa', 'sl')
+local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's', 'sp')
 if (cur[1] or '0') ~= ARGV[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
   if f[1] == false and f[3] == false then return 0 end
@@ -63,14 +63,14 @@ if ARGV[3] == 'append' then
   redis.call('RPUSH', KEYS[2], ARGV[6])
 elseif ARGV[3] == 'segment' then
   -- The tail holds ns segments, then the plain chunks this segment replaces.
-  if cur[5] ~= ARGV[21] or cur[6] ~= ARGV[22] or cur[7] ~= ARGV[23] then return -1 end
-  local ns = tonumber(ARGV[21])
+  if cur[5] ~= ARGV[21] then return -1 end
+  local ns = tonumber(string.match(ARGV[21], '^%d+'))
   if ns == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, ns - 1) end
   redis.call('RPUSH', KEYS[2], ARGV[5])
-  redis.call('HSET', KEYS[1], 'ns', ns + 1, 'sa', ARGV[17], 'sl', ARGV[18])
+  redis.call('HSET', KEYS[1], 'sp', (ns + 1) .. ' ' .. ARGV[17] .. ' ' .. ARGV[18])
 else
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'sealed', ARGV[5], 'ns', 0, 'sa', ARGV[17], 'sl', ARGV[18])
+  redis.call('HSET', KEYS[1], 'sealed', ARGV[5], 'sp', '0 ' .. ARGV[17] .. ' ' .. ARGV[18])
   redis.call('HDEL', KEYS[1], 'data')
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
@@ -321,7 +321,7 @@ export class RedisRoomStore implements RoomStore {
         String(logAfter),
         this.peersFollow ? "1" : "0",
         feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
-        ...(p ? [String(p.segments), String(p.actions), String(p.log)] : []),
+        ...(p ? [`${p.segments} ${p.actions} ${p.log}`] : []),
       ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
     const writeBase = () => {
       const base = deflateWhole(JSON.stringify({ a: room.actions, l: log } satisfies Parts));

@@ -151,7 +151,10 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       expect(tail.slice(0, segments).every((b) => b[0] === SEGMENT)).toBe(true);
       expect(tail.length - segments).toBe(next.version < SEAL_EVERY ? next.version - 1 : next.version % SEAL_EVERY);
       expect(segments).toBeLessThanOrEqual(MAX_SEGMENTS);
-      expect(Number(await redis.hget(`${prefix}room:${next.id}`, "ns"))).toBe(segments);
+      const [, sa, sl] = (await redis.hget(`${prefix}room:${next.id}`, "sp"))!.split(" ").map(Number);
+      expect((await redis.hget(`${prefix}room:${next.id}`, "sp"))!.split(" ")[0]).toBe(String(segments));
+      // The seal point covers the logs up to the last seal.
+      if (next.version % SEAL_EVERY === 0) expect([sa, sl]).toEqual([next.actions.length, (next.state as { log?: unknown[] } | undefined)?.log?.length ?? 0]);
       if (next.version % SEAL_EVERY === 0) {
         if (segments === 0) basesAfterStart++;
         segmentsSeen = Math.max(segmentsSeen, segments);
