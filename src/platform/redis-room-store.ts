@@ -10,13 +10,17 @@
  *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (the base:
  *                           both logs up to some version, compressed whole), na / nl (log lengths),
  *                           sp (the seal point: "<segments in the tail list> <log lengths covered by
- *                           the base and the segments>", one field to keep the hash small), summary (lobby), s (status and unpersisted flag as of
- *                           the last write: the lobby's sets are touched only when it changes)
+ *                           the base and the segments>", one field to keep the hash small), summary
+ *                           (lobby), s (status and unpersisted flag as of the last write: the
+ *                           lobby's sets are touched only when it changes)
  *   <prefix>room-tail:<id>  list: the compressed segments (each the entries of SEAL_EVERY changes,
  *                           see sealed-logs.ts), then one plain JSON chunk per change since the last
  *                           seal, holding the entries that change appended (a few hundred bytes)
- * A change writes the head and appends one chunk; every SEAL_EVERY-th version replaces the plain
- * chunks with one segment holding the same entries (compressed with the text sealed before it as
+ * A change writes the head and appends one chunk, except that a game action (replayable: the rules
+ * are pure, see ChangeNote) that appends writes no head: a reader replays the action records of the
+ * last plain chunks, at most SEAL_EVERY - 1, on the head stored before them (the head, 1.5-2.5 KB,
+ * was most of a change's write, and the rules recompute it from a 100-byte action record). Every
+ * SEAL_EVERY-th version writes the head and replaces the plain chunks with one segment holding the same entries (compressed with the text sealed before it as
  * dictionary, so a seal costs the same early and late in a game); after MAX_SEGMENTS segments, or
  * when this node does not know the stored seal point, a seal writes a new base instead and empties
  * the tail. The logs compress about 5:1, which keeps a live room well under 8 KB; the head is plain
@@ -32,14 +36,15 @@
 import { randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
-import { summarize, type Room, type RoomSummary } from "./room.js";
+import { actInRoom, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
 import { deflateSegment, deflateWhole, inflateWhole, MAX_SEGMENTS, readLogs, SealCache, type Parts, type SealPoint } from "./sealed-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
- * ARGV: 1 expected version, 2 new version, 3 mode ("base" | "segment" | "append"), 4 head, 5 the
+ * ARGV: 1 expected version, 2 new version, 3 mode ("base" | "segment" | "append"), 4 head ("" for a
+ *       replayable game action: the stored head stays that of an earlier version), 5 the
  *       base or the segment, 6 this change's chunk, 7 summary, 8 ttl ms, 9 room id, 10 status,
  *       11 unpersisted "1"/"0", 12 feed length, 13 writer, 14 log length before, 15 players who left,
  *       16 actions before, 17 actions after, 18 log length after, 19 "1" if other nodes follow the
@@ -55,7 +60,7 @@ local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's', 'sp')
 if (cur[1] or '0') ~= ARGV[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
   if f[1] == false and f[3] == false then return 0 end
-  return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
+  return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1), cur[1] or ''}
 end
 local sets = ARGV[10] .. ':' .. ARGV[11]
 if ARGV[3] == 'append' then
@@ -73,7 +78,9 @@ else
   redis.call('HSET', KEYS[1], 'sealed', ARGV[5], 'sp', '0 ' .. ARGV[17] .. ' ' .. ARGV[18])
   redis.call('HDEL', KEYS[1], 'data')
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'head', ARGV[4], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
+-- No head: a replayable game action (an append); readers rebuild it from the last head stored.
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[4]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('PEXPIRE', KEYS[2], ARGV[8])
 -- The lobby's sets change only with the status or the unpersisted flag (kept in field s).
@@ -86,7 +93,8 @@ if cur[4] ~= sets then
 end
 local entry = {'m', ARGV[20]}
 if ARGV[19] == '1' then
-  table.insert(entry, 'h'); table.insert(entry, ARGV[4]); table.insert(entry, 't'); table.insert(entry, ARGV[6])
+  if ARGV[4] ~= '' then table.insert(entry, 'h'); table.insert(entry, ARGV[4]) end
+  table.insert(entry, 't'); table.insert(entry, ARGV[6])
 end
 redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', unpack(entry))
 return 1
@@ -106,9 +114,9 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 `;
 
 const GET = `
-local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
+local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data', 'v')
 if f[1] == false and f[3] == false then return 0 end
-return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)}
+return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1), f[4] or ''}
 `;
 
 /**
@@ -173,21 +181,54 @@ function assemble(head: Room, parts: Parts[]): Room {
   return head;
 }
 
-/** A room from its stored parts: [head, base, data (old format), tail (segments, then chunks)]. */
-function decodeStored(res: [Buffer, Buffer, Buffer, Buffer[]]): Room {
-  const [head, base, data, tail] = res;
-  if (head.length === 0) return decodeRoom(data);
-  return assemble(decodeRoom(head), readLogs(base, tail));
+/** The stored parts of a room: [head, base, data (old format), tail (segments, then chunks), version]. */
+type Stored = [Buffer, Buffer, Buffer, Buffer[], Buffer?];
+
+/**
+ * Applies a replayable change's action record to the room before it (see ChangeNote.replayable),
+ * and checks that the result holds exactly the entries the change stored; null if it does not.
+ */
+function replay(prev: Room, parts: Parts): Room | null {
+  const rec = parts.a[0];
+  if (parts.a.length !== 1 || !rec) return null;
+  const next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at);
+  if (!next || next.version !== prev.version + 1 || eventLog(next).length !== eventLog(prev).length + parts.l.length) return null;
+  return next;
 }
 
 /**
- * A change as another node reads it from the feed: the new head and the entries the change
- * appended. With the previous version at hand (a node that watches a room keeps it), the new
- * room is that plus the entries; otherwise null (the caller reads the room from the store).
+ * A room from its stored parts. The head is that of the last change that stored one; the changes
+ * after it (replayable game actions, at most SEAL_EVERY - 1, each the last plain chunks of the
+ * tail) are replayed on it.
  */
-function changeFrom(prev: Room | null, head: Buffer, chunk: Buffer, version: number, actionsFrom: number, logFrom: number): Room | null {
+function decodeStored(res: Stored): Room {
+  const [head, base, data, tail, v] = res;
+  if (head.length === 0) return decodeRoom(data);
+  const room = decodeRoom(head);
+  const parts = readLogs(base, tail);
+  const version = v && v.length > 0 ? Number(v.toString()) : room.version;
+  const behind = version - room.version;
+  if (behind === 0) return assemble(room, parts);
+  if (!(behind > 0 && behind < SEAL_EVERY && behind < parts.length)) throw new Error(`room ${room.id}: head at ${room.version}, stored ${version}`);
+  let r = assemble(room, parts.slice(0, parts.length - behind));
+  for (const p of parts.slice(parts.length - behind)) {
+    const next = replay(r, p);
+    if (!next) throw new Error(`room ${room.id}: a stored action did not replay at version ${r.version + 1}`);
+    r = next;
+  }
+  return r;
+}
+
+/**
+ * A change as another node reads it from the feed: the entries the change appended, and its new
+ * head unless the change was a replayable game action. With the previous version at hand (a node
+ * that watches a room keeps it), the new room is that plus the entries (and the head), or that
+ * with the action replayed; otherwise null (the caller reads the room from the store).
+ */
+function changeFrom(prev: Room | null, head: Buffer | undefined, chunk: Buffer, version: number, actionsFrom: number, logFrom: number): Room | null {
   if (!prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || eventLog(prev).length !== logFrom) return null;
   const parts = JSON.parse(chunk.toString("utf8")) as Parts;
+  if (!head) return replay(prev, parts);
   return assemble(decodeRoom(head), [{ a: prev.actions, l: eventLog(prev) }, parts]);
 }
 
@@ -261,7 +302,7 @@ export class RedisRoomStore implements RoomStore {
 
   async get(id: string): Promise<Room | null> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const res: number | [Buffer, Buffer, Buffer, Buffer[]] = await (this.redis as any).gbRoomGet3Buffer(this.k.room(id), this.k.tail(id));
+    const res: number | Stored = await (this.redis as any).gbRoomGet3Buffer(this.k.room(id), this.k.tail(id));
     return Array.isArray(res) ? decodeStored(res) : null;
   }
 
@@ -287,7 +328,11 @@ export class RedisRoomStore implements RoomStore {
     // The seal point of the version built on, if this node wrote it (a segment builds on it).
     const point = expectedVersion > 0 ? this.seals.at(room.id, expectedVersion) : null;
     const canSegment = point !== null && point.segments < MAX_SEGMENTS && room.actions.length >= point.actions && logAfter >= point.log;
-    const head = encodeHead(room);
+    // A replayable game action that appends stores no head: readers replay its action record on
+    // the last head stored (seals, and every other change, store one).
+    const headless = canAppend && note?.replayable === true && room.actions.length === actionsFrom + 1;
+    let headText: string | undefined;
+    const head = () => (headText ??= encodeHead(room));
     // This change's entries (the tail chunk: the same text as JSON.stringify of its Parts).
     const chunk = `{"a":${JSON.stringify(room.actions.slice(actionsFrom))},"l":${JSON.stringify(log.slice(logFrom))}}`;
     const summary = JSON.stringify(summarize(room));
@@ -304,7 +349,7 @@ export class RedisRoomStore implements RoomStore {
         String(expectedVersion),
         String(room.version),
         mode,
-        head,
+        mode === "append" && headless ? "" : head(),
         sealed,
         chunk,
         summary,
@@ -322,7 +367,7 @@ export class RedisRoomStore implements RoomStore {
         this.peersFollow ? "1" : "0",
         feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
         ...(p ? [`${p.segments} ${p.actions} ${p.log}`] : []),
-      ) as Promise<number | [Buffer, Buffer, Buffer, Buffer[]]>;
+      ) as Promise<number | Stored>;
     const writeBase = () => {
       const base = deflateWhole(JSON.stringify({ a: room.actions, l: log } satisfies Parts));
       next = { version: room.version, actions: room.actions.length, log: logAfter, segments: 0, window: base.window };
@@ -431,7 +476,8 @@ export class RedisRoomStore implements RoomStore {
                 const m = parseMeta(f);
                 if (m.writer === this.writer) continue;
                 const { version, actionsFrom, logFrom } = m;
-                // A slim entry (the writer saw no other follower yet) has no head or chunk.
+                // A slim entry (the writer saw no other follower yet) has no head or chunk; a
+                // replayable game action has a chunk but no head.
                 const head = f.h;
                 const chunk = f.t;
                 onChange({
@@ -440,7 +486,7 @@ export class RedisRoomStore implements RoomStore {
                   logFrom,
                   actionsFrom,
                   leftPlayers: m.left ? m.left.split(",") : [],
-                  applyTo: (prev) => (head && chunk ? changeFrom(prev, head, chunk, version, actionsFrom, logFrom) : null),
+                  applyTo: (prev) => (chunk ? changeFrom(prev, head, chunk, version, actionsFrom, logFrom) : null),
                 });
               } catch {
                 /* one bad entry must not stop the feed */

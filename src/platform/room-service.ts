@@ -128,6 +128,7 @@ export class RoomService {
   /**
    * Read-modify-write with compare-and-swap. `op` returns the new room, or null for "no change".
    * With `expectVersion`, the change applies only to exactly that version (used by bots).
+   * `replayable`: `op` is one game action by `actInRoom` (see ChangeNote.replayable).
    *
    * The first attempt runs `op` on the last version of the room this node saw (no read): if
    * another node changed it since, the compare-and-swap fails and returns the stored room, and
@@ -135,7 +136,12 @@ export class RoomService {
    * the cached room was the stored one. Only a success is trusted from the cache: an error or a
    * "no change" is always confirmed against a fresh read before it is reported.
    */
-  async mutate(id: string, op: (room: Room) => Room | null, expectVersion?: number): Promise<{ room: Room; changed: boolean }> {
+  async mutate(
+    id: string,
+    op: (room: Room) => Room | null,
+    expectVersion?: number,
+    replayable = false,
+  ): Promise<{ room: Room; changed: boolean }> {
     let room: Room | null = this.cache.get(id) ?? null;
     let fresh = false;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
@@ -160,7 +166,9 @@ export class RoomService {
         continue;
       }
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
-      const res = await this.store.compareAndSetOrGet(next, room.version, changeNote(room, next));
+      const note = changeNote(room, next);
+      if (replayable) note.replayable = true;
+      const res = await this.store.compareAndSetOrGet(next, room.version, note);
       if (res.ok) {
         this.remember(next);
         this.emit(room, next);
@@ -215,11 +223,16 @@ export class RoomService {
     if (actionId !== undefined && (typeof actionId !== "string" || actionId.length === 0 || actionId.length > 64)) {
       throw err("BAD_ACTION_ID", "An action id must be a string of 1 to 64 characters.");
     }
-    const { room, changed } = await this.mutate(roomId, (r) => {
-      const seat = seatOf(r, player.id);
-      if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
-      return actInRoom(r, seat, a, actionId as string | undefined, this.now());
-    });
+    const { room, changed } = await this.mutate(
+      roomId,
+      (r) => {
+        const seat = seatOf(r, player.id);
+        if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
+        return actInRoom(r, seat, a, actionId as string | undefined, this.now());
+      },
+      undefined,
+      true,
+    );
     return { room, duplicate: !changed };
   }
 
@@ -233,6 +246,7 @@ export class RoomService {
           return actInRoom(r, seat, action, undefined, this.now());
         },
         version,
+        true,
       )
     ).room;
   }

@@ -264,6 +264,42 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     expect(await store.get(next.id)).toEqual(next);
   });
 
+  it("stores no head for a replayable game action: every reader rebuilds the room by replaying it", async () => {
+    const otherRedis = redis.duplicate();
+    const other = new RedisRoomStore(otherRedis, prefix);
+    const seen: RoomChange[] = [];
+    const stop = other.follow((c) => seen.push(c));
+    await new Promise((r) => setTimeout(r, 100));
+    await store.refreshFollowers(); // full feed entries
+    const versions = playedVersions(40);
+    const isAction = (prev: Room | null, next: Room) => prev !== null && prev.status === "playing" && next.actions.length === prev.actions.length + 1;
+    let prev: Room | null = null;
+    let headless = 0;
+    for (const next of versions) {
+      const note = { ...changeNote(prev, next), replayable: isAction(prev, next) };
+      expect(await store.compareAndSetOrGet(next, prev?.version ?? 0, note)).toEqual({ ok: true });
+      const headVersion = JSON.parse((await redis.hget(`${prefix}room:${next.id}`, "head"))!).version as number;
+      if (headVersion < next.version) headless++;
+      // Only appends go without a head, so a reader replays at most SEAL_EVERY - 1 actions.
+      expect(next.version - headVersion).toBeLessThan(SEAL_EVERY);
+      if (!note.replayable) expect(headVersion).toBe(next.version);
+      expect(await store.get(next.id)).toEqual(next);
+      expect(await other.get(next.id)).toEqual(next);
+      // A writer that lost the race is handed the room rebuilt the same way.
+      if (prev) expect(await other.compareAndSetOrGet({ ...next, hostId: "stale" }, prev.version, changeNote(prev, next))).toEqual({ ok: false, current: next });
+      prev = next;
+    }
+    expect(headless).toBeGreaterThan(10);
+    const deadline = Date.now() + 5000;
+    while (seen.length < versions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    // A follower holding the version before applies each change, replaying the headless ones.
+    expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.applyTo(versions[i - 1]!)).toEqual(versions[i]);
+    await other.close();
+    otherRedis.disconnect();
+  });
+
   it("feeds other nodes each change, which they apply to the version they hold", async () => {
     const otherRedis = redis.duplicate();
     const other = new RedisRoomStore(otherRedis, prefix);

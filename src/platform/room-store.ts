@@ -42,6 +42,12 @@ export interface ChangeNote {
   actionsFrom: number;
   /** Players who sat in the room before the change and no longer do. */
   leftPlayers: string[];
+  /**
+   * The change is one game action, made by `actInRoom` with its action record's `at` as the clock:
+   * the new room is `actInRoom(previous room, record.seat, record.action, record.id, record.at)`,
+   * so a store may keep only the record and rebuild the rest when it reads (rules are pure).
+   */
+  replayable?: boolean;
 }
 
 /** A change made by another process, as read from a shared store's change feed. */
