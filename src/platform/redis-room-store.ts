@@ -7,25 +7,20 @@
  * Layout. A room's two logs (the room's action records and its game's event log) only ever grow,
  * and they are most of its bytes (about 90% by the end of a game), so they are not rewritten on
  * every change:
- *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (the base:
- *                           both logs up to some version, compressed whole), na / nl (log lengths),
- *                           sp (the seal point: "<segments in the tail list> <log lengths covered by
- *                           the base and the segments>", one field to keep the hash small), summary
+ *   <prefix>room:<id>       hash: v (version), head (the room without its logs), sealed (both
+ *                           logs up to the last seal, compressed), na / nl (log lengths), summary
  *                           (lobby), s (status and unpersisted flag as of the last write: the
  *                           lobby's sets are touched only when it changes)
- *   <prefix>room-tail:<id>  list: the compressed segments (each the entries of SEAL_EVERY changes,
- *                           see sealed-logs.ts), then one plain JSON chunk per change since the last
- *                           seal, holding the entries that change appended (a few hundred bytes)
+ *   <prefix>room-tail:<id>  list: one chunk per change since `sealed` was written, holding the
+ *                           entries that change appended (plain JSON, a few hundred bytes)
  * A change writes the head and appends one chunk, except that a game action (replayable: the rules
  * are pure, see ChangeNote) that appends writes no head: a reader replays the action records of the
- * last plain chunks, at most SEAL_EVERY - 1, on the head stored before them (the head, 1.5-2.5 KB,
- * was most of a change's write, and the rules recompute it from a 100-byte action record). Every
- * SEAL_EVERY-th version writes the head and replaces the plain chunks with one segment holding the same entries (compressed with the text sealed before it as
- * dictionary, so a seal costs the same early and late in a game); after MAX_SEGMENTS segments, or
- * when this node does not know the stored seal point, a seal writes a new base instead and empties
- * the tail. The logs compress about 5:1, which keeps a live room well under 8 KB; the head is plain
- * JSON. Rooms stored whole in the older `data` field are still read, and rewritten in this layout
- * by their next change.
+ * last chunks, at most SEAL_EVERY - 1, on the head stored before them (the head, 1.5-2.5 KB, was
+ * most of a change's write, and the rules recompute it from a 100-byte action record). Every
+ * SEAL_EVERY-th version writes the head, rewrites `sealed` whole and empties the tail. `sealed` is
+ * JSON compressed with raw DEFLATE behind a one-byte format tag (sealed-logs.ts; the logs compress
+ * about 5:1), which keeps a live room well under 8 KB; the head is plain JSON. Rooms stored whole
+ * in the older `data` field are still read, and rewritten in this layout by their next change.
  *
  * Change feed: the same script appends every write to a capped stream `<prefix>room-changes`
  * (writer, room id, version, log positions, the head and the chunk), atomically with the write
@@ -38,25 +33,27 @@ import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { actInRoom, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
-import { deflateSegment, deflateWhole, inflateWhole, MAX_SEGMENTS, readLogs, SealCache, type Parts, type SealPoint } from "./sealed-logs.js";
+import { deflateWhole, inflateWhole, readLogs, type Parts } from "./sealed-logs.js";
+import { LogsTextCache, logsJson, logsText } from "./logs-text.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
- * ARGV: 1 expected version, 2 new version, 3 mode ("base" | "segment" | "append"), 4 head ("" for a
- *       replayable game action: the stored head stays that of an earlier version), 5 the
- *       base or the segment, 6 this change's chunk, 7 summary, 8 ttl ms, 9 room id, 10 status,
+ * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head ("" for a
+ *       replayable game action: the stored head stays that of an earlier version), 5 sealed (seal
+ *       mode), 6 this change's chunk, 7 summary ("" when a game action left it as it
+ *       was), 8 ttl ms, 9 room id, 10 status,
  *       11 unpersisted "1"/"0", 12 feed length, 13 writer, 14 log length before, 15 players who left,
  *       16 actions before, 17 actions after, 18 log length after, 19 "1" if other nodes follow the
  *       feed (the entry then carries the head and the chunk; otherwise only the positions, to save a
  *       node reading its own changes back), 20 the feed entry's positions as one field (see
- *       feedMeta), 21 (segment mode) the seal point the segment was built on, as stored in sp.
- * Returns 1 (written), -1 (append or segment refused: the stored counts are not the ones the writer
- * built on; it re-sends the change with a new base), 0 (version mismatch, no room) or the stored
+ *       feedMeta).
+ * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
+ * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored
  * room's parts.
  */
 const CAS = `
-local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's', 'sp')
+local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
 if (cur[1] or '0') ~= ARGV[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
   if f[1] == false and f[3] == false then return 0 end
@@ -66,19 +63,13 @@ local sets = ARGV[10] .. ':' .. ARGV[11]
 if ARGV[3] == 'append' then
   if cur[2] ~= ARGV[16] or cur[3] ~= ARGV[14] then return -1 end
   redis.call('RPUSH', KEYS[2], ARGV[6])
-elseif ARGV[3] == 'segment' then
-  -- The tail holds ns segments, then the plain chunks this segment replaces.
-  if cur[5] ~= ARGV[21] then return -1 end
-  local ns = tonumber(string.match(ARGV[21], '^%d+'))
-  if ns == 0 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], 0, ns - 1) end
-  redis.call('RPUSH', KEYS[2], ARGV[5])
-  redis.call('HSET', KEYS[1], 'sp', (ns + 1) .. ' ' .. ARGV[17] .. ' ' .. ARGV[18])
 else
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'sealed', ARGV[5], 'sp', '0 ' .. ARGV[17] .. ' ' .. ARGV[18])
+  redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
   redis.call('HDEL', KEYS[1], 'data')
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'summary', ARGV[7], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[7]) end
 -- No head: a replayable game action (an append); readers rebuild it from the last head stored.
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[4]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
@@ -145,15 +136,15 @@ function parseMeta(f: Record<string, Buffer>): { writer: string; roomId: string;
 }
 
 /**
- * A version divisible by this seals the logs (so a tail holds at most SEAL_EVERY - 1 plain chunks
- * after its segments). 4 keeps a late-game room near 6 KB in Redis (8: up to 8.8 KB), for one small
- * compression every fourth change.
+ * A version divisible by this rewrites the sealed logs (so a tail holds at most SEAL_EVERY - 1
+ * chunks). 4 keeps a late-game room near 6 KB in Redis (8: up to 8.8 KB), for one compression of
+ * the logs every fourth change.
  */
 export const SEAL_EVERY = 4;
 
 /** The whole room as one compressed value (the format before logs were split off; still read). */
 export function encodeRoom(room: Room): Buffer {
-  return deflateWhole(JSON.stringify(room)).data;
+  return deflateWhole(JSON.stringify(room));
 }
 
 export function decodeRoom(data: Buffer): Room {
@@ -181,7 +172,7 @@ function assemble(head: Room, parts: Parts[]): Room {
   return head;
 }
 
-/** The stored parts of a room: [head, base, data (old format), tail (segments, then chunks), version]. */
+/** The stored parts of a room: [head, sealed, data (old format), tail chunks, version]. */
 type Stored = [Buffer, Buffer, Buffer, Buffer[], Buffer?];
 
 /**
@@ -261,8 +252,8 @@ export class RedisRoomStore implements RoomStore {
   private peersFollow = true;
   /** Whether the connection is corked for the current turn of the event loop (see batchWrites). */
   private corked = false;
-  /** The seal point of the rooms this node wrote last, to seal their next changes as segments. */
-  private readonly seals = new SealCache();
+  /** The logs' text of the rooms this node wrote last, to seal them without encoding every entry again. */
+  private readonly logsText = new LogsTextCache();
   private readonly beat: NodeJS.Timeout;
   private readonly idleFollowMs: number;
 
@@ -313,10 +304,9 @@ export class RedisRoomStore implements RoomStore {
   /**
    * Writes a change. Most changes append one chunk (the entries this change added to the two
    * logs) to the room's tail list and rewrite only the small head; a version divisible by
-   * SEAL_EVERY (and a room's first write) seals: it replaces the plain chunks with one compressed
-   * segment of the same entries, or writes a new base (see the layout above), so a tail never holds
-   * more than SEAL_EVERY - 1 plain chunks. Which versions seal depends only on the version, so every
-   * node agrees without coordination; how (segment or base) is up to the writer, checked by Redis.
+   * SEAL_EVERY (and a room's first write) rewrites the compressed "sealed" logs whole and empties
+   * the tail, so a tail never holds more than SEAL_EVERY - 1 chunks. Which versions seal depends
+   * only on the version, so every node agrees without coordination.
    */
   async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
     const actionsFrom = note?.actionsFrom ?? 0;
@@ -325,19 +315,26 @@ export class RedisRoomStore implements RoomStore {
     const logAfter = log.length;
     const canAppend =
       note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;
-    // The seal point of the version built on, if this node wrote it (a segment builds on it).
-    const point = expectedVersion > 0 ? this.seals.at(room.id, expectedVersion) : null;
-    const canSegment = point !== null && point.segments < MAX_SEGMENTS && room.actions.length >= point.actions && logAfter >= point.log;
     // A replayable game action that appends stores no head: readers replay its action record on
     // the last head stored (seals, and every other change, store one).
     const headless = canAppend && note?.replayable === true && room.actions.length === actionsFrom + 1;
     let headText: string | undefined;
     const head = () => (headText ??= encodeHead(room));
     // This change's entries (the tail chunk: the same text as JSON.stringify of its Parts).
-    const chunk = `{"a":${JSON.stringify(room.actions.slice(actionsFrom))},"l":${JSON.stringify(log.slice(logFrom))}}`;
-    const summary = JSON.stringify(summarize(room));
+    const addedActions = JSON.stringify(room.actions.slice(actionsFrom));
+    const addedLog = JSON.stringify(log.slice(logFrom));
+    const chunk = `{"a":${addedActions},"l":${addedLog}}`;
+    // Both logs' text after the change, when cheap to know: a first write's chunk holds it all;
+    // otherwise this node's text of the version built on, plus the chunk (see logs-text.ts).
+    let text =
+      expectedVersion === 0 && actionsFrom === 0 && logFrom === 0
+        ? logsText(addedActions, addedLog)
+        : this.logsText.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
+    const sealed = (): Buffer => deflateWhole(logsJson((text ??= logsText(JSON.stringify(room.actions), JSON.stringify(log)))));
+    // A move that leaves the game playing changes neither seats nor status: the lobby summary stays.
+    const summary = headless && room.status === "playing" ? "" : JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
-    const write = (mode: "base" | "segment" | "append", sealed: Buffer | "", p: SealPoint | null) =>
+    const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       (this.redis as any).gbRoomCas3Buffer(
         this.k.room(room.id),
@@ -350,7 +347,7 @@ export class RedisRoomStore implements RoomStore {
         String(room.version),
         mode,
         mode === "append" && headless ? "" : head(),
-        sealed,
+        mode === "seal" ? sealed() : "",
         chunk,
         summary,
         String(ttlMs(room)),
@@ -366,35 +363,17 @@ export class RedisRoomStore implements RoomStore {
         String(logAfter),
         this.peersFollow ? "1" : "0",
         feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
-        ...(p ? [`${p.segments} ${p.actions} ${p.log}`] : []),
       ) as Promise<number | Stored>;
-    const writeBase = () => {
-      const base = deflateWhole(JSON.stringify({ a: room.actions, l: log } satisfies Parts));
-      next = { version: room.version, actions: room.actions.length, log: logAfter, segments: 0, window: base.window };
-      return write("base", base.data, null);
-    };
-    // What this node will know of the seal point once the write succeeds.
-    let next: SealPoint | null = null;
     this.batchWrites();
-    let res: Awaited<ReturnType<typeof write>>;
-    if (canAppend) {
-      if (point) next = { ...point, version: room.version };
-      res = await write("append", "", null);
-    } else if (canSegment) {
-      const seg = deflateSegment(JSON.stringify({ a: room.actions.slice(point.actions), l: log.slice(point.log) } satisfies Parts), point.window);
-      next = { version: room.version, actions: room.actions.length, log: logAfter, segments: point.segments + 1, window: seg.window };
-      res = await write("segment", seg.data, point);
-    } else {
-      res = await writeBase();
-    }
-    // The stored room was written in an older format, or by a writer that counted differently.
-    if (res === -1) res = await writeBase();
+    let res = await write(canAppend ? "append" : "seal");
+    // The stored room was written in the old format, or by a writer that counted differently.
+    if (res === -1) res = await write("seal");
     if (res === 1) {
-      if (next && (room.status === "open" || room.status === "playing")) this.seals.remember(room.id, next);
-      else this.seals.forget(room.id);
+      if (text && (room.status === "open" || room.status === "playing")) this.logsText.remember(room.id, room.version, room.actions.length, logAfter, text);
+      else this.logsText.forget(room.id);
       return { ok: true };
     }
-    this.seals.forget(room.id);
+    this.logsText.forget(room.id);
     return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 
