@@ -39,18 +39,17 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
- * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head ("" for a
- *       replayable game action: the stored head stays that of an earlier version), 5 sealed (seal
- *       mode), 6 this change's chunk, 7 summary ("" when a game action left it as it
- *       was), 8 ttl ms, 9 room id, 10 status,
- *       11 unpersisted "1"/"0", 12 feed length, 13 writer, 14 log length before, 15 players who left,
- *       16 actions before, 17 actions after, 18 log length after, 19 "1" if other nodes follow the
- *       feed (the entry then carries the head and the chunk; otherwise only the positions, to save a
- *       node reading its own changes back), 20 the feed entry's positions as one field (see
- *       feedMeta).
+ * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head ("" for a replayable
+ *       game action: the stored head stays that of an earlier version), 5 sealed (seal mode), 6 this
+ *       change's chunk, 7 summary ("" when a game action left it as it was), 8 ttl ms, 9 room id,
+ *       10 status, 11 unpersisted "1"/"0", 12 feed length, 13 writer, 14 log length before,
+ *       15 players who left, 16 actions before, 17 actions after, 18 log length after, 19 "1" if other
+ *       nodes follow the feed (the entry then carries the head, if written, and the chunk; otherwise
+ *       only the positions, to save a node reading its own changes back), 20 the feed entry's
+ *       positions as one field (see feedMeta).
  * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
- * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored
- * room's parts.
+ * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts and
+ * version.
  */
 const CAS = `
 local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
@@ -182,7 +181,12 @@ type Stored = [Buffer, Buffer, Buffer, Buffer[], Buffer?];
 function replay(prev: Room, parts: Parts): Room | null {
   const rec = parts.a[0];
   if (parts.a.length !== 1 || !rec) return null;
-  const next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at);
+  let next: Room | null;
+  try {
+    next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at);
+  } catch {
+    return null; // the rules refuse it now (changed rules): the caller reports or reads the room
+  }
   if (!next || next.version !== prev.version + 1 || eventLog(next).length !== eventLog(prev).length + parts.l.length) return null;
   return next;
 }
