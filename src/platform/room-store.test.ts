@@ -288,6 +288,23 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     otherRedis.disconnect();
   });
 
+  it("refuses to read a room whose stored action no longer replays, rather than guess", async () => {
+    const versions = playedVersions(12);
+    const i = versions.findIndex((v, k) => k > 0 && v.version % SEAL_EVERY === 1 && versions[k - 1]!.status === "playing");
+    expect(i).toBeGreaterThan(0);
+    let prev: Room | null = null;
+    for (const next of versions.slice(0, i + 1)) {
+      await store.compareAndSetOrGet(next, prev?.version ?? 0, { ...changeNote(prev, next), replayable: prev?.status === "playing" });
+      prev = next;
+    }
+    // The last change stored no head; make its action one the rules refuse.
+    const tailKey = `${prefix}room-tail:${prev!.id}`;
+    const chunk = JSON.parse((await redis.lindex(tailKey, -1))!) as { a: Array<{ action: unknown }> };
+    chunk.a[0]!.action = { type: "no-such-move" };
+    await redis.lset(tailKey, -1, JSON.stringify(chunk));
+    await expect(store.get(prev!.id)).rejects.toThrow(/did not replay/);
+  });
+
   it("feeds other nodes each change, which they apply to the version they hold", async () => {
     const otherRedis = redis.duplicate();
     const other = new RedisRoomStore(otherRedis, prefix);
