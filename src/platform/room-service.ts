@@ -139,8 +139,7 @@ export class RoomService {
   async mutate(
     id: string,
     op: (room: Room) => Room | null,
-    expectVersion?: number,
-    replayable = false,
+    { expectVersion, replayable = false }: { expectVersion?: number; replayable?: boolean } = {},
   ): Promise<{ room: Room; changed: boolean }> {
     let room: Room | null = this.cache.get(id) ?? null;
     let fresh = false;
@@ -230,8 +229,7 @@ export class RoomService {
         if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
         return actInRoom(r, seat, a, actionId as string | undefined, this.now());
       },
-      undefined,
-      true,
+      { replayable: true },
     );
     return { room, duplicate: !changed };
   }
@@ -245,8 +243,7 @@ export class RoomService {
           if (!r.seats[seat]?.bot) throw err("NOT_A_BOT", "That seat is not a bot.");
           return actInRoom(r, seat, action, undefined, this.now());
         },
-        version,
-        true,
+        { expectVersion: version, replayable: true },
       )
     ).room;
   }
