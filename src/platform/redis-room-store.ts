@@ -33,7 +33,7 @@ import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { actInRoom, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
-import { deflateWhole, inflateWhole, readLogs, type Parts } from "./sealed-logs.js";
+import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { LogsTextCache, logsJson, logsText } from "./logs-text.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
@@ -143,11 +143,11 @@ export const SEAL_EVERY = 4;
 
 /** The whole room as one compressed value (the format before logs were split off; still read). */
 export function encodeRoom(room: Room): Buffer {
-  return deflateWhole(JSON.stringify(room));
+  return deflateJson(JSON.stringify(room));
 }
 
 export function decodeRoom(data: Buffer): Room {
-  return JSON.parse(inflateWhole(data)) as Room;
+  return JSON.parse(inflateJson(data)) as Room;
 }
 
 function eventLog(room: Room): LogEntry[] {
@@ -197,10 +197,10 @@ function replay(prev: Room, parts: Parts): Room | null {
  * tail) are replayed on it.
  */
 function decodeStored(res: Stored): Room {
-  const [head, base, data, tail, v] = res;
+  const [head, sealed, data, tail, v] = res;
   if (head.length === 0) return decodeRoom(data);
   const room = decodeRoom(head);
-  const parts = readLogs(base, tail);
+  const parts = readLogs(sealed, tail);
   const version = v && v.length > 0 ? Number(v.toString()) : room.version;
   const behind = version - room.version;
   if (behind === 0) return assemble(room, parts);
@@ -334,7 +334,7 @@ export class RedisRoomStore implements RoomStore {
       expectedVersion === 0 && actionsFrom === 0 && logFrom === 0
         ? logsText(addedActions, addedLog)
         : this.logsText.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
-    const sealed = (): Buffer => deflateWhole(logsJson((text ??= logsText(JSON.stringify(room.actions), JSON.stringify(log)))));
+    const sealed = (): Buffer => deflateJson(logsJson((text ??= logsText(JSON.stringify(room.actions), JSON.stringify(log)))));
     // A move that leaves the game playing changes neither seats nor status: the lobby summary stays.
     const summary = headless && room.status === "playing" ? "" : JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";

@@ -137,6 +137,32 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
   afterAll(() => redis.disconnect());
 
+  /** A second node on the same Redis (its own connection and store). */
+  function otherNode(): { node: RedisRoomStore; close: () => Promise<void> } {
+    const conn = redis.duplicate();
+    const node = new RedisRoomStore(conn, prefix);
+    return { node, close: async () => (await node.close(), conn.disconnect()) };
+  }
+
+  /**
+   * `reader` follows the change feed, and `writer` knows it (so it writes full entries);
+   * `collect(n)` waits (up to 5 s) for n changes, stops following and returns them.
+   */
+  async function feedBetween(reader: RedisRoomStore, writer: RedisRoomStore): Promise<{ collect: (n: number) => Promise<RoomChange[]> }> {
+    const seen: RoomChange[] = [];
+    const stop = reader.follow((c) => seen.push(c));
+    await new Promise((r) => setTimeout(r, 100));
+    await writer.refreshFollowers();
+    return {
+      collect: async (n) => {
+        const deadline = Date.now() + 5000;
+        while (seen.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        stop();
+        return seen;
+      },
+    };
+  }
+
   it("appends one chunk per change and rewrites the sealed logs every SEAL_EVERY versions", async () => {
     const versions = playedVersions(40);
     let prev: Room | null = null;
@@ -174,8 +200,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
 
   it("seals exactly both logs' JSON, also after another writer won a race for a version", async () => {
     const versions = playedVersions(40);
-    const otherRedis = redis.duplicate();
-    const other = new RedisRoomStore(otherRedis, prefix);
+    const { node: other, close } = otherNode();
     // The sealed logs, as a reader reads them (a seal leaves no chunk behind).
     const sealedText = async (id: string) => {
       const parts = readLogs((await redis.hgetBuffer(`${prefix}room:${id}`, "sealed"))!, await redis.lrangeBuffer(`${prefix}room-tail:${id}`, 0, -1));
@@ -210,8 +235,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     }
     expect(seals).toBeGreaterThan(5);
     expect(await store.get(prev!.id)).toEqual(prev);
-    await other.close();
-    otherRedis.disconnect();
+    await close();
   });
 
   it("puts a room stored by an older build (no s field) into the lobby's sets by its next change", async () => {
@@ -248,12 +272,8 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
 
   it("stores no head for a replayable game action: every reader rebuilds the room by replaying it", async () => {
-    const otherRedis = redis.duplicate();
-    const other = new RedisRoomStore(otherRedis, prefix);
-    const seen: RoomChange[] = [];
-    const stop = other.follow((c) => seen.push(c));
-    await new Promise((r) => setTimeout(r, 100));
-    await store.refreshFollowers(); // full feed entries
+    const { node: other, close } = otherNode();
+    const feed = await feedBetween(other, store);
     const versions = playedVersions(400);
     expect(versions.at(-1)!.status).toBe("finished"); // the last move ends the game (and changes the summary)
     const isAction = (prev: Room | null, next: Room) => prev !== null && prev.status === "playing" && next.actions.length === prev.actions.length + 1;
@@ -278,14 +298,11 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       prev = next;
     }
     expect(headless).toBeGreaterThan(10);
-    const deadline = Date.now() + 5000;
-    while (seen.length < versions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    stop();
+    const seen = await feed.collect(versions.length);
     // A follower holding the version before applies each change, replaying the headless ones.
     expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.applyTo(versions[i - 1]!)).toEqual(versions[i]);
-    await other.close();
-    otherRedis.disconnect();
+    await close();
   });
 
   it("refuses to read a room whose stored action no longer replays, rather than guess", async () => {
@@ -306,21 +323,15 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
   });
 
   it("feeds other nodes each change, which they apply to the version they hold", async () => {
-    const otherRedis = redis.duplicate();
-    const other = new RedisRoomStore(otherRedis, prefix);
-    const seen: RoomChange[] = [];
-    const stop = store.follow((c) => seen.push(c));
-    await new Promise((r) => setTimeout(r, 100));
-    await other.refreshFollowers(); // the writer knows someone follows: full entries
+    const { node: other, close } = otherNode();
+    const feed = await feedBetween(store, other);
     const versions = playedVersions(12);
     let prev: Room | null = null;
     for (const next of versions) {
       await other.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
       prev = next;
     }
-    const deadline = Date.now() + 5000;
-    while (seen.length < versions.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    stop();
+    const seen = await feed.collect(versions.length);
     expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
     let held: Room | null = versions[0]!;
     for (const [i, c] of seen.entries()) {
@@ -331,8 +342,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     // Not the version just before: the caller must read the room.
     expect(seen[5]!.applyTo(versions[2]!)).toBeNull();
     expect(seen[5]!.applyTo(null)).toBeNull();
-    await other.close();
-    otherRedis.disconnect();
+    await close();
   });
 
   it("follows entries in the format older builds wrote (six position fields)", async () => {

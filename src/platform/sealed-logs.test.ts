@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFLATED, deflateWhole, inflateWhole, readLogs, type Parts } from "./sealed-logs.js";
+import { DEFLATED, deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 
 const action = (i: number) => ({ seat: i % 4, action: { type: i % 3 ? "bid" : "pass", amount: i }, at: 1000 + i, id: `a"${i}` });
 const event = (i: number) => ({ type: "bid", seat: i % 4, amount: i, n: i, note: "é \u2028 \\ ✓" });
@@ -8,7 +8,7 @@ const parts = (from: number, to: number): Parts =>
 
 describe("sealed logs", () => {
   it("the sealed part and the chunks after it read back as the entries written, in order", () => {
-    const sealed = deflateWhole(JSON.stringify(parts(0, 30)));
+    const sealed = deflateJson(JSON.stringify(parts(0, 30)));
     expect(sealed[0]).toBe(DEFLATED);
     expect(sealed.length).toBeLessThan(JSON.stringify(parts(0, 30)).length / 3);
     const tail = [parts(30, 31), parts(31, 31), parts(31, 33)].map((p) => Buffer.from(JSON.stringify(p)));
@@ -19,6 +19,6 @@ describe("sealed logs", () => {
     expect(readLogs(Buffer.alloc(0), [])).toEqual([{ a: [], l: [] }]);
     const plain = Buffer.from(JSON.stringify(parts(0, 2)));
     expect(readLogs(plain, [])).toEqual([parts(0, 2)]);
-    expect(inflateWhole(plain)).toBe(JSON.stringify(parts(0, 2)));
+    expect(inflateJson(plain)).toBe(JSON.stringify(parts(0, 2)));
   });
 });

@@ -19,7 +19,7 @@ export const DEFLATED = 0x01;
 const DEFLATE_OPTIONS = { level: 3, strategy: constants.Z_DEFAULT_STRATEGY };
 
 /** A JSON text compressed with raw DEFLATE behind the format tag. */
-export function deflateWhole(json: string): Buffer {
+export function deflateJson(json: string): Buffer {
   const z = deflateRawSync(json, DEFLATE_OPTIONS);
   const out = Buffer.allocUnsafe(z.length + 1);
   out[0] = DEFLATED;
@@ -28,13 +28,13 @@ export function deflateWhole(json: string): Buffer {
 }
 
 /** A compressed value (or plain JSON text, untagged) as text. */
-export function inflateWhole(data: Buffer): string {
+export function inflateJson(data: Buffer): string {
   return data[0] === DEFLATED ? inflateRawSync(data.subarray(1)).toString("utf8") : data.toString("utf8");
 }
 
 /** The parts of a room's logs from what Redis holds: the sealed part (empty if none) and the tail chunks, in order. */
 export function readLogs(sealed: Buffer, tail: readonly Buffer[]): Parts[] {
-  const parts: Parts[] = [sealed.length > 0 ? (JSON.parse(inflateWhole(sealed)) as Parts) : { a: [], l: [] }];
+  const parts: Parts[] = [sealed.length > 0 ? (JSON.parse(inflateJson(sealed)) as Parts) : { a: [], l: [] }];
   for (const chunk of tail) parts.push(JSON.parse(chunk.toString("utf8")) as Parts);
   return parts;
 }
