@@ -3,6 +3,7 @@
  * docs/performance.md, or to the file given with --report).
  */
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import type { GcSummary } from "./gc-watch.js";
 import { cpus, totalmem, type as osType, release } from "node:os";
 import type { LatencySummary } from "./stats.js";
 
@@ -44,6 +45,11 @@ export interface SystemResult {
   otherCpuSeconds: number | null;
   setupSeconds: number;
   errorCodes: Record<string, number>;
+  /**
+   * Garbage collection and event-loop stalls inside the window (gc-watch.ts): of the server
+   * (all nodes together) and of the load generator(s). Null where a watch file was not written.
+   */
+  gc?: { server: GcSummary | null; generator: GcSummary | null };
   /** ours only. */
   gamesFinished?: number;
   redis?: {
@@ -141,6 +147,18 @@ function kb(bytes: number): string {
 
 const fmt = (v: number | null | undefined, digits = 1): string => (v === null || v === undefined || Number.isNaN(v) ? "-" : Number.isInteger(v) ? String(v) : v.toFixed(digits));
 
+function gcText(g: GcSummary | null | undefined): string {
+  return g ? `${g.scavenges} / ${fmt(g.scavengeMs)} / ${fmt(g.longestScavengeMs)} · ${g.markCompacts} / ${fmt(g.markCompactMs)}` : "-";
+}
+
+function stallText(g: GcSummary | null | undefined): string {
+  return g ? `${g.stalls} / ${fmt(g.longestStallMs)}` : "-";
+}
+
+function genGcText(g: GcSummary | null | undefined): string {
+  return g ? `${g.scavenges} · ${g.markCompacts} · ${g.stalls}` : "-";
+}
+
 export function markdown(r: BenchReport): string {
   const s = r.settings;
   const o = r.ours;
@@ -165,6 +183,9 @@ export function markdown(r: BenchReport): string {
     row("server CPU per action (ms)", fmt(o?.serverCpuMsPerAction, 3), fmt(b?.serverCpuMsPerAction, 3)),
     row("server peak RSS (MB)", fmt(o?.serverPeakRssMB), fmt(b?.serverPeakRssMB), fmt(r.ratios.serverPeakRss, 2)),
     row("update payload (bytes)", fmt(o?.payloadBytes), fmt(b?.payloadBytes)),
+    row("server GC: scavenges (n / ms / longest) · mark-compacts (n / ms)", gcText(o?.gc?.server), gcText(b?.gc?.server)),
+    row("server event-loop stalls >= 20 ms (n / longest ms)", stallText(o?.gc?.server), stallText(b?.gc?.server)),
+    row("load generator GC: scavenges · mark-compacts · stalls", genGcText(o?.gc?.generator), genGcText(b?.gc?.generator)),
     row("load generator CPU (s) / loop delay p99 (ms)", o ? `${fmt(o.generatorCpuSeconds, 2)} / ${fmt(o.generatorEventLoopDelayP99Ms)}` : "-", b ? `${fmt(b.generatorCpuSeconds, 2)} / ${fmt(b.generatorEventLoopDelayP99Ms)}` : "-"),
   ];
   lines.push(

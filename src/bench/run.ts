@@ -18,10 +18,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { summarizeGc, type GcSummary } from "./gc-watch.js";
 import type { LoadConfig, LoadResult } from "./load.js";
 import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
 import { CpuWindow, machineBusySeconds, peakRssBytes, percentile, summarize } from "./stats.js";
@@ -252,15 +253,42 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
 
 // ---------------------------------------------------------------- load generators
 
-/** BENCH_LOAD_NODE_ARGS: node flags for the load generator processes (diagnostics). */
-const loadNodeArgs = (process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+/**
+ * Node flags of the load generator processes: a young generation large enough that the updates
+ * it holds (each seat's latest, replaced every second) die young, then BENCH_LOAD_NODE_ARGS
+ * (diagnostics). With V8's default the generator scavenged ~6 times a second and ran a
+ * mark-compact every ~5 s, whose marking threads took both cores from the server it measures;
+ * with 128 MB semi-spaces it runs no mark-compact in a 30 s window (docs/performance.md, round 7).
+ */
+const loadNodeArgs = () => ["--max-semi-space-size=128", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
+
+/** Every measured process (servers, generators) records its GC pauses and stalls (gc-watch.ts). */
+const GC_WATCH = ["--import", pathToFileURL(join(here, "gc-watch.js")).href];
+const gcDir = mkdtempSync(join(tmpdir(), "gb-bench-gc-"));
+cleanups.push(async () => rmSync(gcDir, { recursive: true, force: true }));
+
+/** GC and stalls of the processes whose watch files are given, inside [from, from + window]. */
+function gcOf(files: string[], from: number): GcSummary | null {
+  const to = from + settings.seconds * 1000;
+  const parts = files.filter((f) => existsSync(f)).map((f) => summarizeGc(readFileSync(f, "utf8"), from, to));
+  if (parts.length === 0) return null;
+  return parts.reduce((a, b) => ({
+    scavenges: a.scavenges + b.scavenges,
+    scavengeMs: Math.round((a.scavengeMs + b.scavengeMs) * 10) / 10,
+    longestScavengeMs: Math.max(a.longestScavengeMs, b.longestScavengeMs),
+    markCompacts: a.markCompacts + b.markCompacts,
+    markCompactMs: Math.round((a.markCompactMs + b.markCompactMs) * 10) / 10,
+    stalls: a.stalls + b.stalls,
+    longestStallMs: Math.max(a.longestStallMs, b.longestStallMs),
+  }));
+}
 
 interface Generators {
   procs: ChildProcess[];
   go(): Promise<LoadResult[]>;
 }
 
-async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "seed">): Promise<Generators> {
+async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "seed">, gcFile: (g: number) => string): Promise<Generators> {
   const n = Math.min(settings.generators, settings.rooms);
   const procs: ChildProcess[] = [];
   const ready: Array<Promise<void>> = [];
@@ -270,7 +298,7 @@ async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "
     const rooms = Math.floor(settings.rooms / n) + (g < settings.rooms % n ? 1 : 0);
     const cfg: LoadConfig = { ...base, rooms, roomOffset: offset, seed: 0x9e3779b9 ^ (g + 1), sampleFile: g === 0 ? base.sampleFile : undefined };
     offset += rooms;
-    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg) }, execArgv: loadNodeArgs, stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
+    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg), BENCH_GC_FILE: gcFile(g) }, execArgv: [...GC_WATCH, ...loadNodeArgs()], stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
     procs.push(child);
     let onReady!: () => void;
     ready.push(new Promise<void>((r) => (onReady = r)));
@@ -367,7 +395,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const nodes: Array<{ proc: ChildProcess; url: string }> = [];
   for (let i = 0; i < settings.nodes; i++) {
     const port = await freePort();
-    const nodeArgs = [...SERVER_NODE_FLAGS, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
+    const nodeArgs = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
     if (process.env.BENCH_SERVER_NODE_ARGS) nodeArgs.push(...process.env.BENCH_SERVER_NODE_ARGS.split(/\s+/).filter(Boolean));
     const proc = track(
@@ -386,6 +414,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
           BOT_DELAY_MS: "600",
           RATE_LIMIT_PER_SECOND: "100000",
           NODE_ID: `bench-${i}`,
+          BENCH_GC_FILE: join(gcDir, `ours-node-${i}.txt`),
         },
         stdio: ["ignore", "inherit", "inherit"],
       }),
@@ -407,7 +436,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     warm: settings.warm,
     actionTimeoutMs: 10_000,
     sampleFile,
-  });
+  }, (g) => join(gcDir, `ours-generator-${g}.txt`));
   // Let set-up traffic (and its database statistics) settle before the window.
   await sleep(1500);
   const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
@@ -418,6 +447,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   await sleep(1200); // our own connection's statistics reach pg_stat_database
   const xact0 = await pgTransactions(db.name);
   log(`ours: measuring for ${settings.seconds} s`);
+  const window0 = Date.now();
   const loads = await gens.go();
   const serverCpu = cpu.used();
   const machine1 = machineBusySeconds();
@@ -446,6 +476,10 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const xact = xact1.xacts - xact0.xacts - sessions;
   const gamesRecorded = (await countGames()) - games0;
   const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, footprint.cpuSeconds);
+  result.gc = {
+    server: gcOf(nodes.map((_, i) => join(gcDir, `ours-node-${i}.txt`)), window0),
+    generator: gcOf(gens.procs.map((_, g) => join(gcDir, `ours-generator-${g}.txt`)), window0),
+  };
   result.gamesFinished = load.gamesFinished;
   result.redis = footprint;
   result.postgres = { gamesRecorded, transactions: xact, connectionsOpened: sessions, transactionsPerRecordedGame: gamesRecorded ? Math.round((xact / gamesRecorded) * 100) / 100 : null };
@@ -460,7 +494,8 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   if (sampleFile && existsSync(sampleFile)) env.BENCH_PAYLOAD_FILE = sampleFile;
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
   // With --profile, the baseline is profiled too (into DIR/baseline), to compare where the time goes.
-  const execArgv = [...SERVER_NODE_FLAGS, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
+  const execArgv = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
+  env.BENCH_GC_FILE = join(gcDir, "baseline-server.txt");
   const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
@@ -476,18 +511,24 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
     seconds: settings.seconds,
     warm: 0,
     actionTimeoutMs: 10_000,
-  });
+  }, (g) => join(gcDir, `baseline-generator-${g}.txt`));
   await sleep(1500);
   const cpu = new CpuWindow([proc.pid!]);
   const machine0 = machineBusySeconds();
   log(`baseline: measuring for ${settings.seconds} s`);
+  const window0 = Date.now();
   const load = merge(await gens.go());
   const serverCpu = cpu.used();
   const machine1 = machineBusySeconds();
   const peak = peakRssBytes(proc.pid!);
   for (const g of gens.procs) await stop(g);
   await stop(proc);
-  return systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, null);
+  const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, null);
+  result.gc = {
+    server: gcOf([join(gcDir, "baseline-server.txt")], window0),
+    generator: gcOf(gens.procs.map((_, g) => join(gcDir, `baseline-generator-${g}.txt`)), window0),
+  };
+  return result;
 }
 
 /** Top self-time functions of the server's CPU profile(s). */
