@@ -509,7 +509,9 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
     spectators: settings.spectators,
     periodMs: settings.periodMs,
     seconds: settings.seconds,
-    warm: 0,
+    // The same warm-up as ours (the same number of unmeasured actions per room), so both servers
+    // and both generators enter the window with warmed heaps and compiled code.
+    warm: settings.warm,
     actionTimeoutMs: 10_000,
   }, (g) => join(gcDir, `baseline-generator-${g}.txt`));
   await sleep(1500);
