@@ -51,6 +51,10 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
       expect(side.lost).toBe(0);
       expect(side.errored).toBe(0);
       expect(side.latencyMs.count).toBe(side.completed);
+      // Every measured process wrote its GC watch file (gc-watch.ts), counted inside the window.
+      for (const who of [side.gc.server, side.gc.generator]) {
+        expect(who).toMatchObject({ scavenges: expect.any(Number), markCompacts: expect.any(Number), stalls: expect.any(Number) });
+      }
     }
     expect(report.ours.redis.liveRooms).toBeGreaterThan(0);
     expect(report.ours.postgres).toBeTruthy();
@@ -58,5 +62,6 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     const table = readFileSync(md, "utf8");
     expect(table).toContain("| latency p99 (ms) |");
     expect(table).toContain("ours / baseline");
+    expect(table).toContain("| server GC: scavenges");
   }, 240_000);
 });
