@@ -3,8 +3,8 @@
  * docs/performance.md, or to the file given with --report).
  */
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
-import type { GcSummary } from "./gc-watch.js";
 import { cpus, totalmem, type as osType, release } from "node:os";
+import type { GcSummary } from "./gc-watch.js";
 import type { LatencySummary } from "./stats.js";
 
 export interface Settings {

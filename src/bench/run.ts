@@ -260,12 +260,20 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
  * mark-compact every ~5 s, whose marking threads took both cores from the server it measures;
  * with 128 MB semi-spaces it runs no mark-compact in a 30 s window (docs/performance.md, round 7).
  */
-const loadNodeArgs = () => ["--max-semi-space-size=128", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
+const LOAD_NODE_ARGS = ["--max-semi-space-size=128", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
 
 /** Every measured process (servers, generators) records its GC pauses and stalls (gc-watch.ts). */
 const GC_WATCH = ["--import", pathToFileURL(join(here, "gc-watch.js")).href];
-const gcDir = mkdtempSync(join(tmpdir(), "gb-bench-gc-"));
-cleanups.push(async () => rmSync(gcDir, { recursive: true, force: true }));
+let gcDirMade: string | null = null;
+/** Where the watch files go: a temporary folder, made on first use and removed at the end. */
+function gcDir(): string {
+  if (gcDirMade === null) {
+    const dir = mkdtempSync(join(tmpdir(), "gb-bench-gc-"));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    gcDirMade = dir;
+  }
+  return gcDirMade;
+}
 
 /** GC and stalls of the processes whose watch files are given, inside [from, from + window]. */
 function gcOf(files: string[], from: number): GcSummary | null {
@@ -298,7 +306,7 @@ async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "
     const rooms = Math.floor(settings.rooms / n) + (g < settings.rooms % n ? 1 : 0);
     const cfg: LoadConfig = { ...base, rooms, roomOffset: offset, seed: 0x9e3779b9 ^ (g + 1), sampleFile: g === 0 ? base.sampleFile : undefined };
     offset += rooms;
-    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg), BENCH_GC_FILE: gcFile(g) }, execArgv: [...GC_WATCH, ...loadNodeArgs()], stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
+    const child = track(fork(join(here, "load.js"), [], { env: { ...process.env, BENCH_LOAD_CONFIG: JSON.stringify(cfg), BENCH_GC_FILE: gcFile(g) }, execArgv: [...GC_WATCH, ...LOAD_NODE_ARGS], stdio: ["ignore", "inherit", "inherit", "ipc"] }), `load generator ${g}`);
     procs.push(child);
     let onReady!: () => void;
     ready.push(new Promise<void>((r) => (onReady = r)));
@@ -414,7 +422,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
           BOT_DELAY_MS: "600",
           RATE_LIMIT_PER_SECOND: "100000",
           NODE_ID: `bench-${i}`,
-          BENCH_GC_FILE: join(gcDir, `ours-node-${i}.txt`),
+          BENCH_GC_FILE: join(gcDir(), `ours-node-${i}.txt`),
         },
         stdio: ["ignore", "inherit", "inherit"],
       }),
@@ -436,7 +444,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     warm: settings.warm,
     actionTimeoutMs: 10_000,
     sampleFile,
-  }, (g) => join(gcDir, `ours-generator-${g}.txt`));
+  }, (g) => join(gcDir(), `ours-generator-${g}.txt`));
   // Let set-up traffic (and its database statistics) settle before the window.
   await sleep(1500);
   const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
@@ -477,8 +485,8 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const gamesRecorded = (await countGames()) - games0;
   const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, footprint.cpuSeconds);
   result.gc = {
-    server: gcOf(nodes.map((_, i) => join(gcDir, `ours-node-${i}.txt`)), window0),
-    generator: gcOf(gens.procs.map((_, g) => join(gcDir, `ours-generator-${g}.txt`)), window0),
+    server: gcOf(nodes.map((_, i) => join(gcDir(), `ours-node-${i}.txt`)), window0),
+    generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `ours-generator-${g}.txt`)), window0),
   };
   result.gamesFinished = load.gamesFinished;
   result.redis = footprint;
@@ -495,7 +503,7 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
   // With --profile, the baseline is profiled too (into DIR/baseline), to compare where the time goes.
   const execArgv = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
-  env.BENCH_GC_FILE = join(gcDir, "baseline-server.txt");
+  env.BENCH_GC_FILE = join(gcDir(), "baseline-server.txt");
   const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
@@ -513,7 +521,7 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
     // and both generators enter the window with warmed heaps and compiled code.
     warm: settings.warm,
     actionTimeoutMs: 10_000,
-  }, (g) => join(gcDir, `baseline-generator-${g}.txt`));
+  }, (g) => join(gcDir(), `baseline-generator-${g}.txt`));
   await sleep(1500);
   const cpu = new CpuWindow([proc.pid!]);
   const machine0 = machineBusySeconds();
@@ -527,8 +535,8 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   await stop(proc);
   const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, null);
   result.gc = {
-    server: gcOf([join(gcDir, "baseline-server.txt")], window0),
-    generator: gcOf(gens.procs.map((_, g) => join(gcDir, `baseline-generator-${g}.txt`)), window0),
+    server: gcOf([join(gcDir(), "baseline-server.txt")], window0),
+    generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `baseline-generator-${g}.txt`)), window0),
   };
   return result;
 }
