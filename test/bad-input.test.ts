@@ -82,6 +82,8 @@ describe("bad input", () => {
     await expectRefused(ann, "room:sync", { roomId: "nosuchroom" }, "NO_SUCH_ROOM");
     await expectRefused(ann, "room:join", { roomId: "nosuchroom" }, "NO_SUCH_ROOM");
     await expectRefused(ann, "teleport", { roomId }, "UNKNOWN_EVENT");
+    // Names every object inherits are no messages either (they once went unanswered).
+    for (const name of ["toString", "constructor", "hasOwnProperty", "valueOf"]) await expectRefused(ann, name, { roomId }, "UNKNOWN_EVENT");
   });
 
   it("refuses actions out of turn, for another seat, and with illegal amounts", async () => {

@@ -284,47 +284,57 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     },
   };
 
+  /**
+   * One message from a client: its handler (only the handlers' own names: a name every object
+   * inherits, such as "toString", is no message), or UNKNOWN_EVENT to its ack.
+   */
+  function onMessage(socket: Socket, event: string, args: unknown[]): void {
+    const handler = Object.hasOwn(handlers, event) ? handlers[event] : undefined;
+    if (handler) {
+      void handle(socket, event, handler, args);
+      return;
+    }
+    const ack = args[args.length - 1];
+    if (typeof ack === "function") ack({ ok: false, error: { code: "UNKNOWN_EVENT", message: `There is no "${String(event).slice(0, 40)}" message.` } });
+  }
+
+  /** Rate limit, shape and size checks, the handler, then exactly one ack (or none if not asked). */
+  async function handle(socket: Socket, event: string, handler: Handler, args: unknown[]): Promise<void> {
+    const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
+    // An update this message causes for this socket leaves with its ack, in one write.
+    const release = holdFrames(socket);
+    try {
+      const bucket = dataOf(socket).bucket;
+      const now = Date.now();
+      bucket.tokens = Math.min(deps.rateLimitPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * deps.rateLimitPerSecond);
+      bucket.at = now;
+      if (bucket.tokens < 1) throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
+      bucket.tokens -= 1;
+      const payload = args[0] ?? {};
+      if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+        throw err("BAD_REQUEST", "Every message must be an object.");
+      }
+      if (Buffer.byteLength(JSON.stringify(payload)) > deps.maxPayloadBytes) {
+        throw err("PAYLOAD_TOO_LARGE", "That message is too large.");
+      }
+      const result = await handler(socket, payload as Payload);
+      ack({ ok: true, ...result });
+    } catch (e) {
+      if (!(e instanceof AppError)) log.error({ err: e, event }, "handler failed");
+      else log.debug({ code: e.code, event }, "request refused");
+      ack(toErrorReply(e));
+    } finally {
+      release();
+    }
+  }
+
   io.on("connection", (socket) => {
     const player = dataOf(socket).player;
     if (player) void socket.join(ch.player(player.id));
     socket.emit("session", { player, recovered: socket.recovered });
 
-    for (const [event, handler] of Object.entries(handlers)) {
-      socket.on(event, async (...args: unknown[]) => {
-        const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
-        // An update this message causes for this socket leaves with its ack, in one write.
-        const release = holdFrames(socket);
-        try {
-          const bucket = dataOf(socket).bucket;
-          const now = Date.now();
-          bucket.tokens = Math.min(deps.rateLimitPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * deps.rateLimitPerSecond);
-          bucket.at = now;
-          if (bucket.tokens < 1) throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
-          bucket.tokens -= 1;
-          const payload = args[0] ?? {};
-          if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-            throw err("BAD_REQUEST", "Every message must be an object.");
-          }
-          if (Buffer.byteLength(JSON.stringify(payload)) > deps.maxPayloadBytes) {
-            throw err("PAYLOAD_TOO_LARGE", "That message is too large.");
-          }
-          const result = await handler(socket, payload as Payload);
-          ack({ ok: true, ...result });
-        } catch (e) {
-          if (!(e instanceof AppError)) log.error({ err: e, event }, "handler failed");
-          else log.debug({ code: e.code, event }, "request refused");
-          ack(toErrorReply(e));
-        } finally {
-          release();
-        }
-      });
-    }
-
-    socket.onAny((event: string, ...args: unknown[]) => {
-      if (event in handlers) return;
-      const ack = args[args.length - 1];
-      if (typeof ack === "function") ack({ ok: false, error: { code: "UNKNOWN_EVENT", message: `There is no "${String(event).slice(0, 40)}" message.` } });
-    });
+    // One listener per socket for every message (not one closure per event and socket).
+    socket.onAny((event: string, ...args: unknown[]) => onMessage(socket, event, args));
 
     socket.on("disconnecting", () => {
       const rooms = [...socket.rooms].filter((r) => /^r:[^:]+$/.test(r)).map((r) => r.slice(2));
