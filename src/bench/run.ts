@@ -275,20 +275,10 @@ function gcDir(): string {
   return gcDirMade;
 }
 
-/** GC and stalls of the processes whose watch files are given, inside [from, from + window]. */
+/** GC and stalls of the processes whose watch files are given (together), inside [from, from + window]. */
 function gcOf(files: string[], from: number): GcSummary | null {
-  const to = from + settings.seconds * 1000;
-  const parts = files.filter((f) => existsSync(f)).map((f) => summarizeGc(readFileSync(f, "utf8"), from, to));
-  if (parts.length === 0) return null;
-  return parts.reduce((a, b) => ({
-    scavenges: a.scavenges + b.scavenges,
-    scavengeMs: Math.round((a.scavengeMs + b.scavengeMs) * 10) / 10,
-    longestScavengeMs: Math.max(a.longestScavengeMs, b.longestScavengeMs),
-    markCompacts: a.markCompacts + b.markCompacts,
-    markCompactMs: Math.round((a.markCompactMs + b.markCompactMs) * 10) / 10,
-    stalls: a.stalls + b.stalls,
-    longestStallMs: Math.max(a.longestStallMs, b.longestStallMs),
-  }));
+  const texts = files.filter((f) => existsSync(f)).map((f) => readFileSync(f, "utf8"));
+  return texts.length === 0 ? null : summarizeGc(texts.join("\n"), from, from + settings.seconds * 1000);
 }
 
 interface Generators {

@@ -286,21 +286,18 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object
-   * inherits, such as "toString", is no message), or UNKNOWN_EVENT to its ack.
+   * inherits, such as "toString", is no message), or UNKNOWN_EVENT. The ack is the last argument
+   * when the client asked for one.
    */
   function onMessage(socket: Socket, event: string, args: unknown[]): void {
+    const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
     const handler = Object.hasOwn(handlers, event) ? handlers[event] : undefined;
-    if (handler) {
-      void handle(socket, event, handler, args);
-      return;
-    }
-    const ack = args[args.length - 1];
-    if (typeof ack === "function") ack({ ok: false, error: { code: "UNKNOWN_EVENT", message: `There is no "${String(event).slice(0, 40)}" message.` } });
+    if (handler) void handle(socket, event, handler, args[0], ack);
+    else ack(toErrorReply(err("UNKNOWN_EVENT", `There is no "${String(event).slice(0, 40)}" message.`)));
   }
 
-  /** Rate limit, shape and size checks, the handler, then exactly one ack (or none if not asked). */
-  async function handle(socket: Socket, event: string, handler: Handler, args: unknown[]): Promise<void> {
-    const ack = typeof args[args.length - 1] === "function" ? (args.pop() as (r: unknown) => void) : () => {};
+  /** Rate limit, shape and size checks, the handler, then exactly one ack. */
+  async function handle(socket: Socket, event: string, handler: Handler, message: unknown, ack: (r: unknown) => void): Promise<void> {
     // An update this message causes for this socket leaves with its ack, in one write.
     const release = holdFrames(socket);
     try {
@@ -310,7 +307,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       bucket.at = now;
       if (bucket.tokens < 1) throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
       bucket.tokens -= 1;
-      const payload = args[0] ?? {};
+      const payload = message ?? {};
       if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
         throw err("BAD_REQUEST", "Every message must be an object.");
       }
