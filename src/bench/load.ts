@@ -495,7 +495,8 @@ async function main(): Promise<void> {
     const typical = samples.reduce((best, s) => (Math.abs(s.bytes - res.payloadBytes) < Math.abs(best.bytes - res.payloadBytes) ? s : best));
     writeFileSync(cfg.sampleFile, typical.raw);
   }
-  if (timeline) writeFileSync(process.env.BENCH_TIMELINE!, timeline.join("\n"));
+  // The baseline's run writes beside ours (FILE.baseline) instead of over it.
+  if (timeline) writeFileSync(`${process.env.BENCH_TIMELINE!}${cfg.mode === "baseline" ? ".baseline" : ""}`, timeline.join("\n"));
   process.send!({ type: "result", result: res }, () => {
     for (const room of rooms) for (const m of room.members) m.socket.close();
     setTimeout(() => process.exit(0), 100);

@@ -14,7 +14,7 @@
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -49,9 +49,11 @@ const HELP = `npm run bench -- [options]
 Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
-BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action),
+BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action;
+the baseline's to FILE.baseline),
 BENCH_SERVER_MAIN (another build's main.js), BENCH_LOAD_NODE_ARGS (node flags for the load
-generator, e.g. "--cpu-prof --cpu-prof-dir /tmp/gen"), BENCH_LOG_LEVEL.`;
+generator, e.g. "--cpu-prof --cpu-prof-dir /tmp/gen"), BENCH_LOG_LEVEL, BENCH_GC_DIR=DIR (keep
+every process's GC and stall watch file there: gc-watch.ts says what a line holds).`;
 
 const { values: args } = parseArgs({
   options: {
@@ -258,19 +260,28 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
  * it holds (each seat's latest, replaced every second) die young, then BENCH_LOAD_NODE_ARGS
  * (diagnostics). With V8's default the generator scavenged ~6 times a second and ran a
  * mark-compact every ~5 s, whose marking threads took both cores from the server it measures;
- * with 128 MB semi-spaces it runs no mark-compact in a 30 s window (docs/performance.md, round 7).
+ * with 128 MB semi-spaces it ran none in most 30 s windows (docs/performance.md, round 7), but
+ * 1-2 in some; with its old generation allowed to grow to 4x what survived its last full
+ * collection (--heap-growing-percent=300: memory is no concern for the instrument) none were seen
+ * in round 8's runs. The same for both targets.
  */
-const LOAD_NODE_ARGS = ["--max-semi-space-size=128", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
+const LOAD_NODE_ARGS = ["--max-semi-space-size=128", "--heap-growing-percent=300", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
 
 /** Every measured process (servers, generators) records its GC pauses and stalls (gc-watch.ts). */
 const GC_WATCH = ["--import", pathToFileURL(join(here, "gc-watch.js")).href];
 let gcDirMade: string | null = null;
-/** Where the watch files go: a temporary folder, made on first use and removed at the end. */
+/** Where the watch files go: BENCH_GC_DIR (kept), else a temporary folder made on first use and removed at the end. */
 function gcDir(): string {
   if (gcDirMade === null) {
-    const dir = mkdtempSync(join(tmpdir(), "gb-bench-gc-"));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    gcDirMade = dir;
+    const kept = process.env.BENCH_GC_DIR;
+    if (kept) {
+      mkdirSync(kept, { recursive: true });
+      gcDirMade = kept;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), "gb-bench-gc-"));
+      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      gcDirMade = dir;
+    }
   }
   return gcDirMade;
 }
