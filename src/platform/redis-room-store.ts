@@ -34,7 +34,7 @@ import type { Redis } from "ioredis";
 import { actInRoom, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
-import { LogsTextCache, logsJson, logsText } from "./logs-text.js";
+import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
 /*
@@ -256,8 +256,8 @@ export class RedisRoomStore implements RoomStore {
   private peersFollow = true;
   /** Whether the connection is corked for the current turn of the event loop (see batchWrites). */
   private corked = false;
-  /** The logs' text of the rooms this node wrote last, to seal them without encoding every entry again. */
-  private readonly logsText = new LogsTextCache();
+  /** The logs' bytes of the rooms this node wrote last, to seal them without encoding every entry again. */
+  private readonly kept = new KeptLogs();
   private readonly beat: NodeJS.Timeout;
   private readonly idleFollowMs: number;
 
@@ -328,13 +328,13 @@ export class RedisRoomStore implements RoomStore {
     const addedActions = JSON.stringify(room.actions.slice(actionsFrom));
     const addedLog = JSON.stringify(log.slice(logFrom));
     const chunk = `{"a":${addedActions},"l":${addedLog}}`;
-    // Both logs' text after the change, when cheap to know: a first write's chunk holds it all;
-    // otherwise this node's text of the version built on, plus the chunk (see logs-text.ts).
-    let text =
+    // Both logs' bytes after the change, when cheap to know: a first write's chunk holds them all;
+    // otherwise this node's bytes of the version built on, plus the chunk (see kept-logs.ts).
+    let logs =
       expectedVersion === 0 && actionsFrom === 0 && logFrom === 0
-        ? logsText(addedActions, addedLog)
-        : this.logsText.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
-    const sealed = (): Buffer => deflateJson(logsJson((text ??= logsText(JSON.stringify(room.actions), JSON.stringify(log)))));
+        ? LogsBytes.of(addedActions, addedLog)
+        : this.kept.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
+    const sealed = (): Buffer => deflateJson((logs ??= LogsBytes.of(JSON.stringify(room.actions), JSON.stringify(log))).json());
     // A move that leaves the game playing changes neither seats nor status: the lobby summary stays.
     const summary = headless && room.status === "playing" ? "" : JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
@@ -373,11 +373,11 @@ export class RedisRoomStore implements RoomStore {
     // The stored room was written in the old format, or by a writer that counted differently.
     if (res === -1) res = await write("seal");
     if (res === 1) {
-      if (text && (room.status === "open" || room.status === "playing")) this.logsText.remember(room.id, room.version, room.actions.length, logAfter, text);
-      else this.logsText.forget(room.id);
+      if (logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
+      else this.kept.forget(room.id);
       return { ok: true };
     }
-    this.logsText.forget(room.id);
+    this.kept.forget(room.id);
     return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 

@@ -18,8 +18,8 @@ export const DEFLATED = 0x01;
 /** Level 3: on these logs both smaller and faster than level 1 (2.6 vs 2.8 KB, 136 vs 161 µs for 12.8 KB). */
 const DEFLATE_OPTIONS = { level: 3, strategy: constants.Z_DEFAULT_STRATEGY };
 
-/** A JSON text compressed with raw DEFLATE behind the format tag. */
-export function deflateJson(json: string): Buffer {
+/** A JSON text (a string, or its UTF-8 bytes) compressed with raw DEFLATE behind the format tag. */
+export function deflateJson(json: string | Buffer): Buffer {
   const z = deflateRawSync(json, DEFLATE_OPTIONS);
   const out = Buffer.allocUnsafe(z.length + 1);
   out[0] = DEFLATED;
