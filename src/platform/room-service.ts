@@ -24,6 +24,7 @@ import {
   type RoomSummary,
 } from "./room.js";
 import type { ChangeNote, RoomStore } from "./room-store.js";
+import { RoomCache } from "./room-cache.js";
 import { logLength } from "./views.js";
 
 export type ChangeListener = (prev: Room | null, next: Room) => void;
@@ -75,9 +76,8 @@ export class RoomService {
   private readonly roomId: () => string;
   private readonly seed: () => string;
   private readonly maxAttempts: number;
-  private readonly cacheRooms: number;
-  /** Newest room this node has read or written, by id; rooms are immutable values. */
-  private readonly cache = new Map<string, Room>();
+  /** Newest room this node has read or written, by id (its logs shared between versions: room-cache.ts). */
+  private readonly cache: RoomCache;
 
   constructor(
     readonly store: RoomStore,
@@ -87,7 +87,7 @@ export class RoomService {
     this.roomId = opts.newRoomId ?? newRoomId;
     this.seed = opts.newSeed ?? newSeed;
     this.maxAttempts = opts.maxAttempts ?? 50;
-    this.cacheRooms = opts.cacheRooms ?? 2000;
+    this.cache = new RoomCache(opts.cacheRooms ?? 2000);
   }
 
   onChange(listener: ChangeListener): void {
@@ -112,17 +112,16 @@ export class RoomService {
 
   /** The newest version of a room this node has read or written, if it still remembers it. */
   known(id: string): Room | null {
-    return this.cache.get(id) ?? null;
+    return this.cache.get(id);
   }
 
   /** Keep the newest room this node has seen, for the next change's first attempt. */
   remember(room: Room): void {
-    const had = this.cache.get(room.id);
-    if (had && had.version > room.version) return;
-    this.cache.delete(room.id);
-    if (room.status === "closed" || (room.status === "finished" && room.persisted)) return;
-    this.cache.set(room.id, room);
-    if (this.cache.size > this.cacheRooms) this.cache.delete(this.cache.keys().next().value!);
+    if (room.status === "closed" || (room.status === "finished" && room.persisted)) {
+      if ((this.cache.version(room.id) ?? 0) <= room.version) this.cache.delete(room.id);
+      return;
+    }
+    this.cache.remember(room);
   }
 
   /**
@@ -141,7 +140,7 @@ export class RoomService {
     op: (room: Room) => Room | null,
     { expectVersion, replayable = false }: { expectVersion?: number; replayable?: boolean } = {},
   ): Promise<{ room: Room; changed: boolean }> {
-    let room: Room | null = this.cache.get(id) ?? null;
+    let room: Room | null = this.cache.get(id);
     let fresh = false;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       if (!room) {
