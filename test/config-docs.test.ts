@@ -30,6 +30,7 @@ describe("configuration docs", () => {
     const start = (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts.start;
     const flags = start.match(/^node ((?:--\S+ )*)dist\/main\.js$/)?.[1]?.trim().split(" ") ?? null;
     expect(flags).toContain("--max-semi-space-size=64");
+    expect(flags).toContain("--heap-growing-percent=250");
     const cmd = read("Dockerfile").match(/^CMD (\[.*\])$/m)?.[1];
     expect(JSON.parse(cmd!)).toEqual(["node", ...flags!, "dist/main.js"]);
   });
