@@ -68,7 +68,10 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
   });
 
   it("deals everyone the same committed game, once ranked per day, with a board, and keeps the seed until the day ends", async () => {
-    const info = (await json(`${base}/api/daily`)).daily.find((d: { game: string }) => d.game === GAME);
+    const listed = await json(`${base}/api/daily`);
+    // The server's clock (which decides days) comes with the list: clients count down by it.
+    expect(listed.now).toBe(clock);
+    const info = listed.daily.find((d: { game: string }) => d.game === GAME);
     expect(info.day).toBe("2026-11-22");
     expect(info.commitment).toBe(commit(dailySeed(SECRET, GAME, "2026-11-22")));
     expect(info.previous).toEqual({ day: "2026-11-21", seed: dailySeed(SECRET, GAME, "2026-11-21"), commitment: commit(dailySeed(SECRET, GAME, "2026-11-21")) });

@@ -55,6 +55,8 @@ const d = {
   info: null as DailyInfo[] | null,
   infoError: "",
   infoAt: 0,
+  /** The server's clock minus this browser's (ms), from the last GET /api/daily: days and countdowns go by the server's. */
+  skew: 0,
   status: new Map<string, DailyStatus>(),
   statusFor: "",
   boards: new Map<string, BoardCache>(),
@@ -124,13 +126,19 @@ function refreshGame(s: Store, info: DailyInfo): void {
   if (tab === "day" && other) fetchBoard(s, info.game, other);
 }
 
+/** Now by the server's clock (as of the last GET /api/daily), which decides when a day ends. */
+const serverNow = (): number => Date.now() + d.skew;
+
 function refreshAll(s: Store): void {
   if (d.inflight.has("info")) return;
   d.inflight.add("info");
-  void getJson<{ daily: DailyInfo[] }>("/api/daily").then((r) => {
+  const asked = Date.now();
+  void getJson<{ now?: number; daily: DailyInfo[] }>("/api/daily").then((r) => {
     d.inflight.delete("info");
     d.infoAt = Date.now();
     if (r.ok) {
+      // The server's time, taken as read half-way through the request.
+      if (typeof r.body.now === "number") d.skew = r.body.now - (asked + d.infoAt) / 2;
       const dayChanged = d.info?.some((x) => r.body.daily.find((y) => y.game === x.game)?.day !== x.day) ?? false;
       d.info = r.body.daily;
       d.infoError = "";
@@ -187,8 +195,8 @@ function install(s: Store): void {
   });
   setInterval(() => {
     if (s.route.page !== "lobby" || !d.info) return;
-    // A new day has begun (by this browser's clock): fetch the new deal, at most once a minute.
-    if (d.info.some((x) => Date.now() >= x.endsAt) && Date.now() - d.infoAt > STALE_MS) refreshAll(s);
+    // A new day has begun (by the server's clock): fetch the new deal, at most once a minute.
+    if (d.info.some((x) => serverNow() >= x.endsAt) && Date.now() - d.infoAt > STALE_MS) refreshAll(s);
     else if (Date.now() - d.infoAt > 5 * STALE_MS) refreshAll(s);
     s.changed();
   }, 30_000);
@@ -316,7 +324,7 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
   const done = !!a && a.finished;
   const msg = d.message.get(info.game);
   const canPlay = !!s.me && s.conn === "connected";
-  const left = info.endsAt - Date.now();
+  const left = info.endsAt - serverNow();
   const pick = d.pickDay.get(info.game) ?? info.previous.day;
   const yesterday = yesterdayOf(info.day);
   const checked = d.yesterdayChecked.get(`${info.game}|${info.previous.day}`);

@@ -68,7 +68,8 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   });
 
   /** Today's deal of every game with a daily challenge: commitments now, yesterday's seed. */
-  app.get("/api/daily", async () => ({ ok: true, daily: dailyGames().map((g) => daily.info(g.id)) }));
+  // `now`: the server's clock, which decides days; clients count down to `endsAt` by it, not by their own.
+  app.get("/api/daily", async () => ({ ok: true, now: daily.now(), daily: dailyGames().map((g) => daily.info(g.id)) }));
 
   app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", async (req) => {
     const today = daily.today(req.params.game);
