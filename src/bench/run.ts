@@ -25,7 +25,7 @@ import pg from "pg";
 import { summarizeGc, type GcSummary } from "./gc-watch.js";
 import type { LoadConfig, LoadResult } from "./load.js";
 import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
-import { CpuWindow, machineBusySeconds, peakRssBytes, percentile, summarize } from "./stats.js";
+import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..", "..");
@@ -354,11 +354,13 @@ function merge(results: LoadResult[]): LoadResult {
   return m;
 }
 
-function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number | null, machineCpu: number | null, redisCpu: number | null): SystemResult {
+function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number | null, machine: MachineTimes | null, redisCpu: number | null): SystemResult {
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
-    machineCpuSeconds: machineCpu === null ? null : round(machineCpu),
-    otherCpuSeconds: machineCpu === null || serverCpu === null ? null : round(Math.max(0, machineCpu - serverCpu - r.cpuSeconds - (redisCpu ?? 0))),
+    machineCpuSeconds: machine === null ? null : round(machine.busy),
+    otherCpuSeconds: machine === null || serverCpu === null ? null : round(Math.max(0, machine.busy - serverCpu - r.cpuSeconds - (redisCpu ?? 0))),
+    stealSeconds: machine === null ? null : round(machine.steal),
+    ioWaitSeconds: machine === null ? null : round(machine.iowait),
     sent: r.sent,
     completed: r.completed,
     errored: r.errored,
@@ -449,7 +451,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   // Let set-up traffic (and its database statistics) settle before the window.
   await sleep(1500);
   const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
-  const machine0 = machineBusySeconds();
+  const machine0 = machineTimes();
   const redisCpu0 = await redisCpu(redis);
   const countGames = async () => Number((await pgQuery<{ n: string }>(db.url, `SELECT count(*)::text AS n FROM "Game"`))[0]?.n ?? 0);
   const games0 = await countGames();
@@ -459,7 +461,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const window0 = Date.now();
   const loads = await gens.go();
   const serverCpu = cpu.used();
-  const machine1 = machineBusySeconds();
+  const machine1 = machineTimes();
   const redisCpu1 = await redisCpu(redis);
   const load = merge(loads);
   // Finished games of the window are recorded asynchronously: let the server catch up (up to
@@ -484,7 +486,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const sessions = xact1.sessions - xact0.sessions;
   const xact = xact1.xacts - xact0.xacts - sessions;
   const gamesRecorded = (await countGames()) - games0;
-  const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, footprint.cpuSeconds);
+  const result = systemResult(load, serverCpu, peak, machineDelta(machine0, machine1), footprint.cpuSeconds);
   result.gc = {
     server: gcOf(nodes.map((_, i) => join(gcDir(), `ours-node-${i}.txt`)), window0),
     generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `ours-generator-${g}.txt`)), window0),
@@ -525,16 +527,16 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   }, (g) => join(gcDir(), `baseline-generator-${g}.txt`));
   await sleep(1500);
   const cpu = new CpuWindow([proc.pid!]);
-  const machine0 = machineBusySeconds();
+  const machine0 = machineTimes();
   log(`baseline: measuring for ${settings.seconds} s`);
   const window0 = Date.now();
   const load = merge(await gens.go());
   const serverCpu = cpu.used();
-  const machine1 = machineBusySeconds();
+  const machine1 = machineTimes();
   const peak = peakRssBytes(proc.pid!);
   for (const g of gens.procs) await stop(g);
   await stop(proc);
-  const result = systemResult(load, serverCpu, peak, machine0 === null || machine1 === null ? null : machine1 - machine0, null);
+  const result = systemResult(load, serverCpu, peak, machineDelta(machine0, machine1), null);
   result.gc = {
     server: gcOf([join(gcDir(), "baseline-server.txt")], window0),
     generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `baseline-generator-${g}.txt`)), window0),

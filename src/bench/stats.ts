@@ -100,16 +100,34 @@ export class CpuWindow {
   }
 }
 
-/** Busy CPU seconds of the whole machine so far (all cores, all processes), from /proc/stat. */
-export function machineBusySeconds(): number | null {
+/**
+ * The whole machine's CPU time so far (all cores, all processes), from /proc/stat, in seconds:
+ * `busy` (user, nice, system, irq, softirq: work done here), `steal` (time the hypervisor gave
+ * this machine's CPUs to someone else while they had work) and `iowait` (idle while waiting for
+ * the disk). Steal and I/O wait are not this benchmark's work, but they slow it: a window with
+ * seconds of either measured a noisy machine.
+ */
+export interface MachineTimes {
+  busy: number;
+  steal: number;
+  iowait: number;
+}
+
+export function machineTimes(): MachineTimes | null {
   try {
     const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal ...
-    const busy = f[0]! + f[1]! + f[2]! + (f[5] ?? 0) + (f[6] ?? 0) + (f[7] ?? 0);
-    return busy / ticksPerSecond();
+    const t = ticksPerSecond();
+    return { busy: (f[0]! + f[1]! + f[2]! + (f[5] ?? 0) + (f[6] ?? 0)) / t, steal: (f[7] ?? 0) / t, iowait: (f[4] ?? 0) / t };
   } catch {
     return null;
   }
+}
+
+/** What the machine spent between two readings of `machineTimes`. */
+export function machineDelta(a: MachineTimes | null, b: MachineTimes | null): MachineTimes | null {
+  if (a === null || b === null) return null;
+  return { busy: b.busy - a.busy, steal: b.steal - a.steal, iowait: b.iowait - a.iowait };
 }
 
 /** A seeded PRNG (mulberry32), so a run's choices are reproducible from its seed. */
