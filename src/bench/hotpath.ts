@@ -13,10 +13,10 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { randomLegalAction } from "../games/legal.js";
 import type { LegalAction } from "../games/types.js";
-import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from "../platform/room.js";
+import { actInRoom, createRoom, joinRoom, logLength, startRoom, summarize, type Room } from "../platform/room.js";
 import { decodeRoom, encodeRoom, RedisRoomStore } from "../platform/redis-room-store.js";
 import { changeNote } from "../platform/room-service.js";
-import { logLength, roomView, viewerFor } from "../platform/views.js";
+import { roomView, viewerFor } from "../platform/views.js";
 import { prng } from "./stats.js";
 
 const { values } = parseArgs({ options: { actions: { type: "string", default: "3000" } } });

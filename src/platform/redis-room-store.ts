@@ -31,7 +31,7 @@
 import { randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
-import { actInRoom, summarize, type Room, type RoomSummary } from "./room.js";
+import { actInRoom, eventLog, logLength, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
@@ -150,10 +150,6 @@ export function decodeRoom(data: Buffer): Room {
   return JSON.parse(inflateJson(data)) as Room;
 }
 
-function eventLog(room: Room): LogEntry[] {
-  return (room.state as { log?: LogEntry[] } | undefined)?.log ?? [];
-}
-
 /**
  * The room without its two logs (they are stored apart), as plain JSON: 1.5-2.5 KB, which
  * DEFLATE would shrink, but at four times the cost of the JSON itself (zlib's set-up per call).
@@ -187,7 +183,7 @@ function replay(prev: Room, parts: Parts): Room | null {
   } catch {
     return null; // the rules refuse it now (changed rules): the caller reports or reads the room
   }
-  if (!next || next.version !== prev.version + 1 || eventLog(next).length !== eventLog(prev).length + parts.l.length) return null;
+  if (!next || next.version !== prev.version + 1 || logLength(next) !== logLength(prev) + parts.l.length) return null;
   return next;
 }
 
@@ -221,10 +217,10 @@ function decodeStored(res: Stored): Room {
  * with the action replayed; otherwise null (the caller reads the room from the store).
  */
 function changeFrom(prev: Room | null, head: Buffer | undefined, chunk: Buffer, version: number, actionsFrom: number, logFrom: number): Room | null {
-  if (!prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || eventLog(prev).length !== logFrom) return null;
+  if (!prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || logLength(prev) !== logFrom) return null;
   const parts = JSON.parse(chunk.toString("utf8")) as Parts;
   if (!head) return replay(prev, parts);
-  return assemble(decodeRoom(head), [{ a: prev.actions, l: eventLog(prev) }, parts]);
+  return assemble(decodeRoom(head), [{ a: prev.actions, l: eventLog(prev) ?? [] }, parts]);
 }
 
 export interface RedisRoomStoreOptions {
@@ -315,7 +311,7 @@ export class RedisRoomStore implements RoomStore {
   async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
     const actionsFrom = note?.actionsFrom ?? 0;
     const logFrom = note?.logFrom ?? 0;
-    const log = eventLog(room);
+    const log = eventLog(room) ?? [];
     const logAfter = log.length;
     const canAppend =
       note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;

@@ -16,18 +16,13 @@
  * pushes the new entries into its own, or copies). So nothing outside can see a log grow.
  */
 import type { LogEntry } from "../games/types.js";
-import type { ActionRecord, Room } from "./room.js";
+import { eventLog, type ActionRecord, type Room } from "./room.js";
 
 interface Kept {
   /** The room as remembered, with `actions` and `state.log` replaced by the owned arrays below. */
   room: Room;
   actions: ActionRecord[];
   log: LogEntry[] | null;
-}
-
-function logOf(room: Room): LogEntry[] | null {
-  const log = (room.state as { log?: unknown } | undefined)?.log;
-  return Array.isArray(log) ? (log as LogEntry[]) : null;
 }
 
 /**
@@ -75,7 +70,7 @@ export class RoomCache {
       return;
     }
     const actions = extendOrCopy(had?.actions ?? null, room.actions);
-    const log = logOf(room);
+    const log = eventLog(room);
     const ownLog = log === null ? null : extendOrCopy(had?.log ?? null, log);
     this.rooms.set(room.id, { room: withLogs(room, actions, ownLog), actions, log: ownLog });
     if (this.rooms.size > this.limit) this.rooms.delete(this.rooms.keys().next().value!);

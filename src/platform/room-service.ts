@@ -15,6 +15,7 @@ import {
   createRoom,
   joinRoom,
   leaveRoom,
+  logLength,
   markPersisted,
   seatOf,
   startRoom,
@@ -25,7 +26,6 @@ import {
 } from "./room.js";
 import type { ChangeNote, RoomStore } from "./room-store.js";
 import { RoomCache } from "./room-cache.js";
-import { logLength } from "./views.js";
 
 export type ChangeListener = (prev: Room | null, next: Room) => void;
 

@@ -4,7 +4,7 @@
  * seed passed in. The room service runs these inside a compare-and-swap loop, so they may be
  * re-run against a newer room at any time.
  */
-import type { Action, AnyGame, Outcome, Seat } from "../games/types.js";
+import type { Action, AnyGame, LogEntry, Outcome, Seat } from "../games/types.js";
 import { findGame } from "../games/registry.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
@@ -68,6 +68,17 @@ export function summarize(room: Room): RoomSummary {
     createdAt: room.createdAt,
     ...(room.daily ? { daily: room.daily } : {}),
   };
+}
+
+/** The game's event log (every game state keeps one as `log`), or null before the game starts. */
+export function eventLog(room: Room): LogEntry[] | null {
+  const log = (room.state as { log?: unknown } | undefined)?.log;
+  return Array.isArray(log) ? (log as LogEntry[]) : null;
+}
+
+/** How many entries the room's event log holds (0 before the game starts, or for no room). */
+export function logLength(room: Room | null): number {
+  return room === null ? 0 : (eventLog(room)?.length ?? 0);
 }
 
 export function gameOf(room: Room): AnyGame {

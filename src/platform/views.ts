@@ -5,7 +5,7 @@
  */
 import { visibleLog } from "../games/log.js";
 import type { LegalAction, LogEntry, Viewer } from "../games/types.js";
-import { gameOf, type Room } from "./room.js";
+import { eventLog, gameOf, type Room } from "./room.js";
 import { seedPublic } from "./daily-deal.js";
 import type { RoomView } from "../protocol/wire.js";
 
@@ -50,14 +50,10 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
     const game = gameOf(room);
     view = game.view(room.state, viewer);
     if (seat !== null && room.status === "playing") legal = game.legalActions(room.state, seat);
-    const full = (room.state as { log: LogEntry[] }).log;
+    const full = eventLog(room) ?? [];
     log = visibleLog(logFrom > 0 ? full.slice(logFrom) : full, viewer);
   }
   return { ...sharedFacts(room, logFrom, now), seat, view, legal, log };
-}
-
-export function logLength(room: Room | null): number {
-  return (room?.state as { log?: LogEntry[] } | undefined)?.log?.length ?? 0;
 }
 
 /**
@@ -84,7 +80,7 @@ export function roomViewsParts(room: Room, viewers: readonly Viewer[], logFrom =
   let delta: LogEntry[] = [];
   let publicLog: string | null = null;
   if (state !== undefined) {
-    const full = (state as { log: LogEntry[] }).log;
+    const full = eventLog(room) ?? [];
     delta = logFrom > 0 ? full.slice(logFrom) : full;
     if (!delta.some((e) => e.to !== undefined)) publicLog = JSON.stringify(delta);
   }
