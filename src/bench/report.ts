@@ -5,6 +5,7 @@
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, type as osType, release } from "node:os";
 import type { GcSummary } from "./gc-watch.js";
+import type { SlowCommands } from "./redis-slowlog.js";
 import type { LatencySummary } from "./stats.js";
 
 export interface Settings {
@@ -60,6 +61,13 @@ export interface SystemResult {
   gamesFinished?: number;
   redis?: {
     cpuSeconds: number | null;
+    /**
+     * Commands Redis logged as slow (SLOWLOG: slower than its slowlog-log-slower-than, 10 ms by
+     * default) during the window, and the longest, ms; null if the slow log could not be read.
+     * Commands that take microseconds logged here mean Redis was descheduled, a stall every
+     * action of ours waits behind (docs/performance.md, round 9).
+     */
+    slowCommands?: SlowCommands | null;
     liveRooms: number;
     bytesPerLiveRoomMean: number;
     bytesPerLiveRoomP95: number;
@@ -221,6 +229,11 @@ export function markdown(r: BenchReport): string {
   if (o?.redis) {
     lines.push(
       row("Redis CPU (s)", fmt(o.redis.cpuSeconds, 2), "-"),
+      row(
+        "Redis commands slower than its slow-log threshold in window (n / longest ms / threshold ms)",
+        o.redis.slowCommands ? `${o.redis.slowCommands.count} / ${fmt(o.redis.slowCommands.longestMs)} / ${fmt(o.redis.slowCommands.thresholdMs)}` : "-",
+        "-",
+      ),
       row("Redis bytes per live room (mean / p95 / max)", `${o.redis.bytesPerLiveRoomMean} / ${o.redis.bytesPerLiveRoomP95} / ${o.redis.bytesPerLiveRoomMax}`, "-"),
       row("Redis shared streams: adapter / room change feed (bytes, capped)", `${o.redis.streamBytes} / ${o.redis.feedBytes}`, "-"),
       row("Redis, every key of the run / live rooms (bytes)", String(o.redis.allKeysBytesPerLiveRoom), "-"),

@@ -25,6 +25,7 @@ import pg from "pg";
 import { summarizeGc, type GcSummary } from "./gc-watch.js";
 import type { LoadConfig, LoadResult } from "./load.js";
 import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
+import { slowCommandsSince, slowLogMark } from "./redis-slowlog.js";
 import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -453,6 +454,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
   const machine0 = machineTimes();
   const redisCpu0 = await redisCpu(redis);
+  const slow0 = await slowLogMark(redis);
   const countGames = async () => Number((await pgQuery<{ n: string }>(db.url, `SELECT count(*)::text AS n FROM "Game"`))[0]?.n ?? 0);
   const games0 = await countGames();
   await sleep(1200); // our own connection's statistics reach pg_stat_database
@@ -463,6 +465,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const serverCpu = cpu.used();
   const machine1 = machineTimes();
   const redisCpu1 = await redisCpu(redis);
+  const slowCommands = await slowCommandsSince(redis, slow0);
   const load = merge(loads);
   // Finished games of the window are recorded asynchronously: let the server catch up (up to
   // 30 s) before it is stopped, or a write cut off by the stop would count as a transaction
@@ -471,6 +474,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   for (let i = 0; i < 300 && (await redis.scard(`${prefix}rooms:unpersisted`)) > 0; i++) await sleep(100);
   const footprint = await redisFootprint(redis, prefix);
   footprint.cpuSeconds = redisCpu0 === null || redisCpu1 === null ? null : Math.round((redisCpu1 - redisCpu0) * 100) / 100;
+  footprint.slowCommands = slowCommands;
   let peak: number | null = 0;
   for (const n of nodes) {
     const p = peakRssBytes(n.proc.pid!);
