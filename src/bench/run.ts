@@ -454,12 +454,12 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
   const machine0 = machineTimes();
   const redisCpu0 = await redisCpu(redis);
-  const slow0 = await slowLogMark(redis);
   const countGames = async () => Number((await pgQuery<{ n: string }>(db.url, `SELECT count(*)::text AS n FROM "Game"`))[0]?.n ?? 0);
   const games0 = await countGames();
   await sleep(1200); // our own connection's statistics reach pg_stat_database
   const xact0 = await pgTransactions(db.name);
   log(`ours: measuring for ${settings.seconds} s`);
+  const slow0 = await slowLogMark(redis);
   const window0 = Date.now();
   const loads = await gens.go();
   const serverCpu = cpu.used();

@@ -18,13 +18,6 @@
 import type { LogEntry } from "../games/types.js";
 import { eventLog, type ActionRecord, type Room } from "./room.js";
 
-interface Kept {
-  /** The room as remembered, with `actions` and `state.log` replaced by the owned arrays below. */
-  room: Room;
-  actions: ActionRecord[];
-  log: LogEntry[] | null;
-}
-
 /**
  * `owned` extended in place to equal `list`, when `list` starts with exactly the same entries
  * (the same objects, as a change built on a copy of `owned` has: logs only grow); else a copy
@@ -42,7 +35,8 @@ function withLogs(room: Room, actions: ActionRecord[], log: LogEntry[] | null): 
 }
 
 export class RoomCache {
-  private readonly rooms = new Map<string, Kept>();
+  /** Each room as remembered, its `actions` and `state.log` replaced by arrays this cache owns. */
+  private readonly rooms = new Map<string, Room>();
 
   /** @param limit rooms kept (the least recently remembered are dropped first) */
   constructor(private readonly limit = 2000) {}
@@ -51,19 +45,19 @@ export class RoomCache {
   get(id: string): Room | null {
     const k = this.rooms.get(id);
     if (!k) return null;
-    return withLogs(k.room, k.actions.slice(), k.log === null ? null : k.log.slice());
+    return withLogs(k, k.actions.slice(), eventLog(k)?.slice() ?? null);
   }
 
   version(id: string): number | null {
-    return this.rooms.get(id)?.room.version ?? null;
+    return this.rooms.get(id)?.version ?? null;
   }
 
   /** Keeps `room` if it is newer than the version remembered (the caller keeps its room as it is). */
   remember(room: Room): void {
     const had = this.rooms.get(room.id);
-    if (had && had.room.version > room.version) return;
+    if (had && had.version > room.version) return;
     this.rooms.delete(room.id);
-    if (had && had.room.version === room.version) {
+    if (had && had.version === room.version) {
       // The same version again (a fresh read of it): a version is written once, so what is kept
       // stays; it only becomes the most recently remembered.
       this.rooms.set(room.id, had);
@@ -71,8 +65,8 @@ export class RoomCache {
     }
     const actions = extendOrCopy(had?.actions ?? null, room.actions);
     const log = eventLog(room);
-    const ownLog = log === null ? null : extendOrCopy(had?.log ?? null, log);
-    this.rooms.set(room.id, { room: withLogs(room, actions, ownLog), actions, log: ownLog });
+    const ownLog = log === null ? null : extendOrCopy(had ? eventLog(had) : null, log);
+    this.rooms.set(room.id, withLogs(room, actions, ownLog));
     if (this.rooms.size > this.limit) this.rooms.delete(this.rooms.keys().next().value!);
   }
 
