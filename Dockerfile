@@ -26,4 +26,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The same node flags as `npm start` (package.json; test/config-docs.test.ts keeps them equal).
-CMD ["node", "--max-semi-space-size=64", "--heap-growing-percent=250", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=64", "--heap-growing-percent=250", "--initial-old-space-size=512", "dist/main.js"]

@@ -31,6 +31,9 @@ describe("configuration docs", () => {
     const flags = start.match(/^node ((?:--\S+ )*)dist\/main\.js$/)?.[1]?.trim().split(" ") ?? null;
     expect(flags).toContain("--max-semi-space-size=64");
     expect(flags).toContain("--heap-growing-percent=250");
+    expect(flags).toContain("--initial-old-space-size=512");
+    // The README's configuration section explains every flag, with the value shipped.
+    for (const f of flags!) expect(readme).toContain(`\`${f}\``);
     const cmd = read("Dockerfile").match(/^CMD (\[.*\])$/m)?.[1];
     expect(JSON.parse(cmd!)).toEqual(["node", ...flags!, "dist/main.js"]);
   });

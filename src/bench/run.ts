@@ -50,6 +50,7 @@ const HELP = `npm run bench -- [options]
 Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
+BENCH_BASELINE_NODE_ARGS (the same for the baseline server),
 BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action;
 the baseline's to FILE.baseline),
 BENCH_SERVER_MAIN (another build's main.js), BENCH_LOAD_NODE_ARGS (node flags for the load
@@ -510,6 +511,8 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   else env.BENCH_PAYLOAD_BYTES = String(payloadBytes);
   // With --profile, the baseline is profiled too (into DIR/baseline), to compare where the time goes.
   const execArgv = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
+  // BENCH_BASELINE_NODE_ARGS: extra node flags for the baseline server (diagnostics, as for ours).
+  if (process.env.BENCH_BASELINE_NODE_ARGS) execArgv.push(...process.env.BENCH_BASELINE_NODE_ARGS.split(/\s+/).filter(Boolean));
   env.BENCH_GC_FILE = join(gcDir(), "baseline-server.txt");
   const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
