@@ -13,7 +13,7 @@
  * as a pre-encoded frame (`wsPreEncodedFrame`, what Socket.IO's own broadcasts use) when Engine.IO
  * holds packets back for the socket, so ordering and buffering while a socket drains stay its own;
  * to a socket with nothing queued (the usual case) the frame goes straight to the TCP socket, as
- * its header and the encoded pieces in one corked write, with no per-viewer copy. A socket whose
+ * one buffer (header and encoded pieces) in one write. A socket whose
  * transport cannot take a pre-encoded frame (compression on) gets the plain emit instead.
  * While one of a socket's own messages is handled (`holdFrames`), a frame written straight to it
  * stays corked until that message's ack is queued behind it, so both leave in one write.
@@ -68,6 +68,13 @@ export class PieceEncoder {
   encode(pieces: readonly string[]): Buffer {
     const { bufs, bytes } = this.buffers(pieces);
     return Buffer.concat(bufs, bytes);
+  }
+  /** The whole WebSocket frame (header and payload) in one buffer. */
+  frame(pieces: readonly string[]): Buffer {
+    const { bufs, bytes } = this.buffers(pieces);
+    const header = frameHeader(bytes);
+    bufs.unshift(header);
+    return Buffer.concat(bufs, bytes + header.length);
   }
 }
 
@@ -143,13 +150,12 @@ export function holdFrames(socket: Socket): () => void {
 /**
  * Sends one viewer's `room:state` (its pieces, encoded by `encoder`) to these sockets.
  *
- * To a socket with nothing queued, the frame is written straight to the TCP socket as its header
- * and the encoded pieces in one corked write (one writev, no per-viewer copy, none of Engine.IO's
- * per-packet bookkeeping). To a busy one, as a pre-encoded frame through Engine.IO, which keeps
+ * To a socket with nothing queued, the frame is written straight to the TCP socket as one buffer
+ * (one write, none of Engine.IO's per-packet bookkeeping). To a busy one, as a pre-encoded frame through Engine.IO, which keeps
  * it behind what is queued. To one that compresses, as a plain emit.
  */
 export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string[], encoder: PieceEncoder): void {
-  let parts: { bufs: Buffer[]; bytes: number; head: Buffer } | null = null;
+  let whole: Buffer | null = null;
   let frame: [Buffer, Buffer] | null = null;
   for (const socket of sockets) {
     const conn = socket.conn as unknown as EioConn;
@@ -160,13 +166,9 @@ export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string
     }
     const raw = idleSocket(conn);
     if (raw) {
-      if (!parts) {
-        const { bufs, bytes } = encoder.buffers(pieces);
-        parts = { bufs, bytes, head: frameHeader(bytes) };
-      }
-      raw.cork();
-      raw.write(parts.head);
-      for (const b of parts.bufs) raw.write(b);
+      // One buffer, one write: copying 2-3 KB costs less than the stream's bookkeeping for each
+      // of a frame's nine pieces (docs/performance.md, round 10).
+      whole ??= encoder.frame(pieces);
       const hold = holds.get(socket);
       if (hold && hold.raw === null) {
         // Kept corked for the ack (holdFrames); never past this turn of the event loop.
@@ -174,7 +176,7 @@ export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string
         hold.raw = raw;
         setImmediate(releaseHold, hold);
       }
-      raw.uncork();
+      raw.write(whole);
     } else {
       frame ??= textFrame(encoder.encode(pieces));
       conn.write(frame[1], { wsPreEncodedFrame: frame });
