@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Server, type Socket } from "socket.io";
 import { io as connect, type Socket as ClientSocket } from "socket.io-client";
 import { Encoder, PacketType } from "socket.io-parser";
-import { holdFrames, PieceEncoder, sendRoomState, textFrame } from "./frames.js";
+import { encodePieces, framePieces, holdFrames, sendRoomState, textFrame } from "./frames.js";
 import { preEncodingParser } from "./pre-encoded.js";
 
 // ws is Engine.IO's WebSocket library; its own frame builder is the reference.
@@ -35,16 +35,16 @@ describe("room:state frames", () => {
   it("encodes the pieces as Engine.IO message + Socket.IO event, as the stock encoder does", () => {
     const packet = { type: PacketType.EVENT, nsp: "/", data: ["room:state", JSON.parse(pieces.join(""))] };
     const stock = new Encoder().encode(packet)[0] as string;
-    expect(new PieceEncoder().encode(pieces).toString("utf8")).toBe(`4${stock}`);
+    expect(encodePieces(pieces).toString("utf8")).toBe(`4${stock}`);
   });
 
-  it("encodes a piece shared by several viewers once", () => {
-    const enc = new PieceEncoder();
-    const shared = pieces[2]!;
-    const a = enc.encode(pieces);
-    const b = enc.encode([...pieces.slice(0, 2), shared, ...pieces.slice(3)]);
-    expect(a).toEqual(b);
-    expect((enc as unknown as { cache: Map<string, Buffer> }).cache.size).toBe(new Set(pieces).size);
+  it("writes a whole frame as its header and payload, for multi-byte text and every header size", () => {
+    for (const n of [0, 100, 126, 2000, 70_000]) {
+      const many = [...pieces.slice(0, 2), `"${"é€😀".repeat(n)}"`, ...pieces.slice(3)];
+      const payload = encodePieces(many);
+      expect(payload.toString("utf8")).toBe(`42["room:state",${many.join("")}]`);
+      expect(framePieces(many)).toEqual(Buffer.concat(textFrame(payload)));
+    }
   });
 
   describe("through a real Socket.IO server", () => {
@@ -74,7 +74,7 @@ describe("room:state frames", () => {
       const emits: string[] = [];
       const emit = server.emit.bind(server);
       server.emit = ((ev: string, ...a: unknown[]) => (emits.push(ev), emit(ev, ...a))) as typeof server.emit;
-      sendRoomState([server], pieces, new PieceEncoder());
+      sendRoomState([server], pieces);
       expect(await got).toEqual([JSON.parse(pieces.join(""))]);
       expect(emits).toEqual(deflate ? ["room:state"] : []);
       // Later messages still arrive, in order.
@@ -98,9 +98,9 @@ describe("room:state frames", () => {
       const cwrite = conn.write.bind(conn);
       conn.write = (...a: unknown[]) => (viaEngine++, cwrite(...a));
       const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
-      sendRoomState([server], pieces, new PieceEncoder());
+      sendRoomState([server], pieces);
       expect(viaEngine).toBe(0);
-      expect(Buffer.concat(written)).toEqual(Buffer.concat(textFrame(new PieceEncoder().encode(pieces))));
+      expect(Buffer.concat(written)).toEqual(Buffer.concat(textFrame(encodePieces(pieces))));
       expect(await got).toEqual([JSON.parse(pieces.join(""))]);
     });
 
@@ -121,7 +121,7 @@ describe("room:state frames", () => {
       const writes = countWrites(server);
       server.on("act", (_p: unknown, ack: (r: unknown) => void) => {
         const release = holdFrames(server);
-        sendRoomState([server], pieces, new PieceEncoder());
+        sendRoomState([server], pieces);
         ack({ ok: true });
         release();
       });
@@ -139,7 +139,7 @@ describe("room:state frames", () => {
       await new Promise((r) => setTimeout(r, 50));
       const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
       const release = holdFrames(server);
-      sendRoomState([server], pieces, new PieceEncoder());
+      sendRoomState([server], pieces);
       expect(await got).toEqual([JSON.parse(pieces.join(""))]);
       release(); // late: nothing left to release, and nothing breaks
       const next = new Promise<unknown>((r) => client.once("after", r));
@@ -163,7 +163,7 @@ describe("room:state frames", () => {
       // Two emits in one tick: the second waits in Engine.IO's buffer until the first is written.
       server.emit("before", 1);
       server.emit("before", 2);
-      sendRoomState([server], pieces, new PieceEncoder());
+      sendRoomState([server], pieces);
       server.emit("after", 1);
       await done;
       expect(viaEngine).toBe(1);

@@ -4,8 +4,9 @@
  * A change goes to every watcher of a room as its own view, and the views share most of their
  * text (views.ts `roomViewsParts`). Through Socket.IO's emit, each viewer's text would be joined
  * into one string, wrapped in the event packet, prefixed for Engine.IO, and encoded to UTF-8:
- * four copies of about 2.5 KB per viewer, most of them on the JS heap. Here each distinct piece is
- * encoded once per change, and each viewer's frame is one `Buffer.concat` of encoded pieces.
+ * four copies of about 2.5 KB per viewer, most of them on the JS heap. Here each viewer's frame is
+ * one buffer outside the JS heap into which the pieces are written as UTF-8 (encoding a piece again
+ * for each viewer costs less than a buffer per piece and a copy of each).
  *
  * The bytes are exactly the frame the stock path writes for `socket.emit("room:state", view)`
  * (tested): Engine.IO message "4", Socket.IO event "2" on the main namespace, the JSON array
@@ -49,33 +50,38 @@ export function textFrame(payload: Buffer): [Buffer, Buffer] {
   return [frameHeader(payload.length), payload];
 }
 
-/** Encodes each distinct piece once (pieces shared by viewers are the same string). */
-export class PieceEncoder {
-  private readonly cache = new Map<string, Buffer>();
-  /** The encoded pieces, between the event prefix and suffix; their lengths sum to `bytes`. */
-  buffers(pieces: readonly string[]): { bufs: Buffer[]; bytes: number } {
-    const bufs: Buffer[] = [PREFIX];
-    let bytes = PREFIX.length + SUFFIX.length;
-    for (const p of pieces) {
-      let b = this.cache.get(p);
-      if (b === undefined) this.cache.set(p, (b = Buffer.from(p)));
-      bufs.push(b);
-      bytes += b.length;
-    }
-    bufs.push(SUFFIX);
-    return { bufs, bytes };
-  }
-  encode(pieces: readonly string[]): Buffer {
-    const { bufs, bytes } = this.buffers(pieces);
-    return Buffer.concat(bufs, bytes);
-  }
-  /** The whole WebSocket frame (header and payload) in one buffer. */
-  frame(pieces: readonly string[]): Buffer {
-    const { bufs, bytes } = this.buffers(pieces);
-    const header = frameHeader(bytes);
-    bufs.unshift(header);
-    return Buffer.concat(bufs, bytes + header.length);
-  }
+/** The bytes of one viewer's pieces between the event prefix and suffix. */
+function payloadBytes(pieces: readonly string[]): number {
+  let bytes = PREFIX.length + SUFFIX.length;
+  for (const p of pieces) bytes += Buffer.byteLength(p);
+  return bytes;
+}
+
+/** Writes the event prefix, the pieces and the suffix into `buf` from `off`. */
+function writePayload(buf: Buffer, off: number, pieces: readonly string[]): void {
+  off += PREFIX.copy(buf, off);
+  for (const p of pieces) off += buf.write(p, off);
+  SUFFIX.copy(buf, off);
+}
+
+/**
+ * The Engine.IO message for one viewer's pieces: "4" and the Socket.IO event
+ * `2["room:state",<pieces>]`, UTF-8, written straight into one buffer (no buffer per piece).
+ */
+export function encodePieces(pieces: readonly string[]): Buffer {
+  const buf = Buffer.allocUnsafe(payloadBytes(pieces));
+  writePayload(buf, 0, pieces);
+  return buf;
+}
+
+/** The whole WebSocket frame (header and `encodePieces` payload) in one buffer. */
+export function framePieces(pieces: readonly string[]): Buffer {
+  const bytes = payloadBytes(pieces);
+  const header = frameHeader(bytes);
+  const buf = Buffer.allocUnsafe(header.length + bytes);
+  header.copy(buf, 0);
+  writePayload(buf, header.length, pieces);
+  return buf;
 }
 
 /** The TCP socket under a ws connection. */
@@ -148,13 +154,13 @@ export function holdFrames(socket: Socket): () => void {
 }
 
 /**
- * Sends one viewer's `room:state` (its pieces, encoded by `encoder`) to these sockets.
+ * Sends one viewer's `room:state` (its pieces) to these sockets.
  *
  * To a socket with nothing queued, the frame is written straight to the TCP socket as one buffer
  * (one write, none of Engine.IO's per-packet bookkeeping). To a busy one, as a pre-encoded frame through Engine.IO, which keeps
  * it behind what is queued. To one that compresses, as a plain emit.
  */
-export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string[], encoder: PieceEncoder): void {
+export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string[]): void {
   let whole: Buffer | null = null;
   let frame: [Buffer, Buffer] | null = null;
   for (const socket of sockets) {
@@ -166,9 +172,9 @@ export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string
     }
     const raw = idleSocket(conn);
     if (raw) {
-      // One buffer, one write: copying 2-3 KB costs less than the stream's bookkeeping for each
-      // of a frame's nine pieces (docs/performance.md, round 10).
-      whole ??= encoder.frame(pieces);
+      // One buffer, one write: cheaper than the stream's bookkeeping for each of a frame's nine
+      // pieces (docs/performance.md, round 10).
+      whole ??= framePieces(pieces);
       const hold = holds.get(socket);
       if (hold && hold.raw === null) {
         // Kept corked for the ack (holdFrames); never past this turn of the event loop.
@@ -178,7 +184,7 @@ export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string
       }
       raw.write(whole);
     } else {
-      frame ??= textFrame(encoder.encode(pieces));
+      frame ??= textFrame(encodePieces(pieces));
       conn.write(frame[1], { wsPreEncodedFrame: frame });
     }
   }

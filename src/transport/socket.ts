@@ -18,7 +18,7 @@ import { logLength, summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { roomView, roomViewsParts, viewerFor } from "../platform/views.js";
-import { holdFrames, PieceEncoder, sendRoomState } from "./frames.js";
+import { holdFrames, sendRoomState } from "./frames.js";
 import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
@@ -136,8 +136,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     if (channels.length === 0) return;
     // One text per viewer, shared parts built once (views.ts) and encoded once (frames.ts).
     const parts = roomViewsParts(next, viewers, from, daily.now());
-    const encoder = new PieceEncoder();
-    channels.forEach((channel, i) => sendRoomState(socketsIn(channel), parts[i]!, encoder));
+    channels.forEach((channel, i) => sendRoomState(socketsIn(channel), parts[i]!));
   }
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
