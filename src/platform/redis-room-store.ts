@@ -39,54 +39,60 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
- * ARGV: 1 expected version, 2 new version, 3 mode ("seal" | "append"), 4 head ("" for a replayable
- *       game action: the stored head stays that of an earlier version), 5 sealed (seal mode), 6 this
- *       change's chunk, 7 summary ("" when a game action left it as it was), 8 ttl ms, 9 room id,
- *       10 status, 11 unpersisted "1"/"0", 12 feed length, 13 writer, 14 log length before,
- *       15 players who left, 16 actions before, 17 actions after, 18 log length after, 19 "1" if other
- *       nodes follow the feed (the entry then carries the head, if written, and the chunk; otherwise
- *       only the positions, to save a node reading its own changes back), 20 the feed entry's
- *       positions as one field (see feedMeta).
+ * ARGV: 1 the change's numbers and flags as one field of space-separated words (in this order:
+ *       expected version, new version, mode "seal" | "append", ttl ms, status, unpersisted "1"/"0",
+ *       feed length, log length before, actions before, actions after, log length after, "1" if
+ *       other nodes follow the feed: the entry then carries the head, if written, and the chunk;
+ *       otherwise only the positions, to save a node reading its own changes back), 2 head (""
+ *       for a replayable game action: the stored head stays that of an earlier version), 3 sealed
+ *       (seal mode), 4 this change's chunk, 5 summary ("" when a game action left it as it was),
+ *       6 room id, 7 the feed entry's positions as one field (see feedMeta).
+ * One field for the numbers, not twelve: each argument costs the client a string to build and
+ * encode, and most changes are small.
  * Returns 1 (written), -1 (append refused: the stored counts are not the ones the writer built on;
  * it re-sends the change as a seal), 0 (version mismatch, no room) or the stored room's parts and
  * version.
  */
 const CAS = `
+local m = {}
+for w in string.gmatch(ARGV[1], '%S+') do m[#m + 1] = w end
+-- m: 1 expected, 2 new version, 3 mode, 4 ttl, 5 status, 6 unpersisted, 7 feed length,
+--    8 log before, 9 actions before, 10 actions after, 11 log after, 12 peers follow
 local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
-if (cur[1] or '0') ~= ARGV[1] then
+if (cur[1] or '0') ~= m[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
   if f[1] == false and f[3] == false then return 0 end
   return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1), cur[1] or ''}
 end
-local sets = ARGV[10] .. ':' .. ARGV[11]
-if ARGV[3] == 'append' then
-  if cur[2] ~= ARGV[16] or cur[3] ~= ARGV[14] then return -1 end
-  redis.call('RPUSH', KEYS[2], ARGV[6])
+local sets = m[5] .. ':' .. m[6]
+if m[3] == 'append' then
+  if cur[2] ~= m[9] or cur[3] ~= m[8] then return -1 end
+  redis.call('RPUSH', KEYS[2], ARGV[4])
 else
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'sealed', ARGV[5])
+  redis.call('HSET', KEYS[1], 'sealed', ARGV[3])
   redis.call('HDEL', KEYS[1], 'data')
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'na', ARGV[17], 'nl', ARGV[18], 's', sets)
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[7]) end
+redis.call('HSET', KEYS[1], 'v', m[2], 'na', m[10], 'nl', m[11], 's', sets)
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[5]) end
 -- No head: a replayable game action (an append); readers rebuild it from the last head stored.
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[4]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[8])
-redis.call('PEXPIRE', KEYS[2], ARGV[8])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[2]) end
+redis.call('PEXPIRE', KEYS[1], m[4])
+redis.call('PEXPIRE', KEYS[2], m[4])
 -- The lobby's sets change only with the status or the unpersisted flag (kept in field s).
 if cur[4] ~= sets then
-  redis.call('SREM', KEYS[3], ARGV[9])
-  redis.call('SREM', KEYS[4], ARGV[9])
-  if ARGV[10] == 'open' then redis.call('SADD', KEYS[3], ARGV[9]) end
-  if ARGV[10] == 'playing' then redis.call('SADD', KEYS[4], ARGV[9]) end
-  if ARGV[11] == '1' then redis.call('SADD', KEYS[5], ARGV[9]) else redis.call('SREM', KEYS[5], ARGV[9]) end
+  redis.call('SREM', KEYS[3], ARGV[6])
+  redis.call('SREM', KEYS[4], ARGV[6])
+  if m[5] == 'open' then redis.call('SADD', KEYS[3], ARGV[6]) end
+  if m[5] == 'playing' then redis.call('SADD', KEYS[4], ARGV[6]) end
+  if m[6] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
 end
-local entry = {'m', ARGV[20]}
-if ARGV[19] == '1' then
-  if ARGV[4] ~= '' then table.insert(entry, 'h'); table.insert(entry, ARGV[4]) end
-  table.insert(entry, 't'); table.insert(entry, ARGV[6])
+local entry = {'m', ARGV[7]}
+if m[12] == '1' then
+  if ARGV[2] ~= '' then table.insert(entry, 'h'); table.insert(entry, ARGV[2]) end
+  table.insert(entry, 't'); table.insert(entry, ARGV[4])
 end
-redis.call('XADD', KEYS[6], 'MAXLEN', '~', ARGV[12], '*', unpack(entry))
+redis.call('XADD', KEYS[6], 'MAXLEN', '~', m[7], '*', unpack(entry))
 return 1
 `;
 
@@ -273,7 +279,7 @@ export class RedisRoomStore implements RoomStore {
     };
     this.feedLength = String(opts.feedLength ?? 1000);
     this.idleFollowMs = opts.idleFollowMs ?? 100;
-    redis.defineCommand("gbRoomCas3", { numberOfKeys: 6, lua: CAS });
+    redis.defineCommand("gbRoomCas4", { numberOfKeys: 6, lua: CAS });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
     redis.defineCommand("gbFollowers", { numberOfKeys: 1, lua: FOLLOWERS });
     this.beat = setInterval(() => void this.refreshFollowers(), opts.followersRefreshMs ?? 1000).unref();
@@ -336,32 +342,19 @@ export class RedisRoomStore implements RoomStore {
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
     const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      (this.redis as any).gbRoomCas3Buffer(
+      (this.redis as any).gbRoomCas4Buffer(
         this.k.room(room.id),
         this.k.tail(room.id),
         this.k.open,
         this.k.playing,
         this.k.unpersisted,
         this.k.feed,
-        String(expectedVersion),
-        String(room.version),
-        mode,
+        `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"}`,
         mode === "append" && headless ? "" : head(),
         mode === "seal" ? sealed() : "",
         chunk,
         summary,
-        String(ttlMs(room)),
         room.id,
-        room.status,
-        pending,
-        this.feedLength,
-        this.writer,
-        String(logFrom),
-        (note?.leftPlayers ?? []).join(","),
-        String(actionsFrom),
-        String(room.actions.length),
-        String(logAfter),
-        this.peersFollow ? "1" : "0",
         feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
       ) as Promise<number | Stored>;
     this.batchWrites();

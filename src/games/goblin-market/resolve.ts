@@ -2,9 +2,9 @@
  * The end of an auction: steps E (sisterhood money) and F (goblin money) after a win, or
  * the discard after an all-pass auction; then the next auction or the end of the game.
  */
-import { appendLog } from "../log.js";
+import { appendLog, type NewLogEntry } from "../log.js";
 import { shuffle } from "../rng.js";
-import type { LogEntry, Seat } from "../types.js";
+import type { Seat } from "../types.js";
 import { GOBLIN_CARDS, startAuction } from "./deal.js";
 import { goblinPayout, payingRanks, sisterhoodPayout } from "./payouts.js";
 import { outcomeOf } from "./scoring.js";
@@ -52,7 +52,7 @@ export function resolveAllPassed(state: GoblinMarketState): GoblinMarketState {
 export function finishAuction(state: GoblinMarketState, win: Bid, receivers: readonly Seat[]): GoblinMarketState {
   const a = state.auction!;
   const n = state.players;
-  let log: LogEntry[] = state.log;
+  const added: NewLogEntry[] = [];
   const coins = state.coins.slice();
 
   // Step E: sisterhood money.
@@ -64,7 +64,7 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
     if (p.coins === 0) continue;
     sisterhood[seat] = p.coins;
     coins[seat] += p.coins;
-    log = appendLog(log, {
+    added.push({
       type: "sisterhood",
       seat,
       coins: p.coins,
@@ -79,21 +79,21 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
   let goblinDeck = state.goblinDeck.slice(1);
   let goblinFlipped = [...state.goblinFlipped, goblinCard];
   let rng = state.rng;
-  log = appendLog(log, { type: "goblin-card", card: goblinCard });
+  added.push({ type: "goblin-card", card: goblinCard });
   const goblin = Array<number>(n).fill(0);
   for (let seat = 0; seat < n; seat++) {
     const p = goblinPayout(state.owned[seat], goblinCard);
     if (p.coins === 0) continue;
     goblin[seat] = p.coins;
     coins[seat] += p.coins;
-    log = appendLog(log, { type: "goblin-money", seat, coins: p.coins, suits: p.suits });
+    added.push({ type: "goblin-money", seat, coins: p.coins, suits: p.suits });
   }
   if (goblinDeck.length === 0) {
     const s = shuffle(rng, GOBLIN_CARDS);
     goblinDeck = s.value;
     rng = s.rng;
     goblinFlipped = [];
-    log = appendLog(log, { type: "goblin-reshuffle" });
+    added.push({ type: "goblin-reshuffle" });
   }
 
   const next: GoblinMarketState = {
@@ -111,7 +111,7 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
       goblinCard,
       goblin,
     },
-    log,
+    log: appendLog(state.log, ...added),
   };
   return nextAuctionOrEnd(next, win.seat);
 }
