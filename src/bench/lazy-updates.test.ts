@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { Encoder, PacketType } from "socket.io-parser";
-import { lazyUpdateParser, readUpdate, type Update } from "./lazy-updates.js";
+import { lazyUpdateParser, readUpdate, seatView, type Update } from "./lazy-updates.js";
+import { randomLegalAction } from "../games/legal.js";
+import { findGame } from "../games/registry.js";
+import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "../platform/room.js";
+import { roomViewsJson, viewerFor } from "../platform/views.js";
+import { prng } from "./stats.js";
 
 const ours = JSON.stringify({ roomId: "r-1_x", game: "goblin-market", version: 42, status: "playing", seat: 0, view: { version: 7 }, legal: [{ type: "pass" }], log: [] });
 const baseline = JSON.stringify({ roomId: "b17", game: "goblin-market", version: 9, payload: "x" });
@@ -69,5 +74,43 @@ describe("lazyUpdateParser", () => {
       const [text] = enc.encode(packet) as string[];
       expect(decode(text!)).toEqual(packet);
     }
+  });
+});
+
+describe("seatView", () => {
+  type Body = { status: string; active: number[]; legal: unknown[] };
+  const pick = (b: Body & { roomId: string; version: number }) => ({ roomId: b.roomId, version: b.version, status: b.status, active: b.active, legal: b.legal });
+
+  it("reads what the generator needs off our server's real views, as the whole parse has it", () => {
+    const players = [0, 1, 2, 3].map((i) => ({ id: `p${i}`, name: `P${i}` }));
+    let room: Room = createRoom("sv1", players[0]!, { game: "goblin-market", seats: 4 }, 1);
+    for (const p of players.slice(1)) room = joinRoom(room, p, undefined, 1);
+    room = startRoom(room, players[0]!, "ab".repeat(32), 1);
+    const game = findGame("goblin-market")!;
+    const rng = prng(3);
+    let checked = 0;
+    for (let step = 0; step < 400 && room.status === "playing"; step++) {
+      const texts = roomViewsJson(room, players.map((p) => viewerFor(room, p.id)), Math.max(0, step - 2), 5);
+      for (const text of texts) {
+        const u = readUpdate<Body>(text);
+        // Read off the text: the body is never parsed.
+        const unparsed: Update<Body> = { roomId: u.roomId, version: u.version, raw: text, get body(): Body { throw new Error("parsed whole"); } };
+        expect(seatView(unparsed)).toEqual(pick(JSON.parse(text) as Body & { roomId: string; version: number }));
+        checked++;
+      }
+      const seat = [0, 1, 2, 3].find((s) => game.legalActions(room.state, s).length > 0)!;
+      room = actInRoom(room, seat, randomLegalAction(game.legalActions(room.state, seat), rng)!, undefined, 2)!;
+    }
+    expect(room.status).toBe("finished");
+    const end = roomViewsJson(room, [viewerFor(room, "p0")], 0, 5)[0]!;
+    expect(seatView(readUpdate<Body>(end))).toEqual(pick(JSON.parse(end) as Body & { roomId: string; version: number }));
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it("falls back to the whole parse for any other shape", () => {
+    const other = JSON.stringify({ version: 5, roomId: "r2", legal: [{ type: "x" }], active: [1], status: "playing" });
+    expect(seatView(readUpdate<Body>(other))).toEqual({ roomId: "r2", version: 5, status: "playing", active: [1], legal: [{ type: "x" }] });
+    const noLog = JSON.stringify({ roomId: "r3", game: "g", version: 2, status: "open", active: [], legal: [] });
+    expect(seatView(readUpdate<Body>(noLog))).toEqual({ roomId: "r3", version: 2, status: "open", active: [], legal: [] });
   });
 });

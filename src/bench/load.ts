@@ -19,7 +19,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { randomLegalAction } from "../games/legal.js";
 import type { Action, LegalAction } from "../games/types.js";
 import { prng } from "./stats.js";
-import { lazyUpdateParser, type Update } from "./lazy-updates.js";
+import { lazyUpdateParser, seatView, type SeatView, type Update } from "./lazy-updates.js";
 
 export interface LoadConfig {
   mode: "ours" | "baseline";
@@ -90,18 +90,13 @@ interface Member {
   /** Seat index, or null for a spectator. */
   seat: number | null;
   version: number;
-  /** A seat's latest view (its body is parsed only when the seat's state is read: see stateOf). */
-  update: Update<RoomState> | null;
+  /** What the generator needs of a seat's latest view (ours only: the baseline's moves need no view). */
+  view: SeatView<LegalAction> | null;
 }
 
-/** A seat's latest view, parsed on first use. */
-function stateOf(m: Member): RoomState | null {
-  return m.update?.body ?? null;
-}
-
-/** A view that came whole (an ack's), as an Update. */
-function whole(state: RoomState): Update<RoomState> {
-  return { roomId: state.roomId, version: state.version, raw: JSON.stringify(state), body: state };
+/** What the generator knows of a seat's latest view. */
+function stateOf(m: Member): SeatView<LegalAction> | null {
+  return m.view;
 }
 
 interface Pending {
@@ -223,7 +218,7 @@ function onUpdate(room: BenchRoom, m: Member, update: Update<RoomState>): void {
   if (update.version <= m.version) return;
   if (m.version > 0 && update.version !== m.version + 1) res.gaps++;
   m.version = update.version;
-  if (m.seat !== null) m.update = update;
+  if (m.seat !== null && cfg.mode === "ours") m.view = seatView(update);
   if (measuring) samplePayload(update.raw);
   const p = room.pending;
   if (p && update.version >= p.target) {
@@ -275,7 +270,7 @@ async function startGame(room: BenchRoom): Promise<void> {
   }
   // Wait until every seat holds the started state (pushed after room:start).
   const end = Date.now() + cfg.actionTimeoutMs;
-  while (room.players.some((m) => m.version < v || !m.update || m.update.version < v)) {
+  while (room.players.some((m) => m.version < v || !m.view || m.view.version < v)) {
     if (Date.now() > end) throw new Error(`room ${id}: seats did not receive the start`);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -292,7 +287,7 @@ async function setupRoom(idx: number): Promise<BenchRoom> {
     Array.from({ length: size }, (_, j) => open(urlFor(globalIdx, j), cfg.mode === "ours" && j < cfg.seats ? room.tokens[j] : undefined)),
   );
   sockets.forEach((socket, j) => {
-    const m: Member = { socket, seat: j < cfg.seats ? j : null, version: 0, update: null };
+    const m: Member = { socket, seat: j < cfg.seats ? j : null, version: 0, view: null };
     room.members.push(m);
     if (m.seat !== null) room.players.push(m);
     listen(room, m);
@@ -378,7 +373,7 @@ async function resync(room: BenchRoom): Promise<void> {
         const s = ack.state as RoomState;
         if (s.version >= m.version) {
           m.version = s.version;
-          if (m.seat !== null) m.update = whole(s);
+          if (m.seat !== null) m.view = { roomId: s.roomId, version: s.version, status: s.status, active: s.active, legal: s.legal };
         }
       }
     }
