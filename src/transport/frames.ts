@@ -14,8 +14,8 @@
  * as a pre-encoded frame (`wsPreEncodedFrame`, what Socket.IO's own broadcasts use) when Engine.IO
  * holds packets back for the socket, so ordering and buffering while a socket drains stay its own;
  * to a socket with nothing queued (the usual case) the frame goes straight to the TCP socket, as
- * one buffer (header and encoded pieces) in one write. A socket whose
- * transport cannot take a pre-encoded frame (compression on) gets the plain emit instead.
+ * one buffer (header and encoded pieces) in one write. A socket whose transport cannot take a
+ * pre-encoded frame (compression on) gets the plain emit instead.
  * While one of a socket's own messages is handled (`holdFrames`), a frame written straight to it
  * stays corked until that message's ack is queued behind it, so both leave in one write.
  */
@@ -157,8 +157,9 @@ export function holdFrames(socket: Socket): () => void {
  * Sends one viewer's `room:state` (its pieces) to these sockets.
  *
  * To a socket with nothing queued, the frame is written straight to the TCP socket as one buffer
- * (one write, none of Engine.IO's per-packet bookkeeping). To a busy one, as a pre-encoded frame through Engine.IO, which keeps
- * it behind what is queued. To one that compresses, as a plain emit.
+ * (one write, none of Engine.IO's per-packet bookkeeping). To a busy one, as a pre-encoded frame
+ * through Engine.IO, which keeps it behind what is queued. To one that compresses, as a plain
+ * emit.
  */
 export function sendRoomState(sockets: Iterable<Socket>, pieces: readonly string[]): void {
   let whole: Buffer | null = null;
