@@ -11,4 +11,15 @@ describe("event log", () => {
     expect(visibleLog(log, { kind: "seat", seat: 0 }).map((e) => e.type)).toEqual(["public", "public-2"]);
     expect(visibleLog(log, { kind: "spectator" }).map((e) => e.type)).toEqual(["public", "public-2"]);
   });
+
+  it("appends several entries in one copy, numbered in order, leaving the input as it was", () => {
+    const before = appendLog([], { type: "a" });
+    const frozen = Object.freeze(before.slice());
+    const after = appendLog(frozen, { type: "b", seat: 2 }, { type: "c" });
+    expect(after.map((e) => [e.type, e.n])).toEqual([["a", 1], ["b", 2], ["c", 3]]);
+    expect(after[1]).toEqual({ type: "b", seat: 2, n: 2 });
+    expect(frozen).toHaveLength(1);
+    expect(appendLog(frozen)).toEqual(frozen);
+    expect(appendLog(frozen)).not.toBe(frozen);
+  });
 });
