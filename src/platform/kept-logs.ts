@@ -13,17 +13,68 @@
  * it was a fifth of the server's live heap, promoted to the old generation change by change and
  * marked by every mark-compact (docs/performance.md, rounds 7 and 8). A Buffer's bytes are
  * outside the JS heap: nothing in them is promoted or marked. Each log grows in place in a buffer
- * that doubles when full.
+ * that doubles when full; buffers no longer used go back to a shelf for reuse (BufferShelf).
+ *
+ * Ownership: a LogsBytes has one holder at a time: this map, or the change that took it out with
+ * `extend` (or made it with `of`) until it keeps it or drops it. Whoever drops it releases it.
  */
+
+/**
+ * Buffers a kept log has outgrown, or that held the logs of a game that ended, for the next log
+ * that needs one of that size (powers of two). Why: a kept log lives as long as its room, so its
+ * buffer is promoted to the old generation; one dropped (a log that doubled, a game that ended,
+ * together ~100 KB per game) stays allocated until a mark-compact finds it, and V8 counts that
+ * memory against its external-memory limit, whose pressure, not the old generation's size, was
+ * what started the server's mark-compacts (docs/performance.md, round 10). Reused, the bytes are
+ * allocated once. At most `maxBytes` wait here; beyond that a buffer is left to the collector.
+ */
+export class BufferShelf {
+  private readonly free = new Map<number, Buffer[]>();
+  private held = 0;
+
+  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
+
+  /** A buffer of at least `min` bytes (its size the power of two at or above), reused if one waits. */
+  take(min: number): Buffer {
+    const size = min <= 512 ? 512 : 2 ** Math.ceil(Math.log2(min));
+    const b = this.free.get(size)?.pop();
+    if (b === undefined) return Buffer.allocUnsafeSlow(size);
+    this.held -= size;
+    return b;
+  }
+
+  /** Puts back a buffer from `take` that nothing uses any more. */
+  give(b: Buffer): void {
+    const size = b.length;
+    if (size < 512 || (size & (size - 1)) !== 0 || this.held + size > this.maxBytes) return;
+    let list = this.free.get(size);
+    if (list === undefined) this.free.set(size, (list = []));
+    list.push(b);
+    this.held += size;
+  }
+
+  /** Bytes waiting on the shelf. */
+  get bytes(): number {
+    return this.held;
+  }
+}
+
+/** The process's shelf for kept logs. */
+export const shelf = new BufferShelf();
 
 /** The entries of one JSON list as UTF-8, comma-separated, without the brackets; grows in place. */
 class Entries {
-  private buf: Buffer;
+  private buf: Buffer | null;
   /** Bytes in use. */
   len = 0;
 
   constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafeSlow(capacity);
+    this.buf = shelf.take(capacity);
+  }
+
+  private get own(): Buffer {
+    if (this.buf === null) throw new Error("kept logs used after release");
+    return this.buf;
   }
 
   /** Appends the entries of a JSON list text (`[...]`). */
@@ -31,19 +82,28 @@ class Entries {
     if (listJson.length <= 2) return; // "[]"
     const bytes = Buffer.byteLength(listJson) - 2 + (this.len > 0 ? 1 : 0);
     this.reserve(bytes);
-    if (this.len > 0) this.buf[this.len++] = 0x2c; // ","
-    this.len += this.buf.write(listJson.slice(1, -1), this.len, "utf8");
+    const buf = this.own;
+    if (this.len > 0) buf[this.len++] = 0x2c; // ","
+    this.len += buf.write(listJson.slice(1, -1), this.len, "utf8");
   }
 
   copyTo(target: Buffer, at: number): number {
-    return at + this.buf.copy(target, at, 0, this.len);
+    return at + this.own.copy(target, at, 0, this.len);
+  }
+
+  /** Gives the buffer back to the shelf; this list must not be used after. */
+  release(): void {
+    if (this.buf !== null) shelf.give(this.buf);
+    this.buf = null;
   }
 
   private reserve(more: number): void {
-    if (this.len + more <= this.buf.length) return;
+    const buf = this.own;
+    if (this.len + more <= buf.length) return;
     // Its own memory (not a slice of Node's shared pool, which one small kept buffer would pin).
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.len + more, this.buf.length * 2));
-    this.buf.copy(grown, 0, 0, this.len);
+    const grown = shelf.take(Math.max(this.len + more, buf.length * 2));
+    buf.copy(grown, 0, 0, this.len);
+    shelf.give(buf);
     this.buf = grown;
   }
 }
@@ -70,6 +130,12 @@ export class LogsBytes {
   add(addedActionsJson: string, addedLogJson: string): void {
     this.a.add(addedActionsJson);
     this.l.add(addedLogJson);
+  }
+
+  /** Gives both buffers back to the shelf: for the one holder of these logs, when it drops them. */
+  release(): void {
+    this.a.release();
+    this.l.release();
   }
 
   /**
@@ -119,12 +185,16 @@ export class KeptLogs {
 
   /** Keeps a room's logs as stored at `version` (with these lengths). */
   keep(roomId: string, version: number, actions: number, log: number, bytes: LogsBytes): void {
+    const had = this.rooms.get(roomId);
+    if (had && had.bytes !== bytes) had.bytes.release();
     this.rooms.delete(roomId);
     this.rooms.set(roomId, { version, actions, log, bytes });
-    if (this.rooms.size > this.limit) this.rooms.delete(this.rooms.keys().next().value!);
+    if (this.rooms.size > this.limit) this.forget(this.rooms.keys().next().value!);
   }
 
+  /** Drops what is kept for a room (its buffers go back to the shelf: only this map held them). */
   forget(roomId: string): void {
+    this.rooms.get(roomId)?.bytes.release();
     this.rooms.delete(roomId);
   }
 

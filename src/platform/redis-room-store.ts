@@ -361,11 +361,17 @@ export class RedisRoomStore implements RoomStore {
     let res = await write(canAppend ? "append" : "seal");
     // The stored room was written in the old format, or by a writer that counted differently.
     if (res === -1) res = await write("seal");
+    // `logs` is this change's alone (made here, or taken out of `kept`): kept for the next change,
+    // or given back to the shelf.
     if (res === 1) {
       if (logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
-      else this.kept.forget(room.id);
+      else {
+        logs?.release();
+        this.kept.forget(room.id);
+      }
       return { ok: true };
     }
+    logs?.release();
     this.kept.forget(room.id);
     return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
