@@ -457,14 +457,14 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const redisCpu0 = await redisCpu(redis);
   const countGames = async () => Number((await pgQuery<{ n: string }>(db.url, `SELECT count(*)::text AS n FROM "Game"`))[0]?.n ?? 0);
   // A backend reports its transactions to pg_stat_database when it goes idle, up to ~10 s later
-  // (PostgreSQL 15+): wait until the count stops moving, or games recorded just before the window
-  // (many, when the warm-up ends games) would have their transactions counted in it.
-  let settled = await pgTransactions(db.name);
-  for (let i = 0; i < 12; i++) {
+  // (PostgreSQL 15+), so games recorded just before the window (many, when the warm-up ends games)
+  // would have their transactions counted in it: wait until no game has been recorded for 11 s
+  // (at most 30 s), so every backend has reported.
+  for (let last = await countGames(), quiet = 0, i = 0; quiet < 11 && i < 30; i++) {
     await sleep(1000);
-    const now = await pgTransactions(db.name);
-    if (now.xacts === settled.xacts) break;
-    settled = now;
+    const now = await countGames();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
   }
   const games0 = await countGames();
   await sleep(1200); // our own connection's statistics reach pg_stat_database
