@@ -94,11 +94,6 @@ interface Member {
   view: SeatView<LegalAction> | null;
 }
 
-/** What the generator knows of a seat's latest view. */
-function stateOf(m: Member): SeatView<LegalAction> | null {
-  return m.view;
-}
-
 interface Pending {
   target: number;
   t0: number;
@@ -304,12 +299,12 @@ function nextMove(room: BenchRoom): { actor: Member; event: string; payload: unk
     const target = actor.version + 1;
     return { actor, event: "act", payload: { room: room.id, version: target }, target };
   }
-  const state = stateOf(room.players[0]!);
+  const state = room.players[0]!.view;
   if (!state || state.status !== "playing") return null;
   const seat = state.active[0];
   if (seat === undefined) return null;
   const actor = room.players[seat]!;
-  const mine = stateOf(actor);
+  const mine = actor.view;
   if (!mine || mine.version !== state.version) return null;
   const action: Action | null = randomLegalAction(mine.legal, rng);
   if (!action) return null;
@@ -399,7 +394,7 @@ async function replace(room: BenchRoom): Promise<void> {
 }
 
 function gameOver(room: BenchRoom): boolean {
-  return cfg.mode === "ours" && stateOf(room.players[0]!)?.status === "finished";
+  return cfg.mode === "ours" && room.players[0]!.view?.status === "finished";
 }
 
 async function warmUp(rooms: BenchRoom[]): Promise<void> {

@@ -257,6 +257,11 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
 
 // ---------------------------------------------------------------- load generators
 
+/** Extra node flags from an environment variable (space-separated; none if unset). */
+function envArgs(name: string): string[] {
+  return (process.env[name] ?? "").split(/\s+/).filter(Boolean);
+}
+
 /**
  * Node flags of the load generator processes: a young generation large enough that the updates
  * it holds (each seat's latest, replaced every second) die young, then BENCH_LOAD_NODE_ARGS
@@ -267,7 +272,7 @@ async function redisFootprint(redis: Redis, prefix: string): Promise<NonNullable
  * collection (--heap-growing-percent=300: memory is no concern for the instrument) none were seen
  * in round 8's runs. The same for both targets.
  */
-const LOAD_NODE_ARGS = ["--max-semi-space-size=128", "--heap-growing-percent=300", ...(process.env.BENCH_LOAD_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
+const LOAD_NODE_ARGS = ["--max-semi-space-size=128", "--heap-growing-percent=300", ...envArgs("BENCH_LOAD_NODE_ARGS")];
 
 /** Every measured process (servers, generators) records its GC pauses and stalls (gc-watch.ts). */
 const GC_WATCH = ["--import", pathToFileURL(join(here, "gc-watch.js")).href];
@@ -410,7 +415,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     const port = await freePort();
     const nodeArgs = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
-    if (process.env.BENCH_SERVER_NODE_ARGS) nodeArgs.push(...process.env.BENCH_SERVER_NODE_ARGS.split(/\s+/).filter(Boolean));
+    nodeArgs.push(...envArgs("BENCH_SERVER_NODE_ARGS"));
     const proc = track(
       spawn(process.execPath, [...nodeArgs, mainJs], {
         cwd: root,
@@ -460,13 +465,13 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   // (PostgreSQL 15+), so games recorded just before the window (many, when the warm-up ends games)
   // would have their transactions counted in it: wait until no game has been recorded for 11 s
   // (at most 30 s), so every backend has reported.
-  for (let last = await countGames(), quiet = 0, i = 0; quiet < 11 && i < 30; i++) {
+  let games0 = await countGames();
+  for (let quiet = 0, i = 0; quiet < 11 && i < 30; i++) {
     await sleep(1000);
     const now = await countGames();
-    quiet = now === last ? quiet + 1 : 0;
-    last = now;
+    quiet = now === games0 ? quiet + 1 : 0;
+    games0 = now;
   }
-  const games0 = await countGames();
   await sleep(1200); // our own connection's statistics reach pg_stat_database
   const xact0 = await pgTransactions(db.name);
   log(`ours: measuring for ${settings.seconds} s`);
@@ -522,7 +527,7 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   // With --profile, the baseline is profiled too (into DIR/baseline), to compare where the time goes.
   const execArgv = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", join(resolve(args.profile), "baseline")] : [])];
   // BENCH_BASELINE_NODE_ARGS: extra node flags for the baseline server (diagnostics, as for ours).
-  if (process.env.BENCH_BASELINE_NODE_ARGS) execArgv.push(...process.env.BENCH_BASELINE_NODE_ARGS.split(/\s+/).filter(Boolean));
+  execArgv.push(...envArgs("BENCH_BASELINE_NODE_ARGS"));
   env.BENCH_GC_FILE = join(gcDir(), "baseline-server.txt");
   const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {

@@ -38,6 +38,7 @@ export class BufferShelf {
   take(min: number): Buffer {
     const size = min <= 512 ? 512 : 2 ** Math.ceil(Math.log2(min));
     const b = this.free.get(size)?.pop();
+    // Its own memory (not a slice of Node's shared pool, which one small kept buffer would pin).
     if (b === undefined) return Buffer.allocUnsafeSlow(size);
     this.held -= size;
     return b;
@@ -100,7 +101,6 @@ class Entries {
   private reserve(more: number): void {
     const buf = this.own;
     if (this.len + more <= buf.length) return;
-    // Its own memory (not a slice of Node's shared pool, which one small kept buffer would pin).
     const grown = shelf.take(Math.max(this.len + more, buf.length * 2));
     buf.copy(grown, 0, 0, this.len);
     shelf.give(buf);

@@ -363,17 +363,12 @@ export class RedisRoomStore implements RoomStore {
     if (res === -1) res = await write("seal");
     // `logs` is this change's alone (made here, or taken out of `kept`): kept for the next change,
     // or given back to the shelf.
-    if (res === 1) {
-      if (logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
-      else {
-        logs?.release();
-        this.kept.forget(room.id);
-      }
-      return { ok: true };
+    if (res === 1 && logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
+    else {
+      logs?.release();
+      this.kept.forget(room.id);
     }
-    logs?.release();
-    this.kept.forget(room.id);
-    return { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
+    return res === 1 ? { ok: true } : { ok: false, current: Array.isArray(res) ? decodeStored(res) : null };
   }
 
   /**
