@@ -383,6 +383,7 @@ async function replace(room: BenchRoom): Promise<void> {
   const old = room.id;
   try {
     if (measuring) res.gamesFinished++;
+    if (timeline && measuring) timeline.push(`${Math.round(performance.timeOrigin + performance.now())} end`);
     for (const m of room.members) void call(m.socket, "room:unwatch", { roomId: old });
     await startGame(room);
     if (measuring) res.roomsReplaced++;

@@ -51,8 +51,8 @@ Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
 BENCH_BASELINE_NODE_ARGS (the same for the baseline server),
-BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action;
-the baseline's to FILE.baseline),
+BENCH_TIMELINE=FILE (the generator writes "<send time ms> <latency ms>" per measured action
+and "<time ms> end" per game that ends in the window; the baseline's to FILE.baseline),
 BENCH_SERVER_MAIN (another build's main.js), BENCH_LOAD_NODE_ARGS (node flags for the load
 generator, e.g. "--cpu-prof --cpu-prof-dir /tmp/gen"), BENCH_LOG_LEVEL, BENCH_GC_DIR=DIR (keep
 every process's GC and stall watch file there: gc-watch.ts says what a line holds).`;

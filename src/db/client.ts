@@ -12,6 +12,14 @@ import { PrismaClient } from "../generated/prisma/client.js";
 import { migrate } from "./migrate.js";
 import { pgConnection, quoteIdent } from "./pg-url.js";
 
+/**
+ * How long a pooled Postgres connection may sit idle before it is closed. pg's default (10 s)
+ * closes the connections a burst of finished games opened before the next burst comes, and each
+ * new connection costs Postgres a backend process and a cold catalog cache (the benchmark counted
+ * 22 openings in 120 s with the default). Idle connections are cheap; a few kept open are not.
+ */
+export const POOL_IDLE_MS = 300_000;
+
 export interface Database {
   prisma: PrismaClient;
   kind: "postgres" | "pglite";
@@ -45,7 +53,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       await client.end();
     }
     logger?.info({ db: "postgres", applied }, applied.length ? "applied migrations" : "database schema up to date");
-    const prisma = new PrismaClient({ adapter: new PrismaPg(connection, schema ? { schema } : undefined) });
+    const pool: pg.PoolConfig = { ...connection, idleTimeoutMillis: POOL_IDLE_MS };
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
     await prisma.$connect();
     let closed = false;
     return {

@@ -39,20 +39,23 @@ export class ResultRecorder {
     private readonly log: Logger,
   ) {
     service.onChange((prev, next) => {
-      if (next.status === "finished" && !next.persisted && prev?.status !== "finished") void this.persist(next.id);
+      if (next.status === "finished" && !next.persisted && prev?.status !== "finished") void this.persist(next.id, next);
     });
   }
 
-  /** Write one finished room and mark it persisted. Safe to call any number of times. */
-  async persist(roomId: string): Promise<void> {
+  /**
+   * Write one finished room and mark it persisted. Safe to call any number of times. `written`:
+   * the room as this node has just stored it (saves reading it back); without it, it is read.
+   */
+  async persist(roomId: string, written?: Room): Promise<void> {
     if (this.inFlight.has(roomId)) return;
     this.inFlight.add(roomId);
     try {
-      const room = await this.service.store.get(roomId);
+      const room = written ?? (await this.service.store.get(roomId));
       if (!room || room.status !== "finished" || room.persisted) return;
-      const { written, ratingChanges } = await recordFinishedGame(this.db, toRecord(room));
+      const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room));
       await this.service.markPersisted(roomId, ratingChanges);
-      this.log.info({ room: roomId, game: room.game, written }, "finished game recorded");
+      this.log.info({ room: roomId, game: room.game, written: inserted }, "finished game recorded");
     } catch (e) {
       this.log.error({ err: e, room: roomId }, "could not record finished game; will retry");
     } finally {
