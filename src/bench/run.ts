@@ -270,9 +270,13 @@ function envArgs(name: string): string[] {
  * with 128 MB semi-spaces it ran none in most 30 s windows (docs/performance.md, round 7), but
  * 1-2 in some; with its old generation allowed to grow to 4x what survived its last full
  * collection (--heap-growing-percent=300: memory is no concern for the instrument) none were seen
- * in round 8's runs. The same for both targets.
+ * in round 8's runs. The same for both targets. --no-memory-reducer: in 120 s windows V8's memory
+ * reducer ran three mark-compacts in a row (~5 s apart) in the generator about 100 s in, each
+ * shrinking its young generation (scavenges 60 -> 105 per window), with the server stalling
+ * beside each; without it, none (docs/performance.md, round 11). --expose-gc: the generator
+ * collects its heap once before each window (load.ts), so set-up's garbage is not marked in it.
  */
-const LOAD_NODE_ARGS = ["--max-semi-space-size=128", "--heap-growing-percent=300", ...envArgs("BENCH_LOAD_NODE_ARGS")];
+const LOAD_NODE_ARGS = ["--max-semi-space-size=128", "--heap-growing-percent=300", "--no-memory-reducer", "--expose-gc", ...envArgs("BENCH_LOAD_NODE_ARGS")];
 
 /** Every measured process (servers, generators) records its GC pauses and stalls (gc-watch.ts). */
 const GC_WATCH = ["--import", pathToFileURL(join(here, "gc-watch.js")).href];
