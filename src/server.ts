@@ -140,6 +140,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const bots = new BotDriver(service, config.botDelayMs, log);
   const recorder = new ResultRecorder(service, db, log);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
+  // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
   void recorder.sweep().catch((e) => log.error({ err: e }, "startup sweep failed"));
 
   await app.listen({ port: config.port, host: config.host });

@@ -1,7 +1,8 @@
 /**
  * Writing finished games to Postgres. The node that finishes a game writes it at once; a sweep
- * on every node retries any finished room whose write did not complete (a crash, a database
- * outage), so nothing a player did is lost. Writes are idempotent, so racing nodes are harmless.
+ * on every node retries any finished room whose write has not completed by its next sweep (a
+ * crash, a database outage), so nothing a player did is lost. Writes are idempotent, so racing
+ * nodes are harmless; the sweep's wait keeps them from racing in the ordinary case.
  */
 import type { Database } from "../db/client.js";
 import { recordFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
@@ -32,6 +33,7 @@ export function toRecord(room: Room): FinishedGameRecord {
 export class ResultRecorder {
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<string>();
+  private waitingAtLastSweep = new Set<string>();
 
   constructor(
     private readonly service: RoomService,
@@ -63,8 +65,18 @@ export class ResultRecorder {
     }
   }
 
+  /**
+   * Records the finished rooms that were already waiting at the previous sweep. A game that has
+   * only just finished is being recorded by the node that finished it: writing it here too would
+   * be harmless (the write is idempotent) but a second Postgres transaction for the same game,
+   * which the benchmark caught with two nodes (227 transactions for 226 games). A room still
+   * waiting one sweep later was not recorded (a crash, a database outage) and is written then.
+   */
   async sweep(): Promise<void> {
-    for (const id of await this.service.store.unpersisted()) await this.persist(id);
+    const waiting = await this.service.store.unpersisted();
+    const due = waiting.filter((id) => this.waitingAtLastSweep.has(id));
+    this.waitingAtLastSweep = new Set(waiting);
+    for (const id of due) await this.persist(id);
   }
 
   startSweeping(everyMs: number): void {
