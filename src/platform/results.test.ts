@@ -62,12 +62,18 @@ describe("ResultRecorder", () => {
   });
   afterAll(async () => db?.close());
 
-  it("records a game once, at once, and no sweep writes it again", async () => {
+  /** A node's room service and recorder over a fresh store and the shared (flaky-wrapped) database. */
+  function node(prefix: string) {
     const store = new MemoryRoomStore();
     let n = 0;
-    const service = new RoomService(store, { newRoomId: () => `rec-once-${n++}` });
+    const service = new RoomService(store, { newRoomId: () => `${prefix}-${n++}` });
     const f = flaky(db);
     const recorder = new ResultRecorder(service, f.db, createLogger("silent", "results-test"));
+    return { store, service, f, recorder };
+  }
+
+  it("records a game once, at once, and no sweep writes it again", async () => {
+    const { store, service, f, recorder } = node("rec-once");
     const room = await playToEnd(service, "once", 7);
     expect(room.status).toBe("finished");
     await until(async () => (await store.get(room.id))?.persisted === true, "the game to be recorded");
@@ -79,11 +85,7 @@ describe("ResultRecorder", () => {
   });
 
   it("leaves a game that has just finished to its node, and records it one sweep later if that failed", async () => {
-    const store = new MemoryRoomStore();
-    let n = 0;
-    const service = new RoomService(store, { newRoomId: () => `rec-retry-${n++}` });
-    const f = flaky(db);
-    const recorder = new ResultRecorder(service, f.db, createLogger("silent", "results-test"));
+    const { store, service, f, recorder } = node("rec-retry");
     f.failNext();
     const room = await playToEnd(service, "retry", 11);
     await until(() => f.transactions() === 1, "the first, failing write");
