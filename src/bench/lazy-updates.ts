@@ -108,6 +108,10 @@ export function seatView<L>(u: Update<{ status: string; active: number[]; legal:
       /* another shape: parse it whole */
     }
   }
-  const b = u.body;
-  return { roomId: u.roomId, version: u.version, status: b.status, active: b.active, legal: b.legal };
+  return viewFields(u.roomId, u.version, u.body);
+}
+
+/** The fields the generator keeps, taken from a whole parsed view. */
+export function viewFields<L>(roomId: string, version: number, b: { status: string; active: number[]; legal: L[] }): SeatView<L> {
+  return { roomId, version, status: b.status, active: b.active, legal: b.legal };
 }

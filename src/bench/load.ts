@@ -19,7 +19,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { randomLegalAction } from "../games/legal.js";
 import type { Action, LegalAction } from "../games/types.js";
 import { prng } from "./stats.js";
-import { lazyUpdateParser, seatView, type SeatView, type Update } from "./lazy-updates.js";
+import { lazyUpdateParser, seatView, viewFields, type SeatView, type Update } from "./lazy-updates.js";
 
 export interface LoadConfig {
   mode: "ours" | "baseline";
@@ -368,7 +368,7 @@ async function resync(room: BenchRoom): Promise<void> {
         const s = ack.state as RoomState;
         if (s.version >= m.version) {
           m.version = s.version;
-          if (m.seat !== null) m.view = { roomId: s.roomId, version: s.version, status: s.status, active: s.active, legal: s.legal };
+          if (m.seat !== null) m.view = viewFields(s.roomId, s.version, s);
         }
       }
     }

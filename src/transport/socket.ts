@@ -134,7 +134,8 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       viewers.push({ kind: "spectator" });
     }
     if (channels.length === 0) return;
-    // One text per viewer, shared parts built once (views.ts) and encoded once (frames.ts).
+    // One text per viewer, shared parts built once (views.ts); each viewer's frame is built once
+    // for all of its sockets (frames.ts).
     const parts = roomViewsParts(next, viewers, from, daily.now());
     channels.forEach((channel, i) => sendRoomState(socketsIn(channel), parts[i]!));
   }
