@@ -12,6 +12,13 @@
  * played face up and discarded, then shuffled into the deck by the same change's end-of-round
  * draws, was public when its entries were written). The view itself is checked against the
  * version it shows.
+ *
+ * Beyond secrets, provenance: each viewer's stream of payloads, in the order it arrived, is
+ * followed by an account built only from the log entries that viewer was sent (provenance.ts),
+ * and every view must place exactly the hidden cards that account explains (a card in another
+ * hand, on the Cheat deck, the face-down Item). One seat reconnects mid-game (a new socket, its
+ * `room:sync` gives the whole log again: a fresh account from it alone must agree too) and a
+ * spectator arrives late.
  */
 import { describe, expect, it } from "vitest";
 import { CHEAT_IDS } from "../src/games/goblin-teeth/data.js";
@@ -19,6 +26,7 @@ import type { GoblinTeethState } from "../src/games/goblin-teeth/state.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction, Seat } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
+import { disagreements, placesInView, Provenance } from "../src/games/goblin-teeth/provenance.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
 
@@ -50,6 +58,35 @@ function reshuffled(prev: GoblinTeethState, next: GoblinTeethState): Set<string>
   return new Set([...next.cheatDeck, ...drawn].filter((c) => !before.has(c)));
 }
 
+/**
+ * Follow one viewer's payloads for `roomId` in arrival order with a provenance account and hold
+ * each view against it. A `room:sync` answer (the whole log, `logFrom` 0) starts a fresh account:
+ * what a reconnecting client knows must follow from that log alone. One older than what the
+ * viewer already holds is checked on its own and does not replace the running account.
+ */
+function provenanceProblems(states: Array<Record<string, unknown>>, roomId: string, seat: Seat | null, players: number, label: string) {
+  const viewer = seat === null ? ({ kind: "spectator" } as const) : ({ kind: "seat", seat } as const);
+  let account: Provenance | null = null;
+  let version = -1;
+  let checked = 0;
+  const problems: string[] = [];
+  for (const p of states) {
+    if (p.roomId !== roomId || !p.view) continue;
+    const v = p.version as number;
+    const log = p.log as Array<{ n: number; type: string; to?: Seat[] }>;
+    let into: Provenance | null = account;
+    if (p.logFrom === 0) into = new Provenance(viewer, players);
+    else if (v <= version) continue;
+    if (!into) throw new Error(`${label}: v${v} carries log from #${String(p.logFrom)} before any full log`);
+    into.feed(log);
+    if (v > version) [account, version] = [into, v];
+    if (p.status !== "playing" || (p.view as { phase: string }).phase === "over") continue;
+    problems.push(...disagreements(placesInView(p.view, players), into, `${label} v${v}`));
+    checked++;
+  }
+  return { checked, problems };
+}
+
 /** Picks a random legal action, preferring (4 times in 5) Cheat cards not yet in `played`, so every card gets played. */
 function preferUnplayed(played: Set<string>) {
   return (legal: LegalAction[], random: () => number) => {
@@ -69,6 +106,8 @@ describe("Goblin Teeth hidden information over sockets", () => {
 
   it(`never sends a viewer what it may not know (${GAMES} games), and every Cheat card gets played`, async () => {
     let checked = 0;
+    let provenanceChecked = 0;
+    const provenance: string[] = [];
     let logEntries = 0;
     let privateEntries = 0;
     const played = new Set<string>();
@@ -84,7 +123,24 @@ describe("Goblin Teeth hidden information over sockets", () => {
       await spectator.sync(roomId);
       for (const c of clients.slice(1)) await c.call("room:join", { roomId });
       await clients[0]!.call("room:start", { roomId });
-      await playAnyActive(rec.server.store, roomId, clients, lcg(9100 + g), preferUnplayed(played));
+      // One seat reloads mid-game (a new socket with the same token) and a spectator comes late.
+      const reloading = g % players;
+      const retired: TestClient[] = [];
+      const late: TestClient[] = [];
+      await playAnyActive(rec.server.store, roomId, clients, lcg(9100 + g), preferUnplayed(played), 5000, async (n) => {
+        if (n === 8 + (g % 5) * 3) {
+          retired.push(clients[reloading]!);
+          clients[reloading]!.close();
+          clients[reloading] = await new TestClient(rec.server.url, ids[reloading]!.token).ready();
+          expect((await clients[reloading]!.sync(roomId)).ok).toBe(true);
+        }
+        if (n === 15 + (g % 3) * 4) {
+          const s = await new TestClient(rec.server.url).ready();
+          expect((await s.sync(roomId)).ok).toBe(true);
+          late.push(s);
+        }
+      });
+      expect(retired.length + late.length, "the game lasted long enough to reload and to watch late").toBe(2);
 
       const final = (await rec.server.store.get(roomId))!;
       expect(final.status).toBe("finished");
@@ -93,7 +149,23 @@ describe("Goblin Teeth hidden information over sockets", () => {
         if (e.type === "cheat") playedInLogs.set(e.card as string, (playedInLogs.get(e.card as string) ?? 0) + 1);
       }
 
-      for (const [viewerSeat, c] of [...clients.map((c, i) => [i, c] as const), [null, spectator] as const]) {
+      // The version whose change wrote log entry n.
+      const logLength = (v: number) => ((rec.history.get(`${roomId}@${v}`)?.state as GoblinTeethState | undefined)?.log.length ?? 0);
+      const writtenBy = (n: number) => {
+        let v = 1;
+        while (logLength(v) < n) v++;
+        return v;
+      };
+      const everyone = [
+        ...clients.map((c, i) => [i, c] as const),
+        ...retired.map((c) => [reloading, c] as const),
+        [null, spectator] as const,
+        ...late.map((c) => [null, c] as const),
+      ];
+      for (const [viewerSeat, c] of everyone) {
+        const followed = provenanceProblems(c.states, roomId, viewerSeat, players, `${roomId} (${players}p) ${viewerSeat === null ? "spectator" : `seat ${viewerSeat}`}`);
+        provenanceChecked += followed.checked;
+        provenance.push(...followed.problems);
         const payloads: unknown[] = [
           ...c.received.filter(([e]) => e === "room:state").map(([, p]) => p),
           ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean),
@@ -102,20 +174,29 @@ describe("Goblin Teeth hidden information over sockets", () => {
           const v = p as { version: number; roomId: string; log?: Array<{ to?: Seat[] }> };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "goblin-teeth") continue;
-          const prev = rec.history.get(`${v.roomId}@${v.version - 1}`);
           const now = secretsFor(at, viewerSeat);
-          const before = prev?.state ? new Set(secretsFor(prev, viewerSeat)) : null;
           const { log, ...rest } = p as Record<string, unknown>;
           const text = JSON.stringify(rest);
           for (const secret of now) {
             expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}`).toBe(false);
           }
-          const logJson = JSON.stringify(log ?? []);
-          const wentPublic = new Set(prev?.state ? [...reshuffled(prev.state as GoblinTeethState, at.state as GoblinTeethState)].map((c) => `"${c}"`) : []);
-          for (const secret of now) {
-            if (before && !before.has(secret)) continue;
-            if (wentPublic.has(secret)) continue;
-            expect(leaks(logJson, secret), `${roomId} v${v.version} log to seat ${viewerSeat} leaks ${secret}`).toBe(false);
+          // Each entry is held against the change that wrote it (a sync sends the whole log again).
+          const byChange = new Map<number, unknown[]>();
+          for (const e of (log ?? []) as Array<{ n: number }>) {
+            const w = writtenBy(e.n);
+            byChange.set(w, [...(byChange.get(w) ?? []), e]);
+          }
+          for (const [w, entries] of byChange) {
+            const wAt = rec.history.get(`${roomId}@${w}`)!;
+            const wPrev = rec.history.get(`${roomId}@${w - 1}`);
+            const wBefore = wPrev?.state ? new Set(secretsFor(wPrev, viewerSeat)) : null;
+            const logJson = JSON.stringify(entries);
+            const wentPublic = new Set(wPrev?.state ? [...reshuffled(wPrev.state as GoblinTeethState, wAt.state as GoblinTeethState)].map((c) => `"${c}"`) : []);
+            for (const secret of secretsFor(wAt, viewerSeat)) {
+              if (wBefore && !wBefore.has(secret)) continue;
+              if (wentPublic.has(secret)) continue;
+              expect(leaks(logJson, secret), `${roomId} v${v.version} log to seat ${viewerSeat} leaks ${secret} (entries of v${w})`).toBe(false);
+            }
           }
           for (const e of v.log ?? []) {
             logEntries++;
@@ -130,6 +211,8 @@ describe("Goblin Teeth hidden information over sockets", () => {
       }
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(provenance.slice(0, 10)).toEqual([]);
+    expect(provenanceChecked).toBeGreaterThan(GAMES * 100);
     expect(logEntries).toBeGreaterThan(GAMES * 100);
     expect(privateEntries).toBeGreaterThan(GAMES * 5);
     // Every Cheat card was played at least once across the games.

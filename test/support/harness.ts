@@ -99,6 +99,8 @@ export class TestClient {
   readonly received: Array<[string, unknown]> = [];
   /** Every ack received. */
   readonly acks: unknown[] = [];
+  /** Every room state received, pushed or in an ack, in the order they arrived. */
+  readonly states: Array<Record<string, unknown>> = [];
   /** Latest full view per room, kept up to date from room:state deltas. */
   readonly rooms = new Map<string, { version: number; state: Record<string, unknown>; log: unknown[] }>();
   gaps = 0;
@@ -107,7 +109,10 @@ export class TestClient {
     this.socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true });
     this.socket.onAny((event: string, payload: unknown) => {
       this.received.push([event, payload]);
-      if (event === "room:state") this.absorb(payload as Record<string, unknown>);
+      if (event === "room:state") {
+        this.states.push(payload as Record<string, unknown>);
+        this.absorb(payload as Record<string, unknown>);
+      }
     });
   }
 
@@ -136,6 +141,7 @@ export class TestClient {
   async call(event: string, payload: unknown = {}): Promise<Ack> {
     const ack = (await this.socket.timeout(10_000).emitWithAck(event, payload)) as Ack;
     this.acks.push(ack);
+    if (ack.state) this.states.push(ack.state as Record<string, unknown>);
     return ack;
   }
 
@@ -209,7 +215,9 @@ export async function playToEnd(
  * Plays a started room to the end, the way several thin clients would: each step a random seat
  * among those the server says must act (simultaneous steps have several) waits until its own view
  * shows the room's version, checks that view agrees on who is active, and sends the action `pick`
- * chooses from that view's legal actions (default: a uniformly random one).
+ * chooses from that view's legal actions (default: a uniformly random one). `between(n)` runs
+ * before the n-th action (0-based): a test may reconnect a client there (by replacing it in
+ * `clients`) or bring in a late spectator.
  */
 export async function playAnyActive(
   store: { get(id: string): Promise<{ status: string; version: number; game: string; state?: unknown } | null> },
@@ -219,9 +227,11 @@ export async function playAnyActive(
   pick: (legal: import("../../src/games/types.js").LegalAction[], random: () => number) => import("../../src/games/types.js").Action | null = (legal, r) =>
     randomLegalActionOf(legal, r),
   maxActions = 5000,
+  between?: (actions: number) => Promise<void>,
 ): Promise<number> {
   const { findGame } = await import("../../src/games/registry.js");
   for (let actions = 0; actions < maxActions; actions++) {
+    await between?.(actions);
     const room = (await store.get(roomId))!;
     if (room.status === "finished") return actions;
     const active: number[] = findGame(room.game)!.activeSeats(room.state);

@@ -1,7 +1,10 @@
 /**
  * Moving cards between hands, decks, the discard pile and the Pot, keeping `knowledge` (who knows
- * exactly where a hidden card is) right. A card in a public place (discard, in play, in front of a
- * player, face up in the Pot) has no knowledge entry; a card in a hand is always known to its owner.
+ * exactly where a hidden card is) right: the one place it is decided. A card in a public place
+ * (discard, in play, in front of a player, face up in the Pot) has no knowledge entry; a card in a
+ * hand is always known to its owner. A seat knows where a card is only while nothing it could not
+ * see may have moved it: a card taken from a hand face down (given, discarded unseen, put on the
+ * deck) makes every card it could have been uncertain to whoever did not see which it was.
  */
 import { forget, knows } from "../knowledge.js";
 import { shuffle } from "../rng.js";
@@ -31,10 +34,28 @@ export function knowsCard(s: GoblinTeethState, card: string, viewer: Viewer): bo
   return s.shown.includes(card) || knows(s.knowledge, card, viewer);
 }
 
-export function removeFromHand(d: Draft, seat: Seat, card: string): void {
+/** How a card left a hand unseen: picked among `among` (what it could have been, to the others); only `seenBy` (and its holder) saw which. */
+export interface Unseen {
+  among: readonly string[];
+  seenBy: readonly Seat[];
+}
+
+/**
+ * Take `card` out of `seat`'s hand: in plain view (the caller says where it goes), or `unseen`. Then
+ * everyone but the holder and `seenBy` loses track of every other card in `among` still in that
+ * hand (it may be the one that left), a card shown to all by Sneak Preview included.
+ */
+export function removeFromHand(d: Draft, seat: Seat, card: string, unseen?: Unseen): void {
   const i = d.hands[seat].indexOf(card);
   if (i < 0) throw new Error(`${card} is not in seat ${seat}'s hand`);
   d.hands[seat].splice(i, 1);
+  if (!unseen) return;
+  const saw = new Set([seat, ...unseen.seenBy]);
+  for (const c of new Set(unseen.among)) {
+    if (c === card || !d.hands[seat].includes(c)) continue;
+    const knew = d.shown.includes(c) ? Array.from({ length: d.players }, (_, s) => s) : knowersOf(d, c);
+    setKnown(d, c, knew.filter((s) => saw.has(s)));
+  }
 }
 
 /** Put `card` into `seat`'s hand; the owner and `others` know it is there (`shown`: everyone). */

@@ -6,7 +6,7 @@
 import type { Seat } from "../types.js";
 import { cheatSupply, discardCheat, drawCheats, removeFromHand, shuffleIntoItemDeck } from "./cards.js";
 import { cheatActions } from "./cheats/index.js";
-import { isCheat } from "./data.js";
+import { isCheat, isItem } from "./data.js";
 import { canReroll, diceOf, fixTriple, offerBlessed, rollAll, rollOnce } from "./dice.js";
 import { log, type Draft } from "./draft.js";
 import { clumsyOptions, rerollDie } from "./effects.js";
@@ -73,13 +73,14 @@ export function helpDraw(d: Draft, seat: Seat): void {
 }
 
 export function share(d: Draft, seat: Seat, top: string, give: string): void {
-  d.pending.shift();
-  resolveShare(d, seat, top, give);
+  const dec = d.pending.shift()!;
+  if (dec.kind !== "share") throw new Error(`share on a ${dec.kind} decision`);
+  resolveShare(d, seat, dec.cards, top, give);
 }
 
 /** One Quick Fingers discard: the card goes (a Cheat card face up to the discard pile, an Item unseen into the Item deck), then raise and reduce. */
 export function quickFingersStep(d: Draft, seat: Seat, card: string, raise: number, reduce: number): void {
-  removeFromHand(d, seat, card);
+  removeFromHand(d, seat, card, isCheat(card) ? undefined : { among: d.hands[seat].filter(isItem), seenBy: [] });
   if (isCheat(card)) discardCheat(d, card);
   else shuffleIntoItemDeck(d, [card]);
   log(d, { type: "quick-fingers", seat, discarded: isCheat(card) ? card : null, item: !isCheat(card), raise, reduce });

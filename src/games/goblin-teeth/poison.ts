@@ -43,7 +43,7 @@ export function poisonDice(s: GoblinTeethState, seat: Seat): number[] {
 
 export function poison(d: Draft, seat: Seat, give: string, die: number): void {
   const target = d.dice[die].owner;
-  removeFromHand(d, seat, give);
+  removeFromHand(d, seat, give, { among: [...d.hands[seat]], seenBy: [target] });
   addToHand(d, target, give, [seat]);
   d.turnState.poisoned = true;
   log(d, { type: "poison", seat, target, die });

@@ -3,7 +3,7 @@
  * Share the Load (whose choices come after the draw, see decisions.ts). Sneak Preview is in
  * index.ts (it needs the whole table of cards).
  */
-import { addToHand, cheatSupply, drawCheats, putOnCheatDeck } from "../cards.js";
+import { addToHand, cheatSupply, drawCheats, putOnCheatDeck, removeFromHand } from "../cards.js";
 import { cheat } from "../data.js";
 import { leftOf, log, type Draft } from "../draft.js";
 import type { GoblinTeethState } from "../state.js";
@@ -98,7 +98,13 @@ export function shareProblem(s: GoblinTeethState, seat: number, cards: readonly 
   return pickProblem(inHand, top, give, `the cards you drew (${inHand.map((c) => cheat(c).name).join(", ")})`);
 }
 
-export function resolveShare(d: Draft, seat: number, top: string, give: string): void {
-  d.hands[seat] = d.hands[seat].filter((c) => c !== top && c !== give);
+/**
+ * Share the Load's choice made: `top` and `give` leave the hand face down, picked among the cards
+ * drawn (`drawn`, those still held); the player on the left sees only the card they get.
+ */
+export function resolveShare(d: Draft, seat: number, drawn: readonly string[], top: string, give: string): void {
+  const among = drawn.filter((c) => d.hands[seat].includes(c));
+  removeFromHand(d, seat, top, { among, seenBy: [] });
+  removeFromHand(d, seat, give, { among, seenBy: [leftOf(d.players, seat)] });
   topAndGive(d, seat, top, give, "share-the-load");
 }

@@ -20,7 +20,7 @@ export const exchange: CheatRule = {
   check: (s, ctx, f) => handItemArg(s, ctx.seat, f.item),
   play: (d, ctx, f) => {
     const gave = f.item as string;
-    removeFromHand(d, ctx.seat, gave);
+    removeFromHand(d, ctx.seat, gave, { among: handItems(d, ctx.seat), seenBy: [] });
     const got = d.itemDeck.shift()!;
     addToHand(d, ctx.seat, got);
     shuffleIntoItemDeck(d, [gave]);
@@ -63,7 +63,7 @@ export const switcheroo: CheatRule = {
     const put = f.item as string;
     const faceDown = d.pot[0];
     const took = faceDown.item;
-    removeFromHand(d, ctx.seat, put);
+    removeFromHand(d, ctx.seat, put, { among: handItems(d, ctx.seat), seenBy: [] });
     // Whoever knew the face-down Item saw it go into this hand; only this player knows the new one.
     addToHand(d, ctx.seat, took, knowersOf(d, took));
     faceDown.item = put;
