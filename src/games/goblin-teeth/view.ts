@@ -7,7 +7,10 @@
  * A seat also gets `mine`: its hand, the Cheat cards it put on top of the deck (still there),
  * and its pending decision's private part. A seat sees the face-down Item only if it peeked
  * (Sneaky Sneaky) or put it there (Switcheroo); in another hand, only the cards it knows are there
- * (cards it gave, cards shown with Sneak Preview). Never: another hand's other cards, an unknown
+ * (cards it gave or was given, a card it put on the deck that was then drawn, the face-down Item it
+ * knew going to its taker, cards shown with Sneak Preview), and only while nothing it could not see
+ * may have moved them (cards.ts decides; provenance.ts explains each from the viewer's own
+ * entries, and the tests hold every view to it). Never: another hand's other cards, an unknown
  * face-down Item, the decks' contents or order, the RNG. At the end, everything is revealed.
  */
 import type { Outcome, Viewer } from "../types.js";
