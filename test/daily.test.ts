@@ -14,6 +14,7 @@ import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import { startServer, type RunningServer } from "../src/server.js";
 import { leaks, secretsFor } from "./support/secrets.js";
+import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
 
 const GAME = "aucteraden";
@@ -22,6 +23,38 @@ let clock = Date.parse("2026-11-22T10:00:00Z");
 
 async function json(url: string): Promise<Record<string, any>> {
   return (await (await fetch(url)).json()) as Record<string, any>;
+}
+
+/** GET as a player (a token) or anonymously (null): the status and the body, parsed and as text. */
+async function getAs(url: string, token: string | null): Promise<{ status: number; body: Record<string, any>; text: string }> {
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as Record<string, any>, text };
+}
+
+/** Every Decktet card id as it appears in JSON: a deal's cards, any of which names the deal. */
+const CARD_IDS = (decktet as { cards: Array<{ id: string }> }).cards.map((c) => `"${c.id}"`);
+const namedCards = (text: string) => CARD_IDS.filter((id) => text.includes(id));
+
+/**
+ * The server's HTTP API as it is registered (not as this test remembers it): a route added later
+ * fails the secrecy test below until it is added to it and checked.
+ */
+function apiRoutes(server: RunningServer): string[] {
+  // printRoutes draws a tree: each line's depth is its indent (4 columns a level), its path the
+  // segments above it joined with its own.
+  const stack: string[] = [];
+  const out: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split("\n")) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    stack.push(m[2]!);
+    const path = stack.join("");
+    if (m[3] && path.startsWith("/api/")) for (const v of m[3].split(", ")) if (v !== "HEAD") out.push(`${v} ${path}`);
+  }
+  return out.sort();
 }
 
 /** Plays a one-seat room to the end through the client's own views. */
@@ -51,7 +84,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     const g = name ? await guest(base, name) : null;
     const c = await new TestClient(base, g?.token).ready();
     clients.push(c);
-    return { c, id: g?.player.id ?? null };
+    return { c, id: g?.player.id ?? null, token: g?.token ?? null };
   };
 
   beforeAll(async () => {
@@ -135,12 +168,12 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
 
     // Recorded in the game's one transaction: the board shows it.
     const board = await until(async () => {
-      const r = await json(`${base}/api/daily/${GAME}/board`);
+      const r = (await getAs(`${base}/api/daily/${GAME}/board`, alice.token)).body;
       return r.entries.length > 0 ? r : undefined;
     }, "the board to show Alice");
     expect(board.day).toBe("2026-11-22");
     expect(board.entries).toEqual([expect.objectContaining({ place: 1, playerId: alice.id, name: "Alice", score, roomId: aRoom })]);
-    expect((await json(`${base}/api/daily/${GAME}/best`)).entries[0]).toMatchObject({ playerId: alice.id, score, day: "2026-11-22" });
+    expect((await getAs(`${base}/api/daily/${GAME}/best`, alice.token)).body.entries[0]).toMatchObject({ playerId: alice.id, score, day: "2026-11-22", roomId: aRoom });
 
     // A second ranked attempt that day is refused, in words.
     const second = await alice.c.call("daily:start", { game: GAME });
@@ -154,7 +187,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect((await alice.c.call("room:sync", { roomId: bRoom })).ok).toBe(true);
 
     // The finished record withholds the seed while the day lasts.
-    const rec = await json(`${base}/api/finished/${aRoom}`);
+    const rec = (await getAs(`${base}/api/finished/${aRoom}`, alice.token)).body;
     expect(rec.game).toMatchObject({ seed: null, daily: "2026-11-22", seedRevealedAt: Date.parse("2026-11-23T00:00:00Z") });
 
     // The next day: the seed is out, and it is the committed one; a new deal opens.
@@ -171,5 +204,116 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect(await carol.c.call("daily:start", { game: GAME, ranked: false, day: "2026-11-22" })).toMatchObject({ ok: true, state: { daily: "2026-11-22" } });
     expect((await json(`${base}/api/daily/${GAME}/board?day=2026-11-22`)).entries).toHaveLength(1);
     expect((await json(`${base}/api/daily/${GAME}/board?day=yesterday`)).error.code).toBe("BAD_DAY");
+  });
+
+  it("keeps today's deal secret by every route and push until you have played it; then, and the next day, it is public", async () => {
+    clock = Date.parse("2026-11-25T09:00:00Z");
+    const day = "2026-11-25";
+    const dora = await connect("Dora"); // finishes her attempt
+    const eve = await connect("Eve"); // has an attempt in play
+    const finn = await connect("Finn"); // has not started
+    const anon = await connect(null);
+    const tokens = new Map<string, string | null>([["Dora", null], ["Eve", null], ["Finn", null], ["anonymous", null]]);
+    for (const [name, c] of [["Dora", dora], ["Eve", eve], ["Finn", finn]] as const) {
+      tokens.set(name, c.token);
+      expect((await c.c.call("lobby:subscribe", {})).ok).toBe(true);
+    }
+    expect((await anon.c.call("lobby:subscribe", {})).ok).toBe(true);
+
+    const e = await eve.c.call("daily:start", { game: GAME });
+    const d = await dora.c.call("daily:start", { game: GAME });
+    expect(e.ok && d.ok).toBe(true);
+    const eRoom = e.roomId as string;
+    const dRoom = d.roomId as string;
+    dora.c.rooms.set(dRoom, { version: (d.state as any).version, state: d.state as any, log: (d.state as any).log });
+    const end = await playSolo(dora.c, dRoom, 7);
+    const score = end.outcome.scores[0] as number;
+    await until(async () => (await json(`${base}/api/daily/${GAME}/board?day=${day}`)).entries.some((x: any) => x.name === "Dora"), "Dora on the board");
+
+    // Every API route, exactly as the server registers it.
+    expect(apiRoutes(server)).toEqual([
+      "GET /api/daily",
+      "GET /api/daily/:game/best",
+      "GET /api/daily/:game/board",
+      "GET /api/finished/:id",
+      "GET /api/games",
+      "GET /api/games/:game/leaderboard",
+      "GET /api/health",
+      "GET /api/rooms",
+      "POST /api/guest",
+    ]);
+    const urls = (room: string) => [
+      `/api/daily`,
+      `/api/daily/${GAME}/best`,
+      `/api/daily/${GAME}/board`,
+      `/api/daily/${GAME}/board?day=${day}`,
+      `/api/finished/${room}`,
+      `/api/games`,
+      `/api/games/${GAME}/leaderboard`,
+      `/api/health`,
+      `/api/rooms`,
+    ];
+
+    // Who has not finished an attempt at today's deal learns no card of it, by any route: the
+    // record is refused, the boards give place, name and score only.
+    const outsiders = ["anonymous", "Finn", "Eve"];
+    const checkOutsider = async (who: string) => {
+      const token = tokens.get(who)!;
+      for (const url of urls(dRoom)) {
+        const r = await getAs(base + url, token);
+        // The all-time list also holds past days' entries, public by now: only today's are checked there.
+        const shown = url.includes("/best") ? JSON.stringify(r.body.entries.filter((x: any) => x.day === day)) : r.text;
+        expect(namedCards(shown), `${who}: ${url}`).toEqual([]);
+        if (url.startsWith("/api/finished/")) {
+          expect(r.status).toBe(403);
+          expect(r.body.error.code).toBe("DAILY_SPOILER");
+        }
+        if (url.includes("/board") || url.includes("/best")) {
+          const mine = r.body.entries.find((x: any) => x.name === "Dora");
+          expect(mine, `${who}: ${url}`).toEqual({ place: expect.any(Number), playerId: dora.id, name: "Dora", score, day, roomId: null, finishedAt: expect.any(String), details: null });
+        }
+      }
+      expect(((await (who === "Eve" ? eve : who === "Finn" ? finn : anon).c.call("room:sync", { roomId: dRoom })) as Ack).error?.code).toBe("DAILY_SPOILER");
+    };
+    for (const who of outsiders) await checkOutsider(who);
+    // Nor by any push: the lobby's room summaries name no card (Eve's own room's views aside).
+    for (const c of [anon.c, finn.c, eve.c]) {
+      const pushes = c.received.filter(([event, p]) => !(event === "room:state" && (p as any)?.roomId === eRoom));
+      expect(pushes.some(([event]) => event === "lobby:room")).toBe(true);
+      expect(namedCards(JSON.stringify(pushes))).toEqual([]);
+    }
+    // A token the server did not sign is refused, not taken as anonymous.
+    const forged = await getAs(`${base}/api/daily/${GAME}/board`, "not-a-token");
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.code).toBe("BAD_TOKEN");
+
+    // Dora has played it: her record and the board's details are hers to see (the seed still waits for the day's end).
+    const doraRec = await getAs(`${base}/api/finished/${dRoom}`, tokens.get("Dora")!);
+    expect(doraRec.status).toBe(200);
+    expect(doraRec.body.game).toMatchObject({ roomId: dRoom, seed: null, daily: day });
+    expect(doraRec.body.game.actions.length).toBeGreaterThan(5);
+    const doraBoard = await getAs(`${base}/api/daily/${GAME}/board`, tokens.get("Dora")!);
+    const row = doraBoard.body.entries.find((x: any) => x.name === "Dora");
+    expect(row.roomId).toBe(dRoom);
+    expect(namedCards(JSON.stringify(row.details)).length).toBeGreaterThan(0);
+
+    // Eve finishes: now she may see Dora's game; Finn still may not.
+    eve.c.rooms.set(eRoom, { version: (e.state as any).version, state: e.state as any, log: (e.state as any).log });
+    await playSolo(eve.c, eRoom, 8);
+    await until(async () => (await getAs(`${base}/api/finished/${dRoom}`, tokens.get("Eve")!)).status === 200, "Eve to see Dora's record");
+    expect((await getAs(`${base}/api/daily/${GAME}/board`, tokens.get("Eve")!)).body.entries.find((x: any) => x.name === "Dora").roomId).toBe(dRoom);
+    expect((await eve.c.call("room:sync", { roomId: dRoom })).ok).toBe(true);
+    await checkOutsider("Finn");
+    await checkOutsider("anonymous");
+
+    // The day is over: everything is public to everyone, the seed too.
+    clock = Date.parse("2026-11-26T00:00:01Z");
+    const rec = await getAs(`${base}/api/finished/${dRoom}`, null);
+    expect(rec.status).toBe(200);
+    expect(rec.body.game.seed).toBe(dailySeed(SECRET, GAME, day));
+    const board = await getAs(`${base}/api/daily/${GAME}/board?day=${day}`, null);
+    expect(board.body.entries.map((x: any) => x.roomId).sort()).toEqual([dRoom, eRoom].sort());
+    expect(board.body.entries.every((x: any) => x.details !== null)).toBe(true);
+    expect((await anon.c.call("room:sync", { roomId: dRoom })).ok).toBe(true);
   });
 });

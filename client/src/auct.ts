@@ -423,7 +423,7 @@ const places = new Map<string, PlaceInfo>();
 
 function fetchPlace(s: Store, room: RoomView, day: string, p: PlaceInfo): void {
   p.tries++;
-  loadBoard(room.game, day, 1000)
+  loadBoard(s, room.game, day, 1000)
     .then((entries) => {
       const found = entries.find((e) => e.roomId === room.roomId);
       if (found) {

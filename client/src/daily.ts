@@ -20,14 +20,17 @@ export interface DailyInfo {
   previous: { day: string; commitment: string; seed: string };
 }
 
-/** A board row (`GET /api/daily/:game/board` and `/best`). */
+/**
+ * A board row (`GET /api/daily/:game/board` and `/best`). On a deal you have not played yet (today's,
+ * before your own attempt) the server sends place, name and score only: `roomId` and `details` null.
+ */
 export interface BoardEntry {
   place: number;
   playerId: string;
   name: string;
   score: number;
   day: string;
-  roomId: string;
+  roomId: string | null;
   finishedAt: string;
   details: unknown;
 }
@@ -71,9 +74,12 @@ const d = {
   yesterdayChecked: new Map<string, "yes" | "no" | "unavailable">(),
 };
 
-async function getJson<T>(url: string): Promise<{ ok: true; body: T } | { ok: false; error: string }> {
+/** GET a JSON route, as this player when `token` is given (the boards show today's details only to who has played it). */
+async function getJson<T>(url: string, token?: string): Promise<{ ok: true; body: T } | { ok: false; error: string }> {
   try {
-    const res = await fetch(url, { headers: { accept: "application/json" } });
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(url, { headers });
     const body = (await res.json()) as { ok: boolean; error?: ErrorInfo } & T;
     if (!body.ok) return { ok: false, error: friendly(body.error) };
     return { ok: true, body };
@@ -83,9 +89,9 @@ async function getJson<T>(url: string): Promise<{ ok: true; body: T } | { ok: fa
 }
 
 /** A day's board (or the all-time best list with day = null), best first. Throws a sentence. */
-export async function loadBoard(game: string, day: string | null, limit = BOARD_LIMIT): Promise<BoardEntry[]> {
+export async function loadBoard(s: Store, game: string, day: string | null, limit = BOARD_LIMIT): Promise<BoardEntry[]> {
   const url = day === null ? `/api/daily/${encodeURIComponent(game)}/best?limit=${limit}` : `/api/daily/${encodeURIComponent(game)}/board?day=${encodeURIComponent(day)}&limit=${limit}`;
-  const r = await getJson<{ entries: BoardEntry[] }>(url);
+  const r = await getJson<{ entries: BoardEntry[] }>(url, s.identity?.token);
   if (!r.ok) throw new Error(r.error);
   return r.body.entries;
 }
@@ -96,7 +102,7 @@ function fetchBoard(s: Store, game: string, day: string | null): void {
   const key = boardKey(game, day);
   if (d.inflight.has(`board:${key}`)) return;
   d.inflight.add(`board:${key}`);
-  loadBoard(game, day)
+  loadBoard(s, game, day)
     .then((entries) => d.boards.set(key, { entries, error: "", at: Date.now() }))
     .catch((e: Error) => d.boards.set(key, { entries: d.boards.get(key)?.entries ?? null, error: e.message, at: Date.now() }))
     .finally(() => {

@@ -160,21 +160,73 @@ export class DailyChallenges {
   }
 
   /**
-   * Whether `playerId` (null: no name yet) may watch `room`. Today's ranked deal is hidden from
-   * watchers who have not played it themselves: watching it would show them the deal before
-   * their own ranked attempt. Everything else may be watched by anyone.
+   * Whether `playerId` (null: no identity) may know what `game`'s deal of `day` holds: its cards,
+   * their order, the action logs and score breakdowns played on it. Everyone once the day is
+   * over; before that only a player whose own ranked attempt at that deal is over. This is the
+   * one place that decides it, for watching rooms, finished records and the boards alike.
+   */
+  async knowsDeal(game: string, day: string, playerId: string | null): Promise<boolean> {
+    if (dayOver(day, this.now())) return true;
+    if (playerId === null) return false;
+    const mine = await getDailyAttempt(this.db, game, day, playerId);
+    return mine !== null && (await this.describe(mine)).finished;
+  }
+
+  /**
+   * Whether `playerId` (null: no name yet) may watch `room`. Today's deal is hidden from watchers
+   * who have not played it themselves: watching it would show them the deal before their own
+   * ranked attempt. Everything else may be watched by anyone.
    */
   async mayWatch(room: Room, playerId: string | null): Promise<void> {
-    if (!room.daily || dayOver(room.daily, this.now())) return;
+    if (!room.daily) return;
     if (playerId !== null && room.seats.some((s) => s.playerId === playerId)) return;
-    const mine = playerId === null ? null : await getDailyAttempt(this.db, room.game, room.daily, playerId);
-    if (mine && (await this.describe(mine)).finished) return;
+    if (await this.knowsDeal(room.game, room.daily, playerId)) return;
     throw err("DAILY_SPOILER", "This is today's daily deal: you can watch it once you have played your own attempt today.");
+  }
+
+  /**
+   * A finished game's record as `playerId` may see it. A record of a daily deal whose day is not
+   * over is refused (DAILY_SPOILER) to anyone who neither sat in it nor finished their own
+   * attempt at that deal, and its seed is withheld (null, with `seedRevealedAt`) from everyone
+   * until the day is over.
+   */
+  async finishedRecord<T extends { gameType: string; daily?: string | null; seed: string; seats: ReadonlyArray<{ playerId: string | null }> }>(
+    record: T,
+    playerId: string | null,
+  ): Promise<T | (Omit<T, "seed"> & { seed: null; seedRevealedAt: number })> {
+    if (!record.daily || dayOver(record.daily, this.now())) return record;
+    const seated = playerId !== null && record.seats.some((s) => s.playerId === playerId);
+    if (!seated && !(await this.knowsDeal(record.gameType, record.daily, playerId))) {
+      throw err("DAILY_SPOILER", "This game was played on today's daily deal: its record opens once you have played your own attempt today, and to everyone when the day is over.");
+    }
+    return { ...record, seed: null, seedRevealedAt: dayEnds(record.daily) };
+  }
+
+  /**
+   * Board entries as `playerId` may see them: an entry on a deal this player may not know yet
+   * (knowsDeal) keeps its place, name and score, and loses its room (whose record would show
+   * the deal) and its score breakdown (which names the cards).
+   */
+  async boardFor<E extends { day: string; roomId: string | null; details: unknown }>(
+    game: string,
+    entries: readonly E[],
+    playerId: string | null,
+  ): Promise<Array<E | (E & { roomId: null; details: null })>> {
+    const known = new Map<string, boolean>();
+    const out: Array<E | (E & { roomId: null; details: null })> = [];
+    for (const e of entries) {
+      let k = known.get(e.day);
+      if (k === undefined) known.set(e.day, (k = await this.knowsDeal(game, e.day, playerId)));
+      out.push(k ? e : { ...e, roomId: null, details: null });
+    }
+    return out;
   }
 
   private dailyRoom(g: AnyGame, player: Player, day: string, ranked: boolean): Room {
     const now = this.now();
-    const open = createRoom(newRoomId(), player, { game: g.id, seats: 1, ranked }, now);
-    return { ...startRoom(open, player, this.seed(g.id, day), now), daily: day };
+    // Created casual (a lobby room of one seat cannot be ranked), then marked: a daily attempt's
+    // "ranked" means it counts on the day's board.
+    const open = createRoom(newRoomId(), player, { game: g.id, seats: 1, ranked: false }, now);
+    return { ...startRoom(open, player, this.seed(g.id, day), now), ranked, daily: day };
   }
 }

@@ -1,14 +1,14 @@
 /** Plain HTTP routes: identity, lobby listing, leaderboards, finished games, health. */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
 import { getFinishedGame, leaderboard } from "../db/finished-games.js";
 import { findGame } from "../games/registry.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
-import { newPlayerId, validateName, type TokenIssuer } from "../platform/identity.js";
+import { newPlayerId, validateName, type Player, type TokenIssuer } from "../platform/identity.js";
 import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import { gamesList } from "./socket.js";
-import { dailyGames, dayEnds, parseDay, type DailyChallenges } from "../platform/daily.js";
+import { dailyGames, parseDay, type DailyChallenges } from "../platform/daily.js";
 import { dailyBest, dailyBoard } from "../db/daily.js";
 
 function limitOf(raw: string | undefined): number {
@@ -25,11 +25,27 @@ export interface HttpDeps {
   nodeId: string;
 }
 
+/** HTTP status of each refusal that is not a plain bad request (400). */
+const STATUS: Record<string, number> = { NOT_FOUND: 404, NO_SUCH_ROOM: 404, BAD_TOKEN: 401, DAILY_SPOILER: 403 };
+
 export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { service, tokens, db, daily } = deps;
 
+  /**
+   * Who is asking: the player of an `Authorization: Bearer <token>` header (the token of
+   * POST /api/guest), or null without one. A token we did not sign is BAD_TOKEN, not anonymous.
+   */
+  function requester(req: FastifyRequest): Player | null {
+    const header = req.headers.authorization;
+    if (header === undefined || header === "") return null;
+    const m = /^Bearer (\S+)$/.exec(header);
+    const player = m ? tokens.verify(m[1]) : null;
+    if (!player) throw err("BAD_TOKEN", "The server did not recognise your identity token; get a fresh one from POST /api/guest.");
+    return player;
+  }
+
   app.setErrorHandler((e, _req, reply) => {
-    if (e instanceof AppError) return reply.status(e.code === "NOT_FOUND" || e.code === "NO_SUCH_ROOM" ? 404 : 400).send(toErrorReply(e));
+    if (e instanceof AppError) return reply.status(STATUS[e.code] ?? 400).send(toErrorReply(e));
     const status = (e as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) app.log.error({ err: e }, "request failed");
     return reply.status(status).send({ ok: false, error: { code: status === 413 ? "PAYLOAD_TOO_LARGE" : status < 500 ? "BAD_REQUEST" : "INTERNAL", message: status < 500 ? "That request could not be understood." : "Something went wrong on the server." } });
@@ -58,13 +74,14 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
 
   /**
    * A finished game with its seed and full action log: enough to replay and verify it. A daily
-   * deal's seed is withheld (null) until its day is over.
+   * deal's record is refused to whoever may not know that deal yet, and its seed withheld (null)
+   * from everyone until its day is over (DailyChallenges.finishedRecord).
    */
   app.get<{ Params: { id: string } }>("/api/finished/:id", async (req) => {
+    const viewer = requester(req);
     const game = await getFinishedGame(db, checkRoomId(req.params.id));
     if (!game) throw err("NOT_FOUND", "No finished game with that id.");
-    const hidden = game.daily && !daily.isOver(game.daily);
-    return { ok: true, game: hidden ? { ...game, seed: null, seedRevealedAt: dayEnds(game.daily!) } : game };
+    return { ok: true, game: await daily.finishedRecord(game, viewer?.id ?? null) };
   });
 
   /** Today's deal of every game with a daily challenge: commitments now, yesterday's seed. */
@@ -72,14 +89,18 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   app.get("/api/daily", async () => ({ ok: true, now: daily.now(), daily: dailyGames().map((g) => daily.info(g.id)) }));
 
   app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", async (req) => {
+    const viewer = requester(req);
     const today = daily.today(req.params.game);
     const day = req.query.day === undefined ? today.day : parseDay(req.query.day);
     if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
-    return { ok: true, game: today.game, day, entries: await dailyBoard(db, today.game, day, limitOf(req.query.limit)) };
+    const entries = await dailyBoard(db, today.game, day, limitOf(req.query.limit));
+    return { ok: true, game: today.game, day, entries: await daily.boardFor(today.game, entries, viewer?.id ?? null) };
   });
 
   app.get<{ Params: { game: string }; Querystring: { limit?: string } }>("/api/daily/:game/best", async (req) => {
+    const viewer = requester(req);
     const { game } = daily.today(req.params.game);
-    return { ok: true, game, entries: await dailyBest(db, game, limitOf(req.query.limit)) };
+    const entries = await dailyBest(db, game, limitOf(req.query.limit));
+    return { ok: true, game, entries: await daily.boardFor(game, entries, viewer?.id ?? null) };
   });
 }
