@@ -93,6 +93,11 @@ describe("rooms over the protocol", () => {
   it("fills seats with bots that play legal moves to the end (casual, recorded, unrated)", async () => {
     const me = await client("Solo");
     expect((await me.call("room:create", { game: "goblin-market", seats: 4, ranked: true, bots: 1 })).error!.code).toBe("RANKED_NO_BOTS");
+    // Over the protocol too: a ranked solitaire room is refused, in words, and the lobby's game list says so.
+    const solo = await me.call("room:create", { game: "aucteraden", seats: 1, ranked: true });
+    expect(solo.error).toMatchObject({ code: "RANKED_SOLITAIRE", message: expect.stringMatching(/cannot be ranked/) });
+    const games = (await me.call("lobby:list", {})).games as Array<{ id: string; rankedRooms: boolean }>;
+    expect(Object.fromEntries(games.map((g) => [g.id, g.rankedRooms]))).toEqual({ "goblin-market": true, "sorcerous-futures": true, aucteraden: false, "goblin-teeth": true });
     const created = await me.call("room:create", { game: "goblin-market", seats: 4, bots: 3 });
     const roomId = created.roomId as string;
     expect((created.state as { seats: Array<{ bot: boolean }> }).seats.map((s) => s.bot)).toEqual([false, true, true, true]);

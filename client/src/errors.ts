@@ -14,6 +14,7 @@ const FRIENDLY: Record<string, string> = {
   UNKNOWN_GAME: "This server does not offer that game.",
   BAD_SEATS: "That number of seats is not allowed for this game.",
   BAD_BOTS: "Bots can fill at most all seats but yours.",
+  RANKED_SOLITAIRE: "A solitaire game cannot be ranked: ratings compare players. Play it casual, or play the daily challenge for the day's board.",
   RANKED_NO_BOTS: "Ranked games are between people only: make it casual to add bots.",
   BAD_OPTIONS: "Those game options are not valid.",
   ROOM_FULL: "Sorry, every seat in that room is taken. You can still watch.",

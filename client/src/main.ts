@@ -167,6 +167,7 @@ function createPanel(): TemplateResult {
   const upd = (patch: Partial<typeof createForm>) => {
     Object.assign(createForm, patch, { error: "" });
     if (createForm.bots > createForm.seats - 1) createForm.bots = createForm.seats - 1;
+    if (!gameById(createForm.game)?.rankedRooms) createForm.ranked = false;
     if (createForm.ranked) createForm.bots = 0;
     s.changed();
   };
@@ -199,8 +200,12 @@ function createPanel(): TemplateResult {
       <span class="label" id="c-mode-l">Mode</span>
       <div class="seg" role="radiogroup" aria-labelledby="c-mode-l">
         <label class="seg-opt"><input type="radio" name="mode" value="casual" .checked=${!createForm.ranked} ?disabled=${!canPlay} @change=${() => upd({ ranked: false })} /> Casual</label>
-        <label class="seg-opt"><input type="radio" name="mode" value="ranked" .checked=${createForm.ranked} ?disabled=${!canPlay} @change=${() => upd({ ranked: true })} /> Ranked</label>
+        <label class="seg-opt"><input type="radio" name="mode" value="ranked" .checked=${createForm.ranked} ?disabled=${!canPlay || !g?.rankedRooms}
+          aria-describedby=${g && !g.rankedRooms ? "c-mode-hint" : nothing} @change=${() => upd({ ranked: true })} /> Ranked</label>
       </div>
+      ${g && !g.rankedRooms
+        ? html`<p class="muted small span2" id="c-mode-hint">${g.name} is solitaire: its rooms are casual${g.daily ? "; the daily challenge is its ranked play" : ""}.</p>`
+        : nothing}
 
       <label for="c-bots">Bots</label>
       <div>

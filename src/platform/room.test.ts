@@ -42,6 +42,9 @@ describe("creating rooms", () => {
     expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, bots: 3 }, 1))).toBe("BAD_BOTS");
     expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, bots: 1, ranked: true }, 1))).toBe("RANKED_NO_BOTS");
     expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, ranked: "yes" }, 1))).toBe("BAD_REQUEST");
+    // A solitaire room rates nothing, so it is never ranked outside the daily challenge.
+    expect(code(() => createRoom("x", ann, { game: "aucteraden", seats: 1, ranked: true }, 1))).toBe("RANKED_SOLITAIRE");
+    expect(createRoom("x", ann, { game: "aucteraden", seats: 1, ranked: false }, 1).ranked).toBe(false);
     expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 3, options: { turbo: true } }, 1))).toBe("BAD_OPTIONS");
   });
 });

@@ -120,6 +120,9 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   if (typeof bots !== "number" || !Number.isInteger(bots) || bots < 0 || bots > seats - 1) {
     throw err("BAD_BOTS", `Bots may fill 0 to ${seats - 1} seats; one seat is yours.`);
   }
+  if (ranked && seats < 2) {
+    throw err("RANKED_SOLITAIRE", `A ${game.name} room cannot be ranked: ratings compare players. Play it casual, or play the daily challenge for the day's board.`);
+  }
   if (ranked && bots > 0) throw err("RANKED_NO_BOTS", "Ranked games are between people only; make it casual to add bots.");
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);

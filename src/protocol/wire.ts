@@ -14,6 +14,8 @@ export interface GameInfo {
   maxPlayers: number;
   /** Has a daily challenge (docs/protocol.md, `daily:start`). */
   daily: boolean;
+  /** Whether `room:create` may make a ranked room of it (false for solitaire: ratings compare players; RANKED_SOLITAIRE). */
+  rankedRooms: boolean;
   /** Room options a lobby may offer; the first choice of each is the default. */
   options: OptionSpec[];
 }

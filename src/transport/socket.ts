@@ -79,6 +79,7 @@ export function gamesList(): GameInfo[] {
     minPlayers: g.minPlayers,
     maxPlayers: g.maxPlayers,
     daily: g.daily === true,
+    rankedRooms: g.maxPlayers >= 2,
     options: g.optionSpecs ?? [],
   }));
 }
