@@ -146,6 +146,9 @@ describe("bad input", () => {
       expect(ack.ok, JSON.stringify(ack)).toBe(true);
     }
     expect((await server.store.get(roomId))!.status).toBe("finished");
+    // The finished game is recorded (and the room marked so) in the background: let that happen
+    // first, or it changes the room between expectRefused's two reads.
+    await until(async () => (await server.store.get(roomId))!.persisted === true, "the finished game to be recorded");
     await expectRefused(ann, "game:act", { roomId, action: { type: "pass" } }, "GAME_OVER");
     await expectRefused(ann, "room:start", { roomId }, "ROOM_NOT_OPEN");
     const health = await fetch(`${server.url}/api/health`);
