@@ -166,4 +166,30 @@ describe("rooms over the protocol", () => {
     const session = await until(() => c.received.find(([e]) => e === "session")?.[1] as { player: { id: string; name: string } } | undefined, "session");
     expect(session.player).toEqual(renamed.player);
   });
+  it.each([
+    ["goblin-market", 3],
+    ["sorcerous-futures", 3],
+    ["goblin-teeth", 2],
+    ["aucteraden", 1],
+  ] as const)("%s: the finished record does not exist before the end, and after it holds the seed every viewer's end view shows", async (game, seats) => {
+    const me = await client(`Rec ${game.slice(0, 8)}`);
+    const watcher = await client();
+    const created = await me.call("room:create", { game, seats, bots: seats - 1 });
+    const roomId = created.roomId as string;
+    await me.call("room:start", { roomId });
+    await until(() => me.rooms.get(roomId)!.state.status === "playing", "the start");
+    const mid = await fetch(`${server.url}/api/finished/${roomId}`);
+    expect(mid.status).toBe(404);
+    expect(((await mid.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+    expect(((await watcher.call("room:sync", { roomId })).state as { seed: unknown }).seed).toBeNull();
+    await playWithBots(me, roomId, lcg(11));
+    const rec = ((await (await fetch(`${server.url}/api/finished/${roomId}`)).json()) as { game: { seed: string; commitment: string; actions: unknown[] } }).game;
+    for (const c of [me, watcher]) {
+      const end = (await c.call("room:sync", { roomId })).state as { seed: string; commitment: string; status: string };
+      expect(end.status).toBe("finished");
+      expect(end.seed).toBe(rec.seed);
+      expect(end.commitment).toBe(rec.commitment);
+    }
+    expect(rec.actions.length).toBe((await server.store.get(roomId))!.actions.length);
+  });
 });
