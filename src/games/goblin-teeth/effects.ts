@@ -37,8 +37,9 @@ export function moveDie(d: Draft, id: number, to: DieSpot, reason: string): void
 }
 
 /**
- * Clumsy: `actor` just played or moved these dice; for each now showing 1 or 2 on an Item, a
- * Clumsy actor may reroll any other die on that Item (queued as a decision).
+ * Clumsy: `actor` just played or moved these dice (each to a place other than where it was: a die
+ * that did not change place did not move onto anything); for each now showing 1 or 2 on an Item,
+ * a Clumsy actor may reroll any other die on that Item (queued as a decision).
  */
 export function landed(d: Draft, actor: Seat, ids: readonly number[]): void {
   if (!hasOngoing(d, actor, "clumsy")) return;

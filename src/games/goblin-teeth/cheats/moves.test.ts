@@ -108,6 +108,17 @@ describe("Trade Places: swap one of your played dice with a played die belonging
     expect(code(0, 6)).toBe("BID_TIE"); // seat 2's 5 onto slot 1 ties seat 1's 5
     expect(pairs(s, 0, "cheat-trade-places", "die", "other")).toEqual([[0, 3], [0, 5], [1, 3], [1, 5], [1, 6]]);
   });
+
+  it("two dice on the same Item trade places: nothing moves, so a Clumsy player's 2 there triggers nothing", () => {
+    // Seat 0 (Clumsy) has a 2 on slot 1, seat 1 a 5.
+    const s = table(["cheat-trade-places"], { dice: [[2, 2, 6], [5, 6, 4], [5, 4, 1]], ongoing: [["cheat-clumsy"], [], []] });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-trade-places", die: 0, other: 3 }]]);
+    expect(t.pending).toEqual([]);
+    expect(t.dice).toEqual(s.dice);
+    expect(t.log.filter((e) => e.type === "move")).toEqual([]);
+    // From the Altar it is a move: the Altar's 2 lands on slot 1, beside the other 2 (seat 1's 5 goes to the Altar).
+    expect(play(s, [[0, { type: "cheat", card: "cheat-trade-places", die: 1, other: 3 }]]).pending).toEqual([{ kind: "clumsy", seat: 0, slot: 1, die: 1 }]);
+  });
 });
 
 describe("Transposition: swap any 2 of your played dice", () => {
@@ -125,5 +136,14 @@ describe("Transposition: swap any 2 of your played dice", () => {
     expect(code(0, 2)).toBe("NOT_YOURS");
     expect(legalInstances(s, 0, "cheat-transposition")).toEqual([]);
     expect(pairs(table(["cheat-transposition"]), 0, "cheat-transposition", "die", "other")).toEqual([[0, 1], [1, 0]]);
+  });
+
+  it("two of your dice on the same Item: nothing moves, so Clumsy triggers nothing", () => {
+    // Seat 0 (Clumsy): a 2 and a 1 on slot 1 (3 against seat 1's 5).
+    const s = table(["cheat-transposition"], { dice: [[2, 1, 6], [5, 6, 4], [5, 4, 1]], at: [[1, 1, "supply"], [1, "supply", 2], ["altar", "supply", "supply"]], ongoing: [["cheat-clumsy"], [], []] });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-transposition", die: 0, other: 1 }]]);
+    expect(t.pending).toEqual([]);
+    expect(t.dice).toEqual(s.dice);
+    expect(t.log.filter((e) => e.type === "move")).toEqual([]);
   });
 });

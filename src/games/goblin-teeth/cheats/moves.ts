@@ -1,7 +1,8 @@
 /**
  * Cheat cards that move dice: Let Me Help, Reposition, Sleight of Hand, Trade Places,
  * Transposition. Every move must leave no bid over 10 and no tie; a 1 or 2 moved onto an Item
- * by a Clumsy player triggers Clumsy.
+ * by a Clumsy player triggers Clumsy (only a die that changed place: two dice trading places on
+ * the same Item, or both on the Altar, move nothing).
  */
 import { isPlayed, onAltar, onItems, positionProblem, slotsOf, unplayed, withDice } from "../dice.js";
 import type { Draft } from "../draft.js";
@@ -20,11 +21,13 @@ function swapProblem(s: GoblinTeethState, a: number, b: number): GameError | nul
   return positionProblem(after, slotsOf(s.dice, [a, b]), s.players);
 }
 
+/** Dice `die` and `other` trade places; when both are in the same place, nothing moves. */
 function swapPlaces(d: Draft, ctx: { seat: number }, f: Fields, reason: string): void {
   const a = f.die as number;
   const b = f.other as number;
   const atA = d.dice[a].at;
   const atB = d.dice[b].at;
+  if (atA === atB) return;
   moveDie(d, a, atB, reason);
   moveDie(d, b, atA, reason);
   landed(d, ctx.seat, [a, b]);
