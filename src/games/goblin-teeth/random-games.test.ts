@@ -33,10 +33,11 @@ export function checkInvariants(s: GoblinTeethState) {
   expect(active).toHaveLength(1);
   expect(game.legalActions(s, active[0]).length).toBeGreaterThan(0);
   for (let seat = 0; seat < s.players; seat++) if (seat !== active[0]) expect(game.legalActions(s, seat)).toEqual([]);
-  expect(s.pot.length).toBeGreaterThan(0);
-  s.pot.forEach((p, slot) => expect(p.faceDown).toBe(slot === 0));
+  // One Item per player at most; only slot 0 may be face down (with the Item deck empty, Refresh takes an Item's place away).
+  expect(s.pot.length).toBeLessThanOrEqual(s.players);
+  s.pot.forEach((p, slot) => expect(p.faceDown && slot !== 0).toBe(false));
   // Knowledge: a hand card is known to its owner; entries only for hidden places.
-  const hidden = new Set([...s.hands.flat(), ...s.cheatDeck, s.pot[0].item]);
+  const hidden = new Set([...s.hands.flat(), ...s.cheatDeck, ...s.pot.filter((p) => p.faceDown).map((p) => p.item)]);
   s.hands.forEach((h, seat) => h.forEach((c) => expect(s.knowledge[c]).toContain(seat)));
   for (const c of Object.keys(s.knowledge)) expect(hidden.has(c)).toBe(true);
   for (const c of s.shown) expect(s.hands.flat()).toContain(c);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { knowsCard } from "../cards.js";
 import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
 import { goblinTeeth as game } from "../index.js";
+import { visibleLog } from "../../log.js";
+import { placesInView, Provenance } from "../provenance.js";
 import { view } from "../view.js";
 import type { GoblinTeethState } from "../state.js";
 
@@ -37,6 +39,33 @@ describe("Pass: draw a Cheat card; you do not have to place a die this turn", ()
     const placed = play(t, [[0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }], [0, { type: "altar", die: 0 }]]);
     expect(placed.turn).toBe(1);
   });
+
+  it("with nothing to draw: still playable on your turn (no die needed); not at the end of the round (Patient), where it would do nothing", () => {
+    const s = table([["cheat-pass"], [], []], { cheatDeck: [], discard: [] });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-pass" }]]);
+    expect(t.hands[0]).toEqual([]);
+    expect(t.turnState.passed).toBe(true);
+    expect(logOf(t, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pass" });
+    // The last die placed, the Patient holder has Pass: nothing to draw and no die left to place.
+    const end = position({
+      players: 2,
+      dice: [[4, 2, 6], [5, 1, 3]],
+      at: [[1, "altar", "altar"], [1, "altar", "supply"]],
+      pot: ["item-bone-1", "item-tooth-1"],
+      turn: 1,
+      hands: [["cheat-pass", "cheat-blessed"], []],
+      ongoing: [["cheat-patient"], []],
+      cheatDeck: [],
+      discard: [],
+    });
+    const u = play(end, [[1, { type: "altar", die: 5 }]]);
+    expect(u.pending).toEqual([{ kind: "patient", seat: 0 }]);
+    expect(codeOf(u, 0, { type: "cheat", card: "cheat-pass" })).toBe("NOTHING_TO_DRAW");
+    expect(legalInstances(u, 0, "cheat-pass")).toEqual([]);
+    // With a card to draw it may be played then (it draws).
+    const v = play({ ...end, cheatDeck: ["cheat-borrow"] }, [[1, { type: "altar", die: 5 }], [0, { type: "cheat", card: "cheat-pass" }]]);
+    expect(v.round).toBe(2);
+  });
 });
 
 describe("Pilfer: draw a Cheat card; you may move 1 of your opponent's Ongoing cards in front of you", () => {
@@ -49,6 +78,18 @@ describe("Pilfer: draw a Cheat card; you may move 1 of your opponent's Ongoing c
     const u = play(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "none" }]]);
     expect(u.ongoing).toEqual(s.ongoing);
     expect(codeOf(s, 0, { type: "cheat", card: "cheat-pilfer", take: "cheat-blessed" })).toBe("BAD_TAKE");
+  });
+
+  it("with nothing to draw it still takes an Ongoing card; with nothing to draw and nothing to take it can't be played", () => {
+    const s = table([["cheat-pilfer"], [], []], { cheatDeck: [], discard: [], ongoing: [[], ["cheat-cursed"], []] });
+    expect(legalInstances(s, 0, "cheat-pilfer").map((a) => a.take)).toEqual(["none", "cheat-cursed"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "cheat-cursed" }]]);
+    expect(t.ongoing).toEqual([["cheat-cursed"], [], []]);
+    expect(t.hands[0]).toEqual([]);
+    expect(logOf(t, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pilfer" });
+    const bare = table([["cheat-pilfer"], [], []], { cheatDeck: [], discard: [], ongoing: [["cheat-blessed"], [], []] });
+    expect(codeOf(bare, 0, { type: "cheat", card: "cheat-pilfer", take: "none" })).toBe("NOTHING_TO_DRAW");
+    expect(legalInstances(bare, 0, "cheat-pilfer")).toEqual([]);
   });
 });
 
@@ -79,13 +120,40 @@ describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the de
     expect(view(u, seat(2)).seats[1].known).toEqual([]);
   });
 
-  it("needs 3 cards in the discard pile; top and give must be two different ones of those 3", () => {
-    const s = table([["cheat-revivify"], [], []], { discard: ["cheat-swap", "cheat-transposition"] });
-    expect(codeOf(s, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-transposition" })).toBe("NOT_ENOUGH_CARDS");
-    expect(legalInstances(s, 0, "cheat-revivify")).toEqual([]);
+  it("top and give must be two different ones of the top 3", () => {
     const t = table([["cheat-revivify"], [], []], { discard: ["cheat-exchange", "cheat-swap", "cheat-transposition", "cheat-table-bump"] });
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-swap" })).toBe("SAME_CARD");
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-exchange", give: "cheat-swap" })).toBe("BAD_CARD");
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" })).toBe("BAD_CARD");
+  });
+
+  it("with fewer than 3 in the discard pile it does what it can, in printed order: on the deck, to the left, kept", () => {
+    // Two: one on the deck, one to the left, none kept.
+    const two = table([["cheat-revivify"], [], []], { discard: ["cheat-swap", "cheat-transposition"], cheatDeck: ["cheat-borrow"] });
+    expect(legalInstances(two, 0, "cheat-revivify").map((a) => [a.top, a.give])).toEqual([
+      ["cheat-swap", "cheat-transposition"],
+      ["cheat-transposition", "cheat-swap"],
+    ]);
+    expect(codeOf(two, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" })).toBe("BAD_CARD");
+    const t = play(two, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-transposition", give: "cheat-swap" }]]);
+    expect(t.cheatDeck).toEqual(["cheat-transposition", "cheat-borrow"]);
+    expect(t.hands).toEqual([[], ["cheat-swap"], []]);
+    expect(t.discard).toEqual(["cheat-revivify"]);
+    expect(logOf(t, "revivify").at(-1)).toMatchObject({ count: 2 });
+    expect(logOf(t, "kept")).toEqual([]);
+    // One: it goes on the deck; there is nothing to give ("none") and nothing to keep.
+    const one = table([["cheat-revivify"], [], []], { discard: ["cheat-swap"], cheatDeck: ["cheat-borrow"] });
+    expect(legalInstances(one, 0, "cheat-revivify")).toEqual([{ type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" }]);
+    const u = play(one, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" }]]);
+    expect(u.cheatDeck).toEqual(["cheat-swap", "cheat-borrow"]);
+    expect(u.hands).toEqual([[], [], []]);
+    expect(view(u, seat(0)).mine!.deckTop).toEqual([{ card: "cheat-swap", fromTop: 0 }]);
+    expect(logOf(u, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0 });
+    expect(logOf(u, "given")).toEqual([]);
+    // None: nothing at all to do.
+    const none = table([["cheat-revivify"], [], []], { discard: [] });
+    expect(codeOf(none, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" })).toBe("NOT_ENOUGH_CARDS");
+    expect(legalInstances(none, 0, "cheat-revivify")).toEqual([]);
   });
 });
 
@@ -109,13 +177,54 @@ describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to 
     expect(logOf(t, "gave").at(-1)!.to).toBeUndefined();
   });
 
-  it("needs 3 Cheat cards to draw (deck and discard pile together)", () => {
-    const s = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow"] });
-    expect(codeOf(s, 0, { type: "cheat", card: "cheat-share-the-load" })).toBe("NOT_ENOUGH_CARDS");
+  it("draws from the discard pile (reshuffled) when the deck runs out", () => {
     const t = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow", "cheat-distraction"] });
     const u = play(t, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
     expect(u.hands[0]).toHaveLength(3);
     expect(logOf(u, "cheat-reshuffle")).toHaveLength(1);
+  });
+
+  it("with fewer than 3 cards to draw it does what it can: two drawn, one back and one to the left; one drawn, back on top", () => {
+    const two = table([["cheat-share-the-load", "cheat-pass"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow"] });
+    let t = play(two, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(t.pending).toEqual([{ kind: "share", seat: 0, card: "cheat-share-the-load", cards: ["cheat-swap", "cheat-borrow"] }]);
+    expect(legalInstances(t, 0)).toEqual([
+      { type: "share", top: "cheat-swap", give: "cheat-borrow" },
+      { type: "share", top: "cheat-borrow", give: "cheat-swap" },
+    ]);
+    expect(codeOf(t, 0, { type: "share", top: "cheat-swap", give: "none" })).toBe("BAD_CARD");
+    t = play(t, [[0, { type: "share", top: "cheat-borrow", give: "cheat-swap" }]]);
+    expect(t.cheatDeck).toEqual(["cheat-borrow"]);
+    expect(t.hands).toEqual([["cheat-pass"], ["cheat-swap"], []]);
+    expect(t.discard).toEqual(["cheat-share-the-load"]);
+    // One card: no choice to make, it goes straight back on top (nothing to give, nothing kept).
+    const one = table([["cheat-share-the-load", "cheat-pass"], [], []], { cheatDeck: ["cheat-swap"], discard: [] });
+    const u = play(one, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(u.pending).toEqual([]);
+    expect(u.cheatDeck).toEqual(["cheat-swap"]);
+    expect(u.hands).toEqual([["cheat-pass"], [], []]);
+    expect(u.discard).toEqual(["cheat-share-the-load"]);
+    expect(view(u, seat(0)).mine!.deckTop).toEqual([{ card: "cheat-swap", fromTop: 0 }]);
+    expect(logOf(u, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0, reason: "share-the-load" });
+    expect(logOf(u, "returned-to-deck").at(-1)).toMatchObject({ seat: 0, count: 1 });
+    // None to draw: nothing at all to do.
+    const none = table([["cheat-share-the-load"], [], []], { cheatDeck: [], discard: [] });
+    expect(codeOf(none, 0, { type: "cheat", card: "cheat-share-the-load" })).toBe("NOT_ENOUGH_CARDS");
+    expect(legalInstances(none, 0, "cheat-share-the-load")).toEqual([]);
+  });
+
+  it("one card drawn and returned: each view shows what that viewer's own entries explain (who had put it on the deck included)", () => {
+    // Seat 2 had put cheat-swap on top of the deck (its own deck-top entry); seat 0 draws it alone and returns it.
+    const s = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: [], knowledge: { "cheat-swap": [2] } });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    for (const viewer of [seat(0), seat(1), seat(2), { kind: "spectator" as const }]) {
+      const account = new Provenance(viewer, 3);
+      if (viewer.kind === "seat" && viewer.seat === 2) account.feed([{ n: 0.5, type: "deck-top", to: [2], seat: 2, card: "cheat-swap", reason: "revivify" }]);
+      account.feed(visibleLog(t.log, viewer));
+      const { hands, deckTop, faceDown } = account.places();
+      const shown = placesInView(view(t, viewer), 3);
+      expect({ hands: shown.hands, deckTop: shown.deckTop, faceDown: shown.faceDown }).toEqual({ hands, deckTop, faceDown });
+    }
   });
 });
 

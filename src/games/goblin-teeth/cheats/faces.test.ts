@@ -81,6 +81,12 @@ describe("Quick Fingers: discard any number of cards; for each, raise any die by
     expect(codeOf(t, 0, { type: "quick-fingers", discard: "cheat-pass", raise: 0, reduce: 4 })).toBe("NOT_IN_HAND");
     expect(codeOf(play(t, [[0, { type: "decline" }]]), 0, { type: "decline" })).toBe("WRONG_STEP");
   });
+
+  it("with no other card in hand there is nothing it could discard: it can't be played", () => {
+    const s = table(["cheat-quick-fingers"]);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-quick-fingers" })).toBe("NOT_ENOUGH_CARDS");
+    expect(legalInstances(s, 0, "cheat-quick-fingers")).toEqual([]);
+  });
 });
 
 describe("Sneaky Sneaky: peek at the face-down Item, then set any unplayed die to 3 or 4", () => {
@@ -102,6 +108,50 @@ describe("Sneaky Sneaky: peek at the face-down Item, then set any unplayed die t
     expect(codeOf(s, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 5 })).toBe("BAD_VALUE");
     const legal = legalInstances(s, 0, "cheat-sneaky-sneaky");
     expect(legal.map((a) => [a.die, a.value])).toEqual([[2, 3], [2, 4], [4, 3], [4, 4], [5, 3], [5, 4]]);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: "none", value: "none" })).toBe("BAD_DIE");
+  });
+
+  /** 2 players, the Item deck empty; seat 1 is about to place the round's last die; seat 0 holds Patient. */
+  const lastDie = (hand: string[]) =>
+    deepFreeze(
+      position({
+        players: 2,
+        dice: [[4, 2, 6], [5, 1, 3]],
+        at: [[1, "altar", "supply"], [1, "altar", "supply"]],
+        pot: ["item-bone-1", "item-tooth-1"],
+        hands: [hand, []],
+        ongoing: [["cheat-patient"], []],
+        itemDeck: [],
+      }),
+    );
+
+  it("with no unplayed die (at the end of the round, with Patient) it still peeks: die and value \"none\"", () => {
+    const s = play(lastDie(["cheat-sneaky-sneaky"]), [[0, { type: "altar", die: 2 }], [1, { type: "altar", die: 5 }]]);
+    expect(s.pending).toEqual([{ kind: "patient", seat: 0 }]);
+    expect(legalInstances(s, 0, "cheat-sneaky-sneaky")).toEqual([{ type: "cheat", card: "cheat-sneaky-sneaky", die: "none", value: "none" }]);
+    expect(codeOf(s, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 3 })).toBe("NO_UNPLAYED_DICE");
+    const t = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: "none", value: "none" }]]);
+    expect(logOf(t, "peeked").at(-1)).toMatchObject({ to: [0], card: "item-bone-1" });
+    expect(logOf(t, "die").filter((e) => e.reason === "sneaky-sneaky")).toEqual([]);
+    expect(t.round).toBe(2); // the card resolved, the round ended
+  });
+
+  it("with no face-down Item (Refresh took it away) it only sets the die; with neither it can't be played", () => {
+    // The Item deck is empty: Refresh on the face-down Item takes it out of the Pot.
+    const s = play(lastDie(["cheat-refresh", "cheat-sneaky-sneaky"]), [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    expect(s.pot.map((p) => p.faceDown)).toEqual([false]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 5, value: 4 }]]);
+    expect(t.dice[5].value).toBe(4);
+    expect(logOf(t, "peek")).toEqual([]);
+    // After the last die, at the end of the round: nothing left that Sneaky Sneaky could do.
+    const end = play(lastDie(["cheat-refresh", "cheat-sneaky-sneaky", "cheat-blessed"]), [
+      [0, { type: "cheat", card: "cheat-refresh", slot: 0 }],
+      [0, { type: "altar", die: 2 }],
+      [1, { type: "altar", die: 5 }],
+    ]);
+    expect(end.pending).toEqual([{ kind: "patient", seat: 0 }]);
+    expect(codeOf(end, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: "none", value: "none" })).toBe("NO_UNPLAYED_DICE");
+    expect(legalInstances(end, 0, "cheat-sneaky-sneaky")).toEqual([]);
   });
 });
 

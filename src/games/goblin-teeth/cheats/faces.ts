@@ -8,7 +8,7 @@ import { log, type Draft } from "../draft.js";
 import { nudgeDie, setDie } from "../effects.js";
 import type { GameError } from "../../types.js";
 import type { GoblinTeethState } from "../state.js";
-import { allDice, dieArg, err, type CheatRule, type Fields } from "./rule.js";
+import { allDice, dieArg, err, faceDownSlot, NONE, type CheatRule, type Fields } from "./rule.js";
 
 /** Raise die `raise` by 1 pip, then reduce die `reduce` by 1 pip (each within 1-6): is the result legal? */
 export function raiseReduceProblem(s: GoblinTeethState, raise: unknown, reduce: unknown): GameError | null {
@@ -35,10 +35,15 @@ export const borrow: CheatRule = {
   play: (d, _ctx, f) => raiseReduce(d, f.raise as number, f.reduce as number, "borrow"),
 };
 
-/** Quick Fingers: the discards come next, one decision at a time ({type:"quick-fingers"} / decline). */
+/**
+ * Quick Fingers: the discards come next, one decision at a time ({type:"quick-fingers"} / decline).
+ * Zero discards is allowed, but with no other card in hand there is nothing it could do.
+ */
 export const quickFingers: CheatRule = {
   params: [],
   domains: () => ({}),
+  precondition: (s, ctx) =>
+    s.hands[ctx.seat].some((c) => c !== ctx.card) ? null : err("NOT_ENOUGH_CARDS", "Quick Fingers needs another card in your hand to discard."),
   check: () => null,
   play: (d, ctx) => {
     d.pending.unshift({ kind: "quick-fingers", seat: ctx.seat, card: ctx.card });
@@ -51,17 +56,34 @@ function unplayedArg(s: GoblinTeethState, v: unknown, name = "die"): GameError |
   return isPlayed(s.dice[v as number]) ? err("NOT_UNPLAYED", `The ${name} must be an unplayed die.`) : null;
 }
 
+/**
+ * Sneaky Sneaky: the peek, then the die. With no unplayed die (at the end of the round) it only
+ * peeks (`die` and `value` "none"); with no face-down Item (Refresh took it away) it only sets the
+ * die; with neither it can't be played.
+ */
 export const sneakySneaky: CheatRule = {
   params: ["die", "value"],
   free: ["value"],
-  domains: (s) => ({ die: unplayed(s), value: [3, 4] }),
-  check: (s, _ctx, f) => unplayedArg(s, f.die) ?? (f.value === 3 || f.value === 4 ? null : err("BAD_VALUE", "Sneaky Sneaky sets the die to 3 or 4.")),
+  domains: (s) => (unplayed(s).length > 0 ? { die: unplayed(s), value: [3, 4] } : { die: [NONE], value: [NONE] }),
+  precondition: (s) =>
+    unplayed(s).length > 0 || faceDownSlot(s) !== null
+      ? null
+      : err("NO_UNPLAYED_DICE", "Sneaky Sneaky: there is no face-down Item to peek at and no unplayed die to set."),
+  check: (s, _ctx, f) => {
+    if (unplayed(s).length === 0) {
+      return f.die === NONE && f.value === NONE ? null : err("NO_UNPLAYED_DICE", `No die is unplayed: Sneaky Sneaky only peeks (die and value "${NONE}").`);
+    }
+    return unplayedArg(s, f.die) ?? (f.value === 3 || f.value === 4 ? null : err("BAD_VALUE", "Sneaky Sneaky sets the die to 3 or 4."));
+  },
   play: (d, ctx, f) => {
-    const faceDown = d.pot[0];
-    setKnown(d, faceDown.item, [...knowersOf(d, faceDown.item), ctx.seat]);
-    log(d, { type: "peek", seat: ctx.seat, slot: 0 });
-    log(d, { type: "peeked", to: [ctx.seat], seat: ctx.seat, slot: 0, card: faceDown.item });
-    setDie(d, f.die as number, f.value as number, "sneaky-sneaky");
+    const slot = faceDownSlot(d);
+    if (slot !== null) {
+      const item = d.pot[slot].item;
+      setKnown(d, item, [...knowersOf(d, item), ctx.seat]);
+      log(d, { type: "peek", seat: ctx.seat, slot });
+      log(d, { type: "peeked", to: [ctx.seat], seat: ctx.seat, slot, card: item });
+    }
+    if (f.die !== NONE) setDie(d, f.die as number, f.value as number, "sneaky-sneaky");
   },
 };
 

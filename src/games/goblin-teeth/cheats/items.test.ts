@@ -34,13 +34,23 @@ describe("Exchange: discard an Item from your hand to draw an Item from the deck
     expect(JSON.stringify(t.log.filter((e) => !e.to))).not.toContain("item-bone-2");
   });
 
-  it("needs an Item in your hand (not a Cheat card, not another's) and a non-empty Item deck", () => {
+  it("needs an Item in your hand (not a Cheat card, not another's)", () => {
     const s = table(["cheat-exchange", "cheat-pass"]);
     expect(codeOf(s, 0, { type: "cheat", card: "cheat-exchange", item: "cheat-pass" })).toBe("NOT_AN_ITEM");
     expect(codeOf(s, 0, { type: "cheat", card: "cheat-exchange", item: "item-worms-1" })).toBe("NOT_IN_HAND");
     expect(legalInstances(s, 0, "cheat-exchange")).toEqual([]);
-    const empty = table(["cheat-exchange", "item-bone-2"], { itemDeck: [] });
-    expect(codeOf(empty, 0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" })).toBe("ITEM_DECK_EMPTY");
+  });
+
+  it("with the Item deck empty it still discards the Item (into the Item deck, unseen) and draws nothing", () => {
+    const s = table(["cheat-exchange", "item-bone-2", "item-emerald-1"], { itemDeck: [] });
+    expect(legalInstances(s, 0, "cheat-exchange").map((a) => a.item)).toEqual(["item-bone-2", "item-emerald-1"]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    expect(t.hands[0]).toEqual(["item-emerald-1"]);
+    expect(t.itemDeck).toEqual(["item-bone-2"]);
+    expect(t.discard).toEqual(["cheat-exchange"]);
+    expect(logOf(t, "exchange").at(-1)).toEqual({ type: "exchange", seat: 0, drew: false, n: expect.any(Number) });
+    expect(logOf(t, "exchanged").at(-1)).toMatchObject({ to: [0], gave: { type: "bone" }, got: null });
+    expect(JSON.stringify(t.log.filter((e) => !e.to))).not.toContain("item-bone-2");
   });
 });
 
@@ -59,11 +69,50 @@ describe("Refresh: discard an Item in the Pot without any dice on it and replace
     expect(u.knowledge["item-bone-1"]).toBeUndefined();
   });
 
-  it("only an Item without dice; not with an empty Item deck", () => {
+  it("only an Item without dice", () => {
     const s = table(["cheat-refresh"]);
     expect(codeOf(s, 0, { type: "cheat", card: "cheat-refresh", slot: 1 })).toBe("HAS_DICE");
     expect(legalInstances(s, 0, "cheat-refresh").map((a) => a.slot)).toEqual([0]);
-    expect(codeOf(table(["cheat-refresh"], { itemDeck: [] }), 0, { type: "cheat", card: "cheat-refresh", slot: 0 })).toBe("ITEM_DECK_EMPTY");
+  });
+
+  it("with the Item deck empty it still discards the Item: its place leaves the Pot, the Items after it move up with their dice", () => {
+    // 3 slots; seat 0's 4 is on slot 2 (worms).
+    const s = table(["cheat-refresh"], {
+      pot: ["item-bone-1", "item-tooth-1", "item-worms-2"],
+      at: [[2, "supply", "supply"], ["supply", "supply", "supply"]],
+      itemDeck: [],
+    });
+    expect(legalInstances(s, 0, "cheat-refresh").map((a) => a.slot)).toEqual([0, 1]);
+    const t = play(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 1 }]]);
+    expect(t.pot).toEqual([{ item: "item-bone-1", faceDown: true }, { item: "item-worms-2", faceDown: false }]);
+    expect(t.dice[0].at).toBe(1);
+    expect(t.itemDeck).toEqual(["item-tooth-1"]);
+    expect(logOf(t, "refresh").at(-1)).toMatchObject({ slot: 1, faceDown: false, discarded: { type: "tooth" }, item: null, removed: true });
+    expect(view(t, seat(1)).pot.map((p) => [p.slot, p.item?.type ?? null, p.bids])).toEqual([[0, null, [0, 0]], [1, "worms", [4, 0]]]);
+    expect(codeOf(t, 0, { type: "place", die: 1, slot: 2 })).toBe("BAD_SLOT");
+  });
+
+  it("the face-down Item refreshed away with the Item deck empty: no face-down Item this round (Switcheroo can't be played; the first player keeps the token)", () => {
+    const s = table(["cheat-refresh", "cheat-switcheroo", "item-mushroom-2"], { itemDeck: [], firstPlayer: 1, knowledge: { "item-bone-1": [1] } });
+    const t = play(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    expect(t.pot).toEqual([{ item: "item-tooth-1", faceDown: false }]);
+    expect(t.dice[0].at).toBe(0);
+    expect(t.itemDeck).toEqual(["item-bone-1"]);
+    expect(t.knowledge["item-bone-1"]).toBeUndefined();
+    expect(logOf(t, "refresh").at(-1)).toMatchObject({ slot: 0, faceDown: true, discarded: null, item: null, removed: true });
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-switcheroo", item: "item-mushroom-2" })).toBe("NO_FACE_DOWN");
+    expect(legalInstances(t, 0, "cheat-switcheroo")).toEqual([]);
+    const u = play(t, [
+      [0, { type: "altar", die: 1 }],
+      [1, { type: "altar", die: 3 }],
+      [0, { type: "altar", die: 2 }],
+      [1, { type: "altar", die: 4 }],
+      [1, { type: "altar", die: 5 }],
+    ]);
+    expect(u.round).toBe(2);
+    expect(u.lastAwards).toEqual([{ slot: 0, faceDown: false, seat: 0, bid: 4 }]);
+    expect(u.firstPlayer).toBe(1);
+    expect(u.pot).toEqual([{ item: "item-bone-1", faceDown: true }]);
   });
 });
 

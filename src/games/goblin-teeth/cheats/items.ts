@@ -1,38 +1,42 @@
 /**
  * Cheat cards that move Items: Exchange, Refresh, Switcheroo. A discarded Item is not shown: it is
  * shuffled back into the Item deck (after any replacement is drawn, so it can't come straight back).
+ * With the Item deck empty, Exchange and Refresh still discard: nothing is drawn, and a refreshed
+ * Item's place leaves the Pot (the Items after it move up one slot, with their dice).
  */
 import { addToHand, knowersOf, removeFromHand, setKnown, shuffleIntoItemDeck } from "../cards.js";
 import { face } from "../data.js";
 import { onItems } from "../dice.js";
-import { log } from "../draft.js";
+import { log, type Draft } from "../draft.js";
 import type { GoblinTeethState } from "../state.js";
-import { allSlots, err, handItemArg, handItems, slotArg, type CheatRule } from "./rule.js";
-
-const itemDeckNotEmpty = (s: GoblinTeethState) =>
-  s.itemDeck.length > 0 ? null : err("ITEM_DECK_EMPTY", "The Item deck is empty: there is nothing to draw.");
+import { allSlots, err, faceDownSlot, handItemArg, handItems, slotArg, type CheatRule } from "./rule.js";
 
 export const exchange: CheatRule = {
   params: ["item"],
   secret: ["item"],
   domains: (s, ctx) => ({ item: handItems(s, ctx.seat) }),
-  precondition: itemDeckNotEmpty,
   check: (s, ctx, f) => handItemArg(s, ctx.seat, f.item),
   play: (d, ctx, f) => {
     const gave = f.item as string;
     removeFromHand(d, ctx.seat, gave, { among: handItems(d, ctx.seat), seenBy: [] });
-    const got = d.itemDeck.shift()!;
-    addToHand(d, ctx.seat, got);
+    const got = d.itemDeck.shift() ?? null;
+    if (got !== null) addToHand(d, ctx.seat, got);
     shuffleIntoItemDeck(d, [gave]);
-    log(d, { type: "exchange", seat: ctx.seat });
+    log(d, { type: "exchange", seat: ctx.seat, drew: got !== null });
     log(d, { type: "exchanged", to: [ctx.seat], seat: ctx.seat, gave: face(gave), got });
   },
 };
 
+/** Take Pot slot `slot` (no dice on it) out of the Pot: later slots move up one, with their dice and pending decisions. */
+function removeSlot(d: Draft, slot: number): void {
+  d.pot.splice(slot, 1);
+  for (const die of d.dice) if (typeof die.at === "number" && die.at > slot) die.at -= 1;
+  d.pending = d.pending.map((p) => (p.kind === "clumsy" && p.slot > slot ? { ...p, slot: p.slot - 1 } : p));
+}
+
 export const refresh: CheatRule = {
   params: ["slot"],
   domains: (s) => ({ slot: allSlots(s) }),
-  precondition: itemDeckNotEmpty,
   check: (s, _ctx, f) => {
     const bad = slotArg(s, f.slot);
     if (bad) return bad;
@@ -42,14 +46,17 @@ export const refresh: CheatRule = {
     const slot = f.slot as number;
     const p = d.pot[slot];
     const old = p.item;
-    p.item = d.itemDeck.shift()!;
+    const next = d.itemDeck.shift() ?? null;
+    if (next === null) removeSlot(d, slot);
+    else p.item = next;
     shuffleIntoItemDeck(d, [old]);
     log(d, {
       type: "refresh",
       slot,
       faceDown: p.faceDown,
       discarded: p.faceDown ? null : face(old),
-      item: p.faceDown ? null : face(p.item),
+      item: p.faceDown || next === null ? null : face(next),
+      ...(next === null ? { removed: true } : {}),
     });
   },
 };
@@ -58,17 +65,19 @@ export const switcheroo: CheatRule = {
   params: ["item"],
   secret: ["item"],
   domains: (s, ctx) => ({ item: handItems(s, ctx.seat) }),
+  precondition: (s) => (faceDownSlot(s) !== null ? null : err("NO_FACE_DOWN", "There is no face-down Item in the Pot to take.")),
   check: (s, ctx, f) => handItemArg(s, ctx.seat, f.item),
   play: (d, ctx, f) => {
     const put = f.item as string;
-    const faceDown = d.pot[0];
+    const slot = faceDownSlot(d)!;
+    const faceDown = d.pot[slot];
     const took = faceDown.item;
     removeFromHand(d, ctx.seat, put, { among: handItems(d, ctx.seat), seenBy: [] });
     // Whoever knew the face-down Item saw it go into this hand; only this player knows the new one.
     addToHand(d, ctx.seat, took, knowersOf(d, took));
     faceDown.item = put;
     setKnown(d, put, [ctx.seat]);
-    log(d, { type: "switcheroo", seat: ctx.seat, slot: 0 });
+    log(d, { type: "switcheroo", seat: ctx.seat, slot });
     log(d, { type: "switched", to: [ctx.seat], seat: ctx.seat, took, put });
   },
 };

@@ -106,6 +106,37 @@ describe("Clumsy: whenever you play or move a 1 or 2 onto an Item, you may rerol
     const moved = play(low, [[0, { type: "cheat", card: "cheat-reposition", die: 6, slot: 2 }]]);
     expect(moved.pending).toEqual([{ kind: "clumsy", seat: 0, slot: 2, die: 6 }]);
   });
+
+  it("only a die that actually moves onto an Item: every card that moves dice, and two dice trading places on one Item, which moves nothing", () => {
+    // Seat 0 (Clumsy): die 0 = 1 on slot 1, die 1 = 2 on the Altar, die 2 = 3 unplayed.
+    // Seat 1: die 3 = 5 on slot 1, die 4 = 1 unplayed, die 5 = 4 on slot 2. Seat 2: die 6 = 6 on slot 2, die 7 = 2 on the Altar, die 8 = 3 unplayed.
+    const cards = ["cheat-let-me-help", "cheat-reposition", "cheat-sleight-of-hand", "cheat-trade-places", "cheat-transposition"];
+    const s = table({
+      hands: [cards, [], []],
+      dice: [[1, 2, 3], [5, 1, 4], [6, 2, 3]],
+      at: [[1, "altar", "supply"], [1, "supply", 2], [2, "altar", "supply"]],
+      ongoing: [["cheat-clumsy"], [], []],
+    });
+    const offered = (action: Record<string, unknown>) => play(s, [[0, { type: "cheat", ...action }]]).pending.filter((p) => p.kind === "clumsy");
+    expect(offered({ card: "cheat-let-me-help", die: 4, slot: 2 })).toEqual([{ kind: "clumsy", seat: 0, slot: 2, die: 4 }]);
+    expect(offered({ card: "cheat-reposition", die: 0, slot: 2 })).toEqual([{ kind: "clumsy", seat: 0, slot: 2, die: 0 }]);
+    expect(offered({ card: "cheat-sleight-of-hand", die: 7, slot: 1 })).toEqual([{ kind: "clumsy", seat: 0, slot: 1, die: 7 }]);
+    expect(offered({ card: "cheat-trade-places", die: 1, other: 5 })).toEqual([{ kind: "clumsy", seat: 0, slot: 2, die: 1 }]);
+    expect(offered({ card: "cheat-transposition", die: 0, other: 1 })).toEqual([{ kind: "clumsy", seat: 0, slot: 1, die: 1 }]);
+    // Seat 0's 1 and 2 both on slot 1: trading places with each other (Transposition) or with seat 1's 5 there (Trade Places) moves nothing.
+    const same = table({
+      hands: [cards, [], []],
+      dice: [[1, 2, 3], [5, 1, 4], [6, 2, 3]],
+      at: [[1, 1, "supply"], [1, "supply", 2], [2, "altar", "supply"]],
+      ongoing: [["cheat-clumsy"], [], []],
+    });
+    for (const action of [{ card: "cheat-trade-places", die: 0, other: 3 }, { card: "cheat-transposition", die: 0, other: 1 }]) {
+      const t = play(same, [[0, { type: "cheat", ...action }]]);
+      expect(t.pending).toEqual([]);
+      expect(t.dice).toEqual(same.dice);
+      expect(logOf(t, "move")).toEqual([]);
+    }
+  });
 });
 
 describe("Fresh Start: at the start of each round, you may reroll all 3 of your dice once", () => {
@@ -163,7 +194,7 @@ describe("Patient: you may play a Cheat card at the end of the round after the l
     expect(w.round).toBe(2);
   });
 
-  it("at the end of the round no die is unplayed: cards that need one can't be played then", () => {
+  it("at the end of the round no die is unplayed: cards that need nothing but one can't be played then", () => {
     const hand = ["cheat-table-bump", "cheat-total-re-roll", "cheat-sneaky-sneaky", "cheat-swap", "cheat-let-me-help", "cheat-borrow", "cheat-blessed"];
     const s = position({
       players: 2,
@@ -175,10 +206,11 @@ describe("Patient: you may play a Cheat card at the end of the round after the l
       ongoing: [["cheat-patient"], []],
     });
     const t = play(s, [[1, { type: "altar", die: 5 }]]);
-    expect(new Set(legalInstances(t, 0).filter((a) => a.type === "cheat").map((a) => a.card))).toEqual(new Set(["cheat-borrow", "cheat-blessed"]));
+    // Sneaky Sneaky still peeks (its die step can't be done: die and value "none").
+    expect(new Set(legalInstances(t, 0).filter((a) => a.type === "cheat").map((a) => a.card))).toEqual(new Set(["cheat-borrow", "cheat-blessed", "cheat-sneaky-sneaky"]));
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-table-bump" })).toBe("NO_UNPLAYED_DICE");
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-total-re-roll" })).toBe("NO_UNPLAYED_DICE");
-    expect(codeOf(t, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 })).toBe("NOT_UNPLAYED");
+    expect(codeOf(t, 0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 })).toBe("NO_UNPLAYED_DICE");
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-let-me-help", die: 5, slot: 1 })).toBe("NOT_UNPLAYED");
     // An Ongoing card may be played then, and Lawful would not count (it is not the holder's turn).
     const u = play(t, [[0, { type: "cheat", card: "cheat-blessed", target: 0 }]]);

@@ -76,6 +76,17 @@ export function handItems(s: GoblinTeethState, seat: Seat): string[] {
   return s.hands[seat].filter((c) => isItem(c));
 }
 
+/**
+ * The choice "none": a step of the card that can't be done now (Pilfer's take is optional; Revivify's
+ * give with one card taken; Sneaky Sneaky's die and value with no unplayed die). Offered only then.
+ */
+export const NONE = "none";
+
+/** The Pot slot holding the face-down Item (slot 0), or null when there is none (Refresh took it away). */
+export function faceDownSlot(s: GoblinTeethState): number | null {
+  return s.pot[0]?.faceDown ? 0 : null;
+}
+
 export const allDice = (s: GoblinTeethState): number[] => s.dice.map((_, id) => id);
 export const allSlots = (s: GoblinTeethState): number[] => s.pot.map((_, slot) => slot);
 export const allSeats = (s: GoblinTeethState): number[] => Array.from({ length: s.players }, (_, seat) => seat);
