@@ -2,7 +2,8 @@
  * Goblin Teeth event-log entries as readable sentences (entry types: docs/rules/goblin-teeth.md,
  * "Event log"). Private entries (`to`) reach only their seats and are marked as such. Pot slots
  * are named by the Item that lay there when the entry was written: the log's own `round-start`
- * and `refresh` entries say what the Pot held, so the sentences need nothing else.
+ * and `refresh` entries say what the Pot held (a `refresh` with `removed` took that place out of
+ * the Pot, moving the later slots up), so the sentences need nothing else.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { cardChip, cardInfo, cardsWord, faceChip, faceWords, type ItemFace } from "./gt-cards.js";
@@ -16,7 +17,8 @@ export interface LogCtx {
   owner: (die: number) => number;
 }
 
-type PotFaces = Array<ItemFace | null>;
+/** One Pot slot as the log tells it: face down, or face up by face (null: not said). */
+type PotFaces = Array<{ faceDown: boolean; item: ItemFace | null }>;
 
 const CHEAT_REASON: Record<string, string> = {
   altar: "from the Altar",
@@ -73,18 +75,19 @@ const list = <T>(xs: readonly T[], f: (x: T) => TemplateResult | string): Templa
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
 /**
- * For every entry (by its number) the Pot as it stood then, by face (null: face down or unknown),
- * from the log's own round-start and refresh entries.
+ * For every entry (by its number) the Pot as it stood then (face down, or face up by face), from
+ * the log's own round-start and refresh entries.
  */
 export function potHistory(log: readonly LogEntry[]): Map<number, PotFaces> {
   const out = new Map<number, PotFaces>();
   let pot: PotFaces = [];
   for (const e of log) {
     if (e.type === "round-start" && Array.isArray(e.pot)) {
-      pot = (e.pot as Array<{ faceDown: boolean; item: ItemFace | null }>).map((p) => (p.faceDown ? null : p.item));
+      pot = (e.pot as Array<{ faceDown: boolean; item: ItemFace | null }>).map((p) => ({ faceDown: p.faceDown, item: p.faceDown ? null : p.item }));
     } else if (e.type === "refresh" && typeof e.slot === "number") {
       pot = pot.slice();
-      pot[e.slot] = e.faceDown ? null : ((e.item as ItemFace | null) ?? null);
+      if (e.removed) pot.splice(e.slot, 1);
+      else pot[e.slot] = { faceDown: !!e.faceDown, item: e.faceDown ? null : ((e.item as ItemFace | null) ?? null) };
     }
     out.set(e.n, pot);
   }
@@ -96,9 +99,9 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
   const who = (seat: unknown) => html`<b class="who">${ctx.name(num(seat))}</b>`;
   const slotWords = (slot: unknown): TemplateResult => {
     const s = num(slot);
-    const f = pot[s];
-    if (s === 0 || f === null || f === undefined) return s === 0 ? html`the face-down Item` : html`Item ${s + 1} of the Pot`;
-    return html`the ${faceChip(f)}`;
+    const p = pot[s];
+    if (p?.faceDown) return html`the face-down Item`;
+    return p?.item ? html`the ${faceChip(p.item)}` : html`Item ${s + 1} of the Pot`;
   };
   const dieWords = (die: unknown, value?: unknown): TemplateResult =>
     html`<span class="gt-log-die">${ctx.name(ctx.owner(num(die)))}'s ${typeof value === "number" ? html`<b>${value}</b>` : "die"}</span>`;
@@ -163,10 +166,17 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
     case "peeked":
       return priv(html`the face-down Item is ${cardChip(e.card as string)}.`);
     case "exchange":
-      return html`${who(e.seat)} exchanges an Item from their hand for the top of the Item deck.`;
+      return e.drew === false
+        ? html`${who(e.seat)} discards an Item from their hand into the Item deck; the deck was empty, so they draw nothing.`
+        : html`${who(e.seat)} exchanges an Item from their hand for the top of the Item deck.`;
     case "exchanged":
-      return priv(html`you gave up ${faceChip(e.gave as ItemFace)} and drew ${cardChip(e.got as string)}.`);
+      return e.got
+        ? priv(html`you gave up ${faceChip(e.gave as ItemFace)} and drew ${cardChip(e.got as string)}.`)
+        : priv(html`you gave up ${faceChip(e.gave as ItemFace)} and drew nothing.`);
     case "refresh":
+      if (e.removed) {
+        return html`${e.faceDown ? "The face-down Item" : e.discarded ? faceChip(e.discarded as ItemFace) : "An Item"} leaves the Pot; the Item deck is empty, so nothing takes its place.`;
+      }
       return e.faceDown
         ? html`The face-down Item is replaced by another face-down Item from the deck.`
         : html`${e.discarded ? faceChip(e.discarded as ItemFace) : "An Item"} leaves the Pot; ${e.item ? faceChip(e.item as ItemFace) : "a new Item"} takes its place.`;
@@ -175,9 +185,13 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
     case "switched":
       return priv(html`you took ${cardChip(e.took as string)} and put ${cardChip(e.put as string)} face down in the Pot.`);
     case "revivify":
-      return html`${who(e.seat)} takes the top 3 cards of the Cheat discard pile.`;
+      return num(e.count) === 3
+        ? html`${who(e.seat)} takes the top 3 cards of the Cheat discard pile.`
+        : html`${who(e.seat)} takes the ${num(e.count) === 1 ? "only card" : `only ${e.count} cards`} in the Cheat discard pile.`;
     case "gave":
-      return html`${who(e.seat)} gives a card to ${who(e.receiver)}.`;
+      return num(e.count) === 0
+        ? html`${who(e.seat)} has no card left to give to ${who(e.receiver)}.`
+        : html`${who(e.seat)} gives a card to ${who(e.receiver)}.`;
     case "returned-to-deck":
       return html`${who(e.seat)} puts a card on top of the Cheat deck.`;
     case "given": {
@@ -278,7 +292,9 @@ function cheatSentence(
     case "refresh":
       return html`${head} on ${slotWords(e.slot)}.`;
     case "sneaky-sneaky":
-      return html`${head}: peek at the face-down Item, then set ${dieWords(e.die)} to ${e.value}.`;
+      return e.die === "none"
+        ? html`${head}: no die is unplayed, so it only peeks.`
+        : html`${head}: set ${dieWords(e.die)} to ${e.value}.`;
     case "swap":
     case "trade-places":
     case "transposition":

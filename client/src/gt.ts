@@ -243,7 +243,7 @@ export function gtStatus(room: RoomView): string {
         return mine ? "Your die was moved with Let Me Help: you may draw a Cheat card." : `Waiting for ${name} to decide whether to draw a Cheat card (Let Me Help).`;
       case "share":
         return mine
-          ? `Share the Load: choose the card to put back on top of the Cheat deck and the card to give to ${seatName(room, (p.seat + 1) % v.players)}; you keep the third.`
+          ? `Share the Load: choose the card to put back on top of the Cheat deck and the card to give to ${seatName(room, (p.seat + 1) % v.players)}${(v.mine?.pending?.cards.length ?? 3) > 2 ? "; you keep the third" : " (only two were drawn: you keep none)"}.`
           : `Waiting for ${name} to share out the cards drawn with Share the Load.`;
       case "quick-fingers":
         return mine ? "Quick Fingers: discard a card to raise one die by 1 and reduce one die by 1, as often as you like; then stop." : `Waiting for ${name}, who is discarding cards with Quick Fingers.`;
@@ -477,6 +477,26 @@ const PROMPTS: Record<string, Record<string, string>> = {
   poison: { give: "Choose a card from your hand to give away face down.", die: "Choose another player's die to reduce by 2 pips (that player gets the card)." },
 };
 
+/**
+ * Prompts where the card can't do all of its text now (said from the view's public counts; which
+ * choices are legal is still the templates' business).
+ */
+const SHORT_PROMPTS: Record<string, (v: GTView) => Record<string, string> | null> = {
+  exchange: (v) =>
+    v.itemDeckCount === 0
+      ? { item: "Choose an Item from your hand to discard. The Item deck is empty: you draw nothing (the Item goes into the Item deck, unseen)." }
+      : null,
+  refresh: (v) =>
+    v.itemDeckCount === 0
+      ? { slot: "Choose an Item without dice to discard. The Item deck is empty: nothing replaces it, and it leaves the Pot." }
+      : null,
+  "sneaky-sneaky": (v) => (v.pot.some((p) => p.faceDown) ? null : { die: "There is no face-down Item to peek at. Choose an unplayed die to set." }),
+};
+
+function stepPrompt(v: GTView, key: string, param: string): string {
+  return SHORT_PROMPTS[key]?.(v)?.[param] ?? PROMPTS[key]?.[param] ?? `Choose ${PARAM_NAMES[param]?.toLowerCase() ?? param}.`;
+}
+
 const PARAM_NAMES: Record<string, string> = {
   die: "Die",
   other: "Other die",
@@ -504,6 +524,12 @@ function handCard(v: GTView, id: string): HandCard | undefined {
 
 /** A value of a parameter in words, with a picture. */
 function valueView(room: RoomView, v: GTView, param: string, value: Val): { label: TemplateResult; words: string } {
+  // "none": a step of the card that can't be done now (the only choice then).
+  if (value === "none") {
+    const words =
+      param === "take" ? "nothing" : param === "give" ? "nobody: no card left to give" : param === "die" ? "no die: none is unplayed" : param === "value" ? "no value to set" : "none";
+    return { label: html`<span>${param === "take" ? "Take nothing" : words[0]!.toUpperCase() + words.slice(1)}</span>`, words };
+  }
   if (["die", "other", "raise", "reduce"].includes(param)) {
     const d = v.dice[Number(value)];
     if (!d) return { label: html`die ${value}`, words: `die ${value}` };
@@ -517,7 +543,6 @@ function valueView(room: RoomView, v: GTView, param: string, value: Val): { labe
   }
   if (param === "target") return { label: html`<span>${you(room, Number(value))}</span>`, words: you(room, Number(value)) };
   if (param === "value") return { label: html`<b>${value}</b>`, words: String(value) };
-  if (param === "take" && value === "none") return { label: html`<span>Take nothing</span>`, words: "nothing" };
   const id = String(value);
   const owner = param === "take" ? v.seats.find((st) => st.ongoing.includes(id))?.seat : undefined;
   const words = `${cardWords(id)}${owner !== undefined ? ` from ${you(room, owner)}` : ""}`;
@@ -546,7 +571,7 @@ function composer(s: Store, room: RoomView, v: GTView, pick: Pick, p: Pending | 
       : pick.type === "poison"
         ? html`Poisoner: give another player a card from your hand, and reduce one of their dice by 2 pips.`
         : pick.type === "share"
-          ? html`Share the Load: one card back on top of the Cheat deck, one to ${seatName(room, ((room.seat ?? 0) + 1) % v.players)}, and you keep the third.`
+          ? html`Share the Load: one card back on top of the Cheat deck, one to ${seatName(room, ((room.seat ?? 0) + 1) % v.players)}${(v.mine?.pending?.cards.length ?? 3) > 2 ? ", and you keep the third" : " (only two were drawn: you keep none)"}.`
           : html`Quick Fingers: discard one card, raise a die by 1, reduce a die by 1.`;
   const verb =
     pick.type === "cheat" && card ? `Play ${card.name}` : pick.type === "poison" ? "Give the card and reduce the die" : pick.type === "share" ? "Share the cards" : "Discard, raise and reduce";
@@ -557,7 +582,7 @@ function composer(s: Store, room: RoomView, v: GTView, pick: Pick, p: Pending | 
     s.changed();
     if (keyboard) focusSoon('[data-testid="gt-composer"] [data-testid="gt-option"], [data-testid="gt-composer"] [data-testid="gt-confirm"]');
   };
-  const prompt = step ? PROMPTS[key]?.[step.param] ?? `Choose ${PARAM_NAMES[step.param]?.toLowerCase() ?? step.param}.` : "";
+  const prompt = step ? stepPrompt(v, key, step.param) : "";
   return html`<div class="gt-composer" data-testid="gt-composer" data-type=${pick.type} data-step=${step?.param ?? "confirm"}>
     <p class="gt-composer-head">${title}</p>
     ${summary.length
