@@ -110,8 +110,9 @@ async function playAuctMove(page: Page, store: Bazaar["server"]["store"], roomId
   await until(async () => ((await store.get(roomId))!.version > before ? true : undefined), "the move to be applied");
   if (keyboard && (await store.get(roomId))!.status === "playing") {
     // The keyboard player's focus moves on to the next move's controls.
+    // (Waits for the push to arrive and render: poll's 1 s default is too short on a loaded machine.)
     await expect
-      .poll(() => page.evaluate<string | null>(`document.activeElement && document.activeElement.getAttribute("data-testid")`))
+      .poll(() => page.evaluate<string | null>(`document.activeElement && document.activeElement.getAttribute("data-testid")`), { timeout: 10_000 })
       .toMatch(/^(market-card|discard-market)$/);
   }
 }
