@@ -230,20 +230,20 @@ const CASES: Case[] = [
     total: -56,
   },
   {
-    name: "15. a lone Ace is no chain: -5, no bonus",
+    name: "15. a lone Ace is a one-card chain that starts with an Ace: -5 + 1",
     rows: ["ace-knots journey"],
-    // Knots: ace (1) -5; Moons: journey (1); Waves: journey (1)
-    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [1, -5], Leaves: [0, -5], Wyrms: [0, -5], Knots: [1, -5] },
+    // Knots: ace (1) -5 + 1 = -4; Moons: journey (1); Waves: journey (1)
+    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [1, -5], Leaves: [0, -5], Wyrms: [0, -5], Knots: [1, -4] },
     empty: 14, // -70
-    total: -100,
+    total: -99,
   },
   {
-    name: "16. a lone Crown is no chain: -5, no bonus",
+    name: "16. a lone Crown is a one-card chain that ends with a Crown: -5 + 2",
     rows: ["end journey"],
-    // Leaves: end (1) -5; Moons: journey (1); Waves: journey (1)
-    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [1, -5], Leaves: [1, -5], Wyrms: [0, -5], Knots: [0, -5] },
+    // Leaves: end (1) -5 + 2 = -3; Moons: journey (1); Waves: journey (1)
+    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [1, -5], Leaves: [1, -3], Wyrms: [0, -5], Knots: [0, -5] },
     empty: 14, // -70
-    total: -100,
+    total: -98,
   },
   {
     name: "17. the empty tableau at the start (chips all unused)",
@@ -255,25 +255,25 @@ const CASES: Case[] = [
     total: -140,
   },
   {
-    name: "18. extended: a Pawn first counts as the Ace",
+    name: "18. extended: a Pawn first but no Ace: no Ace bonus (the bonus is the Ace's)",
     rows: ["harvest mountain diplomat pact"],
-    // Moons: harvest 0 -> mountain 4 -> diplomat 8 -> pact 9 (4) 9 + 1 = 10
-    // Suns: the same four cards (4) 10; Leaves: harvest (1) -5, no bonus on one card
-    suits: { Moons: [4, 10], Suns: [4, 10], Waves: [0, -5], Leaves: [1, -5], Wyrms: [0, -5], Knots: [0, -5] },
+    // Moons: harvest 0 -> mountain 4 -> diplomat 8 -> pact 9 (4) 9, no Ace
+    // Suns: the same four cards (4) 9; Leaves: harvest (1) -5, a lone Pawn earns nothing
+    suits: { Moons: [4, 9], Suns: [4, 9], Waves: [0, -5], Leaves: [1, -5], Wyrms: [0, -5], Knots: [0, -5] },
     empty: 12, // -60
-    total: -60,
+    total: -62,
   },
   {
-    name: "19. extended: a Court first and a Crown last: +4",
+    name: "19. extended: Court -> numbers -> Crown with no Ace: the Crown's +2 only",
     rows: ["rite savage battle calamity"],
-    // Wyrms: rite 0 -> savage 3 -> battle 4 -> calamity 10 (4) 9 + 4 = 13
-    // Leaves: rite 0 -> savage 3 (2) 2 + 1 = 3; Moons: rite (1); Knots: battle (1)
-    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [0, -5], Leaves: [2, 3], Wyrms: [4, 13], Knots: [1, -5] },
+    // Wyrms: rite 0 -> savage 3 -> battle 4 -> calamity 10 (4) 9 + 2 = 11 (as Pawn -> 5 -> Crown: +2 only)
+    // Leaves: rite 0 -> savage 3 (2) 2, no Ace; Moons: rite (1); Knots: battle (1)
+    suits: { Moons: [1, -5], Suns: [0, -5], Waves: [0, -5], Leaves: [2, 2], Wyrms: [4, 11], Knots: [1, -5] },
     empty: 12, // -60
-    total: -64,
+    total: -67,
   },
   {
-    name: "20. extended: Pawn then Ace: the bonus once",
+    name: "20. extended: Pawn -> Ace -> 2: the Ace keeps its +1 (once)",
     rows: ["watchman ace-moons author"],
     // Moons: watchman 0 -> ace 1 -> author 2 (3) 5 + 1 = 6
     // Knots: watchman and author apart (1); Wyrms: watchman (1)
@@ -295,7 +295,7 @@ const CASES: Case[] = [
     total: -63,
   },
   {
-    name: "22. extended full board D: an 11-card chain from a Pawn to a Crown; Court-Crown pairs",
+    name: "22. extended full board D: an 11-card chain from a Pawn through an Ace to a Crown; Court-Crown pairs",
     rows: [
       "light-keeper ace-knots author   painter",
       "castle       market    soldier  battle",
@@ -304,15 +304,15 @@ const CASES: Case[] = [
     ],
     // Knots: light-keeper 0 -> ace 1 -> author 2 -> painter 3 -> battle 4 -> soldier 5 -> market 6
     //   -> castle 7 -> betrayal 8 -> merchant 9 -> windfall 10 (11) 30 + 4 = 34
-    // Suns: light-keeper 0 -> castle 7 (2) 2 + 1 = 3
-    // Waves: island 0 -> sea 10 (2) 2 + 4 = 6  beats  darkness 9 -> sea 10 (2) 2 + 2 = 4
+    // Suns: light-keeper 0 -> castle 7 (2) 2, no Ace
+    // Waves: darkness 9 -> sea 10 and island 0 -> sea 10 (2) 2 + 2 = 4 each (no Ace): darkness first in reading order
     // Leaves: market 6 -> merchant 9 (2) 2
-    // Wyrms: best of five 2-card chains: rite 0 -> calamity 10 or island 0 -> calamity 10 (2) 6
-    //   (rite 0 -> betrayal 8: 3; battle 4 -> soldier 5: 2; battle 4 -> darkness 9: 2)
+    // Wyrms: best of five 2-card chains: rite 0 -> calamity 10 or island 0 -> calamity 10 (2) 2 + 2 = 4
+    //   (rite 0 -> betrayal 8: 2; battle 4 -> soldier 5: 2; battle 4 -> darkness 9: 2)
     // Moons: author, rite apart (1) -5
-    suits: { Moons: [1, -5], Suns: [2, 3], Waves: [2, 6], Leaves: [2, 2], Wyrms: [2, 6], Knots: [11, 34] },
+    suits: { Moons: [1, -5], Suns: [2, 2], Waves: [2, 4], Leaves: [2, 2], Wyrms: [2, 4], Knots: [11, 34] },
     empty: 0,
-    total: 46,
+    total: 41,
   },
   {
     name: "23. the longest chain counts even when 7+ cards score the same and a shorter one has the Crown",
@@ -407,7 +407,7 @@ describe("which chain is shown", () => {
     ]);
     const w = bestChain(t, "Wyrms");
     expect(w.cards).toEqual(["rite", "calamity"]);
-    expect([w.ace, w.crown, w.bonus, w.vp]).toEqual([true, true, 4, 6]);
+    expect([w.ace, w.crown, w.bonus, w.vp]).toEqual([false, true, 2, 4]);
     const k = bestChain(t, "Knots");
     expect(k.cards[0]).toBe("light-keeper");
     expect(k.cards.at(-1)).toBe("windfall");
@@ -423,13 +423,21 @@ describe("VP tables and verdicts", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11].map(lengthVp)).toEqual([-5, -5, 2, 5, 9, 14, 20, 30, 30, 30, 30]);
   });
 
-  it("bonuses: Ace +1, Crown +2, both +4; a Pawn or Court first counts as an Ace", () => {
+  it("bonuses: Ace +1, Crown +2, both +4; the Ace keeps its bonus behind a Pawn or Court, which earns none itself", () => {
     expect(chainVp(["ace-suns", "desert"])).toMatchObject({ base: 2, bonus: 1, vp: 3 });
     expect(chainVp(["pact", "bard"])).toMatchObject({ base: 2, bonus: 2, vp: 4 });
     expect(chainVp(["ace-suns", "desert", "painter", "bard"])).toMatchObject({ base: 9, bonus: 4, vp: 13 });
-    expect(chainVp(["island", "bard"])).toMatchObject({ ace: true, crown: true, bonus: 4, vp: 6 });
-    expect(chainVp(["ace-suns"])).toMatchObject({ bonus: 0, vp: -5 });
-    expect(chainVp(["bard"])).toMatchObject({ bonus: 0, vp: -5 });
+    // As printed: Pawn -> Ace -> 5: +1; Pawn -> 5 -> Crown: +2 only (Suns: the Harvest Pawn, the Discovery 5, the Bard Crown).
+    expect(chainVp(["harvest", "ace-suns", "discovery"])).toMatchObject({ base: 5, ace: true, crown: false, bonus: 1, vp: 6 });
+    expect(chainVp(["harvest", "discovery", "bard"])).toMatchObject({ base: 5, ace: false, crown: true, bonus: 2, vp: 7 });
+    expect(chainVp(["harvest", "ace-suns", "desert", "bard"])).toMatchObject({ ace: true, crown: true, bonus: 4, vp: 13 });
+    expect(chainVp(["island", "bard"])).toMatchObject({ ace: false, crown: true, bonus: 2, vp: 4 });
+    expect(chainVp(["harvest", "desert"])).toMatchObject({ ace: false, crown: false, bonus: 0, vp: 2 });
+    // One card is a chain length in the table (-5), and a chain of one Ace starts with an Ace.
+    expect(chainVp(["ace-suns"])).toMatchObject({ ace: true, bonus: 1, vp: -4 });
+    expect(chainVp(["bard"])).toMatchObject({ crown: true, bonus: 2, vp: -3 });
+    expect(chainVp(["harvest"])).toMatchObject({ ace: false, bonus: 0, vp: -5 });
+    expect(chainVp([])).toMatchObject({ ace: false, crown: false, bonus: 0, vp: -5 });
   });
 
   it("40 is a win, 50 a commanding win", () => {

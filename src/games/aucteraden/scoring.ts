@@ -33,7 +33,10 @@ export interface Chain {
   cards: string[];
   /** VP for the length alone. */
   base: number;
-  /** Starts with an Ace (extended: or a Pawn or Court); ends with a Crown. Chains of 2+ cards only. */
+  /**
+   * Holds the Ace bonus: starts with an Ace, or (extended) with a Pawn or Court followed by an
+   * Ace; ends with a Crown. A one-card chain that is an Ace or a Crown has it too.
+   */
   ace: boolean;
   crown: boolean;
   /** 0, +1 (Ace), +2 (Crown) or +4 (both). */
@@ -44,11 +47,14 @@ export interface Chain {
 /** Score a chain given as its cards in order (lowest rank first). */
 export function chainVp(cards: readonly string[]): Pick<Chain, "base" | "ace" | "crown" | "bonus" | "vp"> {
   const base = lengthVp(cards.length);
-  const long = cards.length >= 2;
+  const isAce = (id: string | undefined) => id !== undefined && card(id).rank === "Ace";
+  // "If a chain starts with an Ace": the bonus is the Ace's. Extended: "An Ace does not have to
+  // start a chain ... if a Pawn or Court is the first card", so an Ace right after one keeps it;
+  // a Pawn or Court with no Ace earns nothing. (Ranks rise, so an Ace can only be there.)
   const first = cards[0];
+  const ace = isAce(first) || (first !== undefined && isPawnOrCourt(first) && isAce(cards[1]));
   const last = cards[cards.length - 1];
-  const ace = long && (card(first).rank === "Ace" || isPawnOrCourt(first));
-  const crown = long && card(last).rank === "Crown";
+  const crown = last !== undefined && card(last).rank === "Crown";
   const bonus = ace && crown ? ACE_AND_CROWN_BONUS : crown ? CROWN_BONUS : ace ? ACE_BONUS : 0;
   return { base, ace, crown, bonus, vp: base + bonus };
 }
