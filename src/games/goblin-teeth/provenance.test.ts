@@ -3,7 +3,11 @@
  * deck, the face-down Item) is explained by an entry that viewer was sent, and every fact its
  * entries explain is shown (provenance.ts keeps the account, apart from the rules). Many seeded
  * games, 2-5 players, basic and Advanced Play, every Cheat card played, every seat and a spectator
- * checked after every action; and the check itself is shown to catch planted leaks.
+ * checked after every action, and now and then a fresh account from the whole log (a reload, a late
+ * spectator); every way of learning a card and every way such knowledge ends must be walked. Then
+ * each path on its own, with what each viewer may know written out from the rules. And the check
+ * itself is shown to catch planted leaks, in the view and in the engine (knowledge and entries
+ * agreeing with each other, which only the rules-checks of the account can catch).
  */
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../legal.js";
@@ -11,14 +15,17 @@ import { visibleLog } from "../log.js";
 import type { Action, LegalAction, Seat, Viewer } from "../types.js";
 import { apply } from "./apply.js";
 import { CHEAT_IDS, cheat } from "./data.js";
-import { seededRandom } from "./fixtures.js";
+import { play, position, seededRandom } from "./fixtures.js";
 import { activeSeats, legalActions } from "./legal.js";
 import { disagreements, placesInView, Provenance } from "./provenance.js";
 import { setup } from "./setup.js";
+import type { LogEntry } from "../types.js";
 import type { GoblinTeethOptions, GoblinTeethState } from "./state.js";
 import { view as realView } from "./view.js";
 
 type ViewFn = (state: GoblinTeethState, viewer: Viewer) => unknown;
+/** A planted engine bug: turns the state an action produced (from `prev`) into a wrong one. */
+type Tamper = (prev: GoblinTeethState, next: GoblinTeethState) => GoblinTeethState;
 
 const VARIANTS: Array<[number, GoblinTeethOptions]> = [
   [3, {}],
@@ -34,16 +41,34 @@ const VARIANTS: Array<[number, GoblinTeethOptions]> = [
 /** Cheat cards whose plays move hidden cards: picked first whenever one can be played. */
 const MOVERS = new Set(["share-the-load", "revivify", "sneaky-sneaky", "switcheroo", "exchange", "sneak-preview", "quick-fingers", "pass", "pilfer"]);
 
+/** Ways to draw from the Cheat deck, preferred while another seat knows a card near its top. */
+const DRAWS = new Set(["share-the-load", "pass", "pilfer"]);
+
 /**
  * A bot that plays a Cheat card it has not played yet when it can, else (often) a card that moves
  * hidden cards, Poisoner or a draw from the Altar, else anything: so every path is walked often.
+ * While another seat knows a card in the top 3 of the Cheat deck it likes drawing (Share the Load
+ * above all: the share-out after a known card was drawn is the rarest path). It reads the state to
+ * steer, never to check.
  */
 function picker(played: Set<string>, random: () => number) {
-  return (legal: LegalAction[]): Action | null => {
+  return (s: GoblinTeethState, seat: Seat, legal: LegalAction[]): Action | null => {
     const cardOf = (l: LegalAction) => (l.type === "cheat" && l.params?.card?.kind === "choice" ? String(l.params.card.options[0]) : null);
     const fresh = legal.filter((l) => cardOf(l) !== null && !played.has(cardOf(l)!));
     const busy = legal.filter((l) => l.type === "poison" || l.type === "altar-draw" || l.type === "share" || l.type === "quick-fingers" || (cardOf(l) !== null && MOVERS.has(cheat(cardOf(l)!).kind)));
-    const from = fresh.length > 0 && random() < 0.8 ? fresh : busy.length > 0 && random() < 0.6 ? busy : legal;
+    const watched = s.cheatDeck.slice(0, 3).some((c) => (s.knowledge[c] ?? []).some((k) => k !== seat));
+    const draws = watched ? legal.filter((l) => l.type === "altar-draw" || (cardOf(l) !== null && DRAWS.has(cheat(cardOf(l)!).kind))) : [];
+    const share = draws.filter((l) => cardOf(l) !== null && cheat(cardOf(l)!).kind === "share-the-load");
+    const from =
+      share.length > 0 && random() < 0.9
+        ? share
+        : draws.length > 0 && random() < 0.7
+          ? draws
+          : fresh.length > 0 && random() < 0.8
+            ? fresh
+            : busy.length > 0 && random() < 0.6
+              ? busy
+              : legal;
     const action = randomLegalAction(from, random);
     if (action?.type === "cheat") played.add(action.card as string);
     return action;
@@ -52,15 +77,24 @@ function picker(played: Set<string>, random: () => number) {
 
 interface Checked {
   views: number;
+  /** Fresh accounts (the whole log at once, as after a reload or for a late spectator) checked. */
+  fresh: number;
   problems: string[];
-  /** How often each kind of cause explained a fact shown (the entry type and reason that taught it). */
-  causes: Map<string, number>;
+  /** The distinct facts each kind of cause explained (the entry type and reason that taught it). */
+  causes: Map<string, Set<string>>;
+  /** How many facts each kind of entry ended, over every viewer. */
+  ended: Map<string, number>;
   played: Set<string>;
 }
 
-/** Play one seeded game, holding every viewer's view against its own entries after every action. */
-function checkGame(players: number, options: GoblinTeethOptions, seed: string, view: ViewFn = realView, into?: Checked): Checked {
-  const out: Checked = into ?? { views: 0, problems: [], causes: new Map(), played: new Set() };
+const emptyChecked = (): Checked => ({ views: 0, fresh: 0, problems: [], causes: new Map(), ended: new Map(), played: new Set() });
+
+/**
+ * Play one seeded game, holding every viewer's view against its own entries after every action
+ * (and, every 37 actions, against a fresh account of the whole log).
+ */
+function checkGame(players: number, options: GoblinTeethOptions, seed: string, view: ViewFn = realView, into?: Checked, tamper?: Tamper): Checked {
+  const out: Checked = into ?? emptyChecked();
   const viewers: Viewer[] = [...Array.from({ length: players }, (_, seat): Viewer => ({ kind: "seat", seat })), { kind: "spectator" }];
   const accounts = viewers.map((v) => new Provenance(v, players));
   const pick = picker(out.played, seededRandom(`pick:${seed}`));
@@ -80,49 +114,81 @@ function checkGame(players: number, options: GoblinTeethOptions, seed: string, v
         reported.add(key);
       }
       out.views++;
+      if (step % 37 === 36) {
+        const fresh = new Provenance(viewer, players);
+        fresh.feed(visibleLog(s.log, viewer));
+        out.problems.push(...disagreements(placesInView(view(s, viewer), players), fresh, `${seed} step ${step}, ${who} from the whole log`));
+        out.fresh++;
+      }
       const places = account.places();
       for (const card of [...places.hands.flat(), ...places.deckTop.map((t) => t.card), ...(places.faceDown ? [places.faceDown] : [])]) {
-        const cause = account.why(card)!.replace(/^#\d+ /, "").replace(/:.*/, "");
-        out.causes.set(cause, (out.causes.get(cause) ?? 0) + 1);
+        const why = account.why(card)!;
+        const cause = why.replace(/^#\d+ /, "").replace(/:.*/, "");
+        out.causes.set(cause, (out.causes.get(cause) ?? new Set()).add(`${seed} ${who} ${card} ${why}`));
       }
     });
-    if (s.phase === "over" || out.problems.length > 20) return out;
+    if (s.phase === "over" || out.problems.length > 20) {
+      for (const a of accounts) for (const [k, n] of a.ended) out.ended.set(k, (out.ended.get(k) ?? 0) + n);
+      return out;
+    }
     if (step > 20000) throw new Error(`${seed} did not end`);
     const active = activeSeats(s);
     const seat: Seat = active[Math.floor(random() * active.length)]!;
-    const action = pick(legalActions(s, seat));
+    const action = pick(s, seat, legalActions(s, seat));
     if (!action) throw new Error(`${seed}: seat ${seat} has no legal action`);
     const r = apply(s, seat, action);
     if (!r.ok) throw new Error(`${seed}: legal action refused: ${JSON.stringify(action)} ${r.error.code}`);
-    s = r.value;
+    s = tamper ? tamper(s, r.value) : r.value;
   }
 }
 
 describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in that viewer's own entries", () => {
   it("holds for every seat and a spectator after every action of 48 seeded games, every Cheat card played", () => {
-    const all: Checked = { views: 0, problems: [], causes: new Map(), played: new Set() };
+    const all = emptyChecked();
     for (let g = 0; g < 48; g++) {
       const [players, options] = VARIANTS[g % VARIANTS.length]!;
       checkGame(players, options, `provenance-${g}`, realView, all);
     }
     expect(all.problems.slice(0, 10)).toEqual([]);
     expect(all.views).toBeGreaterThan(20_000);
+    expect(all.fresh).toBeGreaterThan(500);
     expect([...all.played].sort()).toEqual([...CHEAT_IDS].sort());
-    // Every way of learning where a card is was walked, many times (a cause never seen would
-    // leave its path unchecked).
-    const causes = Object.fromEntries(all.causes);
-    for (const cause of [
-      "given (poisoner)",
-      "given (revivify)",
-      "given (share-the-load)",
-      "deck-top",
-      "draw (altar)",
-      "peeked",
-      "switched",
-      "back-to-hand",
-      "award",
-    ]) {
-      expect(causes[cause] ?? 0, `${cause} in ${JSON.stringify(causes)}`).toBeGreaterThan(10);
+    // Every way of learning where a card is was walked, by many distinct facts (a cause never seen
+    // would leave its path unchecked).
+    const causes = Object.fromEntries([...all.causes].map(([k, v]) => [k, v.size]));
+    for (const [cause, least] of [
+      ["given (poisoner)", 30],
+      ["given (revivify)", 30],
+      ["given (share-the-load)", 30],
+      ["deck-top", 30],
+      ["draw (altar)", 30],
+      ["draw (no-items)", 8],
+      ["draw (share-the-load)", 8],
+      ["draw (pass)", 5],
+      ["peeked", 30],
+      ["switched", 30],
+      ["switcheroo", 20],
+      ["back-to-hand", 30],
+      ["award", 30],
+    ] as const) {
+      expect(causes[cause] ?? 0, `${cause} in ${JSON.stringify(causes)}`).toBeGreaterThanOrEqual(least);
+    }
+    // And every way such knowledge ends: a known card played or discarded face up, or a card
+    // leaving that hand unseen (a view still listing it would be caught).
+    const ended = Object.fromEntries(all.ended);
+    for (const [why, least] of [
+      ["cheat", 100],
+      ["poison", 20],
+      ["exchange", 20],
+      ["switcheroo", 20],
+      ["quick-fingers (an Item)", 20],
+      ["quick-fingers (a Cheat card)", 20],
+      ["gave (share-the-load)", 8],
+      ["deck-top", 3],
+      ["no-bids", 30],
+      ["refresh", 5],
+    ] as const) {
+      expect(ended[why] ?? 0, `${why} in ${JSON.stringify(ended)}`).toBeGreaterThanOrEqual(least);
     }
   }, 300_000);
 
@@ -171,5 +237,192 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
     let problems: string[] = [];
     for (let g = 0; g < 8 && problems.length === 0; g++) problems = checkGame(3, {}, `provenance-forget-${g}`, forgetful).problems;
     expect(problems.join("\n")).toMatch(/leaves out .* known since #\d+/);
+  });
+
+  /** Runs games until `tamper`'s planted bug shows (or `games` are played); the problems found. */
+  function planted(tamper: Tamper, players: number, name: string, games = 16): string[] {
+    let problems: string[] = [];
+    for (let g = 0; g < games && problems.length === 0; g++) problems = checkGame(players, {}, `provenance-${name}-${g}`, realView, undefined, tamper).problems;
+    return problems;
+  }
+  const added = (prev: GoblinTeethState, next: GoblinTeethState): LogEntry[] => next.log.slice(prev.log.length);
+  const union = (a: readonly Seat[] = [], b: readonly Seat[] = []): Seat[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
+
+  it("catches a planted engine leak: a known card put back on the Cheat deck keeps whoever knew it", () => {
+    const stickyDeck: Tamper = (prev, next) => {
+      let knowledge = next.knowledge;
+      for (const e of added(prev, next)) {
+        if (e.type === "deck-top") knowledge = { ...knowledge, [e.card as string]: union(knowledge[e.card as string], prev.knowledge[e.card as string]) };
+      }
+      return { ...next, knowledge };
+    };
+    expect(planted(stickyDeck, 4, "sticky-deck").join("\n")).toMatch(/on the Cheat deck with no cause|hand with no cause/);
+  });
+
+  it("catches a planted engine leak: a third seat told the card a Poisoner gave", () => {
+    const gossip: Tamper = (prev, next) => {
+      const e = added(prev, next).find((x) => x.type === "given" && x.reason === "poisoner");
+      if (!e) return next;
+      const third = [0, 1, 2].find((x) => x !== e.from && x !== e.seat)!;
+      return { ...next, knowledge: { ...next.knowledge, [e.card as string]: union(next.knowledge[e.card as string], [third]) } };
+    };
+    expect(planted(gossip, 3, "gossip").join("\n")).toMatch(/with no cause \(nothing this viewer was told puts it there\)/);
+  });
+
+  it("catches a planted engine leak: what was known in a hand stays known after a card left it unseen (the landed bug)", () => {
+    const unforgetting: Tamper = (prev, next) => {
+      const e = added(prev, next).find((x) => ["exchange", "switcheroo", "poison"].includes(x.type) || (x.type === "quick-fingers" && x.item));
+      if (!e) return next;
+      const seat = e.seat as Seat;
+      const knowledge = { ...next.knowledge };
+      for (const c of next.hands[seat]!) if (prev.hands[seat]!.includes(c)) knowledge[c] = union(knowledge[c], prev.knowledge[c]);
+      return { ...next, knowledge, shown: [...new Set([...next.shown, ...prev.shown.filter((c) => next.hands[seat]!.includes(c))])] };
+    };
+    expect(planted(unforgetting, 4, "unforgetting").join("\n")).toMatch(/with no cause/);
+  });
+
+  it("catches a planted engine leak the engine's own entries agree with: a peek told to every seat", () => {
+    // The knowledge and the entries agree (each seat is sent a `peeked` and its view shows the
+    // card): only the account's rule that a peek is told to the one who peeked can catch it.
+    const toldAll: Tamper = (prev, next) => {
+      const peek = added(prev, next).find((x) => x.type === "peeked");
+      if (!peek) return next;
+      const all = Array.from({ length: next.players }, (_, i) => i);
+      return { ...next, log: next.log.map((e) => (e === peek ? { ...e, to: all } : e)), knowledge: { ...next.knowledge, [peek.card as string]: all } };
+    };
+    const problems = planted(toldAll, 3, "told-all");
+    expect(problems.join("\n")).toMatch(/entry #\d+ peeked: addressed to \[0,1,2\]; the rules tell only \[\d\]/);
+    expect(problems.filter((p) => !/: entry #\d+ /.test(p))).toEqual([]);
+  });
+});
+
+/**
+ * Each path a card takes, on its own: what each viewer's view places afterwards, written out from
+ * the printed rules (per seat, the cards it may know in other hands; its known cards on the Cheat
+ * deck, "card@place"; the face-down Item it knows), and the same from an account of that viewer's
+ * whole log read at once (as after a reload, or for a spectator arriving late).
+ */
+describe("Goblin Teeth knowledge, path by path: who may know which card afterwards, and when it ends", () => {
+  const spectator: Viewer = { kind: "spectator" };
+  type Want = { hands?: Record<number, string[]>; deckTop?: string[]; faceDown?: string | null };
+
+  function placed(s: GoblinTeethState, viewer: Viewer) {
+    const p = placesInView(realView(s, viewer), s.players);
+    return {
+      hands: Object.fromEntries(p.hands.flatMap((h, seat) => (h.length > 0 ? [[seat, h]] : []))),
+      deckTop: p.deckTop.map((t) => `${t.card}@${t.fromTop}`),
+      faceDown: p.faceDown,
+    };
+  }
+
+  /** Each position's Cheat deck size before its first entry (its log starts there). */
+  const deckAtStart = new WeakMap<object, number>();
+
+  /** Viewers are "0", "1"... and "spectator"; one left out may know nothing. */
+  function expectPlaces(s: GoblinTeethState, want: Record<string, Want>): void {
+    const viewers: Viewer[] = [...Array.from({ length: s.players }, (_, seat): Viewer => ({ kind: "seat", seat })), spectator];
+    for (const v of viewers) {
+      const key = v.kind === "seat" ? String(v.seat) : "spectator";
+      const w = want[key] ?? {};
+      const sorted = Object.fromEntries(Object.entries(w.hands ?? {}).map(([k, cards]) => [k, [...cards].sort()]));
+      expect(placed(s, v), `viewer ${key}`).toEqual({ hands: sorted, deckTop: w.deckTop ?? [], faceDown: w.faceDown ?? null });
+      const account = new Provenance(v, s.players, deckAtStart.get(s.log[0]!));
+      account.feed(visibleLog(s.log, v));
+      expect(disagreements(placesInView(realView(s, v), s.players), account, `viewer ${key}`)).toEqual([]);
+    }
+  }
+
+  /** A position, remembered with its Cheat deck's size (keyed by its first log entry, which every later state keeps). */
+  const at = (spec: Parameters<typeof position>[0]) => {
+    const s = position(spec);
+    deckAtStart.set(s.log[0]!, s.cheatDeck.length);
+    return s;
+  };
+  const table = (spec: Partial<Parameters<typeof position>[0]>) =>
+    at({ players: 3, dice: [[4, 2, 6], [5, 1, 3], [2, 6, 1]], pot: ["item-bone-1", "item-tooth-1", "item-worms-1"], ...spec });
+
+  it("Poisoner: giver and receiver know the card; it ends when played, or when that hand gives a card to a third player unseen, not when it gives one to the knower", () => {
+    const s = table({ hands: [["cheat-swap", "cheat-borrow"], ["cheat-pilfer"], []], ongoing: [["cheat-poisoner"], [], []], cheatDeck: ["cheat-refresh", "cheat-distraction"] });
+    const given = play(s, [[0, { type: "poison", give: "cheat-swap", die: 3 }]]);
+    expectPlaces(given, { "0": { hands: { 1: ["cheat-swap"] } } });
+    // Seat 1 draws (the card drawn is unknown) and pilfers the Poisoner: nothing leaves its hand.
+    const pilfered = play(given, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-pilfer", take: "cheat-poisoner" }]]);
+    expectPlaces(pilfered, { "0": { hands: { 1: ["cheat-swap"] } } });
+    // A card to seat 2, face down: seat 0 can't tell which, so no longer knows the swap is there.
+    expectPlaces(play(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 6 }]]), { "1": { hands: { 2: ["cheat-refresh"] } } });
+    // A card to seat 0 itself: it sees it got the other one, so the swap is still there.
+    expectPlaces(play(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 1 }]]), { "0": { hands: { 1: ["cheat-swap"] } }, "1": { hands: { 0: ["cheat-refresh"] } } });
+    // Played face up: it has left the hand, and no view lists it.
+    expectPlaces(play(pilfered, [[1, { type: "cheat", card: "cheat-swap", die: 4, other: 5 }]]), {});
+  });
+
+  it("Sneak Preview: everyone (spectators too) knows the card back in that hand; an Item leaving doesn't end it; a card given unseen ends it for all but the two", () => {
+    const s = table({ hands: [["cheat-sneak-preview", "cheat-swap", "cheat-exchange", "item-bone-2", "cheat-borrow"], [], []], ongoing: [["cheat-poisoner"], [], []] });
+    const shown = play(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }], [0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
+    const all = { hands: { 0: ["cheat-swap"] } };
+    expectPlaces(shown, { "1": all, "2": all, spectator: all });
+    const exchanged = play(shown, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    expectPlaces(exchanged, { "1": all, "2": all, spectator: all });
+    const poisoned = play(exchanged, [[0, { type: "poison", give: "cheat-borrow", die: 3 }]]);
+    expectPlaces(poisoned, { "0": { hands: { 1: ["cheat-borrow"] } }, "1": all });
+  });
+
+  it("Revivify and Share the Load: the receiver knows its card, the player the card on the deck and whoever draws it; a known card drawn is lost in the share-out", () => {
+    const s = table({
+      hands: [["cheat-revivify"], ["cheat-share-the-load"], []],
+      discard: ["cheat-pass", "cheat-swap", "cheat-borrow"],
+      cheatDeck: ["cheat-distraction", "cheat-refresh", "cheat-pilfer", "cheat-reposition"],
+    });
+    const revived = play(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-pass" }]]);
+    expectPlaces(revived, { "0": { hands: { 1: ["cheat-pass"] }, deckTop: ["cheat-swap@0"] } });
+    // Seat 1's Share the Load draws the swap seat 0 put on top: seat 0 follows it into seat 1's hand.
+    const drawn = play(revived, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expectPlaces(drawn, { "0": { hands: { 1: ["cheat-pass", "cheat-swap"] } } });
+    // One of the three back on top, one to seat 2: seat 0 can't tell which (the pass it gave stays).
+    const shared = play(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-swap" }]]);
+    expectPlaces(shared, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-swap"] }, deckTop: ["cheat-distraction@0"] } });
+    // Even when the card it knew stays in that hand: it might have been either of the two that went.
+    const kept = play(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-refresh" }]]);
+    expectPlaces(kept, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-distraction@0"] } });
+    // Or when the one put back is the card it knew.
+    const back = play(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
+    expectPlaces(back, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-swap@0"] } });
+    // Seat 2 draws the card seat 1 put on top: seat 1 follows it.
+    const taken = play(shared, [[1, { type: "altar", die: 3 }], [2, { type: "altar-draw", die: 6 }]]);
+    expectPlaces(taken, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-distraction", "cheat-swap"] } } });
+  });
+
+  it("the face-down Item: who peeked follows it into a Switcheroo player's hand, until an Item leaves that hand unseen; Refresh ends it", () => {
+    const s = table({ hands: [["cheat-sneaky-sneaky"], ["cheat-switcheroo", "cheat-exchange", "cheat-refresh", "item-emerald-1", "item-mushroom-1"], []] });
+    const peeked = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 }]]);
+    expectPlaces(peeked, { "0": { faceDown: "item-bone-1" } });
+    const switched = play(peeked, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-switcheroo", item: "item-emerald-1" }]]);
+    expectPlaces(switched, { "0": { hands: { 1: ["item-bone-1"] } }, "1": { faceDown: "item-emerald-1" } });
+    const exchanged = play(switched, [[1, { type: "cheat", card: "cheat-exchange", item: "item-mushroom-1" }]]);
+    expectPlaces(exchanged, { "1": { faceDown: "item-emerald-1" } });
+    expectPlaces(play(exchanged, [[1, { type: "cheat", card: "cheat-refresh", slot: 0 }]]), {});
+  });
+
+  it("the face-down Item awarded: who peeked knows it is in its taker's hand (nobody else does)", () => {
+    const s = at({
+      players: 2,
+      dice: [[4, 2, 6], [5, 1, 3]],
+      at: [["altar", "altar", "supply"], [0, "altar", "altar"]],
+      pot: ["item-bone-1", "item-tooth-1"],
+      hands: [["cheat-sneaky-sneaky"], []],
+    });
+    const next = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 3 }], [0, { type: "altar", die: 2 }]]);
+    expect(next.round).toBe(2);
+    expect(next.hands[1]).toContain("item-bone-1");
+    expectPlaces(next, { "0": { hands: { 1: ["item-bone-1"] } } });
+  });
+
+  it("Quick Fingers: a Cheat card discarded face up ends nothing else; an Item discarded unseen ends what was known of that hand's Items", () => {
+    const s = table({ hands: [["item-bone-2", "cheat-swap"], ["cheat-quick-fingers", "item-emerald-1", "cheat-borrow"], []], ongoing: [["cheat-poisoner"], [], []] });
+    const given = play(s, [[0, { type: "poison", give: "item-bone-2", die: 3 }], [0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-quick-fingers" }]]);
+    expectPlaces(given, { "0": { hands: { 1: ["item-bone-2"] } } });
+    const cheatOut = play(given, [[1, { type: "quick-fingers", discard: "cheat-borrow", raise: 4, reduce: 5 }]]);
+    expectPlaces(cheatOut, { "0": { hands: { 1: ["item-bone-2"] } } });
+    expectPlaces(play(cheatOut, [[1, { type: "quick-fingers", discard: "item-emerald-1", raise: 4, reduce: 5 }]]), {});
   });
 });
