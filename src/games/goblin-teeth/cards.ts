@@ -5,6 +5,17 @@
  * hand is always known to its owner. A seat knows where a card is only while nothing it could not
  * see may have moved it: a card taken from a hand face down (given, discarded unseen, put on the
  * deck) makes every card it could have been uncertain to whoever did not see which it was.
+ *
+ * Path by path (the callers say what was seen, these functions decide): a card drawn is known to
+ * whoever put it on the deck (`drawCheats`); a card given face down (Poisoner, Revivify, Share the
+ * Load) to giver and receiver (`addToHand`); the face-down Item to who peeked or put it there, and
+ * to them in its taker's hand (award, Switcheroo); a Sneak Preview card back in hand to everyone.
+ * Knowledge ends when the card is played or discarded face up (`forgetCard`, `discardCheat`), put
+ * on the deck (`putOnCheatDeck`: its putter only), shuffled (`shuffleIntoItemDeck`,
+ * `reshuffleDiscard`), or when a card leaves that hand unseen among cards it could have been
+ * (`removeFromHand` with `unseen`: Poisoner among the whole hand but for its target; Exchange,
+ * Switcheroo and a Quick Fingers Item among the hand's Items; Share the Load among the cards drawn).
+ * provenance.ts follows the same paths from each viewer's entries alone, and its tests hold the views to it.
  */
 import { forget, knows } from "../knowledge.js";
 import { shuffle } from "../rng.js";

@@ -7,11 +7,13 @@
  * A seat also gets `mine`: its hand, the Cheat cards it put on top of the deck (still there),
  * and its pending decision's private part. A seat sees the face-down Item only if it peeked
  * (Sneaky Sneaky) or put it there (Switcheroo); in another hand, only the cards it knows are there
- * (cards it gave or was given, a card it put on the deck that was then drawn, the face-down Item it
- * knew going to its taker, cards shown with Sneak Preview), and only while nothing it could not see
- * may have moved them (cards.ts decides; provenance.ts explains each from the viewer's own
- * entries, and the tests hold every view to it). Never: another hand's other cards, an unknown
- * face-down Item, the decks' contents or order, the RNG. At the end, everything is revealed.
+ * (a card it gave: Poisoner, Revivify, Share the Load; a card it put on top of the Cheat deck, once
+ * drawn; the face-down Item it knew, once taken; a card shown to all with Sneak Preview), and only
+ * while nothing it could not see may have moved them (cards.ts decides; provenance.ts explains each
+ * from the viewer's own entries, and the tests hold every view to it). A face-up Item someone took
+ * is told by face in the log (`award`), never listed as a card in that hand. Never: another hand's
+ * other cards, an unknown face-down Item, the decks' contents or order, the RNG. At the end,
+ * everything is revealed.
  */
 import type { Outcome, Viewer } from "../types.js";
 import { knowsCard } from "./cards.js";
