@@ -130,6 +130,14 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
   isOver(state: S): boolean;
   /** The outcome once over, else null. */
   outcome(state: S): Outcome | null;
+  /**
+   * Optional, for a game whose scoring changed after some of its games were recorded: the outcome
+   * of this finished state (replayed from a record) under the scoring rules the `recorded` outcome
+   * names, with a name for those rules; null if it names rules this engine does not have. Replay
+   * uses it when today's rules give a different outcome, so a record made before the change is
+   * still checked exactly, against the rules that scored it (records are never re-scored).
+   */
+  outcomeAsRecorded?(state: S, recorded: Outcome): { rules: string; outcome: Outcome | null } | null;
 }
 
 /** A definition with its state type erased, as the registry holds it. */

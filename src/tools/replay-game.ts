@@ -35,6 +35,33 @@ export function replayGame(input: ReplayInput): ReplayResult {
   return { state, outcome: game.outcome(state), commitment: createHash("sha256").update(input.seed, "utf8").digest("hex") };
 }
 
+export interface OutcomeCheck {
+  /** The recorded outcome is the replayed game's, under today's scoring or the rules `rules` names. */
+  matches: boolean;
+  /** The replayed game's outcome under today's scoring. */
+  current: Outcome | null;
+  /**
+   * Set when the record was scored by earlier rules of the game (GameDefinition.outcomeAsRecorded)
+   * and today's differ: those rules' name. With `matches`, the record is exactly what they gave.
+   */
+  rules?: string;
+}
+
+/**
+ * Does a record's outcome follow from its replayed game? First under today's scoring; if that
+ * differs and the game's scoring has changed since, under the rules the record names. Records
+ * keep the result they were given, so an old one is checked against the rules that scored it.
+ */
+export function checkOutcome(gameType: string, replayed: ReplayResult, recorded: Outcome): OutcomeCheck {
+  const current = replayed.outcome;
+  if (canonicalJson(current) === canonicalJson(recorded)) return { matches: true, current };
+  const game = findGame(gameType);
+  const then = game?.outcomeAsRecorded?.(replayed.state, recorded) ?? null;
+  // No earlier rules named, or the record names today's: it simply differs.
+  if (!then || canonicalJson(then.outcome) === canonicalJson(current)) return { matches: false, current };
+  return { matches: canonicalJson(then.outcome) === canonicalJson(recorded), current, rules: then.rules };
+}
+
 /** JSON with object keys sorted at every depth: stored JSONB does not keep key order. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>

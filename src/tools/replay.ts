@@ -2,13 +2,14 @@
  * `npm run replay -- <room id>` (reads the finished game from DATABASE_URL, or the embedded
  * PGlite in PGLITE_DIR) or `npm run replay -- --file game.json` (the body of
  * GET /api/finished/<id>). Checks that the seed hashes to the commitment and that replaying
- * the action log from the seed gives the recorded outcome.
+ * the action log from the seed gives the recorded outcome (for a record scored before a change to
+ * its game's scoring, the outcome under the rules that scored it: records are never re-scored).
  */
 import { readFileSync } from "node:fs";
 import { loadConfig } from "../config.js";
 import { openDatabase } from "../db/client.js";
 import { getFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
-import { canonicalJson, replayGame } from "./replay-game.js";
+import { checkOutcome, replayGame } from "./replay-game.js";
 
 async function load(args: string[]): Promise<FinishedGameRecord> {
   if (args[0] === "--file" && args[1]) {
@@ -33,10 +34,17 @@ const rec = await load(process.argv.slice(2)).catch((e: unknown) => {
 });
 const result = replayGame({ gameType: rec.gameType, players: rec.seats.length, options: rec.options, seed: rec.seed, actions: rec.actions });
 const seedOk = result.commitment === rec.commitment;
-const outcomeOk = canonicalJson(result.outcome) === canonicalJson(rec.outcome);
+const check = checkOutcome(rec.gameType, result, rec.outcome);
 console.log(`game        ${rec.roomId} (${rec.gameType}, ${rec.seats.length} players, ${rec.actions.length} actions)`);
 console.log(`commitment  ${rec.commitment}`);
 console.log(`sha256(seed) ${result.commitment}  ${seedOk ? "MATCHES" : "DOES NOT MATCH"}`);
-console.log(`replayed scores ${JSON.stringify(result.outcome?.scores)} places ${JSON.stringify(result.outcome?.places)}`);
-console.log(`outcome     ${outcomeOk ? "MATCHES the recorded result" : "DIFFERS from the recorded result"}`);
-process.exit(seedOk && outcomeOk ? 0 : 1);
+console.log(`recorded scores ${JSON.stringify(rec.outcome.scores)} places ${JSON.stringify(rec.outcome.places)}`);
+if (check.rules === undefined) {
+  console.log(`replayed scores ${JSON.stringify(check.current?.scores)} places ${JSON.stringify(check.current?.places)}`);
+  console.log(`outcome     ${check.matches ? "MATCHES the recorded result" : "DIFFERS from the recorded result"}`);
+} else {
+  // A record scored before a change to the game's scoring keeps its result: check it against those rules.
+  console.log(`outcome     ${check.matches ? "MATCHES the recorded result" : "DIFFERS from the recorded result"} under ${check.rules}, which scored this record`);
+  console.log(`            (today's scoring would give scores ${JSON.stringify(check.current?.scores)} places ${JSON.stringify(check.current?.places)}; the record keeps its own)`);
+}
+process.exit(seedOk && check.matches ? 0 : 1);

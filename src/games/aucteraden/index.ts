@@ -5,7 +5,7 @@ import { activeSeats, legalActions } from "./legal.js";
 import { parseOptions } from "./options.js";
 import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type AucteradenOptions, type AucteradenState } from "./state.js";
-import { outcome, view, viewKey } from "./view.js";
+import { outcome, outcomeAsRecorded, view, viewKey } from "./view.js";
 
 export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   id: GAME_ID,
@@ -33,10 +33,11 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   viewKey,
   isOver: (state) => state.phase === "over",
   outcome,
+  outcomeAsRecorded,
 };
 
 export type { AucteradenState, AucteradenOptions, Market, Phase, Placed } from "./state.js";
-export type { Chain, ChipPenalty, ScoreBreakdown, Verdict } from "./scoring.js";
+export type { Chain, ChipPenalty, ScoreBreakdown, ScoringRules, Verdict } from "./scoring.js";
 export type { Offer } from "./legal.js";
 export type { Board, Bounds, Cell } from "./tableau.js";
 export type { AucteradenView, Pending } from "./view.js";

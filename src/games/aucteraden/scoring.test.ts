@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { card, SUITS, type Suit } from "../decktet/cards.js";
-import { chipsOf, layout } from "./fixtures.js";
+import { chipsOf, layout, play, position } from "./fixtures.js";
 import { isAceOrCrown, isPawnOrCourt } from "./ranks.js";
-import { bestChain, chainVp, lengthVp, score, verdict } from "./scoring.js";
+import { bestChain, chainVp, lengthVp, score, SCORING_RULES, verdict } from "./scoring.js";
 import type { Placed } from "./state.js";
+import { outcome, view } from "./view.js";
 
 type PerSuit = Record<Suit, [length: number, vp: number]>;
 
@@ -282,13 +283,14 @@ const CASES: Case[] = [
     total: -84,
   },
   {
-    name: "21. extended: the longest chain counts even when a shorter one scores more",
+    name: "21. extended: a Pawn -> Crown chain earns the Crown's +2 only; the longer chain counts",
     rows: [
       "harvest bard savage .", //
       ".       .    desert painter",
       ".       .    .      mountain",
     ],
-    // Suns: desert 2 -> painter 3 -> mountain 4 (3) 5  beats  harvest 0 -> bard 10 (2) 2 + 4 = 6 (printed: "choose the longest")
+    // Suns: desert 2 -> painter 3 -> mountain 4 (3) 5  beats  harvest 0 -> bard 10 (2) 2 + 2 = 4, no Ace
+    //   (scored before the change as 2 + 4 = 6, more than 5; the longest counted then too: case 23 for today)
     // Wyrms: desert 2 -> savage 3 (2) 2; Moons: harvest, mountain apart (1); Leaves: harvest, savage apart (1)
     suits: { Moons: [1, -5], Suns: [3, 5], Waves: [0, -5], Leaves: [1, -5], Wyrms: [2, 2], Knots: [1, -5] },
     empty: 10, // -50
@@ -468,5 +470,84 @@ describe("VP tables and verdicts", () => {
 
   it("every suit is scored", () => {
     expect(score(layout(["pact"]), chipsOf(), 0).chains.map((c) => c.suit)).toEqual([...SUITS]);
+  });
+});
+
+/**
+ * Issue 19, part 3: the examples, each on a tableau (so the chain is found, not handed in).
+ * Suns cards: the Harvest (Pawn, 0), the Island (Court, 0), the Ace of Suns, the Desert 2, the
+ * Painter 3, the Discovery 5, the Bard (Crown). `was`: the Suns chain's VP under the scoring
+ * before the change (rules 1), for the record.
+ */
+describe("the Ace and Crown bonus as printed (issue 19 examples)", () => {
+  const EXAMPLES: Array<{ name: string; rows: string[]; cards: string[]; ace: boolean; crown: boolean; bonus: number; vp: number; was: number }> = [
+    // 3 cards: 5, + 1
+    { name: "Pawn -> Ace -> 5: +1 (the Ace keeps its bonus behind a Pawn)", rows: ["harvest ace-suns discovery"], cards: ["harvest", "ace-suns", "discovery"], ace: true, crown: false, bonus: 1, vp: 6, was: 6 },
+    // 3 cards: 5, + 2 (no Ace)
+    { name: "Pawn -> 5 -> Crown: +2 only", rows: ["harvest discovery bard"], cards: ["harvest", "discovery", "bard"], ace: false, crown: true, bonus: 2, vp: 7, was: 9 },
+    // 2 cards: 2, + 0
+    { name: "Pawn -> 5, no Ace, no Crown: 0", rows: ["harvest discovery"], cards: ["harvest", "discovery"], ace: false, crown: false, bonus: 0, vp: 2, was: 3 },
+    { name: "Court -> 5, no Ace, no Crown: 0", rows: ["island discovery"], cards: ["island", "discovery"], ace: false, crown: false, bonus: 0, vp: 2, was: 3 },
+    // 1 card: -5, + 1
+    { name: "a lone Ace: +1, -4 in all", rows: ["ace-suns"], cards: ["ace-suns"], ace: true, crown: false, bonus: 1, vp: -4, was: -5 },
+    // 1 card: -5, + 2
+    { name: "a lone Crown: +2, -3 in all", rows: ["bard"], cards: ["bard"], ace: false, crown: true, bonus: 2, vp: -3, was: -5 },
+    // 4 cards: 9, + 4
+    { name: "Ace -> 2 -> 3 -> Crown: +4", rows: ["ace-suns desert painter bard"], cards: ["ace-suns", "desert", "painter", "bard"], ace: true, crown: true, bonus: 4, vp: 13, was: 13 },
+    // 4 cards: 9, + 4
+    { name: "Pawn -> Ace -> 2 -> Crown: +4", rows: ["harvest ace-suns desert bard"], cards: ["harvest", "ace-suns", "desert", "bard"], ace: true, crown: true, bonus: 4, vp: 13, was: 13 },
+    // a lone Ace (-4) and a lone Crown (-3) apart: both one card long, the higher-scoring counts (ruling 10)
+    { name: "one-card chains only: the lone Crown counts over the lone Ace", rows: ["ace-suns author bard"], cards: ["bard"], ace: false, crown: true, bonus: 2, vp: -3, was: -5 },
+    // no Suns card at all: -5, no bonus
+    { name: "no card of the suit: -5, nothing more", rows: ["author"], cards: [], ace: false, crown: false, bonus: 0, vp: -5, was: -5 },
+  ];
+
+  for (const e of EXAMPLES) {
+    it(e.name, () => {
+      const t = layout(e.rows);
+      expect(legalTableau(t), "the picture obeys the placement rules").toBe(true);
+      const ch = bestChain(t, "Suns");
+      expect(ch.cards).toEqual(e.cards);
+      expect({ ace: ch.ace, crown: ch.crown, bonus: ch.bonus, vp: ch.vp }).toEqual({ ace: e.ace, crown: e.crown, bonus: e.bonus, vp: e.vp });
+      expect(ch.vp).toBe(lengthVp(e.cards.length) + e.bonus);
+      expect(score(t, chipsOf(TWO), 0).chains.find((c) => c.suit === "Suns")!.vp).toBe(e.vp);
+      // Games that ended before the change are still shown (and replayed) by the rules that scored them.
+      expect(bestChain(t, "Suns", 1).vp).toBe(e.was);
+    });
+  }
+
+  it("a Pawn or Court earns no bonus of its own, alone or before a number", () => {
+    expect(chainVp(["harvest"])).toMatchObject({ ace: false, crown: false, bonus: 0, vp: -5 });
+    expect(chainVp(["island", "discovery"])).toMatchObject({ ace: false, bonus: 0, vp: 2 });
+  });
+});
+
+describe("which scoring rules score a game", () => {
+  // Knots: the Ace of Knots alone; Moons, Waves: the Journey alone. -99 today (rules 2), -100 by rules 1.
+  const t = layout(["ace-knots journey"]);
+
+  it("today's rules score every game in play and every game that ends from now on, and the breakdown says so", () => {
+    expect(SCORING_RULES).toBe(2);
+    const s = position({ market: ["author", "pact", "sea"], tableau: t, chips: TWO });
+    expect(view(s, { kind: "spectator" }).score).toMatchObject({ total: -99, scoring: 2 });
+    // The last market card bought with an empty deck ends the game (market empty): "ace-knots journey author".
+    const over = play(position({ market: ["author"], tableau: t, chips: TWO, deck: [] }), [{ type: "buy", card: "author", row: 3, col: 5, pay: "none" }]);
+    expect(over).toMatchObject({ phase: "over", ended: "market-empty", scoring: 2 });
+    // Moons: author 2 -> journey 3 (2) 2; Knots: ace-knots, author apart (1) -5 + 1 = -4; Waves: journey (1) -5;
+    // Suns, Leaves, Wyrms: none -15; 13 empty spaces -65: -87 (rules 1: -88)
+    expect(outcome(over)).toMatchObject({ scores: [-87], details: { total: -87, scoring: 2 } });
+    expect(view(over, { kind: "spectator" }).score.total).toBe(-87);
+  });
+
+  it("a game that ended before the change (its state names no rules) is still scored, shown and recorded by rules 1", () => {
+    const old = position({ market: [], tableau: t, chips: TWO, phase: "over" });
+    expect(old.scoring).toBeUndefined();
+    const o = outcome(old)!;
+    expect(o.scores).toEqual([-100]);
+    expect(o.details).not.toHaveProperty("scoring");
+    expect(o.details).toEqual(score(t, chipsOf(TWO), 0, 1));
+    expect(view(old, { kind: "spectator" }).score.total).toBe(-100);
+    // The same state scored by today's rules: the lone Ace earns +1.
+    expect(outcome({ ...old, scoring: 2 })!.scores).toEqual([-99]);
   });
 });

@@ -21,6 +21,20 @@ export const COMMANDING_WIN = 50;
 
 export type Verdict = "commanding win" | "win" | null;
 
+/**
+ * Which reading of the chain bonus scores a game (docs/rules/aucteraden.md, "Scoring rules and
+ * games scored before the change").
+ * - 1: until issue 19 (2026-11-24): only chains of 2 or more cards earned a bonus, and a chain
+ *   that started with an Ace, a Pawn or a Court earned the Ace bonus (a Pawn or Court needed no Ace).
+ * - 2: as printed: the Ace bonus is the Ace's (first, or right after a Pawn or Court; a Pawn or
+ *   Court without an Ace earns none), the Crown bonus the Crown's, and a one-card chain earns
+ *   them too (a lone Ace -4, a lone Crown -3).
+ * Every game is scored by SCORING_RULES; rules 1 stay only to show and replay games that ended
+ * under them, keeping the score they were recorded with.
+ */
+export type ScoringRules = 1 | 2;
+export const SCORING_RULES: ScoringRules = 2;
+
 export function lengthVp(length: number): number {
   return CHAIN_VP[Math.min(length, CHAIN_VP.length - 1)];
 }
@@ -34,8 +48,10 @@ export interface Chain {
   /** VP for the length alone. */
   base: number;
   /**
-   * Holds the Ace bonus: starts with an Ace, or (extended) with a Pawn or Court followed by an
-   * Ace; ends with a Crown. A one-card chain that is an Ace or a Crown has it too.
+   * The chain earns the Ace bonus: it holds an Ace, which can only be its first card or (extended)
+   * the second, right after a Pawn or Court. `crown`: it ends with a Crown. A one-card chain that
+   * is an Ace or a Crown earns its bonus too. (Under scoring rules 1, `ace` meant: 2 or more cards
+   * starting with an Ace, a Pawn or a Court.)
    */
   ace: boolean;
   crown: boolean;
@@ -44,17 +60,27 @@ export interface Chain {
   vp: number;
 }
 
-/** Score a chain given as its cards in order (lowest rank first). */
-export function chainVp(cards: readonly string[]): Pick<Chain, "base" | "ace" | "crown" | "bonus" | "vp"> {
+/** Score a chain given as its cards in order (lowest rank first), by `rules` (default: today's). */
+export function chainVp(cards: readonly string[], rules: ScoringRules = SCORING_RULES): Pick<Chain, "base" | "ace" | "crown" | "bonus" | "vp"> {
   const base = lengthVp(cards.length);
-  const isAce = (id: string | undefined) => id !== undefined && card(id).rank === "Ace";
-  // "If a chain starts with an Ace": the bonus is the Ace's. Extended: "An Ace does not have to
-  // start a chain ... if a Pawn or Court is the first card", so an Ace right after one keeps it;
-  // a Pawn or Court with no Ace earns nothing. (Ranks rise, so an Ace can only be there.)
+  const rank = (id: string | undefined) => (id === undefined ? undefined : card(id).rank);
   const first = cards[0];
-  const ace = isAce(first) || (first !== undefined && isPawnOrCourt(first) && isAce(cards[1]));
   const last = cards[cards.length - 1];
-  const crown = last !== undefined && card(last).rank === "Crown";
+  let ace: boolean;
+  let crown: boolean;
+  if (rules === 1) {
+    // Kept only for games scored before the change (see ScoringRules).
+    const long = cards.length >= 2;
+    ace = long && (rank(first) === "Ace" || isPawnOrCourt(first));
+    crown = long && rank(last) === "Crown";
+  } else {
+    // "If a chain starts with an Ace": the bonus is the Ace's. Extended: "An Ace does not have to
+    // start a chain ... if a Pawn or Court is the first card", so an Ace right after one keeps it;
+    // a Pawn or Court with no Ace earns nothing. (Ranks rise, so an Ace can only be there.)
+    // One card is a chain length in the printed table, so a lone Ace or Crown earns its bonus.
+    ace = rank(first) === "Ace" || (first !== undefined && isPawnOrCourt(first) && rank(cards[1]) === "Ace");
+    crown = rank(last) === "Crown";
+  }
   const bonus = ace && crown ? ACE_AND_CROWN_BONUS : crown ? CROWN_BONUS : ace ? ACE_BONUS : 0;
   return { base, ace, crown, bonus, vp: base + bonus };
 }
@@ -72,13 +98,13 @@ function compareCells(a: readonly Cell[], b: readonly Cell[]): number {
  * The chain scored for `suit`: the longest (as printed); among equally long chains the
  * highest-scoring (best bonus); among those, the one whose cells come first in reading order.
  */
-export function bestChain(tableau: readonly Placed[], suit: Suit): Chain {
+export function bestChain(tableau: readonly Placed[], suit: Suit, rules: ScoringRules = SCORING_RULES): Chain {
   const nodes = tableau.filter((p) => card(p.card).suits.includes(suit));
   const at = new Map(nodes.map((p) => [`${p.row},${p.col}`, p]));
   // Only paths that cannot be extended at the end are candidates: a longest chain is one of them.
   const best = { path: [] as Placed[], vp: -Infinity };
   const consider = (path: Placed[]) => {
-    const vp = chainVp(path.map((p) => p.card)).vp;
+    const vp = chainVp(path.map((p) => p.card), rules).vp;
     const b = best.path;
     if (path.length > b.length || (path.length === b.length && (vp > best.vp || (vp === best.vp && compareCells(path, b) < 0)))) {
       best.path = path;
@@ -100,7 +126,7 @@ export function bestChain(tableau: readonly Placed[], suit: Suit): Chain {
   for (const start of nodes) extend([start]);
   const path = best.path;
   const cards = path.map((p) => p.card);
-  return { suit, length: path.length, cells: path.map(({ row, col }) => ({ row, col })), cards, ...chainVp(cards) };
+  return { suit, length: path.length, cells: path.map(({ row, col }) => ({ row, col })), cards, ...chainVp(cards, rules) };
 }
 
 export interface ChipPenalty {
@@ -123,6 +149,11 @@ export interface ScoreBreakdown {
   total: number;
   /** "win" at 40 VP or more, "commanding win" at 50 or more, else null. */
   verdict: Verdict;
+  /**
+   * The scoring rules used (ScoringRules). Absent: rules 1; breakdowns recorded before the change
+   * have no such field, and a rules-1 breakdown is built without it so it equals them exactly.
+   */
+  scoring?: ScoringRules;
 }
 
 export function verdict(total: number): Verdict {
@@ -132,9 +163,9 @@ export function verdict(total: number): Verdict {
 /** n penalties of vp each (0, not -0, for none). */
 const times = (n: number, vp: number): number => (n === 0 ? 0 : n * vp);
 
-/** The full score of a tableau with these chips left and this many market discards. */
-export function score(tableau: readonly Placed[], chips: Record<Suit, number>, marketDiscards: number): ScoreBreakdown {
-  const chains = SUITS.map((s) => bestChain(tableau, s));
+/** The full score of a tableau with these chips left and this many market discards, by `rules` (default: today's). */
+export function score(tableau: readonly Placed[], chips: Record<Suit, number>, marketDiscards: number, rules: ScoringRules = SCORING_RULES): ScoreBreakdown {
+  const chains = SUITS.map((s) => bestChain(tableau, s, rules));
   const chainTotal = chains.reduce((t, c) => t + c.vp, 0);
   const chipPenalties: ChipPenalty[] = SUITS.flatMap((suit): ChipPenalty[] =>
     chips[suit] === 0
@@ -159,5 +190,6 @@ export function score(tableau: readonly Placed[], chips: Record<Suit, number>, m
     discardVp,
     total,
     verdict: verdict(total),
+    ...(rules === 1 ? {} : { scoring: rules }),
   };
 }

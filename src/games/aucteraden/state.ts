@@ -12,6 +12,7 @@
 import type { Suit } from "../decktet/cards.js";
 import type { RngState } from "../rng.js";
 import type { BaseState } from "../types.js";
+import type { ScoringRules } from "./scoring.js";
 
 export const GAME_ID = "aucteraden";
 export const MIN_PLAYERS = 1;
@@ -70,4 +71,10 @@ export interface AucteradenState extends BaseState {
   discard: string[];
   /** Why the game ended; null while playing. */
   ended: "tableau-full" | "market-empty" | null;
+  /**
+   * The scoring rules that scored the game, set when it ends (scoring.ts, ScoringRules). A game in
+   * play is scored by today's rules. A game that ended before the field existed has none: it was
+   * scored by rules 1, and is still shown by them (see rulesOf in view.ts).
+   */
+  scoring?: ScoringRules;
 }

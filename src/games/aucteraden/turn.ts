@@ -5,7 +5,7 @@
  */
 import { appendLog } from "../log.js";
 import { FREE, marketCards, packRight, price, refillMarket, type Payment, type Slot } from "./market.js";
-import { score } from "./scoring.js";
+import { score, SCORING_RULES } from "./scoring.js";
 import { TABLEAU_CELLS, type AucteradenState } from "./state.js";
 import type { Cell } from "./tableau.js";
 
@@ -14,12 +14,13 @@ export function checkEnd(state: AucteradenState): AucteradenState {
   const ended =
     state.tableau.length >= TABLEAU_CELLS ? "tableau-full" : state.market.every((c) => c === null) ? "market-empty" : null;
   if (ended === null) return state;
-  const s = score(state.tableau, state.chips, state.marketDiscards);
+  const s = score(state.tableau, state.chips, state.marketDiscards, SCORING_RULES);
   return {
     ...state,
     phase: "over",
     turn: null,
     ended,
+    scoring: SCORING_RULES,
     log: appendLog(state.log, { type: "game-over", reason: ended, score: s.total, verdict: s.verdict }),
   };
 }

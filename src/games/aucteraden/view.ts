@@ -6,7 +6,7 @@
 import type { Suit } from "../decktet/cards.js";
 import type { Outcome, Viewer } from "../types.js";
 import { mustDiscard, offers, type Offer } from "./legal.js";
-import { score, type ScoreBreakdown } from "./scoring.js";
+import { score, SCORING_RULES, type ScoreBreakdown, type ScoringRules } from "./scoring.js";
 import { board, bounds, type Board, type Bounds } from "./tableau.js";
 import { STARTING_CHIPS, type AucteradenState, type Phase, type Placed } from "./state.js";
 
@@ -63,15 +63,34 @@ export function view(state: AucteradenState, _viewer: Viewer): AucteradenView {
     marketDiscards: state.marketDiscards,
     discard: [...state.discard],
     deckCount: state.deck.length,
-    score: score(state.tableau, state.chips, state.marketDiscards),
+    score: score(state.tableau, state.chips, state.marketDiscards, rulesOf(state)),
     ended: state.ended,
     outcome: outcome(state),
   };
 }
 
+/**
+ * The scoring rules a state is scored by: today's while it is in play; once over, the rules that
+ * scored it at its end (rules 1 for a game that ended before states recorded them).
+ */
+export function rulesOf(state: AucteradenState): ScoringRules {
+  return state.phase === "over" ? (state.scoring ?? 1) : SCORING_RULES;
+}
+
 /** One seat: scores [VP], places [1]; details: the full score breakdown with its verdict. */
 export function outcome(state: AucteradenState): Outcome | null {
   if (state.phase !== "over") return null;
-  const details = score(state.tableau, state.chips, state.marketDiscards);
+  const details = score(state.tableau, state.chips, state.marketDiscards, rulesOf(state));
   return { scores: [details.total], places: [1], details };
+}
+
+/**
+ * A finished state's outcome under the scoring rules a record names (`details.scoring`; none:
+ * rules 1, the records written before the change), so a replay checks an old record against the
+ * rules that scored it. Null if the record names rules this engine does not have.
+ */
+export function outcomeAsRecorded(state: AucteradenState, recorded: Outcome): { rules: string; outcome: Outcome | null } | null {
+  const named = (recorded.details as { scoring?: unknown } | null | undefined)?.scoring ?? 1;
+  if (named !== 1 && named !== 2) return null;
+  return { rules: `Aucteraden scoring rules ${named}`, outcome: outcome({ ...state, scoring: named }) };
 }
