@@ -18,6 +18,7 @@ export type AuctView = import("../../src/games/aucteraden/index.js").AucteradenV
 type Offer = import("../../src/games/aucteraden/index.js").Offer;
 type Chain = import("../../src/games/aucteraden/index.js").Chain;
 type ScoreBreakdown = import("../../src/games/aucteraden/index.js").ScoreBreakdown;
+type ScoringRules = import("../../src/games/aucteraden/index.js").ScoringRules;
 interface Cell {
   row: number;
   col: number;
@@ -251,7 +252,8 @@ function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys
   const preview = new Set((previewOffer?.cells ?? []).map(cellKey));
   const suit = highlighted();
   const chain = suit ? v.score.chains.find((c) => c.suit === suit) : undefined;
-  const step = new Map((chain && chain.length >= 2 ? chain.cells : []).map((c, i) => [cellKey(c), i + 1]));
+  // A one-card chain is a chain too (a lone Ace or Crown earns its bonus): it is outlined as well.
+  const step = new Map((chain ? chain.cells : []).map((c, i) => [cellKey(c), i + 1]));
   const busy = s.busy;
   const cells: TemplateResult[] = [];
   for (let r = 0; r < b.rows; r++) {
@@ -315,16 +317,42 @@ function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys
       ${cells}
     </div>
     ${chain
-      ? html`<p class="auct-chain-caption" data-testid="chain-caption">${suitIcon(chain.suit)} <b>${chain.suit}</b>: ${chainWords(chain)}</p>`
+      ? html`<p class="auct-chain-caption" data-testid="chain-caption">${suitIcon(chain.suit)} <b>${chain.suit}</b>: ${chainWords(chain, rulesOf(v.score))}</p>`
       : html`<p class="muted small auct-chain-caption">Hover over or focus a suit in the score to see its chain here.</p>`}
   </section>`;
 }
 
-function chainWords(c: Chain): string {
+/** The scoring rules of a breakdown: 2 (as printed) names itself; a breakdown without them is from a game scored by rules 1. */
+const rulesOf = (sc: ScoreBreakdown): ScoringRules => sc.scoring ?? 1;
+const rankOf = (id: string | undefined) => (id === undefined ? undefined : cardOf(id).rank);
+
+/**
+ * Whose bonus a chain earned, or null: "Ace +1", "Crown +2", "Ace and Crown +4"; in full, an Ace
+ * behind a Pawn or Court is "Ace after the Pawn". The Ace bonus is the Ace's: the first card, or
+ * the second right after a Pawn or Court. Under rules 1 (games scored before the change) a Pawn
+ * or Court first earned it without an Ace: "Pawn first +1".
+ */
+function bonusWords(c: Chain, full: boolean): string | null {
+  if (!c.ace && !c.crown) return null;
+  const first = rankOf(c.cards[0]);
+  const ace = first === "Ace" ? "Ace" : rankOf(c.cards[1]) === "Ace" ? (full ? `Ace after the ${first}` : "Ace") : `${first} first`;
+  return c.ace && c.crown ? `${ace}${full ? " and " : "+"}Crown +4` : c.crown ? "Crown +2" : `${ace} +1`;
+}
+
+function chainWords(c: Chain, rules: ScoringRules): string {
   if (c.length === 0) return "no card of this suit on the tableau (−5 VP).";
-  if (c.length === 1) return "a single card is no chain (−5 VP).";
-  const bonus = c.ace && c.crown ? ", Ace and Crown +4" : c.crown ? ", Crown +2" : c.ace ? ", Ace +1" : "";
-  return `${c.cards.map((id) => cardOf(id).name).join(" → ")}: ${c.length} cards, ${signed(c.base)}${bonus} = ${signed(c.vp)} VP.`;
+  const names = c.cards.map((id) => cardOf(id).name).join(" → ");
+  const bonus = bonusWords(c, true);
+  const first = rankOf(c.cards[0]);
+  const head = c.length === 1 ? `${names} alone: a one-card chain` : `${names}: ${c.length} cards`;
+  let note = "";
+  if (rules === 1) {
+    if (c.length === 1 && (first === "Ace" || first === "Crown")) note = " (Scored before a lone Ace or Crown earned its bonus.)";
+    else if (c.ace && rankOf(c.cards[1]) !== "Ace" && first !== "Ace") note = ` (Scored before a ${first} needed an Ace after it for the Ace bonus.)`;
+  } else if ((first === "Pawn" || first === "Court") && !c.ace) {
+    note = ` No Ace bonus: a ${first} earns none without an Ace right after it.`;
+  }
+  return `${head}, ${signed(c.base)}${bonus ? `, ${bonus}` : ""} = ${signed(c.vp)} VP.${note}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,8 +365,9 @@ function pips(left: number): TemplateResult {
 function chainMarks(c: Chain): TemplateResult {
   if (c.length === 0) return html`<span class="muted">none</span>`;
   const marks = c.cards.map((id) => rankMark(cardOf(id))).join("→");
+  const bonus = bonusWords(c, false);
   return html`<span class="auct-chain-marks">${marks}</span>${c.length === 1 ? html` <span class="muted small">(1 card)</span>` : nothing}
-    ${c.ace && c.crown ? html`<span class="auct-bonus">Ace+Crown +4</span>` : c.crown ? html`<span class="auct-bonus">Crown +2</span>` : c.ace ? html`<span class="auct-bonus">Ace +1</span>` : nothing}`;
+    ${bonus ? html`<span class="auct-bonus" data-testid="chain-bonus">${bonus}</span>` : nothing}`;
 }
 
 function suitButton(s: Store, su: Suit): TemplateResult {
@@ -364,7 +393,10 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
         ? html`<span class="badge auct-verdict ${sc.verdict === "commanding win" ? "commanding" : "win"}">${sc.verdict === "commanding win" ? "Commanding win" : "Win"}</span>`
         : final ? nothing : html`<span class="muted small">${toWin} more to win</span>`}
     </header>
-    ${final ? nothing : html`<p class="muted small auct-score-hint">40 VP wins, 50 is a commanding win. Empty spaces count −5 each until filled. Hover, focus or tap a suit to see its chain.</p>`}
+    ${final ? nothing : html`<p class="muted small auct-score-hint">40 VP wins, 50 is a commanding win. Empty spaces count −5 each until filled. A chain's Ace earns +1 (first, or right after a Pawn or Court), a Crown at its end +2, both +4, even a chain of one card. Hover, focus or tap a suit to see its chain.</p>`}
+    ${rulesOf(sc) === 1
+      ? html`<p class="muted small" data-testid="old-scoring">Scored by the rules in force when this game ended, before 24 November 2026: a chain starting with a Pawn or Court took the Ace bonus without an Ace, and a one-card chain took no bonus. The score stays as recorded.</p>`
+      : nothing}
     <div class="table-scroll">
     <table class="auct-suits">
       <thead><tr><th scope="col">Suit</th><th scope="col">Chips</th><th scope="col">Best chain</th><th scope="col" class="num">VP</th></tr></thead>

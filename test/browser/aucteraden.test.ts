@@ -246,6 +246,12 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     expect(Number(await page.getByTestId("final-score").textContent())).toBe(recorded);
     expect(await page.getByTestId("final-total").textContent()).toBe(`${recorded} VP`);
     expect(await page.getByTestId("seed-hidden").count()).toBe(1);
+    // Each suit's row shows the recorded chain's bonus by whose it is (Ace +1, Crown +2, Ace+Crown +4; one-card chains too).
+    const details = finished.outcome!.details as { chains: Array<{ suit: string; ace: boolean; crown: boolean; bonus: number }> };
+    for (const c of details.chains) {
+      const badge = page.locator(`[data-testid="final-breakdown"] [data-testid="suit-row"][data-suit="${c.suit}"] [data-testid="chain-bonus"]`);
+      expect(await badge.allTextContents(), c.suit).toEqual(c.bonus === 0 ? [] : [c.ace && c.crown ? "Ace+Crown +4" : c.crown ? "Crown +2" : "Ace +1"]);
+    }
     await until(async () => (await page.getByTestId("daily-place").getAttribute("data-state")) === "done", "the place on the board", 15_000);
     // (The page found its place with the player's token; asked anonymously, today's rows give no room or breakdown.)
     const board = (await json(`${url}/api/daily/aucteraden/board`)).entries as Array<Record<string, any>>;
