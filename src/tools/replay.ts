@@ -44,7 +44,11 @@ if (check.rules === undefined) {
   console.log(`outcome     ${check.matches ? "MATCHES the recorded result" : "DIFFERS from the recorded result"}`);
 } else {
   // A record scored before a change to the game's scoring keeps its result: check it against those rules.
-  console.log(`outcome     ${check.matches ? "MATCHES the recorded result" : "DIFFERS from the recorded result"} under ${check.rules}, which scored this record`);
-  console.log(`            (today's scoring would give scores ${JSON.stringify(check.current?.scores)} places ${JSON.stringify(check.current?.places)}; the record keeps its own)`);
+  console.log(
+    check.matches
+      ? `outcome     MATCHES the recorded result under ${check.rules}, which scored this record`
+      : `outcome     DIFFERS from the recorded result, under today's scoring and under ${check.rules}, which the record names`,
+  );
+  console.log(`            (today's scoring gives scores ${JSON.stringify(check.current?.scores)} places ${JSON.stringify(check.current?.places)}${check.matches ? "; the record keeps its own" : ""})`);
 }
 process.exit(seedOk && check.matches ? 0 : 1);
