@@ -172,15 +172,19 @@ export class DailyChallenges {
     return mine !== null && (await this.describe(mine)).finished;
   }
 
+  /** A player sees a game on a daily deal if they sat in it or may know that deal (knowsDeal). */
+  private async seatedOrKnows(game: string, day: string, seats: ReadonlyArray<{ playerId: string | null }>, playerId: string | null): Promise<boolean> {
+    if (playerId !== null && seats.some((s) => s.playerId === playerId)) return true;
+    return this.knowsDeal(game, day, playerId);
+  }
+
   /**
    * Whether `playerId` (null: no name yet) may watch `room`. Today's deal is hidden from watchers
    * who have not played it themselves: watching it would show them the deal before their own
    * ranked attempt. Everything else may be watched by anyone.
    */
   async mayWatch(room: Room, playerId: string | null): Promise<void> {
-    if (!room.daily) return;
-    if (playerId !== null && room.seats.some((s) => s.playerId === playerId)) return;
-    if (await this.knowsDeal(room.game, room.daily, playerId)) return;
+    if (!room.daily || (await this.seatedOrKnows(room.game, room.daily, room.seats, playerId))) return;
     throw err("DAILY_SPOILER", "This is today's daily deal: you can watch it once you have played your own attempt today.");
   }
 
@@ -195,8 +199,7 @@ export class DailyChallenges {
     playerId: string | null,
   ): Promise<T | (Omit<T, "seed"> & { seed: null; seedRevealedAt: number })> {
     if (!record.daily || dayOver(record.daily, this.now())) return record;
-    const seated = playerId !== null && record.seats.some((s) => s.playerId === playerId);
-    if (!seated && !(await this.knowsDeal(record.gameType, record.daily, playerId))) {
+    if (!(await this.seatedOrKnows(record.gameType, record.daily, record.seats, playerId))) {
       throw err("DAILY_SPOILER", "This game was played on today's daily deal: its record opens once you have played your own attempt today, and to everyone when the day is over.");
     }
     return { ...record, seed: null, seedRevealedAt: dayEnds(record.daily) };
