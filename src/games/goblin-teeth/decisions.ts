@@ -4,9 +4,9 @@
  * real choice left when it comes up (the die no longer shows 1, nothing to draw...) is dropped.
  */
 import type { Seat } from "../types.js";
-import { cheatSupply, discardCheat, drawCheats, removeFromHand, shuffleIntoItemDeck } from "./cards.js";
+import { cheatSupply, discardFromHand, discardItemUnseen, drawCheats } from "./cards.js";
 import { cheatActions } from "./cheats/index.js";
-import { isCheat, isItem } from "./data.js";
+import { isCheat } from "./data.js";
 import { canReroll, diceOf, fixTriple, offerBlessed, rollAll, rollOnce } from "./dice.js";
 import { log, type Draft } from "./draft.js";
 import { clumsyOptions, rerollDie } from "./effects.js";
@@ -80,9 +80,8 @@ export function share(d: Draft, seat: Seat, top: string, give: string): void {
 
 /** One Quick Fingers discard: the card goes (a Cheat card face up to the discard pile, an Item unseen into the Item deck), then raise and reduce. */
 export function quickFingersStep(d: Draft, seat: Seat, card: string, raise: number, reduce: number): void {
-  removeFromHand(d, seat, card, isCheat(card) ? undefined : { among: d.hands[seat].filter(isItem), seenBy: [] });
-  if (isCheat(card)) discardCheat(d, card);
-  else shuffleIntoItemDeck(d, [card]);
+  if (isCheat(card)) discardFromHand(d, seat, card);
+  else discardItemUnseen(d, seat, card);
   log(d, { type: "quick-fingers", seat, discarded: isCheat(card) ? card : null, item: !isCheat(card), raise, reduce });
   raiseReduce(d, raise, reduce, "quick-fingers");
 }

@@ -4,7 +4,7 @@
  * the end of the round (Patient first) or the next round.
  */
 import type { Seat } from "../types.js";
-import { addToHand, discardCheat } from "./cards.js";
+import { discardCheat, previewBackToHand } from "./cards.js";
 import { decisionVoid } from "./decisions.js";
 import { unplayed } from "./dice.js";
 import { log, type Draft } from "./draft.js";
@@ -31,7 +31,7 @@ export function nextWithDice(s: GoblinTeethState, from: Seat): Seat | null {
 function finishCard(d: Draft, c: InPlay): void {
   if (c.preview) {
     // Sneak Preview: everyone saw the card go back into this hand.
-    addToHand(d, c.seat, c.card, [], true);
+    previewBackToHand(d, c.seat, c.card);
     log(d, { type: "back-to-hand", seat: c.seat, card: c.card });
   } else {
     discardCheat(d, c.card);

@@ -4,7 +4,7 @@
  * their dice by 2 pips (down to 1 at most; the result must leave no tie).
  */
 import type { GameError, Seat } from "../types.js";
-import { addToHand, removeFromHand } from "./cards.js";
+import { handOver } from "./cards.js";
 import { clampPips, isDieId, positionProblem, slotsOf, withDice } from "./dice.js";
 import { log, type Draft } from "./draft.js";
 import { nudgeDie } from "./effects.js";
@@ -43,8 +43,7 @@ export function poisonDice(s: GoblinTeethState, seat: Seat): number[] {
 
 export function poison(d: Draft, seat: Seat, give: string, die: number): void {
   const target = d.dice[die].owner;
-  removeFromHand(d, seat, give, { among: [...d.hands[seat]], seenBy: [target] });
-  addToHand(d, target, give, [seat]);
+  handOver(d, seat, target, give);
   d.turnState.poisoned = true;
   log(d, { type: "poison", seat, target, die });
   log(d, { type: "given", to: [seat, target], from: seat, seat: target, card: give, reason: "poisoner" });

@@ -85,9 +85,18 @@ interface Checked {
   /** How many facts each kind of entry ended, over every viewer. */
   ended: Map<string, number>;
   played: Set<string>;
+  /** Cards another seat knew put back on the Cheat deck (the share-out of a known drawn card): the rarest path. */
+  knownBack: number;
 }
 
-const emptyChecked = (): Checked => ({ views: 0, fresh: 0, problems: [], causes: new Map(), ended: new Map(), played: new Set() });
+const emptyChecked = (): Checked => ({ views: 0, fresh: 0, problems: [], causes: new Map(), ended: new Map(), played: new Set(), knownBack: 0 });
+
+/** How many times the change from `prev` to `next` put on the Cheat deck a card a seat other than the putter knew. */
+function knownPutBack(prev: GoblinTeethState, next: GoblinTeethState): number {
+  return next.log
+    .slice(prev.log.length)
+    .filter((e) => e.type === "deck-top" && (prev.knowledge[e.card as string] ?? []).some((k) => k !== e.seat)).length;
+}
 
 /**
  * Play one seeded game, holding every viewer's view against its own entries after every action
@@ -138,6 +147,7 @@ function checkGame(players: number, options: GoblinTeethOptions, seed: string, v
     if (!action) throw new Error(`${seed}: seat ${seat} has no legal action`);
     const r = apply(s, seat, action);
     if (!r.ok) throw new Error(`${seed}: legal action refused: ${JSON.stringify(action)} ${r.error.code}`);
+    out.knownBack += knownPutBack(s, r.value);
     s = tamper ? tamper(s, r.value) : r.value;
   }
 }
@@ -153,6 +163,9 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
     expect(all.views).toBeGreaterThan(20_000);
     expect(all.fresh).toBeGreaterThan(500);
     expect([...all.played].sort()).toEqual([...CHEAT_IDS].sort());
+    // The rarest path, the share-out of a card someone else put on top, walked too (a card put back
+    // on the deck keeping its knowers shows only there).
+    expect(all.knownBack, "a card another seat knew put back on the Cheat deck").toBeGreaterThanOrEqual(5);
     // Every way of learning where a card is was walked, by many distinct facts (a cause never seen
     // would leave its path unchecked).
     const causes = Object.fromEntries([...all.causes].map(([k, v]) => [k, v.size]));
@@ -257,6 +270,30 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
       return { ...next, knowledge };
     };
     expect(planted(stickyDeck, 4, "sticky-deck").join("\n")).toMatch(/on the Cheat deck with no cause|hand with no cause/);
+    // And always, on that path itself (not left to the seeded games): seat 0 puts the swap on top
+    // with Revivify, seat 1 draws it with Share the Load and puts it back; seat 0 can't tell it did.
+    const s = position({
+      players: 3,
+      dice: [[4, 2, 6], [5, 1, 3], [2, 6, 1]],
+      pot: ["item-bone-1", "item-tooth-1", "item-worms-1"],
+      hands: [["cheat-revivify"], ["cheat-share-the-load"], []],
+      discard: ["cheat-pass", "cheat-swap", "cheat-borrow"],
+      cheatDeck: ["cheat-distraction", "cheat-refresh", "cheat-pilfer", "cheat-reposition"],
+    });
+    const deckAtStart = s.cheatDeck.length;
+    const drawn = play(s, [
+      [0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-pass" }],
+      [0, { type: "altar", die: 0 }],
+      [1, { type: "cheat", card: "cheat-share-the-load" }],
+    ]);
+    const back = play(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
+    expect(knownPutBack(drawn, back)).toBe(1);
+    const account = new Provenance({ kind: "seat", seat: 0 }, 3, deckAtStart);
+    const leaked = stickyDeck(drawn, back);
+    account.feed(visibleLog(leaked.log, { kind: "seat", seat: 0 }));
+    expect(disagreements(placesInView(realView(leaked, { kind: "seat", seat: 0 }), 3), account, "seat 0")).toEqual([
+      "seat 0: the view places cheat-swap@0 on the Cheat deck with no cause",
+    ]);
   });
 
   it("catches a planted engine leak: a third seat told the card a Poisoner gave", () => {
@@ -384,7 +421,8 @@ describe("Goblin Teeth knowledge, path by path: who may know which card afterwar
     // Even when the card it knew stays in that hand: it might have been either of the two that went.
     const kept = play(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-refresh" }]]);
     expectPlaces(kept, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-distraction@0"] } });
-    // Or when the one put back is the card it knew.
+    // Or when the one put back is the card it knew (and on the deck only seat 1 knows it: the engine
+    // letting it keep its knowers would show it to seat 0 there).
     const back = play(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
     expectPlaces(back, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-swap@0"] } });
     // Seat 2 draws the card seat 1 put on top: seat 1 follows it.

@@ -4,7 +4,7 @@
  * a Cheat card for everyone who took nothing. Also the end of the game and its result.
  */
 import type { Seat } from "../types.js";
-import { addToHand, drawCheats, knowersOf, shuffleIntoItemDeck } from "./cards.js";
+import { awardItem, drawCheats, revealAll, shuffleIntoItemDeck } from "./cards.js";
 import { face, teethOf } from "./data.js";
 import { diceOf, highBidder, offerBlessed, rollAll, slotTotals } from "./dice.js";
 import { clockwise, log, type Draft } from "./draft.js";
@@ -65,8 +65,7 @@ export function endRound(d: Draft): void {
     const bid = slotTotals(d.dice, slot, d.players)[seat];
     took[seat] = true;
     awards.push({ slot, faceDown: p.faceDown, seat, bid });
-    // Whoever knew the face-down Item saw where it went; a face-up Item's id is never public.
-    addToHand(d, seat, p.item, p.faceDown ? knowersOf(d, p.item) : []);
+    awardItem(d, seat, slot);
     log(d, { type: "award", slot, seat, bid, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) });
     if (p.faceDown) {
       newFirst = seat;
@@ -118,6 +117,5 @@ export function finishGame(d: Draft, reason: GameResult["reason"]): void {
     itemDeck: [...d.itemDeck],
     cheatDeck: [...d.cheatDeck],
   });
-  d.knowledge = {};
-  d.shown = [];
+  revealAll(d);
 }

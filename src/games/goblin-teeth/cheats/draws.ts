@@ -6,7 +6,7 @@
  * their steps in printed order (on the deck, then to the left, then kept); a card none of whose
  * text can be done can't be played.
  */
-import { addToHand, cheatSupply, drawCheats, putOnCheatDeck, removeFromHand } from "../cards.js";
+import { cheatSupply, drawCheats, reviveFromDiscard, shareOut } from "../cards.js";
 import { cheat } from "../data.js";
 import { leftOf, log, type Draft } from "../draft.js";
 import type { GoblinTeethState } from "../state.js";
@@ -60,14 +60,12 @@ export function discardTop3(s: GoblinTeethState): string[] {
 }
 
 /**
- * `seat` puts `top` on the Cheat deck and gives `give` (if any) to the player on their left. The
- * public `gave` entry always comes (count 0 when there was nothing left to give): it closes the
- * share-out for those following the drawn cards.
+ * The entries for `seat` putting `top` on the Cheat deck and giving `give` (if any) to the player
+ * on their left (cards.ts moved them). The public `gave` entry always comes (count 0 when there was
+ * nothing left to give): it closes the share-out for those following the drawn cards.
  */
-function topAndGive(d: Draft, seat: number, top: string, give: string | null, reason: string): void {
+function logTopAndGive(d: Draft, seat: number, top: string, give: string | null, reason: string): void {
   const left = leftOf(d.players, seat);
-  putOnCheatDeck(d, seat, top);
-  if (give !== null) addToHand(d, left, give, [seat]);
   log(d, { type: "gave", seat, receiver: left, count: give === null ? 0 : 1, reason });
   log(d, { type: "returned-to-deck", seat, count: 1, reason });
   if (give !== null) log(d, { type: "given", to: [seat, left], from: seat, seat: left, card: give, reason });
@@ -98,13 +96,12 @@ export const revivify: CheatRule = {
   check: (s, _ctx, f) => pickProblem(discardTop3(s), f.top, f.give, "the top 3 cards of the discard pile"),
   play: (d, ctx, f) => {
     const three = discardTop3(d);
-    d.discard = d.discard.slice(0, -three.length);
     const give = f.give === NONE ? null : (f.give as string);
     const keep = three.find((c) => c !== f.top && c !== give);
+    reviveFromDiscard(d, ctx.seat, three, f.top as string, give, keep ?? null);
     log(d, { type: "revivify", seat: ctx.seat, count: three.length });
-    topAndGive(d, ctx.seat, f.top as string, give, "revivify");
+    logTopAndGive(d, ctx.seat, f.top as string, give, "revivify");
     if (keep === undefined) return;
-    addToHand(d, ctx.seat, keep);
     log(d, { type: "kept", to: [ctx.seat], seat: ctx.seat, card: keep, reason: "revivify" });
   },
 };
@@ -135,8 +132,6 @@ export function shareProblem(s: GoblinTeethState, seat: number, cards: readonly 
  * sees only the card they get.
  */
 export function resolveShare(d: Draft, seat: number, drawn: readonly string[], top: string, give: string | null): void {
-  const among = drawn.filter((c) => d.hands[seat].includes(c));
-  removeFromHand(d, seat, top, { among, seenBy: [] });
-  if (give !== null) removeFromHand(d, seat, give, { among, seenBy: [leftOf(d.players, seat)] });
-  topAndGive(d, seat, top, give, "share-the-load");
+  shareOut(d, seat, drawn, top, give);
+  logTopAndGive(d, seat, top, give, "share-the-load");
 }

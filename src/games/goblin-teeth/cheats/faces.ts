@@ -2,7 +2,7 @@
  * Cheat cards that change the faces of dice without rolling: Borrow, Quick Fingers (whose
  * discards are taken one at a time, see decisions.ts), Sneaky Sneaky, Swap, Table Bump.
  */
-import { setKnown, knowersOf } from "../cards.js";
+import { peekFaceDown } from "../cards.js";
 import { clampPips, isPlayed, positionProblem, slotsOf, unplayed, withDice, MAX_PIPS, MIN_PIPS } from "../dice.js";
 import { log, type Draft } from "../draft.js";
 import { nudgeDie, setDie } from "../effects.js";
@@ -78,8 +78,7 @@ export const sneakySneaky: CheatRule = {
   play: (d, ctx, f) => {
     const slot = faceDownSlot(d);
     if (slot !== null) {
-      const item = d.pot[slot].item;
-      setKnown(d, item, [...knowersOf(d, item), ctx.seat]);
+      const item = peekFaceDown(d, ctx.seat, slot);
       log(d, { type: "peek", seat: ctx.seat, slot });
       log(d, { type: "peeked", to: [ctx.seat], seat: ctx.seat, slot, card: item });
     }

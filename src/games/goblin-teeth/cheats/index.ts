@@ -4,7 +4,7 @@
  * templates built from each rule, and playing a card.
  */
 import type { GameError, LegalAction, ParamSpec } from "../../types.js";
-import { forgetCard, removeFromHand } from "../cards.js";
+import { playFromHand } from "../cards.js";
 import { cheat, isCheat } from "../data.js";
 import { log, type Draft } from "../draft.js";
 import { hasOngoing } from "../ongoing.js";
@@ -152,8 +152,7 @@ export function cheatParams(card: string): readonly string[] {
 export function playCheat(d: Draft, ctx: PlayCtx, f: Fields): void {
   const rule = ruleOf(ctx.card);
   const c = cheat(ctx.card);
-  removeFromHand(d, ctx.seat, ctx.card);
-  forgetCard(d, ctx.card);
+  playFromHand(d, ctx.seat, ctx.card);
   if (ctx.mode !== "patient") d.turnState.cheats++;
   const shown = Object.fromEntries(rule.params.filter((p) => !(rule.secret ?? []).includes(p)).map((p) => [p, f[p]]));
   log(d, { type: "cheat", seat: ctx.seat, card: ctx.card, mode: ctx.mode, ...shown });

@@ -4,11 +4,10 @@
  * With the Item deck empty, Exchange and Refresh still discard: nothing is drawn, and a refreshed
  * Item's place leaves the Pot (the Items after it move up one slot, with their dice).
  */
-import { addToHand, knowersOf, removeFromHand, setKnown, shuffleIntoItemDeck } from "../cards.js";
+import { exchangeItem, shuffleIntoItemDeck, switchFaceDown } from "../cards.js";
 import { face } from "../data.js";
 import { onItems } from "../dice.js";
 import { log, type Draft } from "../draft.js";
-import type { GoblinTeethState } from "../state.js";
 import { allSlots, err, faceDownSlot, handItemArg, handItems, slotArg, type CheatRule } from "./rule.js";
 
 export const exchange: CheatRule = {
@@ -18,10 +17,7 @@ export const exchange: CheatRule = {
   check: (s, ctx, f) => handItemArg(s, ctx.seat, f.item),
   play: (d, ctx, f) => {
     const gave = f.item as string;
-    removeFromHand(d, ctx.seat, gave, { among: handItems(d, ctx.seat), seenBy: [] });
-    const got = d.itemDeck.shift() ?? null;
-    if (got !== null) addToHand(d, ctx.seat, got);
-    shuffleIntoItemDeck(d, [gave]);
+    const got = exchangeItem(d, ctx.seat, gave);
     log(d, { type: "exchange", seat: ctx.seat, drew: got !== null });
     log(d, { type: "exchanged", to: [ctx.seat], seat: ctx.seat, gave: face(gave), got });
   },
@@ -70,13 +66,7 @@ export const switcheroo: CheatRule = {
   play: (d, ctx, f) => {
     const put = f.item as string;
     const slot = faceDownSlot(d)!;
-    const faceDown = d.pot[slot];
-    const took = faceDown.item;
-    removeFromHand(d, ctx.seat, put, { among: handItems(d, ctx.seat), seenBy: [] });
-    // Whoever knew the face-down Item saw it go into this hand; only this player knows the new one.
-    addToHand(d, ctx.seat, took, knowersOf(d, took));
-    faceDown.item = put;
-    setKnown(d, put, [ctx.seat]);
+    const took = switchFaceDown(d, ctx.seat, slot, put);
     log(d, { type: "switcheroo", seat: ctx.seat, slot });
     log(d, { type: "switched", to: [ctx.seat], seat: ctx.seat, took, put });
   },
