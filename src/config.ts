@@ -20,6 +20,12 @@ export interface Config {
   logLevel: string;
   /** Delay before a bot seat acts, ms. */
   botDelayMs: number;
+  /** An open room whose host has been away this long is closed, ms. */
+  hostAwayMs: number;
+  /** How often an open room is checked for its host, ms. */
+  openCheckMs: number;
+  /** How often each node looks for due timers (clocks, bots, idle rooms) in the room store, ms. */
+  timerPollMs: number;
   /** Largest accepted event payload, bytes (larger ones get PAYLOAD_TOO_LARGE). */
   maxPayloadBytes: number;
   /** Events per second a socket may send before RATE_LIMITED. */
@@ -54,6 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     logLevel: env.LOG_LEVEL || "info",
     botDelayMs: int("BOT_DELAY_MS", env.BOT_DELAY_MS, 600),
+    hostAwayMs: int("HOST_AWAY_MS", env.HOST_AWAY_MS, 300_000),
+    openCheckMs: int("OPEN_CHECK_MS", env.OPEN_CHECK_MS, 600_000),
+    timerPollMs: int("TIMER_POLL_MS", env.TIMER_POLL_MS, 250),
     maxPayloadBytes: int("MAX_PAYLOAD_BYTES", env.MAX_PAYLOAD_BYTES, 8192),
     rateLimitPerSecond: int("RATE_LIMIT_PER_SECOND", env.RATE_LIMIT_PER_SECOND, 30),
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,

@@ -14,7 +14,7 @@ import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Config } from "./config.js";
 import { openDatabase, type Database } from "./db/client.js";
 import { createLogger, type Logger } from "./logger.js";
-import { BotDriver } from "./platform/bots.js";
+import { TimerDriver } from "./platform/timers.js";
 import { TokenIssuer } from "./platform/identity.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
@@ -31,6 +31,7 @@ export interface RunningServer {
   io: Server;
   service: RoomService;
   store: RoomStore;
+  timers: TimerDriver;
   db: Database;
   log: Logger;
   port: number;
@@ -46,8 +47,10 @@ export interface ServerOptions {
   /** How often to retry recording finished games, ms. */
   sweepEveryMs?: number;
   logger?: Logger;
-  /** The clock for daily-challenge days (tests). */
+  /** The server's clock: clocks, timers, daily-challenge days (tests move it). */
   now?: () => number;
+  /** Don't poll for due timers or arm local ones (tests call `timers.tick()` after moving the clock). */
+  manualTimers?: boolean;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -104,7 +107,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
-  const service = new RoomService(store);
+  const service = new RoomService(store, {
+    ...(opts.now ? { now: opts.now } : {}),
+    timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
+  });
   const daily = new DailyChallenges(service, db, secret, opts.now);
 
   const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024,
@@ -135,9 +141,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       : {}),
   });
   if (adapterRedis) skipOwnStreamEntries(io);
-  attachSockets(io, { service, tokens, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
+  const sockets = attachSockets(io, { service, tokens, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
 
-  const bots = new BotDriver(service, config.botDelayMs, log);
+  const timers = new TimerDriver(service, log, {
+    pollMs: opts.manualTimers ? 0 : config.timerPollMs,
+    localTimers: !opts.manualTimers,
+    isPresent: sockets.isPresent,
+  });
+  timers.start();
   const recorder = new ResultRecorder(service, db, log);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
@@ -154,6 +165,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     io,
     service,
     store,
+    timers,
     db,
     log,
     port,
@@ -161,7 +173,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     async close() {
       if (closed) return;
       closed = true;
-      bots.stop();
+      timers.stop();
       recorder.stop();
       io.close();
       await app.close();

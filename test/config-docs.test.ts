@@ -42,6 +42,9 @@ describe("configuration docs", () => {
     const c = loadConfig({});
     expect(readme).toContain(`| \`PORT\` | \`${c.port}\` |`);
     expect(readme).toContain(`| \`BOT_DELAY_MS\` | \`${c.botDelayMs}\` |`);
+    expect(readme).toContain(`| \`HOST_AWAY_MS\` | \`${c.hostAwayMs}\` |`);
+    expect(readme).toContain(`| \`OPEN_CHECK_MS\` | \`${c.openCheckMs}\` |`);
+    expect(readme).toContain(`| \`TIMER_POLL_MS\` | \`${c.timerPollMs}\` |`);
     expect(readme).toContain(`| \`MAX_PAYLOAD_BYTES\` | \`${c.maxPayloadBytes}\` |`);
     expect(readme).toContain(`| \`RATE_LIMIT_PER_SECOND\` | \`${c.rateLimitPerSecond}\` |`);
     expect(readme).toContain(`| \`LOG_LEVEL\` | \`${c.logLevel}\` |`);

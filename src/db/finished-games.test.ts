@@ -7,6 +7,7 @@ import {
   leaderboard,
   playerRatings,
   recordFinishedGame,
+  ratingRanks,
   type FinishedGameRecord,
 } from "./finished-games.js";
 import { createThrowawayDatabase, findTestPostgres, randomId, type ThrowawayDatabase } from "./test-support.js";
@@ -67,6 +68,7 @@ function game(opts: {
   places: number[];
   scores?: number[];
   roomId?: string;
+  forfeits?: Array<"timeout" | "resigned" | null>;
 }): FinishedGameRecord {
   const started = new Date(Date.UTC(2026, 10, 1, 12, 0, 0, 123));
   return {
@@ -93,6 +95,7 @@ function game(opts: {
       playerId: id,
       name: id ? `Name of ${id}` : `Bot ${seat + 1}`,
       isBot: id === null,
+      forfeit: id !== null && opts.forfeits?.[seat] ? opts.forfeits[seat] : null,
     })),
   };
 }
@@ -275,6 +278,21 @@ describe.each(backends)("finished games on $name", (backend) => {
     const noOpts = { ...bare, options: null, outcome: { scores: bare.outcome.scores, places: bare.outcome.places }, actions: [] };
     await recordFinishedGame(db, noOpts);
     expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, daily: null, ratingChanges: [] });
+  });
+
+  it("a forfeited seat ranks below every other in the rating update, whatever its place; the record keeps the place", async () => {
+    const [a, b, c] = [randomId("p"), randomId("p"), randomId("p")];
+    // The bot that played c's seat won; c resigned: rated as if last. Same game without the forfeit for comparison.
+    const forfeited = game({ players: [a, b, c], places: [2, 3, 1], forfeits: [null, null, "resigned"] });
+    const { ratingChanges } = await recordFinishedGame(db, forfeited);
+    const byRank = rate([[rating()], [rating()], [rating()]], { rank: [2, 3, 4] });
+    ratingChanges.forEach((ch) => expect(ch.after.mu).toBeCloseTo(byRank[ch.seat]![0]!.mu, 9));
+    expect(ratingRanks(forfeited, forfeited.seats)).toEqual([2, 3, 4]);
+    expect(ratingRanks({ outcome: { scores: [], places: [1, 1, 3] } }, [{ seat: 0, forfeit: "timeout" }, { seat: 1, forfeit: "resigned" }, { seat: 2 }])).toEqual([4, 4, 3]);
+    const got = (await getFinishedGame(db, forfeited.roomId))!;
+    expect(got.seats.map((s) => s.forfeit)).toEqual([null, null, "resigned"]);
+    const stored = await db.prisma.gameSeat.findMany({ where: { gameId: forfeited.roomId }, orderBy: { seat: "asc" } });
+    expect(stored.map((s) => s.place)).toEqual([2, 3, 1]);
   });
 
   it("leaderboard orders by ordinal, then games; limit applies; playerRatings lists all types", async () => {

@@ -15,8 +15,10 @@
  * Rating rules: only ranked games; only human seats (isBot false, playerId set) are rated, among
  * themselves (bots are stored but are neither rated nor used as opponents); a ranked game with
  * fewer than two distinct rated humans changes no rating. OpenSkill v5 defaults (Plackett-Luce,
- * mu 25, sigma 25/3), one-player teams, `rank` = places so ties share a rank. If one player
- * occupies several seats, only their first seat is rated.
+ * mu 25, sigma 25/3), one-player teams, `rank` = places so ties share a rank, except that a seat
+ * forfeited (its player resigned, or ran out of time and never took it back, so a bot finished it)
+ * ranks below every seat that was not, whatever the bot scored (forfeited seats share that last
+ * rank). If one player occupies several seats, only their first seat is rated.
  */
 import { ordinal, rate, rating } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
@@ -29,14 +31,21 @@ export interface FinishedGameRecord {
   options: unknown;
   seed: string;
   commitment: string;
-  actions: Array<{ seat: number; action: unknown; at: number /* epoch ms */ }>;
+  /** `bot`: made by the bot that played the seat of a player who was away. */
+  actions: Array<{ seat: number; action: unknown; at: number /* epoch ms */; bot?: true }>;
   outcome: { scores: number[]; places: number[]; details?: unknown };
   startedAt: Date;
   finishedAt: Date;
-  seats: Array<{ seat: number; playerId: string | null; name: string; isBot: boolean }>;
+  /**
+   * `forfeit`: the seat's player resigned, or ran out of time and a bot played their seat to the
+   * end; absent/null otherwise (older records have none).
+   */
+  seats: Array<{ seat: number; playerId: string | null; name: string; isBot: boolean; forfeit?: Forfeit | null }>;
   /** A daily-challenge deal: its UTC day; with `ranked`, the seat's day attempt is completed too. */
   daily?: string | null;
 }
+export type Forfeit = "timeout" | "resigned";
+
 export interface RatingSnapshot {
   mu: number;
   sigma: number;
@@ -97,6 +106,7 @@ function validate(rec: FinishedGameRecord): void {
     }
     seen.add(s.seat);
     if (s.isBot === false && s.playerId === "") fail(`seat ${s.seat}: empty playerId`);
+    if (s.forfeit != null && (s.isBot || (s.forfeit !== "timeout" && s.forfeit !== "resigned"))) fail(`seat ${s.seat}: bad forfeit`);
   }
   if (rec.outcome.scores.length !== n || rec.outcome.places.length !== n) {
     fail(`outcome.scores/places must have one entry per seat (${n})`);
@@ -106,6 +116,15 @@ function validate(rec: FinishedGameRecord): void {
   for (const d of [rec.startedAt, rec.finishedAt]) {
     if (!(d instanceof Date) || Number.isNaN(d.getTime())) fail("startedAt/finishedAt must be valid Dates");
   }
+}
+
+/**
+ * The ranks the rating update uses: the game's places, with every forfeited seat after all the
+ * others (sharing one rank). Exported for tests.
+ */
+export function ratingRanks(rec: Pick<FinishedGameRecord, "outcome">, seats: ReadonlyArray<{ seat: number; forfeit?: Forfeit | null }>): number[] {
+  const last = Math.max(0, ...seats.filter((s) => !s.forfeit).map((s) => rec.outcome.places[s.seat]!)) + 1;
+  return seats.map((s) => (s.forfeit ? last : rec.outcome.places[s.seat]!));
 }
 
 type SeatRow = {
@@ -214,7 +233,7 @@ async function writeGame(
       if (!r) throw new Error(`Rating row for ${s.playerId}/${rec.gameType} vanished inside the transaction`);
       return [r];
     });
-    const result = rate(teams, { rank: ratedSeats.map((s) => rec.outcome.places[s.seat]) });
+    const result = rate(teams, { rank: ratingRanks(rec, ratedSeats) });
     ratedSeats.forEach((s, i) => {
       const [next] = result[i];
       after.set(s.seat, { before: teams[i][0], after: { mu: next.mu, sigma: next.sigma } });
@@ -233,12 +252,12 @@ async function writeGame(
   // 4. Seats, with the rating before/after for rated ones.
   const double = (x: number | null | undefined) => Prisma.sql`${x ?? null}::double precision`;
   await tx.$executeRaw`
-    INSERT INTO "GameSeat" ("gameId", "seat", "playerId", "name", "isBot", "score", "place", "muBefore", "sigmaBefore", "muAfter", "sigmaAfter")
+    INSERT INTO "GameSeat" ("gameId", "seat", "playerId", "name", "isBot", "score", "place", "forfeit", "muBefore", "sigmaBefore", "muAfter", "sigmaAfter")
     VALUES ${Prisma.join(
       seats.map((s) => {
         const r = after.get(s.seat);
         return Prisma.sql`(${rec.roomId}, ${s.seat}::integer, ${s.playerId}, ${s.name}, ${s.isBot}, ${double(rec.outcome.scores[s.seat])},
-          ${rec.outcome.places[s.seat]}::integer, ${double(r?.before.mu)}, ${double(r?.before.sigma)}, ${double(r?.after.mu)}, ${double(r?.after.sigma)})`;
+          ${rec.outcome.places[s.seat]}::integer, ${s.forfeit ?? null}, ${double(r?.before.mu)}, ${double(r?.before.sigma)}, ${double(r?.after.mu)}, ${double(r?.after.sigma)})`;
       }),
     )}`;
 
@@ -282,7 +301,7 @@ export async function getFinishedGame(
     outcome: game.outcome as unknown as FinishedGameRecord["outcome"],
     startedAt: game.startedAt,
     finishedAt: game.finishedAt,
-    seats: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.name, isBot: s.isBot })),
+    seats: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.name, isBot: s.isBot, forfeit: (s.forfeit as Forfeit | null) ?? null })),
     daily: game.daily,
     ratingChanges: changesFromSeats(game.seats),
   };

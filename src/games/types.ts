@@ -85,6 +85,21 @@ export interface OptionSpec {
   players?: number[];
 }
 
+/**
+ * A pace a room may be played at (data only: the platform runs the clocks). Each time a seat must
+ * act it gets `turnMs` of its own; after that its time bank runs down. Every move adds
+ * `incrementMs` to the bank, up to the bank it started with. A seat's first move of the game must
+ * come within `firstMoveMs` (a player who never shows up is found out quickly).
+ */
+export interface ClockPreset {
+  id: string;
+  label: string;
+  turnMs: number;
+  bankMs: number;
+  incrementMs: number;
+  firstMoveMs: number;
+}
+
 export interface SetupContext<O> {
   players: number;
   options: O;
@@ -112,6 +127,11 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
   daily?: boolean;
   /** The room options, described for lobby forms (parseOptions stays the authority). */
   optionSpecs?: OptionSpec[];
+  /**
+   * The paces that fit this game, the default first (absent: the platform's). Ranked rooms always
+   * use one of them; casual rooms may also be played without a clock.
+   */
+  clockPresets?: ClockPreset[];
   /** Validate and normalise room options (unknown keys are an error). */
   parseOptions(raw: unknown): Result<O>;
   setup(ctx: SetupContext<O>): S;

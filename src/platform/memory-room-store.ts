@@ -1,6 +1,6 @@
 /** In-process room store: the zero-setup default for a single node. Same semantics as Redis. */
 import { summarize, type Room, type RoomSummary } from "./room.js";
-import { byNewest, ttlMs, type CasResult, type RoomStore } from "./room-store.js";
+import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 
 interface Entry {
   version: number;
@@ -11,6 +11,8 @@ interface Entry {
 export class MemoryRoomStore implements RoomStore {
   readonly kind = "memory" as const;
   private readonly rooms = new Map<string, Entry>();
+  /** Room id -> next deadline (the Redis store's sorted set). */
+  private readonly dues = new Map<string, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -32,11 +34,28 @@ export class MemoryRoomStore implements RoomStore {
     return (await this.compareAndSetOrGet(room, expectedVersion)).ok;
   }
 
-  async compareAndSetOrGet(room: Room, expectedVersion: number, _note?: unknown): Promise<CasResult> {
+  async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
     const cur = this.entry(room.id);
     if ((cur?.version ?? 0) !== expectedVersion) return { ok: false, current: cur ? (JSON.parse(cur.data) as Room) : null };
     this.rooms.set(room.id, { version: room.version, data: JSON.stringify(room), expiresAt: this.now() + ttlMs(room) });
+    if (note?.due != null) this.dues.set(room.id, note.due);
+    else this.dues.delete(room.id);
     return { ok: true };
+  }
+
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<string[]> {
+    const due = [...this.dues].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
+    for (const [id] of due) this.dues.set(id, now + leaseMs);
+    return due.map(([id]) => id);
+  }
+
+  async setDue(id: string, version: number, due: number | null, ifAbsent = false): Promise<void> {
+    const e = this.entry(id);
+    if (!e) this.dues.delete(id);
+    else if (e.version === version && !(ifAbsent && this.dues.has(id))) {
+      if (due === null) this.dues.delete(id);
+      else this.dues.set(id, due);
+    }
   }
 
   private all(): Room[] {
@@ -58,5 +77,6 @@ export class MemoryRoomStore implements RoomStore {
 
   async close(): Promise<void> {
     this.rooms.clear();
+    this.dues.clear();
   }
 }

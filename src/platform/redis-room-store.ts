@@ -38,12 +38,14 @@ import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 
 /*
- * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed.
+ * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed,
+ *       7 timers (sorted set: room id by next deadline, ms).
  * ARGV: 1 the change's numbers and flags as one field of space-separated words (in this order:
  *       expected version, new version, mode "seal" | "append", ttl ms, status, unpersisted "1"/"0",
  *       feed length, log length before, actions before, actions after, log length after, "1" if
  *       other nodes follow the feed: the entry then carries the head, if written, and the chunk;
- *       otherwise only the positions, to save a node reading its own changes back), 2 head (""
+ *       otherwise only the positions, to save a node reading its own changes back, the room's next
+ *       deadline or "-" for none), 2 head (""
  *       for a replayable game action: the stored head stays that of an earlier version), 3 sealed
  *       (seal mode), 4 this change's chunk, 5 summary ("" when a game action left it as it was),
  *       6 room id, 7 the feed entry's positions as one field (see feedMeta).
@@ -57,7 +59,7 @@ const CAS = `
 local m = {}
 for w in string.gmatch(ARGV[1], '%S+') do m[#m + 1] = w end
 -- m: 1 expected, 2 new version, 3 mode, 4 ttl, 5 status, 6 unpersisted, 7 feed length,
---    8 log before, 9 actions before, 10 actions after, 11 log after, 12 peers follow
+--    8 log before, 9 actions before, 10 actions after, 11 log after, 12 peers follow, 13 due
 local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
 if (cur[1] or '0') ~= m[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
@@ -79,6 +81,7 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[5]) end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[2]) end
 redis.call('PEXPIRE', KEYS[1], m[4])
 redis.call('PEXPIRE', KEYS[2], m[4])
+if m[13] == '-' then redis.call('ZREM', KEYS[7], ARGV[6]) else redis.call('ZADD', KEYS[7], m[13], ARGV[6]) end
 -- The lobby's sets change only with the status or the unpersisted flag (kept in field s).
 if cur[4] ~= sets then
   redis.call('SREM', KEYS[3], ARGV[6])
@@ -107,6 +110,30 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[1] ~= '' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
 return redis.call('ZRANGE', KEYS[1], 0, -1)
+`;
+
+/*
+ * Claims due timers. KEYS: 1 timers. ARGV: 1 now, 2 limit, 3 lease ms. Each claimed room's
+ * deadline moves to now + lease in the same step, so no other node claims it meanwhile.
+ */
+const CLAIM = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local lease_end = tonumber(ARGV[1]) + tonumber(ARGV[3])
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], lease_end, id) end
+return ids
+`;
+
+/*
+ * Puts back a room's deadline if the room is still at the given version. KEYS: 1 room hash,
+ * 2 timers. ARGV: 1 room id, 2 version, 3 due ms or "-" for none, 4 "nx": only if it has none.
+ */
+const SET_DUE = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if v == false and redis.call('HEXISTS', KEYS[1], 'data') == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 0 end
+if v ~= ARGV[2] then return 0 end
+if ARGV[4] == 'nx' and redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+if ARGV[3] == '-' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
+return 1
 `;
 
 const GET = `
@@ -185,7 +212,7 @@ function replay(prev: Room, parts: Parts): Room | null {
   if (parts.a.length !== 1 || !rec) return null;
   let next: Room | null;
   try {
-    next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at);
+    next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at, rec.bot === true);
   } catch {
     return null; // the rules refuse it now (changed rules): the caller reports or reads the room
   }
@@ -244,7 +271,7 @@ export interface RedisRoomStoreOptions {
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   private readonly feedLength: string;
@@ -276,10 +303,13 @@ export class RedisRoomStore implements RoomStore {
       unpersisted: `${prefix}rooms:unpersisted`,
       feed: `${prefix}room-changes`,
       followers: `${prefix}room-changes:followers`,
+      timers: `${prefix}timers`,
     };
     this.feedLength = String(opts.feedLength ?? 1000);
     this.idleFollowMs = opts.idleFollowMs ?? 100;
-    redis.defineCommand("gbRoomCas4", { numberOfKeys: 6, lua: CAS });
+    redis.defineCommand("gbRoomCas5", { numberOfKeys: 7, lua: CAS });
+    redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
     redis.defineCommand("gbFollowers", { numberOfKeys: 1, lua: FOLLOWERS });
     this.beat = setInterval(() => void this.refreshFollowers(), opts.followersRefreshMs ?? 1000).unref();
@@ -342,14 +372,15 @@ export class RedisRoomStore implements RoomStore {
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
     const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      (this.redis as any).gbRoomCas4Buffer(
+      (this.redis as any).gbRoomCas5Buffer(
         this.k.room(room.id),
         this.k.tail(room.id),
         this.k.open,
         this.k.playing,
         this.k.unpersisted,
         this.k.feed,
-        `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"}`,
+        this.k.timers,
+        `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"} ${note?.due == null ? "-" : Math.round(note.due)}`,
         mode === "append" && headless ? "" : head(),
         mode === "seal" ? sealed() : "",
         chunk,
@@ -408,6 +439,16 @@ export class RedisRoomStore implements RoomStore {
     // Rooms that expired leave their id behind in the set; tidy up.
     if (gone.length > 0) await this.redis.srem(set, ...gone);
     return out.sort(byNewest);
+  }
+
+  async claimDue(now: number, limit: number, leaseMs: number): Promise<string[]> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (this.redis as any).gbTimersClaim(this.k.timers, Math.floor(now), limit, leaseMs);
+  }
+
+  async setDue(id: string, version: number, due: number | null, ifAbsent = false): Promise<void> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await (this.redis as any).gbTimersSet(this.k.room(id), this.k.timers, id, version, due === null ? "-" : Math.round(due), ifAbsent ? "nx" : "");
   }
 
   async unpersisted(): Promise<string[]> {

@@ -21,11 +21,17 @@ export function toRecord(room: Room): FinishedGameRecord {
     options: room.options,
     seed: room.seed,
     commitment: room.commitment,
-    actions: room.actions.map((a) => ({ seat: a.seat, action: a.action, at: a.at })),
+    actions: room.actions.map((a) => (a.bot ? { seat: a.seat, action: a.action, at: a.at, bot: true as const } : { seat: a.seat, action: a.action, at: a.at })),
     outcome: room.outcome,
     startedAt: new Date(room.startedAt),
     finishedAt: new Date(room.finishedAt ?? room.updatedAt),
-    seats: room.seats.map((s, seat) => ({ seat, playerId: s.bot ? null : s.playerId, name: s.name ?? `Seat ${seat + 1}`, isBot: s.bot })),
+    seats: room.seats.map((s, seat) => ({
+      seat,
+      playerId: s.bot ? null : s.playerId,
+      name: s.name ?? `Seat ${seat + 1}`,
+      isBot: s.bot,
+      forfeit: !s.bot && s.away ? s.away : null,
+    })),
     daily: room.daily ?? null,
   };
 }

@@ -8,15 +8,21 @@
 import { randomBytes } from "node:crypto";
 import type { Action, Seat } from "../games/types.js";
 import { newSeed } from "./commitment.js";
-import { err } from "./errors.js";
+import { AppError, err } from "./errors.js";
 import type { Player } from "./identity.js";
 import {
   actInRoom,
+  closeAbandoned,
+  hostPresence,
+  resign,
+  returnToSeat,
+  timeOut,
   createRoom,
   joinRoom,
   leaveRoom,
   logLength,
   markPersisted,
+  botPlays,
   seatOf,
   startRoom,
   type CreateRoomInput,
@@ -26,6 +32,7 @@ import {
 } from "./room.js";
 import type { ChangeNote, RoomStore } from "./room-store.js";
 import { RoomCache } from "./room-cache.js";
+import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 
 export type ChangeListener = (prev: Room | null, next: Room) => void;
 
@@ -37,6 +44,8 @@ export interface RoomServiceOptions {
   maxAttempts?: number;
   /** How many rooms to remember (parsed) for the optimistic first attempt of a change. */
   cacheRooms?: number;
+  /** Bot delay and idle limits: each write stores the room's next deadline from them (timers.ts). */
+  timing?: Partial<Timing>;
 }
 
 const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -78,6 +87,7 @@ export class RoomService {
   private readonly maxAttempts: number;
   /** Newest room this node has read or written, by id (its logs shared between versions: room-cache.ts). */
   private readonly cache: RoomCache;
+  readonly timing: Timing;
 
   constructor(
     readonly store: RoomStore,
@@ -88,6 +98,12 @@ export class RoomService {
     this.seed = opts.newSeed ?? newSeed;
     this.maxAttempts = opts.maxAttempts ?? 50;
     this.cache = new RoomCache(opts.cacheRooms ?? 2000);
+    this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+  }
+
+  /** The service's clock (injected in tests). */
+  clock(): number {
+    return this.now();
   }
 
   onChange(listener: ChangeListener): void {
@@ -165,6 +181,7 @@ export class RoomService {
       }
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
       const note = changeNote(room, next);
+      note.due = nextDue(next, this.timing);
       if (replayable) note.replayable = true;
       const res = await this.store.compareAndSetOrGet(next, room.version, note);
       if (res.ok) {
@@ -181,10 +198,14 @@ export class RoomService {
     throw err("BUSY", "The room is very busy; please try again.");
   }
 
+  private firstNote(room: Room): ChangeNote {
+    return { ...changeNote(null, room), due: nextDue(room, this.timing) };
+  }
+
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const room = createRoom(this.roomId(), host, input, this.now());
-      if (await this.store.compareAndSet(room, 0)) {
+      if ((await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) {
         this.remember(room);
         this.emit(null, room);
         return room;
@@ -195,7 +216,7 @@ export class RoomService {
 
   /** Stores a room built elsewhere (a daily-challenge deal); its id must be new. */
   async insert(room: Room): Promise<Room> {
-    if (!(await this.store.compareAndSet(room, 0))) throw err("BUSY", "Could not create a room; please try again.");
+    if (!(await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) throw err("BUSY", "Could not create a room; please try again.");
     this.remember(room);
     this.emit(null, room);
     return room;
@@ -221,26 +242,57 @@ export class RoomService {
     if (actionId !== undefined && (typeof actionId !== "string" || actionId.length === 0 || actionId.length > 64)) {
       throw err("BAD_ACTION_ID", "An action id must be a string of 1 to 64 characters.");
     }
-    const { room, changed } = await this.mutate(
-      roomId,
-      (r) => {
-        const seat = seatOf(r, player.id);
-        if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
-        return actInRoom(r, seat, a, actionId as string | undefined, this.now());
-      },
-      { replayable: true },
-    );
-    return { room, duplicate: !changed };
+    try {
+      const { room, changed } = await this.mutate(
+        roomId,
+        (r) => {
+          const seat = seatOf(r, player.id);
+          if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
+          return actInRoom(r, seat, a, actionId as string | undefined, this.now());
+        },
+        { replayable: true },
+      );
+      return { room, duplicate: !changed };
+    } catch (e) {
+      // The seat's clock ran out before the move: write the time-out now (once, whoever does it).
+      if (e instanceof AppError && e.code === "TIME_UP") await this.timeOut(roomId).catch(() => {});
+      throw e;
+    }
   }
 
-  /** A bot seat's action, valid only against the exact version the bot looked at. */
+  /** Applies the clocks that have run out (none: no change). */
+  async timeOut(id: string): Promise<{ room: Room; changed: boolean }> {
+    return this.mutate(id, (r) => timeOut(r, this.now()));
+  }
+
+  async resign(id: unknown, player: Player): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => resign(r, player, this.now()))).room;
+  }
+
+  async returnToSeat(id: unknown, player: Player): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => returnToSeat(r, player, this.now()))).room;
+  }
+
+  /** Records whether an open room's host is connected (see Timing.hostAwayMs). */
+  async hostPresence(id: string, present: boolean): Promise<{ room: Room; changed: boolean }> {
+    return this.mutate(id, (r) => hostPresence(r, present, this.now()));
+  }
+
+  /** Closes an open room whose host has been away for hostAwayMs (no change if they came back). */
+  async closeAbandoned(id: string): Promise<{ room: Room; changed: boolean }> {
+    return this.mutate(id, (r) =>
+      r.status === "open" && r.hostAwaySince !== undefined && r.hostAwaySince + this.timing.hostAwayMs <= this.now() ? closeAbandoned(r, this.now()) : null,
+    );
+  }
+
+  /** A bot's action for a seat it plays, valid only against the exact version the bot looked at. */
   async botAct(id: string, seat: Seat, action: Action, version: number): Promise<Room> {
     return (
       await this.mutate(
         id,
         (r) => {
-          if (!r.seats[seat]?.bot) throw err("NOT_A_BOT", "That seat is not a bot.");
-          return actInRoom(r, seat, action, undefined, this.now());
+          if (!botPlays(r, seat)) throw err("NOT_A_BOT", "No bot plays that seat.");
+          return actInRoom(r, seat, action, undefined, this.now(), true);
         },
         { expectVersion: version, replayable: true },
       )

@@ -25,6 +25,21 @@ export interface RoomStore {
   follow?(onChange: (change: RoomChange) => void): () => void;
   /** Summaries of rooms with this status, newest first. */
   list(status: "open" | "playing"): Promise<RoomSummary[]>;
+  /**
+   * Durable timers. Every write stores the room's next deadline (ChangeNote.due) in a sorted set
+   * (Redis) or its in-process equivalent, in the same atomic step as the room. `claimDue` takes up
+   * to `limit` rooms whose deadline is at or before `now` and pushes each one's deadline to
+   * `now + leaseMs`, atomically, so other nodes leave them alone while this one fires them; if
+   * this node dies, the lease runs out and another node claims them. Firing is itself a change
+   * under the version compare-and-swap, which writes the next deadline (or none).
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<string[]>;
+  /**
+   * Sets a room's deadline only if the room is still at `version` (a claimed room whose firing
+   * found nothing due puts its deadline back); removes it if the room is gone. `ifAbsent`: only
+   * if the room has no deadline stored (adopting rooms written before deadlines were stored).
+   */
+  setDue(id: string, version: number, due: number | null, ifAbsent?: boolean): Promise<void>;
   /** Ids of finished rooms whose result is not yet in Postgres. */
   unpersisted(): Promise<string[]>;
   /** Serialised size of a room in bytes, as stored (for the benchmark). */
@@ -42,10 +57,13 @@ export interface ChangeNote {
   actionsFrom: number;
   /** Players who sat in the room before the change and no longer do. */
   leftPlayers: string[];
+  /** The room's next deadline after the change (epoch ms; timers.ts), or null: none. */
+  due?: number | null;
   /**
    * The change is one game action, made by `actInRoom` with its action record's `at` as the clock:
-   * the new room is `actInRoom(previous room, record.seat, record.action, record.id, record.at)`,
-   * so a store may keep only the record and rebuild the rest when it reads (rules are pure).
+   * the new room is `actInRoom(previous room, record.seat, record.action, record.id, record.at,
+   * record.bot === true)` (clocks included: they advance with the record's time), so a store may
+   * keep only the record and rebuild the rest when it reads (rules are pure).
    */
   replayable?: boolean;
 }

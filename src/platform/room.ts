@@ -9,15 +9,25 @@ import { findGame } from "../games/registry.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import type { Player } from "./identity.js";
-import type { RatingChangeInfo, RoomStatus, RoomSummary } from "../protocol/wire.js";
+import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway } from "../protocol/wire.js";
+import { advanceClocks, expiredSeats, parseClock, startClocks, stopClock, type ClockSetting, type SeatClock } from "./clocks.js";
 
-export type { RatingChangeInfo, RoomStatus, RoomSummary };
+export type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway };
 
 
 export interface SeatInfo {
   playerId: string | null;
   name: string | null;
+  /** A bot's seat from the start. */
   bot: boolean;
+  /**
+   * A player's seat that a bot plays for now: they ran out of time (and may take it back, unless
+   * it was their second time) or resigned (for good). Ranked: a seat still away at the end is
+   * placed last in the rating update.
+   */
+  away?: SeatAway;
+  /** How many times this seat's player has run out of time. */
+  timeouts?: number;
 }
 
 export interface ActionRecord {
@@ -27,6 +37,8 @@ export interface ActionRecord {
   at: number;
   /** Client-chosen id, for idempotent retries. */
   id?: string;
+  /** Made by the bot that plays the seat of a player who is away (not by the player). */
+  bot?: true;
 }
 
 
@@ -55,6 +67,18 @@ export interface Room {
   /** True once the finished game is in Postgres. */
   persisted?: boolean;
   ratingChanges?: RatingChangeInfo[];
+  /** The room's clock (absent or null: none). */
+  clock?: ClockSetting | null;
+  /** One clock per seat while the game runs (with `clock`). */
+  clocks?: SeatClock[];
+  /** What happened at the table besides moves (time-outs, resignations, ...), in plain sentences. */
+  notices?: RoomNotice[];
+  /** An open room: since when its host has been away (no connection watching it). */
+  hostAwaySince?: number;
+  /** An open room: when its host was last found present by the idle check. */
+  hostSeenAt?: number;
+  /** Why a room closed other than by everyone leaving: "aborted" (a ranked game's first move never made), "host-away". */
+  ended?: "aborted" | "host-away";
 }
 
 
@@ -66,8 +90,29 @@ export function summarize(room: Room): RoomSummary {
     status: room.status,
     seats: room.seats.map((s) => ({ name: s.name, bot: s.bot, taken: s.bot || s.playerId !== null })),
     createdAt: room.createdAt,
+    clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
   };
+}
+
+/** Whether a person plays this seat now (not a bot seat, not a seat a bot plays while its player is away). */
+export function personPlays(room: Room, seat: Seat): boolean {
+  const s = room.seats[seat];
+  return !!s && !s.bot && !s.away;
+}
+
+/** Whether a bot moves for this seat: a bot's seat, or an away player's. */
+export function botPlays(room: Room, seat: Seat): boolean {
+  const s = room.seats[seat];
+  return !!s && (s.bot || !!s.away);
+}
+
+function seatName(room: Room, seat: Seat): string {
+  return room.seats[seat]?.name ?? `Seat ${seat + 1}`;
+}
+
+function notice(room: Room, now: number, kind: RoomNotice["kind"], seat: Seat | null, text: string): RoomNotice[] {
+  return [...(room.notices ?? []), { at: now, logAt: logLength(room), kind, seat, text }];
 }
 
 /** The game's event log (every game state keeps one as `log`), or null before the game starts. */
@@ -105,6 +150,8 @@ export interface CreateRoomInput {
   ranked?: unknown;
   bots?: unknown;
   options?: unknown;
+  /** A clock preset id, or "none" (casual only); absent: the game's default (clocks.ts). */
+  clock?: unknown;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -124,6 +171,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     throw err("RANKED_SOLITAIRE", `A ${game.name} room cannot be ranked: ratings compare players. Play it casual, or play the daily challenge for the day's board.`);
   }
   if (ranked && bots > 0) throw err("RANKED_NO_BOTS", "Ranked games are between people only; make it casual to add bots.");
+  const clock = parseClock(game, input.clock, ranked, seats);
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
@@ -145,6 +193,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     createdAt: now,
     updatedAt: now,
     actions: [],
+    clock,
   };
 }
 
@@ -179,8 +228,10 @@ export function leaveRoom(room: Room, player: Player, now: number): Room {
   const seats = room.seats.map((s, i) => (i === seat ? { playerId: null, name: null, bot: false } : s));
   const humans = seats.filter((s) => s.playerId !== null);
   if (humans.length === 0) return bump(room, now, { seats, status: "closed" });
-  const hostId = room.hostId === player.id ? humans[0]!.playerId! : room.hostId;
-  return bump(room, now, { seats, hostId });
+  if (room.hostId !== player.id) return bump(room, now, { seats });
+  // A new host: whether the old one was away says nothing of them.
+  const { hostAwaySince: _a, hostSeenAt: _s, ...rest } = room;
+  return bump(rest, now, { seats, hostId: humans[0]!.playerId! });
 }
 
 export function startRoom(room: Room, player: Player, seed: string, now: number): Room {
@@ -191,21 +242,27 @@ export function startRoom(room: Room, player: Player, seed: string, now: number)
   }
   const game = gameOf(room);
   const state = game.setup({ players: room.seats.length, options: room.options, seed });
-  return bump(room, now, {
+  const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
+  const { hostAwaySince: _a, hostSeenAt: _s, ...rest } = room;
+  return bump(rest, now, {
     status: "playing",
     startedAt: now,
     seed,
     commitment: commit(seed),
     state,
     actions: [],
+    ...(clocks ? { clocks } : {}),
   });
 }
 
 /**
  * Apply one game action by a seat. A repeat of that seat's last accepted action id is
- * reported as a duplicate (returns null) rather than applied twice.
+ * reported as a duplicate (returns null) rather than applied twice. `byBot`: the bot that plays
+ * the seat of an away player makes it (recorded as such); the player cannot, until they return.
+ * A move after the seat's clock has run out is refused (TIME_UP): the seat has timed out, even
+ * if the time-out has not been written yet, so a move and its own time-out never both happen.
  */
-export function actInRoom(room: Room, seat: Seat, action: Action, actionId: string | undefined, now: number): Room | null {
+export function actInRoom(room: Room, seat: Seat, action: Action, actionId: string | undefined, now: number, byBot = false): Room | null {
   // Idempotency first: a retry of the move that ended the game is a duplicate, not GAME_OVER.
   if (actionId !== undefined) {
     for (let i = room.actions.length - 1; i >= 0; i--) {
@@ -216,17 +273,129 @@ export function actInRoom(room: Room, seat: Seat, action: Action, actionId: stri
     }
   }
   if (room.status === "finished") throw err("GAME_OVER", "This game has ended.");
-  if (room.status !== "playing") throw err("NOT_STARTED", "This game has not started yet.");
+  if (room.status !== "playing") throw err(room.status === "closed" ? "ROOM_CLOSED" : "NOT_STARTED", room.status === "closed" ? "This game was called off." : "This game has not started yet.");
+  const away = room.seats[seat]?.away;
+  if (away && !byBot) {
+    throw err("SEAT_AWAY", away === "resigned" ? "You resigned this game; a bot plays your seat." : "A bot plays your seat since you ran out of time; take your seat back first.");
+  }
+  if (room.clock && room.clocks && !byBot && expiredSeats(room.clock, room.clocks, now).includes(seat)) {
+    throw err("TIME_UP", "Your time ran out before this move arrived; a bot plays your seat now.");
+  }
   const game = gameOf(room);
   const r = game.apply(room.state, seat, action);
   if (!r.ok) throw err(r.error.code, r.error.message);
   const record: ActionRecord = actionId === undefined ? { seat, action, at: now } : { seat, action, at: now, id: actionId };
+  if (away) record.bot = true;
   const over = game.isOver(r.value);
+  const clocks =
+    room.clock && room.clocks
+      ? advanceClocks(room.clock, room.clocks, away ? null : seat, over ? [] : game.activeSeats(r.value), (s) => personPlays(room, s), now)
+      : undefined;
   return bump(room, now, {
     state: r.value,
     actions: [...room.actions, record],
+    ...(clocks ? { clocks } : {}),
     ...(over ? { status: "finished" as const, finishedAt: now, outcome: game.outcome(r.value) ?? undefined, persisted: false } : {}),
   });
+}
+
+/** Whether the game is still in its opening for this seat: it has not made a move yet. */
+function neverMoved(room: Room, seat: Seat): boolean {
+  return room.clocks ? !room.clocks[seat]!.moved : !room.actions.some((a) => a.seat === seat && !a.bot);
+}
+
+/**
+ * The clocks that have run out at `now`, applied (null: none has). A seat that runs out is played
+ * by a bot from then on; its player may come back (`returnToSeat`) after a first time-out, not
+ * after a second. In a ranked game between people, a seat that runs out before making its first
+ * move aborts the game instead: nobody's rating changes (the player never showed up).
+ */
+export function timeOut(room: Room, now: number): Room | null {
+  if (room.status !== "playing" || !room.clock || !room.clocks) return null;
+  const expired = expiredSeats(room.clock, room.clocks, now);
+  if (expired.length === 0) return null;
+  const noShow = room.ranked && room.seats.length > 1 ? expired.find((seat) => neverMoved(room, seat)) : undefined;
+  if (noShow !== undefined) {
+    const clocks = room.clocks.map((c) => (c.since === null ? c : { ...c, since: null }));
+    return bump(room, now, {
+      status: "closed",
+      ended: "aborted",
+      clocks,
+      notices: notice(room, now, "aborted", noShow, `${seatName(room, noShow)} did not make a first move in time. The game is called off; no ratings change.`),
+    });
+  }
+  let clocks = room.clocks;
+  let notices = room.notices ?? [];
+  const seats = room.seats.map((s, seat) => {
+    if (!expired.includes(seat)) return s;
+    clocks = stopClock(room.clock!, clocks, seat, now);
+    const timeouts = (s.timeouts ?? 0) + 1;
+    const text =
+      timeouts >= 2
+        ? `${seatName(room, seat)} ran out of time again; a bot plays their seat to the end.`
+        : `${seatName(room, seat)} ran out of time; a bot plays their seat until they take it back.`;
+    notices = [...notices, { at: now, logAt: logLength(room), kind: "timeout" as const, seat, text }];
+    return { ...s, away: "timeout" as const, timeouts };
+  });
+  return bump(room, now, { seats, clocks, notices });
+}
+
+/** A player gives up: a bot plays their seat to the end, and a ranked game places them last. */
+export function resign(room: Room, player: Player, now: number): Room {
+  if (room.status !== "playing") throw err("NOT_PLAYING", "You can only resign a game in play.");
+  const seat = seatOf(room, player.id);
+  if (seat === null) throw err("NOT_SEATED", "You do not sit in this game.");
+  if (room.seats[seat]!.away === "resigned") throw err("ALREADY_RESIGNED", "You have already resigned this game.");
+  const seats = room.seats.map((s, i) => (i === seat ? { ...s, away: "resigned" as const } : s));
+  const clocks = room.clock && room.clocks ? stopClock(room.clock, room.clocks, seat, now) : undefined;
+  const last = room.ranked && room.seats.length > 1 ? " They are placed last in the rating update." : "";
+  return bump(room, now, {
+    seats,
+    ...(clocks ? { clocks } : {}),
+    notices: notice(room, now, "resigned", seat, `${seatName(room, seat)} resigned; a bot plays their seat to the end.${last}`),
+  });
+}
+
+/** A player who ran out of time once takes their seat back from the bot (their bank does not refill). */
+export function returnToSeat(room: Room, player: Player, now: number): Room {
+  if (room.status !== "playing") throw err("NOT_PLAYING", "This game is not in play.");
+  const seat = seatOf(room, player.id);
+  if (seat === null) throw err("NOT_SEATED", "You do not sit in this game.");
+  const s = room.seats[seat]!;
+  if (!s.away) throw err("NOT_AWAY", "You are playing your seat already.");
+  if (s.away === "resigned") throw err("RESIGNED", "You resigned this game; a bot plays your seat to the end.");
+  if ((s.timeouts ?? 0) >= 2) throw err("TIMED_OUT_TWICE", "You ran out of time twice; a bot plays your seat to the end of this game.");
+  const seats = room.seats.map((t, i) => (i === seat ? { playerId: t.playerId, name: t.name, bot: t.bot, timeouts: t.timeouts } : t));
+  const next: Room = { ...room, seats };
+  const clocks =
+    room.clock && room.clocks ? advanceClocks(room.clock, room.clocks, null, gameOf(room).activeSeats(room.state), (i) => personPlays(next, i), now) : undefined;
+  return bump(room, now, {
+    seats,
+    ...(clocks ? { clocks } : {}),
+    notices: notice(room, now, "returned", seat, `${seatName(room, seat)} is back and plays their own seat again.`),
+  });
+}
+
+/** An open room whose host has been away too long closes; everyone waiting is told (they see it closed). */
+export function closeAbandoned(room: Room, now: number): Room {
+  requireOpen(room);
+  return bump(room, now, {
+    status: "closed",
+    ended: "host-away",
+    notices: notice(room, now, "closed", null, `${room.seats.find((s) => s.playerId === room.hostId)?.name ?? "The host"} left the room; it is closed. Find or create another room in the lobby.`),
+  });
+}
+
+/** Marks an open room's host present (null: away since `now`), or returns null if that is already known. */
+export function hostPresence(room: Room, present: boolean, now: number): Room | null {
+  if (room.status !== "open") return null;
+  if (present) {
+    if (room.hostAwaySince === undefined && room.hostSeenAt !== undefined && now - room.hostSeenAt < 1000) return null;
+    const { hostAwaySince: _a, ...rest } = room;
+    return bump(rest, now, { hostSeenAt: now });
+  }
+  if (room.hostAwaySince !== undefined) return null;
+  return bump(room, now, { hostAwaySince: now });
 }
 
 export function markPersisted(room: Room, ratingChanges: RatingChangeInfo[], now: number): Room {

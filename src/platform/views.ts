@@ -7,6 +7,7 @@ import { visibleLog } from "../games/log.js";
 import type { LegalAction, LogEntry, Viewer } from "../games/types.js";
 import { eventLog, gameOf, type Room } from "./room.js";
 import { seedPublic } from "./daily-deal.js";
+import { clocksView } from "./clocks.js";
 import type { RoomView } from "../protocol/wire.js";
 
 export type { RoomView };
@@ -27,7 +28,7 @@ function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "
     ranked: room.ranked,
     hostId: room.hostId,
     options: room.options,
-    seats: room.seats.map((s) => ({ playerId: s.playerId, name: s.name, bot: s.bot })),
+    seats: room.seats.map((s) => ({ playerId: s.playerId, name: s.name, bot: s.bot, away: s.away ?? null, timeouts: s.timeouts ?? 0 })),
     commitment: room.commitment ?? null,
     seed: seedPublic(room, now) ? (room.seed ?? null) : null,
     daily: room.daily ?? null,
@@ -37,7 +38,17 @@ function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "
     ratingChanges: room.ratingChanges ?? null,
     startedAt: room.startedAt ?? null,
     finishedAt: room.finishedAt ?? null,
+    clock: room.clock ?? null,
+    clocks: room.clock && room.clocks && room.status === "playing" ? clocksView(room.clock, room.clocks) : null,
+    serverTime: now,
+    notices: room.notices ?? [],
+    ended: room.ended ?? null,
   };
+}
+
+/** Whether the viewer in `seat` may act now: the game is in play and no bot plays their seat (SEAT_AWAY). */
+function mayAct(room: Room, seat: number): boolean {
+  return room.status === "playing" && !room.seats[seat]?.away;
 }
 
 /** `logFrom`: how many log entries (of the whole log) the viewer already has. */
@@ -49,7 +60,7 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
   if (room.state !== undefined) {
     const game = gameOf(room);
     view = game.view(room.state, viewer);
-    if (seat !== null && room.status === "playing") legal = game.legalActions(room.state, seat);
+    if (seat !== null && mayAct(room, seat)) legal = game.legalActions(room.state, seat);
     const full = eventLog(room) ?? [];
     log = visibleLog(logFrom > 0 ? full.slice(logFrom) : full, viewer);
   }
@@ -94,7 +105,7 @@ export function roomViewsParts(room: Room, viewers: readonly Viewer[], logFrom =
       let v = views.get(key);
       if (v === undefined) views.set(key, (v = JSON.stringify(game.view(state, viewer)) ?? "null"));
       view = v;
-      if (seat !== null && room.status === "playing") legal = JSON.stringify(game.legalActions(state, seat));
+      if (seat !== null && mayAct(room, seat)) legal = JSON.stringify(game.legalActions(state, seat));
       log = publicLog ?? JSON.stringify(visibleLog(delta, viewer));
     }
     return [head, `,"seat":${seat === null ? "null" : seat},"view":`, view, `,"legal":${legal},"log":`, log, "}"];

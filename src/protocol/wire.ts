@@ -2,9 +2,35 @@
  * The shapes that cross the wire (docs/protocol.md), in one place with no runtime code and no
  * Node imports, so the server and the browser client type-check against the same definitions.
  */
-import type { LegalAction, LogEntry, OptionSpec, Outcome, Seat } from "../games/types.js";
+import type { ClockPreset, LegalAction, LogEntry, OptionSpec, Outcome, Seat } from "../games/types.js";
 
-export type { Action, LegalAction, LogEntry, OptionSpec, Outcome, ParamSpec, Seat } from "../games/types.js";
+export type { Action, ClockPreset, LegalAction, LogEntry, OptionSpec, Outcome, ParamSpec, Seat } from "../games/types.js";
+
+/** Why a bot plays a player's seat: they ran out of time (may come back once) or resigned. */
+export type SeatAway = "timeout" | "resigned";
+
+/** Something that happened at the table besides a move, in a plain sentence for everyone. */
+export interface RoomNotice {
+  /** Server epoch ms. */
+  at: number;
+  /** How many game log entries there were when it happened (show it after entry number logAt). */
+  logAt: number;
+  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed";
+  seat: Seat | null;
+  text: string;
+}
+
+/** One seat's clock in a view (docs/protocol.md). Count down from `deadline` using `serverTime`. */
+export interface SeatClockView {
+  /** Bank left, ms, as of `since` (a running clock spends its turn allowance first). */
+  bankMs: number;
+  /** When the clock started running (server epoch ms), or null when stopped. */
+  since: number | null;
+  /** When it runs out (server epoch ms), or null when stopped. */
+  deadline: number | null;
+  /** Still the seat's first move (firstMoveMs applies). */
+  firstMove: boolean;
+}
 
 /** A game this server offers, as `lobby:list` and `GET /api/games` describe it. */
 export interface GameInfo {
@@ -18,6 +44,10 @@ export interface GameInfo {
   rankedRooms: boolean;
   /** Room options a lobby may offer; the first choice of each is the default. */
   options: OptionSpec[];
+  /** Clock presets, the default first; casual rooms may also pass clock "none". */
+  clocks: ClockPreset[];
+  /** The clock a room gets when `room:create` names none, casual ("none" or a preset id). */
+  defaultCasualClock: string;
 }
 
 export type RoomStatus = "open" | "playing" | "finished" | "closed";
@@ -37,6 +67,8 @@ export interface RoomSummary {
   status: RoomStatus;
   seats: Array<{ name: string | null; bot: boolean; taken: boolean }>;
   createdAt: number;
+  /** The room's clock preset id, or null (no clock). */
+  clock: string | null;
   /** A daily-challenge deal: its UTC day (today's may only be watched by players who played it). */
   daily?: string;
 }
@@ -50,7 +82,8 @@ export interface RoomView {
   ranked: boolean;
   hostId: string;
   options: unknown;
-  seats: Array<{ playerId: string | null; name: string | null; bot: boolean }>;
+  /** `away`: a bot plays this player's seat (they ran out of time, or resigned); `timeouts`: times they ran out. */
+  seats: Array<{ playerId: string | null; name: string | null; bot: boolean; away: SeatAway | null; timeouts: number }>;
   /** Your seat, or null when you are spectating. */
   seat: Seat | null;
   /** SHA-256 of the seed, from the start of the game. */
@@ -63,7 +96,7 @@ export interface RoomView {
   view: unknown;
   /** Seats that must act now. */
   active: Seat[];
-  /** Your legal actions now (always [] for spectators). */
+  /** Your legal actions now ([] for spectators, and while a bot plays your seat: `seats[seat].away`). */
   legal: LegalAction[];
   /** Log entries numbered from logFrom+1; a full sync sends them all (logFrom 0). */
   logFrom: number;
@@ -72,4 +105,14 @@ export interface RoomView {
   ratingChanges: RatingChangeInfo[] | null;
   startedAt: number | null;
   finishedAt: number | null;
+  /** The room's clock setting, or null (no clock). */
+  clock: ClockPreset | null;
+  /** One per seat while the game runs with a clock; else null. */
+  clocks: SeatClockView[] | null;
+  /** The server's clock when this view was made (epoch ms): count down from deadlines with it, not your own clock. */
+  serverTime: number;
+  /** Time-outs, returns, resignations, a call-off, in order. */
+  notices: RoomNotice[];
+  /** Why a closed room closed, when not by everyone leaving: "aborted" or "host-away". */
+  ended: "aborted" | "host-away" | null;
 }

@@ -23,6 +23,7 @@ import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import type { GameInfo } from "../protocol/wire.js";
+import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 
 export interface SocketDeps {
   service: RoomService;
@@ -81,10 +82,17 @@ export function gamesList(): GameInfo[] {
     daily: g.daily === true,
     rankedRooms: g.maxPlayers >= 2,
     options: g.optionSpecs ?? [],
+    clocks: clockPresets(g),
+    defaultCasualClock: g.maxPlayers === 1 ? NO_CLOCK : clockPresets(g)[0]!.id,
   }));
 }
 
-export function attachSockets(io: Server, deps: SocketDeps): void {
+export interface AttachedSockets {
+  /** Whether a player has a connection watching a room, on any node. */
+  isPresent(roomId: string, playerId: string): Promise<boolean>;
+}
+
+export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const { service, tokens, daily, log } = deps;
 
   io.use((socket, next) => {
@@ -185,10 +193,25 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
     setTimeout(() => {
       presenceDue.delete(roomId);
       presence(roomId).then(
-        (connected) => io.to(ch.room(roomId)).emit("room:presence", { roomId, connected }),
+        (connected) => {
+          io.to(ch.room(roomId)).emit("room:presence", { roomId, connected });
+          noteHost(roomId, connected);
+        },
         (e: unknown) => log.warn({ err: e, room: roomId }, "presence lookup failed"),
       );
     }, PRESENCE_COALESCE_MS).unref();
+  }
+
+  /**
+   * An open room records when its host stops watching it (and when they come back), so that a room
+   * whose host is gone closes after HOST_AWAY_MS (timers.ts) on whichever node.
+   */
+  function noteHost(roomId: string, connected: readonly string[]): void {
+    const room = service.known(roomId);
+    if (!room || room.status !== "open" || room.daily) return;
+    const present = connected.includes(room.hostId);
+    if (present === (room.hostAwaySince === undefined)) return;
+    service.hostPresence(roomId, present).catch((e: unknown) => log.warn({ err: e, room: roomId }, "could not note the host's presence"));
   }
 
   /** Subscribe a socket to the right channel of a room and give it the full current view. */
@@ -228,7 +251,7 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
 
     "room:create": async (socket, p) => {
       const player = requirePlayer(socket);
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options });
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
@@ -276,6 +299,16 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       if (pid) socket.leave(ch.seat(id, pid));
       announcePresence(id);
       return {};
+    },
+
+    "game:resign": async (socket, p) => {
+      const room = await service.resign(p.roomId, requirePlayer(socket));
+      return { version: room.version };
+    },
+
+    "game:return": async (socket, p) => {
+      const room = await service.returnToSeat(p.roomId, requirePlayer(socket));
+      return { version: room.version };
     },
 
     "game:act": async (socket, p) => {
@@ -341,4 +374,10 @@ export function attachSockets(io: Server, deps: SocketDeps): void {
       });
     });
   });
+
+  return {
+    async isPresent(roomId, playerId) {
+      return (await presence(roomId)).includes(playerId);
+    },
+  };
 }

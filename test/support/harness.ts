@@ -79,9 +79,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a"): Promise<RunningServer> {
+/** `clock`: the servers' injected clock, with timers fired only by `server.timers.tick()`. */
+export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a", clock?: () => number): Promise<RunningServer> {
   const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, nodeId });
-  return startServer(config, { db, redisPrefix: prefix, logger: createLogger(config.logLevel, nodeId), sweepEveryMs: 500 });
+  return startServer(config, {
+    db,
+    redisPrefix: prefix,
+    logger: createLogger(config.logLevel, nodeId),
+    sweepEveryMs: 500,
+    ...(clock ? { now: clock, manualTimers: true } : {}),
+  });
 }
 
 export const newPrefix = () => `gbt:${randomBytes(4).toString("hex")}:`;

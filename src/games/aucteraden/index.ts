@@ -6,6 +6,7 @@ import { parseOptions } from "./options.js";
 import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type AucteradenOptions, type AucteradenState } from "./state.js";
 import { outcome, outcomeAsRecorded, view, viewKey } from "./view.js";
+import { clockPresets } from "./pace.js";
 
 export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   id: GAME_ID,
@@ -24,6 +25,7 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
       ],
     },
   ],
+  clockPresets,
   parseOptions,
   setup,
   activeSeats,

@@ -6,12 +6,14 @@ import { parseOptions } from "./options.js";
 import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
 import { outcome, view } from "./view.js";
+import { clockPresets } from "./pace.js";
 
 export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> = {
   id: GAME_ID,
   name: "Goblin Teeth",
   minPlayers: MIN_PLAYERS,
   maxPlayers: MAX_PLAYERS,
+  clockPresets,
   optionSpecs: [
     {
       key: "advanced",

@@ -12,6 +12,7 @@ import {
   type SorcerousFuturesState,
 } from "./state.js";
 import { outcome, view } from "./view.js";
+import { clockPresets } from "./pace.js";
 
 export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFuturesOptions> = {
   id: GAME_ID,
@@ -37,6 +38,7 @@ export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFu
       players: [5],
     },
   ],
+  clockPresets,
   parseOptions,
   setup,
   activeSeats,

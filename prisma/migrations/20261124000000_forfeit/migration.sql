@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "GameSeat" ADD COLUMN     "forfeit" TEXT;
