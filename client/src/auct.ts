@@ -10,7 +10,7 @@ import { auctLogSentence } from "./auct-log.js";
 import { loadBoard } from "./daily.js";
 import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { Store } from "./store.js";
-import { logPanel, seedCheck, seatName } from "./table-common.js";
+import { logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
 import type { LegalAction, RoomView } from "./types.js";
 
 /** The engine's own view types (type-only import: no server code enters the bundle). */
@@ -128,7 +128,7 @@ export function auctTable(s: Store, room: RoomView): TemplateResult {
         }
       }}>
       <div class="col-main">
-        ${finished ? nothing : statusBar(room, v, mine)}
+        ${finished ? nothing : statusBar(s, room, v, mine)}
         ${finished ? nothing : marketPanel(s, room, v, mine, buys)}
         ${tableauPanel(s, room, v, mine, buys)}
       </div>
@@ -140,10 +140,11 @@ export function auctTable(s: Store, room: RoomView): TemplateResult {
     </div>`;
 }
 
-function statusBar(room: RoomView, v: AuctView, mine: boolean): TemplateResult {
+function statusBar(s: Store, room: RoomView, v: AuctView, mine: boolean): TemplateResult {
   return html`<div class="status-bar ${mine ? "my-turn" : ""} ${v.pending === "discard" ? "auct-must-discard" : ""}" data-testid="status">
     ${mine ? html`<span class="pulse" aria-hidden="true"></span>` : nothing}<span>${auctStatus(room)}</span>
     <span class="status-meta">${room.daily ? `Daily ${room.daily} · ${room.ranked ? "ranked" : "casual replay"} · ` : ""}${v.tableau.length} of 16 cards placed</span>
+    ${seatClock(s, room, 0)}
   </div>`;
 }
 

@@ -41,6 +41,17 @@ const FRIENDLY: Record<string, string> = {
   CANNOT_TAKE_ONE: "In a one-card auction you simply take the card.",
   TIMEOUT: "The server did not answer in time. Check your connection; your move is safe to retry.",
   OFFLINE: "You're offline. Reconnecting…",
+  // Clocks, time-outs, resigning (docs/protocol.md).
+  TIME_UP: "Your time ran out before that move arrived, so a bot plays your seat now. You can take your seat back once.",
+  SEAT_AWAY: "A bot is playing your seat right now: take your seat back first (not possible after resigning or running out of time twice).",
+  NOT_AWAY: "You are already playing your own seat.",
+  RESIGNED: "You resigned this game, so a bot plays your seat to the end.",
+  TIMED_OUT_TWICE: "You ran out of time twice, so a bot plays your seat to the end of this game.",
+  ALREADY_RESIGNED: "You have already resigned this game.",
+  NOT_PLAYING: "That only works while the game is being played.",
+  RANKED_NEEDS_CLOCK: "Ranked games always have a clock, so that every game ends. Pick one of the paces, or make the room casual to play without one.",
+  BAD_CLOCK: "That clock is not offered for this game. Pick one from the list.",
+  ROOM_CLOSED: "This room has closed: the game was called off or its host left.",
   // Daily challenge (docs/protocol.md).
   NO_DAILY: "That game has no daily challenge.",
   DAILY_DONE: "You have already played today's ranked challenge: there is one ranked attempt a day. You can replay today's deal casually, and a new deal opens at 00:00 UTC.",

@@ -8,7 +8,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, 
 import { logSentence } from "./gm-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, coinIcon, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { bidForm, coinIcon, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -30,7 +30,7 @@ export function gmStatus(room: RoomView): string {
   if (room.status === "finished" || v.phase === "over") return "The game is over.";
   const turn = v.turn;
   if (turn === null) return "";
-  const mine = room.seat !== null && turn === room.seat;
+  const mine = room.seat !== null && turn === room.seat && room.legal.length > 0;
   const who = seatName(room, turn);
   const a = v.auction;
   switch (v.pending) {
@@ -234,6 +234,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
             ${seatInfo?.bot ? html`<span class="tag">bot</span>` : nothing}
             ${away ? html`<span class="tag away-tag" data-testid="away">away</span>` : nothing}
             ${acting ? html`<span class="tag turn-tag">to act</span>` : nothing}
+            ${seatClock(s, room, st.seat)}
           </header>
           <div class="seat-stats">
             <span class="coins" title="Coins">${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>

@@ -28,7 +28,7 @@ import {
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import type { Store } from "./store.js";
-import { endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
@@ -646,7 +646,7 @@ function slotView(room: RoomView, v: GTView, p: PotView, lit: boolean): Template
   return html`<li class="gt-slot ${lit ? "lit" : ""} ${p.faceDown ? "face-down" : ""}" data-testid="gt-slot" data-slot=${p.slot} data-face-down=${p.faceDown ? "yes" : "no"} data-known=${known ? "yes" : "no"}>
     <div class="gt-slot-card">${card}</div>
     <div class="gt-slot-info">
-      <p class="gt-slot-name">${p.faceDown ? html`<b>Face-down Item</b> <span class="muted small">${known ? `(${faceWords(p.item!)}; only you see it)` : "(face down)"} · its taker goes first next round</span>` : html`<b>${faceWords(p.item!)}</b>${v.pot.filter((q) => !q.faceDown && q.item && faceWords(q.item) === faceWords(p.item!)).length > 1 ? html` <span class="muted small">(Pot slot ${p.slot + 1})</span>` : nothing}`}</p>
+      <p class="gt-slot-name">${p.faceDown ? html`<b>Face-down Item</b> <span class="muted small">${known ? `(${faceWords(p.item!)}; face down, known to you)` : "(face down)"} · its taker goes first next round</span>` : html`<b>${faceWords(p.item!)}</b>${v.pot.filter((q) => !q.faceDown && q.item && faceWords(q.item) === faceWords(p.item!)).length > 1 ? html` <span class="muted small">(Pot slot ${p.slot + 1})</span>` : nothing}`}</p>
       ${bidders.length
         ? html`<ul class="gt-bids">${bidders.map((b) => {
             const dice = v.dice.filter((d) => d.at === p.slot && d.owner === b.seat);
@@ -723,6 +723,7 @@ function seatCard(s: Store, room: RoomView, v: GTView, st: SeatView, finished: b
       ${away ? html`<span class="tag away-tag" data-testid="away">away</span>` : nothing}
       ${first && !finished ? html`<span class="gt-token" title="First player token">1st</span>` : nothing}
       ${acting ? html`<span class="tag turn-tag">${pendingHere ? `deciding: ${PENDING_NAME[pendingHere.kind] ?? pendingHere.kind}` : "to play"}</span>` : nothing}
+      ${seatClock(s, room, st.seat)}
     </header>
     <div class="seat-stats gt-seat-stats">
       <span class="gt-handcount" data-testid="gt-hand-count" data-count=${st.handCount} title=${`${cardsWord(st.handCount)} in hand`}>

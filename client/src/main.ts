@@ -9,6 +9,7 @@ import { gtStatus, gtTable } from "./gt.js";
 import { dailyPanel } from "./daily.js";
 import { parseRoute, Store } from "./store.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { clockBar, paceLabel, paceName, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 
 const s = new Store();
@@ -137,7 +138,21 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, options: {} as Record<string, string | number | boolean>, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+
+/** The clock choice "no clock" (casual rooms only). */
+const NO_CLOCK = "none";
+
+/** The clock the form will ask for: the one picked if it fits, else the mode's default. */
+function chosenClock(g: GameInfo | undefined): string {
+  if (!g) return NO_CLOCK;
+  const first = g.clocks[0]?.id ?? NO_CLOCK;
+  const picked = createForm.clock;
+  if (picked !== null && (g.clocks.some((c) => c.id === picked) || (picked === NO_CLOCK && !createForm.ranked))) return picked;
+  if (createForm.ranked) return first;
+  // Casual: the game's default (none for solitaire), unless it is not offered.
+  return g.defaultCasualClock === NO_CLOCK || g.clocks.some((c) => c.id === g.defaultCasualClock) ? g.defaultCasualClock : first;
+}
 
 /** The game's options that apply at this player count, each with its chosen (or default) value. */
 function chosenOptions(g: GameInfo | undefined): Record<string, string | number | boolean> {
@@ -169,6 +184,7 @@ function createPanel(): TemplateResult {
     if (createForm.bots > createForm.seats - 1) createForm.bots = createForm.seats - 1;
     if (!gameById(createForm.game)?.rankedRooms) createForm.ranked = false;
     if (createForm.ranked) createForm.bots = 0;
+    if (createForm.ranked && createForm.clock === NO_CLOCK) createForm.clock = null;
     s.changed();
   };
   return html`<section class="panel create" aria-labelledby="create-h">
@@ -179,7 +195,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, options: chosenOptions(g) })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, options: chosenOptions(g), clock: chosenClock(g) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -187,7 +203,7 @@ function createPanel(): TemplateResult {
       <select id="c-game" .value=${createForm.game} ?disabled=${!canPlay} @change=${(e: Event) => {
         const id = (e.target as HTMLSelectElement).value;
         const ng = gameById(id);
-        upd({ game: id, options: id === createForm.game ? createForm.options : {}, seats: ng ? Math.min(Math.max(createForm.seats, ng.minPlayers), ng.maxPlayers) : createForm.seats });
+        upd({ game: id, options: id === createForm.game ? createForm.options : {}, clock: id === createForm.game ? createForm.clock : null, seats: ng ? Math.min(Math.max(createForm.seats, ng.minPlayers), ng.maxPlayers) : createForm.seats });
       }}>
         ${games.map((x) => html`<option value=${x.id} ?selected=${x.id === createForm.game}>${x.name}</option>`)}
       </select>
@@ -230,6 +246,19 @@ function createPanel(): TemplateResult {
             </select>`;
         })}
 
+      <label for="c-clock">Clock</label>
+      <div>
+        <select id="c-clock" .value=${chosenClock(g)} ?disabled=${!canPlay || !g} aria-describedby="c-clock-hint"
+          @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>
+          ${(g?.clocks ?? []).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
+          <option value=${NO_CLOCK} ?disabled=${createForm.ranked} ?selected=${chosenClock(g) === NO_CLOCK}>No clock${createForm.ranked ? " (casual only)" : ""}</option>
+        </select>
+        <p class="muted small" id="c-clock-hint">${chosenClock(g) === NO_CLOCK
+          ? "No clock: nobody is hurried."
+          : html`${g?.clocks.find((c) => c.id === chosenClock(g))?.label ?? ""}.
+              ${createForm.ranked ? "Ranked games always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}</p>
+      </div>
+
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
       <button class="btn primary span2" ?disabled=${!canPlay || createForm.busy || !g}>Create room</button>
     </form>
@@ -248,7 +277,8 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
     <div class="room-main">
       <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
       <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
-      ${r.daily ? html`<span class="badge daily" title="The daily deal of ${r.daily} (UTC). Today's can be watched once you have played it.">Daily ${r.daily}</span>` : nothing}</div>
+      ${r.daily ? html`<span class="badge daily" title="The daily deal of ${r.daily} (UTC). Today's can be watched once you have played it.">Daily ${r.daily}</span>` : nothing}
+      <span class="badge pace" data-testid="room-pace" data-clock=${r.clock ?? "none"} title=${paceLabel(gameById(r.game), r.clock)}>${stopwatchIcon()} ${r.clock === null ? "No clock" : paceName(paceLabel(gameById(r.game), r.clock))}</span></div>
       <div class="room-seats">${seatDots(r)}<span>${taken}/${r.seats.length} seats${kind === "open" ? ` · ${r.seats.length - taken} free` : ""}</span></div>
       <div class="muted small room-names">${names || "nobody yet"}</div>
     </div>
@@ -344,13 +374,24 @@ function roomPage(roomId: string): TemplateResult {
   if (!room) return html`<section class="panel loading" aria-busy="true"><p>Joining the table…</p></section>`;
   let body: TemplateResult;
   if (room.status === "open") body = waitingRoom(room);
-  else if (room.status === "closed") body = html`<section class="panel"><p>This room has closed.</p><a class="btn primary" href="/" data-nav>Back to the lobby</a></section>`;
+  else if (room.status === "closed") body = closedRoom(room);
   else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
   else if (room.game === "sorcerous-futures" && room.view) body = sfTable(s, room);
   else if (room.game === "aucteraden" && room.view) body = auctTable(s, room);
   else if (room.game === "goblin-teeth" && room.view) body = gtTable(s, room);
   else body = genericTable(room);
-  return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${body}</div>`;
+  return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${clockBar(s, room)}${body}</div>`;
+}
+
+/** A closed room says why: a game called off (a first move never made), a host who left. */
+function closedRoom(room: RoomView): TemplateResult {
+  const why = [...(room.notices ?? [])].reverse().find((n) => n.kind === "aborted" || n.kind === "closed");
+  const title = room.ended === "aborted" ? "Game called off" : room.ended === "host-away" ? "Room closed" : "This room has closed";
+  return html`<section class="panel closed-room" data-testid="closed-room" data-ended=${room.ended ?? "left"} aria-labelledby="closed-h">
+    <h2 id="closed-h">${title}</h2>
+    <p class="closed-why">${why?.text ?? (room.ended ? "" : "Everyone left the room before the game started.")}</p>
+    <a class="btn primary" href="/" data-nav>Back to the lobby</a>
+  </section>`;
 }
 
 function waitingRoom(room: RoomView): TemplateResult {
@@ -389,6 +430,9 @@ function waitingRoom(room: RoomView): TemplateResult {
     <section class="panel">
       ${shareBox(room.roomId)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
+      <p class="small wait-clock" data-testid="room-clock">${room.clock
+        ? html`<b>Clock:</b> ${room.clock.label}. A first move must come within ${Math.round(room.clock.firstMoveMs / 1000)} s. Run out of time and a bot plays your seat${room.ranked ? "; in a ranked game, missing your first move calls the game off" : ""}.`
+        : html`<b>No clock:</b> nobody is hurried.`}</p>
     </section>
   </div>`;
 }
@@ -447,6 +491,7 @@ function titleFor(): string {
 }
 
 s.subscribe(draw);
+startClockTicker(s);
 window.addEventListener("popstate", () => s.onRoute());
 document.addEventListener("click", (e) => {
   const a = (e.target as Element).closest?.("a");

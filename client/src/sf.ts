@@ -9,7 +9,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, SUITS, suitIcon, type
 import { sfLogSentence } from "./sf-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { bidForm, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type SFView = ReturnType<typeof import("../../src/games/sorcerous-futures/view.js").view>;
@@ -335,6 +335,7 @@ function seatCard(s: Store, room: RoomView, v: SFView, st: SeatView, finished: b
       ${away ? html`<span class="tag away-tag" data-testid="away">away</span>` : nothing}
       ${acting ? html`<span class="tag turn-tag">${v.phase === "setup" ? "choosing" : "to act"}</span>` : nothing}
       ${excuse ? excuseToken() : nothing}
+      ${seatClock(s, room, st.seat)}
     </header>
     <div class="seat-stats">
       <span class="coins sf-money" data-testid="sf-money" title="Money"><b>${dollars(st.money)}</b></span>

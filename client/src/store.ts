@@ -61,6 +61,8 @@ export class Store {
   presence = new Map<string, Set<string>>();
   /** Rooms we could not load: roomId -> message. */
   roomErrors = new Map<string, string>();
+  /** The server's clock minus this browser's, ms, from the newest view (its `serverTime`). */
+  serverOffset = 0;
   /** An action is in flight (controls are disabled). */
   busy = false;
   /** Last error to show beside the game controls. */
@@ -288,7 +290,18 @@ export class Store {
 
   // ---- rooms ------------------------------------------------------------------------------
 
+  /**
+   * What the client keeps of a view: the server's clock offset noted; a seat a bot plays (its
+   * player away) gets no controls (the bot moves; the server refuses the player's moves).
+   */
+  private arrived(v: RoomView): RoomView {
+    if (typeof v.serverTime === "number") this.serverOffset = v.serverTime - Date.now();
+    if (v.seat !== null && v.seats[v.seat]?.away && v.legal.length) return { ...v, legal: [] };
+    return v;
+  }
+
   private keep(state: RoomView, connected?: string[]): void {
+    state = this.arrived(state);
     this.rooms.set(state.roomId, state);
     if (connected) this.presence.set(state.roomId, new Set(connected));
     this.roomErrors.delete(state.roomId);
@@ -306,7 +319,11 @@ export class Store {
     }
     const last = cur.log.length ? cur.log[cur.log.length - 1].n : 0;
     const log: LogEntry[] = v.logFrom === 0 ? v.log : [...cur.log, ...v.log.filter((e) => e.n > last)];
-    this.rooms.set(v.roomId, { ...v, log });
+    // What happened at the table, as it happens (a closed room says it on the page itself; your own seat's in the bar).
+    for (const n of (v.notices ?? []).slice(cur.notices?.length ?? 0)) {
+      if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== v.seat)) this.toast(n.text, "info");
+    }
+    this.rooms.set(v.roomId, this.arrived({ ...v, log }));
     this.changed();
   }
 
@@ -329,7 +346,7 @@ export class Store {
     }
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; options?: Record<string, unknown> }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; options?: Record<string, unknown>; clock?: string }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);
@@ -366,6 +383,30 @@ export class Store {
     this.busy = false;
     this.changed();
     if (!ack.ok) this.toast(friendly(ack.error));
+  }
+
+  /** Give up the game: a bot plays the seat to the end (ranked: placed last). */
+  async resign(roomId: string): Promise<void> {
+    await this.seatRequest("game:resign", roomId, "You resigned; a bot plays your seat to the end.");
+  }
+
+  /** Take the seat back from the bot after running out of time once. */
+  async returnToSeat(roomId: string): Promise<void> {
+    await this.seatRequest("game:return", roomId, "You have your seat back.");
+  }
+
+  private async seatRequest(event: string, roomId: string, done: string): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.changed();
+    const ack = await this.request<{ version: number }>(event, { roomId });
+    this.busy = false;
+    if (ack.ok) this.toast(done, "info");
+    else {
+      this.toast(friendly(ack.error));
+      void this.sync(roomId);
+    }
+    this.changed();
   }
 
   /**

@@ -3,6 +3,10 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { LogEntry, RoomView } from "./types.js";
 
+export { seatClock } from "./clock.js";
+
+type RoomNotice = RoomView["notices"][number];
+
 export function seatName(room: RoomView, seat: number): string {
   return room.seats[seat]?.name ?? `Seat ${seat + 1}`;
 }
@@ -20,15 +24,34 @@ export function coinIcon(): TemplateResult {
   return html`<svg class="coin" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="8.5" /><circle class="coin-inner" cx="10" cy="10" r="5.5" /></svg>`;
 }
 
+/** A notice (time-out, return, resignation, call-off) as a log line, at its place among the moves. */
+function noticeItem(n: RoomNotice): TemplateResult {
+  return html`<li class="log-notice notice-${n.kind}" data-testid="notice" data-kind=${n.kind} data-seat=${n.seat ?? nothing} data-log-at=${n.logAt}>${n.text}</li>`;
+}
+
+/** Entries and notices in order: a notice goes after entry number `logAt` (before any later one). */
+function withNotices(room: RoomView, sentence: (e: LogEntry) => TemplateResult): TemplateResult[] {
+  const notices = [...(room.notices ?? [])].sort((a, b) => a.logAt - b.logAt || a.at - b.at);
+  const out: TemplateResult[] = [];
+  let i = 0;
+  for (const e of room.log) {
+    while (i < notices.length && notices[i]!.logAt < e.n) out.push(noticeItem(notices[i++]!));
+    out.push(html`<li class="log-${e.type}" data-n=${e.n}>${sentence(e)}</li>`);
+  }
+  while (i < notices.length) out.push(noticeItem(notices[i++]!));
+  return out;
+}
+
 export function logPanel(room: RoomView, sentence: (e: LogEntry) => TemplateResult): TemplateResult {
+  const count = room.log.length + (room.notices?.length ?? 0);
   return html`<section class="panel log" aria-labelledby="log-h">
     <h2 id="log-h" class="panel-title">Event log</h2>
-    <ol class="log-list" data-count=${room.log.length} tabindex="0" aria-label="Event log, oldest first"
+    <ol class="log-list" data-count=${count} tabindex="0" aria-label="Event log, oldest first"
       @scroll=${(e: Event) => {
         const el = e.target as HTMLElement;
         el.dataset.autoscroll = el.scrollHeight - el.scrollTop - el.clientHeight < 40 ? "on" : "off";
       }}>
-      ${room.log.map((e) => html`<li class="log-${e.type}" data-n=${e.n}>${sentence(e)}</li>`)}
+      ${withNotices(room, sentence)}
     </ol>
   </section>`;
 }
@@ -79,6 +102,14 @@ function verification(s: Store, room: RoomView): TemplateResult {
   return html`<p class="verify muted">Checking the seed…</p>`;
 }
 
+/** On the end screen: a seat a bot finished for its player, and what that means for the rating. */
+function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof nothing {
+  const info = room.seats[seat];
+  if (!info?.away || info.bot) return nothing;
+  const why = info.away === "resigned" ? "resigned" : "ran out of time";
+  return html`<div class="small forfeit-note" data-testid="forfeit">${why}; a bot finished the game${room.ranked ? html`<br /><span class="muted">placed last in the rating update</span>` : ""}</div>`;
+}
+
 const placeWord = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
 const fmt = (x: number) => x.toFixed(1);
 const delta = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
@@ -104,7 +135,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
           const rc = room.ratingChanges?.find((r) => r.seat === seat);
           return html`<tr class="place-${place} ${room.seat === seat ? "you" : ""}" data-testid="result-row">
             <td><span class="medal medal-${place}">${placeWord(place)}</span></td>
-            <th scope="row">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</th>
+            <th scope="row">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}${forfeitNote(room, seat)}</th>
             <td><b class="big-score">${out.scores[seat]}</b> ${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
             <td>${!room.ranked
               ? html`<span class="muted">casual game</span>`

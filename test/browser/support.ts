@@ -44,12 +44,16 @@ export interface Bazaar {
   close(): Promise<void>;
 }
 
-/** A real server (in-process rooms, embedded PGlite) serving the built client. */
-export async function startBazaar(opts: { botDelayMs?: number; now?: () => number } = {}): Promise<Bazaar> {
+/**
+ * A real server (in-process rooms, embedded PGlite) serving the built client. `now`: the server's
+ * clock (clocks, timers); `manualTimers`: nothing fires by itself, the test moves `now` and calls
+ * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick).
+ */
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
   const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
-  const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}) });
+  const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}), ...(opts.manualTimers ? { manualTimers: true } : {}) });
   return {
     server,
     db,
