@@ -13,6 +13,9 @@ describe("summarizeGc", () => {
     "stall 2000.0 64.5",
     "gc 2600.0 8.25 scavenge",
     "stall 2700.0 21.0",
+    "timer 1100 12.0 bot",
+    "timer 1200 3.5 timeout",
+    "timer 9100 99.0 bot", // after the window
     "gc 9000.0 30.00 mark-compact", // after the window
     "gc 500.0 9.00 scavenge", // before it
     "",
@@ -28,6 +31,11 @@ describe("summarizeGc", () => {
       markCompactMs: 20,
       stalls: 2,
       longestStallMs: 64.5,
+      timers: 2,
+      timerBotMoves: 1,
+      timerLagP50Ms: 12,
+      timerLagP99Ms: 12,
+      timerLagMaxMs: 12,
     });
   });
 

@@ -6,11 +6,14 @@
  *
  *   gc <epoch ms> <pause ms> scavenge|mark-compact|incremental|weak
  *   stall <epoch ms> <ms>     the event loop ran a 5 ms timer that late (GC pauses included)
+ *   timer <epoch ms> <lag ms> <work>   the server fired a durable timer (platform/timers.ts) this
+ *                             long after its deadline; work: timeout | bot | host-away | host-check
  *
  * The tail of this benchmark is made of such moments (docs/performance.md, seventh round), so
  * the report shows them beside the latencies. Production servers never load this module.
  */
 import { appendFileSync } from "node:fs";
+import { subscribe } from "node:diagnostics_channel";
 import { constants, performance, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 
 const file = process.env.BENCH_GC_FILE;
@@ -39,6 +42,11 @@ if (file) {
       write(`gc ${(origin + e.startTime).toFixed(1)} ${e.duration.toFixed(2)} ${KINDS[e.detail?.kind ?? 0] ?? "other"}`);
     }
   }).observe({ entryTypes: ["gc"] });
+  // The server's timers (platform/timers.ts publishes on this channel; other processes never do).
+  subscribe("goblin-bazaar:timer-fired", (m) => {
+    const { lagMs, work } = m as { lagMs: number; work: string };
+    write(`timer ${Date.now()} ${lagMs.toFixed(1)} ${work}`);
+  });
   let last = performance.now();
   setInterval(() => {
     const now = performance.now();
@@ -56,11 +64,21 @@ export interface GcSummary {
   /** Event-loop stalls of at least STALL_MS (GC pauses included). */
   stalls: number;
   longestStallMs: number;
+  /** Durable timers fired (bot moves among them), and their deadline-to-firing lag, ms. */
+  timers: number;
+  timerBotMoves: number;
+  timerLagP50Ms: number | null;
+  timerLagP99Ms: number | null;
+  timerLagMaxMs: number | null;
 }
 
 /** Counts the events of one watch file that start inside [from, to] (epoch ms). */
 export function summarizeGc(text: string, from: number, to: number): GcSummary {
-  const s: GcSummary = { scavenges: 0, scavengeMs: 0, longestScavengeMs: 0, markCompacts: 0, markCompactMs: 0, stalls: 0, longestStallMs: 0 };
+  const s: GcSummary = {
+    scavenges: 0, scavengeMs: 0, longestScavengeMs: 0, markCompacts: 0, markCompactMs: 0, stalls: 0, longestStallMs: 0,
+    timers: 0, timerBotMoves: 0, timerLagP50Ms: null, timerLagP99Ms: null, timerLagMaxMs: null,
+  };
+  const lags: number[] = [];
   for (const line of text.split("\n")) {
     const [what, at, ms, kind] = line.split(" ");
     const t = Number(at);
@@ -76,7 +94,18 @@ export function summarizeGc(text: string, from: number, to: number): GcSummary {
     } else if (what === "stall") {
       s.stalls++;
       s.longestStallMs = Math.max(s.longestStallMs, d);
+    } else if (what === "timer") {
+      s.timers++;
+      if (kind === "bot") s.timerBotMoves++;
+      lags.push(d);
     }
+  }
+  if (lags.length > 0) {
+    lags.sort((a, b) => a - b);
+    const at = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]!;
+    s.timerLagP50Ms = at(0.5);
+    s.timerLagP99Ms = at(0.99);
+    s.timerLagMaxMs = lags[lags.length - 1]!;
   }
   for (const k of ["scavengeMs", "longestScavengeMs", "markCompactMs", "longestStallMs"] as const) s[k] = Math.round(s[k] * 10) / 10;
   return s;

@@ -11,6 +11,8 @@ import type { LatencySummary } from "./stats.js";
 export interface Settings {
   game: string;
   rooms: number;
+  /** Rooms only timers move (bench/timer-probe.ts). */
+  timerRooms?: number;
   seats: number;
   spectators: number;
   periodMs: number;
@@ -59,6 +61,8 @@ export interface SystemResult {
   gc?: { server: GcSummary | null; generator: GcSummary | null };
   /** ours only. */
   gamesFinished?: number;
+  /** ours: bot moves fired by timers in the window (the timer rooms'), counted in serverCpuMsPerAction. */
+  timerBotMoves?: number;
   redis?: {
     cpuSeconds: number | null;
     /**
@@ -206,7 +210,17 @@ export function markdown(r: BenchReport): string {
     row("latency p99 (ms)", fmt(o?.latencyMs.p99, 2), fmt(b?.latencyMs.p99, 2), fmt(r.ratios.p99, 2)),
     row("latency max (ms)", fmt(o?.latencyMs.max, 2), fmt(b?.latencyMs.max, 2), fmt(r.ratios.max, 2)),
     row("server CPU (s)", fmt(o?.serverCpuSeconds, 2), fmt(b?.serverCpuSeconds, 2), fmt(r.ratios.serverCpuSeconds, 2)),
-    row("server CPU per action (ms)", fmt(o?.serverCpuMsPerAction, 3), fmt(b?.serverCpuMsPerAction, 3)),
+    row(
+      `server CPU per action (ms)${o?.timerBotMoves ? ` (ours: ${o.timerBotMoves} timer-fired bot moves included)` : ""}`,
+      fmt(o?.serverCpuMsPerAction, 3),
+      fmt(b?.serverCpuMsPerAction, 3),
+      o?.serverCpuMsPerAction != null && b?.serverCpuMsPerAction ? fmt(o.serverCpuMsPerAction / b.serverCpuMsPerAction, 2) : "",
+    ),
+    row(
+      "durable timers fired in window (n) / lag, deadline to firing (p50 / p99 / max ms)",
+      o?.gc?.server ? `${o.gc.server.timers} / ${fmt(o.gc.server.timerLagP50Ms, 1)} / ${fmt(o.gc.server.timerLagP99Ms, 1)} / ${fmt(o.gc.server.timerLagMaxMs, 1)}` : "-",
+      "-",
+    ),
     row("server peak RSS (MB)", fmt(o?.serverPeakRssMB), fmt(b?.serverPeakRssMB), fmt(r.ratios.serverPeakRss, 2)),
     row("update payload (bytes)", fmt(o?.payloadBytes), fmt(b?.payloadBytes)),
     row("server GC: scavenges (n / ms / longest) · mark-compacts (n / ms)", gcText(o?.gc?.server), gcText(b?.gc?.server)),

@@ -26,6 +26,7 @@ import { summarizeGc, type GcSummary } from "./gc-watch.js";
 import type { LoadConfig, LoadResult } from "./load.js";
 import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
 import { slowCommandsSince, slowLogMark } from "./redis-slowlog.js";
+import { startTimerProbe } from "./timer-probe.js";
 import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +41,9 @@ const HELP = `npm run bench -- [options]
   --nodes 1|2        server nodes for ours (default 1)
   --warm N           before the window, play each room 0..N actions so games are mid-way (default 50)
   --generators N     load generator processes (default 1)
+  --timer-rooms N    ours: rooms that only timers move (bots in every seat), to measure timer lag
+                     under the load; their bot moves count as actions in server CPU per action
+                     (default 20; 0 for none, e.g. to compare with a build without timers)
   --only ours|baseline   run one side only
   --json FILE        write the JSON report to FILE (default: print it)
   --report FILE      append the markdown table to FILE instead of docs/performance.md
@@ -67,6 +71,7 @@ const { values: args } = parseArgs({
     nodes: { type: "string", default: "1" },
     warm: { type: "string", default: "50" },
     generators: { type: "string", default: "1" },
+    "timer-rooms": { type: "string", default: "20" },
     only: { type: "string" },
     json: { type: "string" },
     report: { type: "string" },
@@ -93,6 +98,7 @@ function num(name: string, v: string | undefined, min: number): number {
 const settings: Settings = {
   game: "goblin-market",
   rooms: num("rooms", args.rooms, 1),
+  timerRooms: num("timer-rooms", args["timer-rooms"], 0),
   seats: num("seats", args.seats, 3),
   spectators: num("spectators", args.spectators, 0),
   periodMs: num("period", args.period, 1),
@@ -447,6 +453,8 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     nodes.push({ proc, url });
   }
   log(`ours: ${settings.nodes} node(s) up (database ${db.name}, Redis prefix ${prefix})`);
+  const probe = await startTimerProbe(nodes[0]!.url, settings.timerRooms ?? 0);
+  cleanups.push(async () => probe.stop());
 
   const gens = await startGenerators({
     mode: "ours",
@@ -487,6 +495,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const redisCpu1 = await redisCpu(redis);
   const slowCommands = await slowCommandsSince(redis, slow0);
   const load = merge(loads);
+  probe.stop();
   // Finished games of the window are recorded asynchronously: let the server catch up (up to
   // 30 s) before it is stopped, or a write cut off by the stop would count as a transaction
   // without a game.
@@ -515,6 +524,10 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     server: gcOf(nodes.map((_, i) => join(gcDir(), `ours-node-${i}.txt`)), window0),
     generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `ours-generator-${g}.txt`)), window0),
   };
+  // The timer rooms' bot moves are actions of the server too.
+  const botMoves = result.gc.server?.timerBotMoves ?? 0;
+  result.timerBotMoves = botMoves;
+  if (serverCpu !== null && load.completed + botMoves > 0) result.serverCpuMsPerAction = Math.round((serverCpu / (load.completed + botMoves)) * 1e6) / 1e3;
   result.gamesFinished = load.gamesFinished;
   result.redis = footprint;
   result.postgres = { gamesRecorded, transactions: xact, connectionsOpened: sessions, transactionsPerRecordedGame: gamesRecorded ? Math.round((xact / gamesRecorded) * 100) / 100 : null };
