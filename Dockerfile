@@ -1,6 +1,6 @@
 # Goblin Bazaar: multi-stage build. The runtime image holds only production dependencies,
 # the compiled server, the built web client and the migrations.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json prisma.config.ts tsconfig.json tsconfig.build.json ./
 COPY prisma ./prisma
@@ -10,7 +10,7 @@ COPY src ./src
 COPY client ./client
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=3000 \
