@@ -33,6 +33,7 @@ import { activeSeats } from "../src/games/goblin-teeth/legal.js";
 import type { GoblinTeethState } from "../src/games/goblin-teeth/state.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction, Seat } from "../src/games/types.js";
+import type { Room } from "../src/platform/room.js";
 import { disagreements, placesInView, Provenance } from "../src/games/goblin-teeth/provenance.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
@@ -56,8 +57,10 @@ const VARIANTS: Array<{ players: number; options: Record<string, unknown> }> = [
  * to `next` (a reshuffle: the deck ran out): in the new deck or drawn from it after the reshuffle,
  * and not in the old deck. Every card a reshuffle takes was face up on the discard pile.
  */
-function reshuffled(prev: GoblinTeethState, next: GoblinTeethState): Set<string> {
-  const delta = next.log.slice(prev.log.length);
+function reshuffled(prevRoom: Room, nextRoom: Room): Set<string> {
+  const prev = prevRoom.state as GoblinTeethState;
+  const next = nextRoom.state as GoblinTeethState;
+  const delta = nextRoom.log.slice(prevRoom.log.length);
   const at = delta.findIndex((e) => e.type === "cheat-reshuffle");
   if (at < 0) return new Set();
   const drawn = delta.slice(at).flatMap((e) => (e.type === "drew" ? (e.cards as string[]) : []));
@@ -71,9 +74,9 @@ function reshuffled(prev: GoblinTeethState, next: GoblinTeethState): Set<string>
  * peek, then the round ends and the unbid face-down Item is shuffled into the Item deck). The
  * `peeked` entry names a card secret before and after the change, rightly: it was shown mid-change.
  */
-function peekedThenGone(prev: GoblinTeethState, next: GoblinTeethState, seat: Seat | null): Set<string> {
-  const down = prev.pot.find((p) => p.faceDown)?.item;
-  const peeked = next.log.slice(prev.log.length).some((e) => e.type === "peeked" && seat !== null && e.seat === seat && e.to?.includes(seat) && e.card === down);
+function peekedThenGone(prevRoom: Room, nextRoom: Room, seat: Seat | null): Set<string> {
+  const down = (prevRoom.state as GoblinTeethState).pot.find((p) => p.faceDown)?.item;
+  const peeked = nextRoom.log.slice(prevRoom.log.length).some((e) => e.type === "peeked" && seat !== null && e.seat === seat && e.to?.includes(seat) && e.card === down);
   return peeked && down ? new Set([down]) : new Set();
 }
 
@@ -147,9 +150,10 @@ function preferUnplayed(played: Set<string>, steer?: (legal: LegalAction[], rand
 const KNOWN_BACK_ON_DECK = 2;
 
 /** How many times the change from `prev` to `next` put on the Cheat deck a card a seat other than the putter knew. */
-function knownPutBack(prev: GoblinTeethState, next: GoblinTeethState): number {
-  return next.log
-    .slice(prev.log.length)
+function knownPutBack(prevRoom: Room, nextRoom: Room): number {
+  const prev = prevRoom.state as GoblinTeethState;
+  return nextRoom.log
+    .slice(prevRoom.log.length)
     .filter((e) => e.type === "deck-top" && (prev.knowledge[e.card as string] ?? []).some((k) => k !== e.seat)).length;
 }
 
@@ -232,12 +236,13 @@ describe("Goblin Teeth hidden information over sockets", () => {
       const late: TestClient[] = [];
       // Steer to a known card put back on the deck until the run has walked that path often enough
       // (counted here to stop steering; the assertion below counts it again from the room's history).
-      let now: GoblinTeethState | null = null;
+      let now: Room | null = null;
       let walkedHere = 0;
       const steering = () => knownBack + walkedHere < KNOWN_BACK_ON_DECK;
-      const steer = (legal: LegalAction[], random: () => number) => (steering() && now ? steerToKnownPutBack(now, legal, random) : null);
+      const steer = (legal: LegalAction[], random: () => number) => (steering() && now ? steerToKnownPutBack(now.state as GoblinTeethState, legal, random) : null);
       await playAnyActive(rec.server.store, roomId, clients, lcg(9100 + g), preferUnplayed(played, steer), 5000, async (n) => {
-        const next = ((await rec.server.store.get(roomId))?.state as GoblinTeethState | undefined) ?? null;
+        const stored = await rec.server.store.get(roomId);
+        const next = stored?.state ? stored : null;
         if (now && next) walkedHere += knownPutBack(now, next);
         now = next;
         if (n === 8 + (g % 5) * 3) {
@@ -257,16 +262,16 @@ describe("Goblin Teeth hidden information over sockets", () => {
       const final = (await rec.server.store.get(roomId))!;
       for (let v = 2; rec.history.has(`${roomId}@${v}`); v++) {
         const [a, b] = [rec.history.get(`${roomId}@${v - 1}`)!, rec.history.get(`${roomId}@${v}`)!];
-        if (a.state && b.state) knownBack += knownPutBack(a.state as GoblinTeethState, b.state as GoblinTeethState);
+        if (a.state && b.state) knownBack += knownPutBack(a, b);
       }
       expect(final.status).toBe("finished");
       expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
-      for (const e of (final.state as GoblinTeethState).log) {
+      for (const e of final.log) {
         if (e.type === "cheat") playedInLogs.set(e.card as string, (playedInLogs.get(e.card as string) ?? 0) + 1);
       }
 
       // The version whose change wrote log entry n.
-      const logLength = (v: number) => ((rec.history.get(`${roomId}@${v}`)?.state as GoblinTeethState | undefined)?.log.length ?? 0);
+      const logLength = (v: number) => rec.history.get(`${roomId}@${v}`)?.log.length ?? 0;
       const writtenBy = (n: number) => {
         let v = 1;
         while (logLength(v) < n) v++;
@@ -315,8 +320,8 @@ describe("Goblin Teeth hidden information over sockets", () => {
             const wPrev = rec.history.get(`${roomId}@${w - 1}`);
             const wBefore = wPrev?.state ? new Set(secretsFor(wPrev, viewerSeat)) : null;
             const logJson = JSON.stringify(entries);
-            const wentPublic = new Set(wPrev?.state ? [...reshuffled(wPrev.state as GoblinTeethState, wAt.state as GoblinTeethState)].map((c) => `"${c}"`) : []);
-            const seenMidChange = new Set(wPrev?.state ? [...peekedThenGone(wPrev.state as GoblinTeethState, wAt.state as GoblinTeethState, viewerSeat)].map((c) => `"${c}"`) : []);
+            const wentPublic = new Set(wPrev?.state ? [...reshuffled(wPrev, wAt)].map((c) => `"${c}"`) : []);
+            const seenMidChange = new Set(wPrev?.state ? [...peekedThenGone(wPrev, wAt, viewerSeat)].map((c) => `"${c}"`) : []);
             for (const secret of secretsFor(wAt, viewerSeat)) {
               if (wBefore && !wBefore.has(secret)) continue;
               if (wentPublic.has(secret) || seenMidChange.has(secret)) continue;

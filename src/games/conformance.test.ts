@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { GAMES } from "./registry.js";
 import { matchesLegal, randomLegalAction } from "./legal.js";
 import { deepFreeze, seededRandom } from "./testing.js";
-import type { Action, AnyGame, BaseState, Seat } from "./types.js";
+import type { Action, AnyGame, BaseState, GameEvent, Seat } from "./types.js";
 
 const GAMES_PER_COUNT = Number(process.env.CONFORMANCE_GAMES ?? 3);
 const MAX_STEPS = 20_000;
@@ -51,21 +51,39 @@ function mutants(action: Action): Action[] {
 
 interface Played {
   state: BaseState;
+  /** Every event the game reported, in order (what a room's log holds, without numbers). */
+  events: GameEvent[];
   actions: Array<{ seat: Seat; action: Action }>;
+}
+
+/** A step's events are plain JSON events a room can log: a type, and `to` naming real seats. */
+function checkEvents(game: AnyGame, players: number, events: GameEvent[]): void {
+  expect(Array.isArray(events)).toBe(true);
+  for (const e of events) {
+    expect(typeof e.type, `${game.id}: event without a type`).toBe("string");
+    expect("n" in e, `${game.id}: events are numbered by the room, not the game`).toBe(false);
+    if (e.to !== undefined) for (const seat of e.to) expect(Number.isInteger(seat) && seat >= 0 && seat < players).toBe(true);
+  }
+  expect(JSON.parse(JSON.stringify(events))).toEqual(events);
 }
 
 function play(game: AnyGame, players: number, seed: string, check: (state: BaseState, step: number) => void): Played {
   const options = game.parseOptions({});
   if (!options.ok) throw new Error(`${game.id}: default options refused: ${options.error.message}`);
-  let state = deepFreeze(game.setup({ players, options: options.value, seed })) as BaseState;
+  const start = deepFreeze(game.setup({ players, options: options.value, seed }));
+  checkEvents(game, players, start.events);
+  let state = start.state as BaseState;
+  const events: GameEvent[] = [...start.events];
   const random = seededRandom(`${seed}/moves`);
   const actions: Played["actions"] = [];
   for (let step = 0; step < MAX_STEPS; step++) {
+    // The log is the room's: a game state holds none.
+    expect("log" in state, `${game.id}: a state holds a log`).toBe(false);
     check(state, step);
     const active = game.activeSeats(state);
     if (game.isOver(state)) {
       expect(active).toEqual([]);
-      return { state, actions };
+      return { state, events, actions };
     }
     expect(active.length).toBeGreaterThan(0);
     const seat = active[Math.floor(random() * active.length)]!;
@@ -76,7 +94,9 @@ function play(game: AnyGame, players: number, seed: string, check: (state: BaseS
     const r = game.apply(state, seat, action);
     if (!r.ok) throw new Error(`${game.id}: legal ${JSON.stringify(action)} refused: ${r.error.code} ${r.error.message}`);
     actions.push({ seat, action });
-    state = deepFreeze(r.value) as BaseState;
+    checkEvents(game, players, r.value.events);
+    events.push(...r.value.events);
+    state = deepFreeze(r.value.state) as BaseState;
   }
   throw new Error(`${game.id}: no end after ${MAX_STEPS} actions`);
 }
@@ -126,15 +146,15 @@ describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("$id conforms to the ga
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(c));
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
-    expect((a as BaseState).game).toBe(game.id);
-    expect((a as BaseState).players).toBe(players);
+    expect((a.state as BaseState).game).toBe(game.id);
+    expect((a.state as BaseState).players).toBe(players);
   });
 
   it.each(counts)("plays random games to the end, views and refusals checked at every step (%i players)", (players) => {
     for (let g = 0; g < GAMES_PER_COUNT; g++) {
       const seed = `conformance/${game.id}/${players}/${g}`;
       const garbageRandom = seededRandom(`${seed}/garbage`);
-      const { state, actions } = play(game, players, seed, (s, step) => {
+      const { state, events, actions } = play(game, players, seed, (s, step) => {
         const viewers = [...Array.from({ length: players }, (_, seat) => ({ kind: "seat" as const, seat })), { kind: "spectator" as const }];
         const byKey = new Map<string, string>();
         for (const v of viewers) {
@@ -182,16 +202,20 @@ describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("$id conforms to the ga
       for (const p of outcome.places) expect(p).toBeGreaterThanOrEqual(1);
       expect(Math.min(...outcome.places)).toBe(1);
 
-      // Same seed, same actions: the same game, byte for byte.
+      // Same seed, same actions: the same game and the same events, byte for byte.
       const options = game.parseOptions({});
       if (!options.ok) throw new Error(options.error.message);
-      let again = game.setup({ players, options: options.value, seed }) as BaseState;
+      const first = game.setup({ players, options: options.value, seed });
+      let again = first.state as BaseState;
+      const eventsAgain: GameEvent[] = [...first.events];
       for (const { seat, action } of actions) {
         const r = game.apply(again, seat, action);
         if (!r.ok) throw new Error(`replay refused ${JSON.stringify(action)}: ${r.error.message}`);
-        again = r.value as BaseState;
+        again = r.value.state as BaseState;
+        eventsAgain.push(...r.value.events);
       }
       expect(JSON.stringify(again)).toBe(JSON.stringify(state));
+      expect(JSON.stringify(eventsAgain)).toBe(JSON.stringify(events));
     }
   });
 });

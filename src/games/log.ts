@@ -1,20 +1,22 @@
-/** Event-log helpers shared by all games. */
-import type { LogEntry, Seat, Viewer } from "./types.js";
-
-/** An entry before `appendLog` numbers it. */
-export type NewLogEntry = { type: string; to?: Seat[]; [field: string]: unknown };
-
 /**
- * Append entries, numbering them. Returns a new array: a step that logs several entries appends
- * them in one call, so the log (the largest part of a state) is copied once, not once per entry.
+ * The event log as a room keeps it, beside the game state (games only report events: `Step`).
+ * Used by the platform and by tests; no game's rules read it.
  */
-export function appendLog(log: readonly LogEntry[], ...entries: NewLogEntry[]): LogEntry[] {
+import type { GameEvent, LogEntry, Viewer } from "./types.js";
+
+/** The log with a step's events appended and numbered (a new array; the old one is untouched). */
+export function appendEvents(log: readonly LogEntry[], events: readonly GameEvent[]): LogEntry[] {
   const out = log.slice();
-  for (const entry of entries) out.push({ ...entry, n: out.length + 1 } as LogEntry);
+  for (const e of events) out.push({ ...e, n: out.length + 1 });
   return out;
 }
 
+/** Whether a viewer may see an event: a public one, or a private one addressed to their seat. */
+export function maySee(e: GameEvent, viewer: Viewer): boolean {
+  return e.to === undefined || (viewer.kind === "seat" && e.to.includes(viewer.seat));
+}
+
 /** The entries a viewer may see: public ones, plus private ones addressed to their seat. */
-export function visibleLog(log: readonly LogEntry[], viewer: Viewer): LogEntry[] {
-  return log.filter((e) => e.to === undefined || (viewer.kind === "seat" && e.to.includes(viewer.seat)));
+export function visibleLog<E extends GameEvent>(log: readonly E[], viewer: Viewer): E[] {
+  return log.filter((e) => maySee(e, viewer));
 }

@@ -1,5 +1,7 @@
 /** Helpers for every game's tests and fixtures (not used by the server at run time). */
+import { appendEvents } from "./log.js";
 import { randomInt, seedRng } from "./rng.js";
+import type { LogEntry, Result, Step } from "./types.js";
 
 /** Recursively freeze a value (so any mutation in strict-mode code throws). */
 export function deepFreeze<T>(value: T): T {
@@ -18,4 +20,22 @@ export function seededRandom(seed: string): () => number {
     rng = r.rng;
     return r.value / 0x100000000;
   };
+}
+
+/** A game state with the event log a room would keep beside it (tests only). */
+export interface Logged<S> {
+  state: S;
+  log: LogEntry[];
+}
+
+/** The state and log after setup. */
+export function started<S>(step: Step<S>): Logged<S> {
+  return { state: step.state, log: appendEvents([], step.events) };
+}
+
+/** The state and log after one `apply` (a refusal passes through, the log untouched). */
+export function stepped<S>(prev: Logged<S> | readonly LogEntry[], r: Result<Step<S>>): Result<Logged<S>> {
+  if (!r.ok) return r;
+  const log = Array.isArray(prev) ? (prev as readonly LogEntry[]) : (prev as Logged<S>).log;
+  return { ok: true, value: { state: r.value.state, log: appendEvents(log, r.value.events) } };
 }

@@ -56,16 +56,28 @@ export interface LegalAction {
 }
 
 /**
- * One entry of a game's event log. Public by default; `to` restricts it to some seats
- * (a private event such as "you drew X"). Spectators only see entries without `to`.
+ * Something that happened in a game, as the game reports it from `setup` or `apply`. Public by
+ * default; `to` restricts it to some seats (a private event such as "you drew X"). Spectators only
+ * see events without `to`. Games never keep their events: the room keeps them, beside the state,
+ * in an append-only log (the platform numbers them there, see LogEntry).
  */
-export interface LogEntry {
-  /** 1-based sequence number inside the game. */
-  n: number;
+export interface GameEvent {
   type: string;
-  /** Seats that may see this entry; absent = everyone. */
+  /** Seats that may see this event; absent = everyone. */
   to?: Seat[];
   [field: string]: unknown;
+}
+
+/** A GameEvent as the room's event log holds it: numbered from 1 in the order it happened. */
+export interface LogEntry extends GameEvent {
+  /** 1-based sequence number inside the game. */
+  n: number;
+}
+
+/** What `setup` and `apply` give back: the new state and the events that step caused, in order. */
+export interface Step<S> {
+  state: S;
+  events: GameEvent[];
 }
 
 /** Final result. places are 1-based; tied seats share a place (1, 1, 3). */
@@ -111,8 +123,6 @@ export interface BaseState {
   /** Game id, e.g. "goblin-market". */
   game: string;
   players: number;
-  /** Append-only event log (see LogEntry). */
-  log: LogEntry[];
 }
 
 export interface GameDefinition<S extends BaseState = BaseState, O = Record<string, unknown>> {
@@ -134,12 +144,24 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
   clockPresets?: ClockPreset[];
   /** Validate and normalise room options (unknown keys are an error). */
   parseOptions(raw: unknown): Result<O>;
-  setup(ctx: SetupContext<O>): S;
+  /**
+   * The version of this game's rules and state shape (absent: 1). A room records the version it
+   * was created under; when it is older than the game's, `migrateState` brings the state forward
+   * before the game reads it (the room store never runs game code: it reads every room as written).
+   */
+  rulesVersion?: number;
+  /**
+   * Turns a state written under an older `rulesVersion` into one this engine reads. Absent: states
+   * of every earlier version are read as they are (their shape did not change).
+   */
+  migrateState?(state: unknown, fromVersion: number): S;
+  /** The starting state, and what the setup made happen (game-start, a first deal, ...). */
+  setup(ctx: SetupContext<O>): Step<S>;
   /** Seats that must act now (empty when the game is over). */
   activeSeats(state: S): Seat[];
   legalActions(state: S, seat: Seat): LegalAction[];
-  /** Validate and apply. On error the input state is untouched. */
-  apply(state: S, seat: Seat, action: Action): Result<S>;
+  /** Validate and apply: the new state and the events the action caused. On error the input state is untouched. */
+  apply(state: S, seat: Seat, action: Action): Result<Step<S>>;
   /** Everything `viewer` may know, as plain JSON. The one place hidden information is decided. */
   view(state: S, viewer: Viewer): unknown;
   /**

@@ -13,14 +13,14 @@
  *                           lobby's sets are touched only when it changes)
  *   <prefix>room-tail:<id>  list: one chunk per change since `sealed` was written, holding the
  *                           entries that change appended (plain JSON, a few hundred bytes)
- * A change writes the head and appends one chunk, except that a game action (replayable: the rules
- * are pure, see ChangeNote) that appends writes no head: a reader replays the action records of the
- * last chunks, at most SEAL_EVERY - 1, on the head stored before them (the head, 1.5-2.5 KB, was
- * most of a change's write, and the rules recompute it from a 100-byte action record). Every
- * SEAL_EVERY-th version writes the head, rewrites `sealed` whole and empties the tail. `sealed` is
- * JSON compressed with raw DEFLATE behind a one-byte format tag (sealed-logs.ts; the logs compress
- * about 5:1), which keeps a live room well under 8 KB; the head is plain JSON. Rooms stored whole
- * in the older `data` field are still read, and rewritten in this layout by their next change.
+ * A change writes the head and appends one chunk (the entries it added to the two logs). Every
+ * SEAL_EVERY-th version rewrites `sealed` whole and empties the tail. `sealed` is JSON compressed
+ * with raw DEFLATE behind a one-byte format tag (sealed-logs.ts; the logs compress about 5:1),
+ * which keeps a live room well under 8 KB; the head is plain JSON. Reading a room is decoding
+ * only: no game code runs, so a room written by one build reads the same in the next even if a
+ * game's rules or events changed (a build before 2026-11-24 stored some game actions without a
+ * head; see decodeStored). Rooms stored whole in the older `data` field are still read, and
+ * rewritten in this layout by their next change.
  *
  * Change feed: the same script appends every write to a capped stream `<prefix>room-changes`
  * (writer, room id, version, log positions, the head and the chunk), atomically with the write
@@ -31,7 +31,7 @@
 import { randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
 import type { Redis } from "ioredis";
-import { actInRoom, eventLog, logLength, summarize, type Room, type RoomSummary } from "./room.js";
+import { fromStoredShape, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
@@ -45,8 +45,7 @@ import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type
  *       feed length, log length before, actions before, actions after, log length after, "1" if
  *       other nodes follow the feed: the entry then carries the head, if written, and the chunk;
  *       otherwise only the positions, to save a node reading its own changes back, the room's next
- *       deadline or "-" for none), 2 head (""
- *       for a replayable game action: the stored head stays that of an earlier version), 3 sealed
+ *       deadline or "-" for none), 2 head, 3 sealed
  *       (seal mode), 4 this change's chunk, 5 summary ("" when a game action left it as it was),
  *       6 room id, 7 the feed entry's positions as one field (see feedMeta).
  * One field for the numbers, not twelve: each argument costs the client a string to build and
@@ -77,8 +76,7 @@ else
 end
 redis.call('HSET', KEYS[1], 'v', m[2], 'na', m[10], 'nl', m[11], 's', sets)
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[5]) end
--- No head: a replayable game action (an append); readers rebuild it from the last head stored.
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'head', ARGV[2]) end
+redis.call('HSET', KEYS[1], 'head', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], m[4])
 redis.call('PEXPIRE', KEYS[2], m[4])
 if m[13] == '-' then redis.call('ZREM', KEYS[7], ARGV[6]) else redis.call('ZADD', KEYS[7], m[13], ARGV[6]) end
@@ -92,7 +90,7 @@ if cur[4] ~= sets then
 end
 local entry = {'m', ARGV[7]}
 if m[12] == '1' then
-  if ARGV[2] ~= '' then table.insert(entry, 'h'); table.insert(entry, ARGV[2]) end
+  table.insert(entry, 'h'); table.insert(entry, ARGV[2])
   table.insert(entry, 't'); table.insert(entry, ARGV[4])
 end
 redis.call('XADD', KEYS[6], 'MAXLEN', '~', m[7], '*', unpack(entry))
@@ -188,15 +186,20 @@ export function decodeRoom(data: Buffer): Room {
  * DEFLATE would shrink, but at four times the cost of the JSON itself (zlib's set-up per call).
  */
 export function encodeHead(room: Room): string {
-  const head: Room = { ...room, actions: [] };
-  if (room.state !== undefined) head.state = { ...(room.state as object), log: [] };
-  return JSON.stringify(head);
+  return JSON.stringify({ ...room, actions: [], log: [] });
 }
 
 /** Puts a head and its log entries back together (the head is a fresh object, owned by the caller). */
 function assemble(head: Room, parts: Parts[]): Room {
   head.actions = parts.length === 1 ? parts[0]!.a : parts.flatMap((p) => p.a);
-  if (head.state !== undefined) (head.state as { log: LogEntry[] }).log = parts.length === 1 ? parts[0]!.l : parts.flatMap((p) => p.l);
+  const log = parts.length === 1 ? parts[0]!.l : parts.flatMap((p) => p.l);
+  // A head written before the event log moved beside the state keeps an empty `state.log`.
+  const state = head.state as { log?: unknown } | undefined;
+  if (state !== undefined && Array.isArray(state.log)) {
+    const { log: _old, ...rest } = state;
+    head.state = rest;
+  }
+  head.log = log;
   return head;
 }
 
@@ -204,56 +207,36 @@ function assemble(head: Room, parts: Parts[]): Room {
 type Stored = [Buffer, Buffer, Buffer, Buffer[], Buffer?];
 
 /**
- * Applies a replayable change's action record to the room before it (see ChangeNote.replayable),
- * and checks that the result holds exactly the entries the change stored; null if it does not.
- */
-function replay(prev: Room, parts: Parts): Room | null {
-  const rec = parts.a[0];
-  if (parts.a.length !== 1 || !rec) return null;
-  let next: Room | null;
-  try {
-    next = actInRoom(prev, rec.seat, rec.action, rec.id, rec.at, rec.bot === true);
-  } catch {
-    return null; // the rules refuse it now (changed rules): the caller reports or reads the room
-  }
-  if (!next || next.version !== prev.version + 1 || logLength(next) !== logLength(prev) + parts.l.length) return null;
-  return next;
-}
-
-/**
- * A room from its stored parts. The head is that of the last change that stored one; the changes
- * after it (replayable game actions, at most SEAL_EVERY - 1, each the last plain chunks of the
- * tail) are replayed on it.
+ * A room from its stored parts: JSON decoding only, never any game code. Every change since the
+ * event log moved beside the state stores its head. A room last written by the build before that
+ * may have up to SEAL_EVERY - 1 changes after its head that stored only their entries (that build
+ * rebuilt them by replaying the game's rules); such a room is returned at its head's version with
+ * those changes' action records in `legacyPending`, for the room service to apply once with the
+ * game's rules (room-service.ts, `settle`): the store itself never replays anything.
  */
 function decodeStored(res: Stored): Room {
   const [head, sealed, data, tail, v] = res;
-  if (head.length === 0) return decodeRoom(data);
+  if (head.length === 0) return fromStoredShape(decodeRoom(data));
   const room = decodeRoom(head);
   const parts = readLogs(sealed, tail);
   const version = v && v.length > 0 ? Number(v.toString()) : room.version;
   const behind = version - room.version;
   if (behind === 0) return assemble(room, parts);
   if (!(behind > 0 && behind < SEAL_EVERY && behind < parts.length)) throw new Error(`room ${room.id}: head at ${room.version}, stored ${version}`);
-  let r = assemble(room, parts.slice(0, parts.length - behind));
-  for (const p of parts.slice(parts.length - behind)) {
-    const next = replay(r, p);
-    if (!next) throw new Error(`room ${room.id}: a stored action did not replay at version ${r.version + 1}`);
-    r = next;
-  }
+  const r = assemble(room, parts.slice(0, parts.length - behind));
+  r.legacyPending = parts.slice(parts.length - behind).map((p) => p.a[0]!);
   return r;
 }
 
 /**
- * A change as another node reads it from the feed: the entries the change appended, and its new
- * head unless the change was a replayable game action. With the previous version at hand (a node
- * that watches a room keeps it), the new room is that plus the entries (and the head), or that
- * with the action replayed; otherwise null (the caller reads the room from the store).
+ * A change as another node reads it from the feed: its new head and the entries it appended. With
+ * the previous version at hand (a node that watches a room keeps it), the new room is that plus
+ * the entries under the new head; otherwise null (the caller reads the room from the store).
  */
 function changeFrom(prev: Room | null, head: Buffer | undefined, chunk: Buffer, version: number, actionsFrom: number, logFrom: number): Room | null {
-  if (!prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || logLength(prev) !== logFrom) return null;
+  if (!head || !prev || prev.version !== version - 1 || prev.actions.length !== actionsFrom || prev.log.length !== logFrom) return null;
   const parts = JSON.parse(chunk.toString("utf8")) as Parts;
-  if (!head) return replay(prev, parts);
-  return assemble(decodeRoom(head), [{ a: prev.actions, l: eventLog(prev) ?? [] }, parts]);
+  return assemble(decodeRoom(head), [{ a: prev.actions, l: prev.log }, parts]);
 }
 
 export interface RedisRoomStoreOptions {
@@ -347,15 +330,11 @@ export class RedisRoomStore implements RoomStore {
   async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
     const actionsFrom = note?.actionsFrom ?? 0;
     const logFrom = note?.logFrom ?? 0;
-    const log = eventLog(room) ?? [];
+    const log = room.log;
     const logAfter = log.length;
     const canAppend =
       note !== undefined && expectedVersion > 0 && room.version % SEAL_EVERY !== 0 && room.actions.length >= actionsFrom && logAfter >= logFrom;
-    // A replayable game action that appends stores no head: readers replay its action record on
-    // the last head stored (seals, and every other change, store one).
-    const headless = canAppend && note?.replayable === true && room.actions.length === actionsFrom + 1;
-    let headText: string | undefined;
-    const head = () => (headText ??= encodeHead(room));
+    const head = encodeHead(room);
     // This change's entries (the tail chunk: the same text as JSON.stringify of its Parts).
     const addedActions = JSON.stringify(room.actions.slice(actionsFrom));
     const addedLog = JSON.stringify(log.slice(logFrom));
@@ -367,8 +346,8 @@ export class RedisRoomStore implements RoomStore {
         ? LogsBytes.of(addedActions, addedLog)
         : this.kept.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
     const sealed = (): Buffer => deflateJson((logs ??= LogsBytes.of(JSON.stringify(room.actions), JSON.stringify(log))).json());
-    // A move that leaves the game playing changes neither seats nor status: the lobby summary stays.
-    const summary = headless && room.status === "playing" ? "" : JSON.stringify(summarize(room));
+    // A game action that leaves the game playing changes neither seats nor status: the lobby summary stays.
+    const summary = note?.gameAction === true && expectedVersion > 0 && room.status === "playing" ? "" : JSON.stringify(summarize(room));
     const pending = room.status === "finished" && !room.persisted ? "1" : "0";
     const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -381,7 +360,7 @@ export class RedisRoomStore implements RoomStore {
         this.k.feed,
         this.k.timers,
         `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"} ${note?.due == null ? "-" : Math.round(note.due)}`,
-        mode === "append" && headless ? "" : head(),
+        head,
         mode === "seal" ? sealed() : "",
         chunk,
         summary,
@@ -490,8 +469,8 @@ export class RedisRoomStore implements RoomStore {
                 const m = parseMeta(f);
                 if (m.writer === this.writer) continue;
                 const { version, actionsFrom, logFrom } = m;
-                // A slim entry (the writer saw no other follower yet) has no head or chunk; a
-                // replayable game action has a chunk but no head.
+                // A slim entry (the writer saw no other follower yet) has no head or chunk: the
+                // follower reads the room from the store.
                 const head = f.h;
                 const chunk = f.t;
                 onChange({

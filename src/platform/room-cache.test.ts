@@ -11,7 +11,7 @@ const ann = { id: "p_ann", name: "Ann" };
 const bob = { id: "p_bob", name: "Bob" };
 const cat = { id: "p_cat", name: "Cat" };
 const game = findGame("goblin-market")!;
-const logOf = (r: Room) => (r.state as { log: LogEntry[] }).log;
+const logOf = (r: Room): LogEntry[] => r.log;
 
 function started(id = "r1"): Room {
   let r = createRoom(id, ann, { game: "goblin-market", seats: 3 }, 1);

@@ -16,7 +16,7 @@
  * pushes the new entries into its own, or copies). So nothing outside can see a log grow.
  */
 import type { LogEntry } from "../games/types.js";
-import { eventLog, type ActionRecord, type Room } from "./room.js";
+import type { ActionRecord, Room } from "./room.js";
 
 /**
  * `owned` extended in place to equal `list`, when `list` starts with exactly the same entries
@@ -30,12 +30,12 @@ function extendOrCopy<T>(owned: T[] | null, list: readonly T[]): T[] {
   return owned;
 }
 
-function withLogs(room: Room, actions: ActionRecord[], log: LogEntry[] | null): Room {
-  return log === null ? { ...room, actions } : { ...room, actions, state: { ...(room.state as object), log } };
+function withLogs(room: Room, actions: ActionRecord[], log: LogEntry[]): Room {
+  return { ...room, actions, log };
 }
 
 export class RoomCache {
-  /** Each room as remembered, its `actions` and `state.log` replaced by arrays this cache owns. */
+  /** Each room as remembered, its `actions` and `log` replaced by arrays this cache owns. */
   private readonly rooms = new Map<string, Room>();
 
   /** @param limit rooms kept (the least recently remembered are dropped first) */
@@ -45,7 +45,7 @@ export class RoomCache {
   get(id: string): Room | null {
     const k = this.rooms.get(id);
     if (!k) return null;
-    return withLogs(k, k.actions.slice(), eventLog(k)?.slice() ?? null);
+    return withLogs(k, k.actions.slice(), k.log.slice());
   }
 
   version(id: string): number | null {
@@ -64,9 +64,7 @@ export class RoomCache {
       return;
     }
     const actions = extendOrCopy(had?.actions ?? null, room.actions);
-    const log = eventLog(room);
-    const ownLog = log === null ? null : extendOrCopy(had ? eventLog(had) : null, log);
-    this.rooms.set(room.id, withLogs(room, actions, ownLog));
+    this.rooms.set(room.id, withLogs(room, actions, extendOrCopy(had?.log ?? null, room.log)));
     if (this.rooms.size > this.limit) this.rooms.delete(this.rooms.keys().next().value!);
   }
 

@@ -70,6 +70,25 @@ export function checkAction(action: unknown): Action {
   return a as Action;
 }
 
+/**
+ * A room as read from a store, whole: a room last written by the build that stored some game
+ * actions without their head comes back at its head's version with those actions pending
+ * (redis-room-store.ts, decodeStored); they are applied here, once, with the game's rules, exactly
+ * as that build's readers did (same records, same times). Rooms written since never have any.
+ */
+export function settle(room: Room): Room {
+  const pending = room.legacyPending;
+  if (pending === undefined) return room;
+  let r: Room = { ...room };
+  delete r.legacyPending;
+  for (const rec of pending) {
+    const next = actInRoom(r, rec.seat, rec.action, rec.id, rec.at, rec.bot === true);
+    if (next === null) throw new Error(`room ${room.id}: a stored action did not apply at version ${r.version + 1}`);
+    r = next;
+  }
+  return r;
+}
+
 /** What other nodes need, besides the new room, to deliver a change (see RoomStore.follow). */
 export function changeNote(prev: Room | null, next: Room): ChangeNote {
   const left: string[] = [];
@@ -117,7 +136,8 @@ export class RoomService {
   /** The room as stored now (always read from the store). */
   async get(id: unknown): Promise<Room> {
     const roomId = checkRoomId(id);
-    const room = await this.store.get(roomId);
+    const stored = await this.store.get(roomId);
+    const room = stored && settle(stored);
     if (!room) {
       this.cache.delete(roomId);
       throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
@@ -143,7 +163,7 @@ export class RoomService {
   /**
    * Read-modify-write with compare-and-swap. `op` returns the new room, or null for "no change".
    * With `expectVersion`, the change applies only to exactly that version (used by bots).
-   * `replayable`: `op` is one game action by `actInRoom` (see ChangeNote.replayable).
+   * `gameAction`: `op` is one game action by `actInRoom` (see ChangeNote.gameAction).
    *
    * The first attempt runs `op` on the last version of the room this node saw (no read): if
    * another node changed it since, the compare-and-swap fails and returns the stored room, and
@@ -154,7 +174,7 @@ export class RoomService {
   async mutate(
     id: string,
     op: (room: Room) => Room | null,
-    { expectVersion, replayable = false }: { expectVersion?: number; replayable?: boolean } = {},
+    { expectVersion, gameAction = false }: { expectVersion?: number; gameAction?: boolean } = {},
   ): Promise<{ room: Room; changed: boolean }> {
     let room: Room | null = this.cache.get(id);
     let fresh = false;
@@ -182,7 +202,7 @@ export class RoomService {
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
       const note = changeNote(room, next);
       note.due = nextDue(next, this.timing);
-      if (replayable) note.replayable = true;
+      if (gameAction) note.gameAction = true;
       const res = await this.store.compareAndSetOrGet(next, room.version, note);
       if (res.ok) {
         this.remember(next);
@@ -190,7 +210,7 @@ export class RoomService {
         return { room: next, changed: true };
       }
       this.cache.delete(id);
-      room = res.current;
+      room = res.current && settle(res.current);
       fresh = room !== null;
       if (room) this.remember(room);
       if (attempt > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
@@ -250,7 +270,7 @@ export class RoomService {
           if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
           return actInRoom(r, seat, a, actionId as string | undefined, this.now());
         },
-        { replayable: true },
+        { gameAction: true },
       );
       return { room, duplicate: !changed };
     } catch (e) {
@@ -294,7 +314,7 @@ export class RoomService {
           if (!botPlays(r, seat)) throw err("NOT_A_BOT", "No bot plays that seat.");
           return actInRoom(r, seat, action, undefined, this.now(), true);
         },
-        { expectVersion: version, replayable: true },
+        { expectVersion: version, gameAction: true },
       )
     ).room;
   }

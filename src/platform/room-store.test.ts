@@ -6,8 +6,9 @@ import { encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
 import { readLogs } from "./sealed-logs.js";
 import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from "./room.js";
 import type { RoomChange, RoomStore } from "./room-store.js";
-import { changeNote } from "./room-service.js";
-import { findGame } from "../games/registry.js";
+import { changeNote, settle } from "./room-service.js";
+import { findGame, GAMES } from "../games/registry.js";
+import { deflateJson } from "./sealed-logs.js";
 import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
 
@@ -88,6 +89,9 @@ describe.each(factories)("room store contract ($name)", ({ make }) => {
     expect(await store.storedBytes(open.id)).toBeGreaterThan(0);
   });
 });
+
+/** Every game definition as registered, to put back after a test that breaks them. */
+const originals = new Map(GAMES.map((g) => [g.id, { ...g }]));
 
 /** A Goblin Market game played through room operations, one room value per version. */
 function playedVersions(actions: number): Room[] {
@@ -206,7 +210,7 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       const parts = readLogs((await redis.hgetBuffer(`${prefix}room:${id}`, "sealed"))!, await redis.lrangeBuffer(`${prefix}room-tail:${id}`, 0, -1));
       return JSON.stringify({ a: parts.flatMap((p) => p.a), l: parts.flatMap((p) => p.l) });
     };
-    const logsOf = (r: Room) => JSON.stringify({ a: r.actions, l: (r.state as { log?: unknown[] } | undefined)?.log ?? [] });
+    const logsOf = (r: Room) => JSON.stringify({ a: r.actions, l: r.log });
     let prev: Room | null = null;
     let seals = 0;
     // Action records the rival wrote in place of this node's, by index.
@@ -271,55 +275,79 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     expect(await store.get(next.id)).toEqual(next);
   });
 
-  it("stores no head for a replayable game action: every reader rebuilds the room by replaying it", async () => {
+  it("stores every change whole: a room reads back as written with no game code at all, even after the game's rules change", async () => {
     const { node: other, close } = otherNode();
     const feed = await feedBetween(other, store);
     const versions = playedVersions(400);
-    expect(versions.at(-1)!.status).toBe("finished"); // the last move ends the game (and changes the summary)
+    expect(versions.at(-1)!.status).toBe("finished");
     const isAction = (prev: Room | null, next: Room) => prev !== null && prev.status === "playing" && next.actions.length === prev.actions.length + 1;
     let prev: Room | null = null;
-    let headless = 0;
     for (const next of versions) {
-      const note = { ...changeNote(prev, next), replayable: isAction(prev, next) };
+      const note = { ...changeNote(prev, next), gameAction: isAction(prev, next) };
       expect(await store.compareAndSetOrGet(next, prev?.version ?? 0, note)).toEqual({ ok: true });
-      const headVersion = JSON.parse((await redis.hget(`${prefix}room:${next.id}`, "head"))!).version as number;
-      if (headVersion < next.version) headless++;
-      // Only appends go without a head, so a reader replays at most SEAL_EVERY - 1 actions.
-      expect(next.version - headVersion).toBeLessThan(SEAL_EVERY);
-      if (!note.replayable) expect(headVersion).toBe(next.version);
-      expect(await store.get(next.id)).toEqual(next);
-      expect(await other.get(next.id)).toEqual(next);
+      const head = JSON.parse((await redis.hget(`${prefix}room:${next.id}`, "head"))!) as Room;
+      expect(head.version).toBe(next.version);
+      expect(head.state === undefined || !("log" in (head.state as object))).toBe(true);
       // The lobby's summary stays right although moves do not rewrite it.
       const listed = (await store.list(next.status === "open" ? "open" : "playing")).find((r) => r.id === next.id);
       expect(listed).toEqual(next.status === "open" || next.status === "playing" ? summarize(next) : undefined);
       expect(JSON.parse((await redis.hget(`${prefix}room:${next.id}`, "summary"))!)).toEqual(summarize(next));
-      // A writer that lost the race is handed the room rebuilt the same way.
-      if (prev) expect(await other.compareAndSetOrGet({ ...next, hostId: "stale" }, prev.version, changeNote(prev, next))).toEqual({ ok: false, current: next });
       prev = next;
     }
-    expect(headless).toBeGreaterThan(10);
     const seen = await feed.collect(versions.length);
-    // A follower holding the version before applies each change, replaying the headless ones.
-    expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.applyTo(versions[i - 1]!)).toEqual(versions[i]);
+    // A second room left in the middle of its game, its last change a move.
+    const mid = playedVersions(30);
+    let p: Room | null = null;
+    for (const next of mid) {
+      await store.compareAndSetOrGet(next, p?.version ?? 0, { ...changeNote(p, next), gameAction: isAction(p, next) });
+      p = next;
+    }
+    expect(mid.at(-1)!.status).toBe("playing");
+    // The next build: every function of every game now throws (its rules, events and views all
+    // changed). A new store reads every room as written; a follower applies every change.
+    for (const g of GAMES) {
+      for (const [k, v] of Object.entries(g)) {
+        if (typeof v === "function") (g as unknown as Record<string, unknown>)[k] = () => { throw new Error(`game code ran: ${g.id}.${k}`); };
+      }
+    }
+    try {
+      const nextBuild = new RedisRoomStore(redis, prefix);
+      expect(await nextBuild.get(versions.at(-1)!.id)).toEqual(versions.at(-1));
+      expect(await nextBuild.get(mid.at(-1)!.id)).toEqual(mid.at(-1));
+      expect(seen.map((c) => c.version)).toEqual(versions.map((v) => v.version));
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!.applyTo(versions[i - 1]!)).toEqual(versions[i]);
+      await nextBuild.close();
+    } finally {
+      for (const g of GAMES) Object.assign(g, originals.get(g.id));
+    }
     await close();
   });
 
-  it("refuses to read a room whose stored action no longer replays, rather than guess", async () => {
+  it("reads a room the build before 2026-11-24 wrote (log inside the state, actions stored without a head); the service applies those actions once", async () => {
     const versions = playedVersions(12);
-    const i = versions.findIndex((v, k) => k > 0 && v.version % SEAL_EVERY === 1 && versions[k - 1]!.status === "playing");
-    expect(i).toBeGreaterThan(0);
-    let prev: Room | null = null;
-    for (const next of versions.slice(0, i + 1)) {
-      await store.compareAndSetOrGet(next, prev?.version ?? 0, { ...changeNote(prev, next), replayable: prev?.status === "playing" });
-      prev = next;
+    // That build's layout, written here by hand: the head of version k (actions and state.log
+    // emptied), the logs sealed at k, then two changes that stored only their entries.
+    const k = versions.findIndex((v, i) => i > 4 && v.version % SEAL_EVERY === 0 && versions[i + 3]?.status === "playing");
+    const atK = versions[k]!;
+    const last = versions[k + 2]!;
+    const { log: _log, ...noLog } = atK;
+    const key = `${prefix}room:${atK.id}`;
+    const tail = `${prefix}room-tail:${atK.id}`;
+    await redis.hset(key, "v", String(last.version), "na", String(last.actions.length), "nl", String(last.log.length), "s", "playing:0");
+    await redis.hset(key, "head", JSON.stringify({ ...noLog, actions: [], state: { ...(atK.state as object), log: [] } }), "summary", JSON.stringify(summarize(last)));
+    await redis.hset(key, "sealed", deflateJson(JSON.stringify({ a: atK.actions, l: atK.log })));
+    for (const v of [versions[k + 1]!, last]) {
+      const before = versions[versions.indexOf(v) - 1]!;
+      await redis.rpush(tail, JSON.stringify({ a: v.actions.slice(before.actions.length), l: v.log.slice(before.log.length) }));
     }
-    // The last change stored no head; make its action one the rules refuse.
-    const tailKey = `${prefix}room-tail:${prev!.id}`;
-    const chunk = JSON.parse((await redis.lindex(tailKey, -1))!) as { a: Array<{ action: unknown }> };
-    chunk.a[0]!.action = { type: "no-such-move" };
-    await redis.lset(tailKey, -1, JSON.stringify(chunk));
-    await expect(store.get(prev!.id)).rejects.toThrow(/did not replay/);
+    const stored = (await store.get(atK.id))!;
+    expect(stored.version).toBe(atK.version);
+    expect(stored.legacyPending).toEqual([versions[k + 1]!.actions.at(-1), last.actions.at(-1)]);
+    expect(settle(stored)).toEqual(last);
+    // Its next change is written whole, in today's layout.
+    const next = versions[k + 3]!;
+    expect(await store.compareAndSetOrGet(next, last.version, changeNote(last, next))).toEqual({ ok: true });
+    expect(await store.get(next.id)).toEqual(next);
   });
 
   it("feeds other nodes each change, which they apply to the version they hold", async () => {

@@ -60,12 +60,11 @@ export interface ChangeNote {
   /** The room's next deadline after the change (epoch ms; timers.ts), or null: none. */
   due?: number | null;
   /**
-   * The change is one game action, made by `actInRoom` with its action record's `at` as the clock:
-   * the new room is `actInRoom(previous room, record.seat, record.action, record.id, record.at,
-   * record.bot === true)` (clocks included: they advance with the record's time), so a store may
-   * keep only the record and rebuild the rest when it reads (rules are pure).
+   * The change is one game action (`actInRoom`): it leaves the room's seats as they were, so a
+   * store need not rewrite the lobby's summary of a room still in play. Stores never rebuild a
+   * room from its actions: every change stores the room as it is (no game code runs on a read).
    */
-  replayable?: boolean;
+  gameAction?: boolean;
 }
 
 /** A change made by another process, as read from a shared store's change feed. */

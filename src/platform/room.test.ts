@@ -1,7 +1,11 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, createRoom, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, createRoom, gameState, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
+import { roomView } from "./views.js";
+import { findGame } from "../games/registry.js";
+import { randomLegalAction } from "../games/legal.js";
+import { seededRandom } from "../games/testing.js";
 
 const ann = { id: "p_ann", name: "Ann" };
 const bob = { id: "p_bob", name: "Bob" };
@@ -117,5 +121,63 @@ describe("actions in a room", () => {
 
   it("refuses actions before the start", () => {
     expect(code(() => actInRoom(base(), 0, { type: "pass" }, undefined, 2))).toBe("NOT_STARTED");
+  });
+});
+
+describe("rules versions", () => {
+  const started = () => {
+    let r = base();
+    r = joinRoom(r, bob, undefined, 2);
+    r = joinRoom(r, cat, undefined, 3);
+    return startRoom(r, ann, "cd".repeat(32), 4);
+  };
+
+  it("a room records the rules it was started under; a newer engine migrates the state once, before any rule reads it, and the next change writes the new version", () => {
+    const room = started();
+    expect(room.rules).toBe(1);
+    const game = findGame("goblin-market")!;
+    const saved = { ...game };
+    let migrations = 0;
+    try {
+      // The next build: the state gains a field (rules 2); its engine refuses a state without it.
+      game.rulesVersion = 2;
+      game.migrateState = (state: unknown, from: number) => {
+        migrations++;
+        expect(from).toBe(1);
+        return { ...(state as object), shape: 2 };
+      };
+      const check = <T>(state: unknown, then: (s: unknown) => T): T => {
+        const { shape, ...rest } = state as { shape?: number };
+        if (shape !== 2) throw new Error("the engine was handed a state of the old shape");
+        return then(rest);
+      };
+      game.activeSeats = (s) => check(s, saved.activeSeats);
+      game.legalActions = (s, seat) => check(s, (t) => saved.legalActions(t, seat));
+      game.view = (s, v) => check(s, (t) => saved.view(t, v));
+      game.isOver = (s) => check(s, saved.isOver);
+      game.outcome = (s) => check(s, saved.outcome);
+      game.apply = (s, seat, a) =>
+        check(s, (t) => {
+          const r = saved.apply(t, seat, a);
+          return r.ok ? { ok: true as const, value: { state: { ...(r.value.state as object), shape: 2 }, events: r.value.events } } : r;
+        });
+      expect(gameState(room)).toMatchObject({ shape: 2 });
+      expect(gameState(room)).toBe(gameState(room)); // once per room value
+      expect(migrations).toBe(1);
+      roomView(room, { kind: "seat", seat: 0 });
+      const seat = game.activeSeats(gameState(room))[0]!;
+      const action = randomLegalAction(game.legalActions(gameState(room), seat), seededRandom("m"))!;
+      const next = actInRoom(room, seat, action, "m1", 5)!;
+      expect(next.rules).toBe(2);
+      expect(next.state).toMatchObject({ shape: 2 });
+      expect(gameState(next)).toBe(next.state); // already in today's shape: no migration
+      expect(migrations).toBe(1);
+      expect(next.log.length).toBeGreaterThan(room.log.length);
+      // A room written by a newer build than this one is refused, not misread.
+      expect(code(() => gameState({ ...next, rules: 3 }))).toBe("RULES_TOO_NEW");
+    } finally {
+      for (const k of Object.keys(game)) delete (game as unknown as Record<string, unknown>)[k];
+      Object.assign(game, saved);
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { Action, AnyGame, LogEntry, Outcome, Seat } from "../games/types.js";
 import { findGame } from "../games/registry.js";
+import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import type { Player } from "./identity.js";
@@ -59,7 +60,16 @@ export interface Room {
   /** Secret until the game ends. */
   seed?: string;
   commitment?: string;
+  /** The game's state (once started), in the shape of rules version `rules`; see `gameState`. */
   state?: unknown;
+  /**
+   * The game's `rulesVersion` the state was written under (absent: 1). A build whose game has a
+   * newer version migrates the state when it reads it (GameDefinition.migrateState) and writes
+   * the new version with the room's next change.
+   */
+  rules?: number;
+  /** The game's event log, beside the state: append-only, numbered from 1 (empty until the game starts). */
+  log: LogEntry[];
   actions: ActionRecord[];
   outcome?: Outcome;
   /** A daily-challenge deal: its UTC day (the seed is that day's, and stays secret until the day is over). */
@@ -77,6 +87,11 @@ export interface Room {
   hostAwaySince?: number;
   /** An open room: when its host was last found present by the idle check. */
   hostSeenAt?: number;
+  /**
+   * Only as read from a room stored by the build before 2026-11-24 (never stored): action records
+   * stored after the room's head, which the room service applies once (room-service.ts, settle).
+   */
+  legacyPending?: ActionRecord[];
   /** Why a room closed other than by everyone leaving: "aborted" (a ranked game's first move never made), "host-away". */
   ended?: "aborted" | "host-away";
 }
@@ -115,15 +130,43 @@ function notice(room: Room, now: number, kind: RoomNotice["kind"], seat: Seat | 
   return [...(room.notices ?? []), { at: now, logAt: logLength(room), kind, seat, text }];
 }
 
-/** The game's event log (every game state keeps one as `log`), or null before the game starts. */
-export function eventLog(room: Room): LogEntry[] | null {
-  const log = (room.state as { log?: unknown } | undefined)?.log;
-  return Array.isArray(log) ? (log as LogEntry[]) : null;
-}
-
 /** How many entries the room's event log holds (0 before the game starts, or for no room). */
 export function logLength(room: Room | null): number {
-  return room === null ? 0 : (eventLog(room)?.length ?? 0);
+  return room === null ? 0 : room.log.length;
+}
+
+/**
+ * A room as stored by a build that kept the event log inside the game state (`state.log`, no
+ * `room.log`), in today's shape: the log moved beside the state. Storage-shape only: no game code
+ * runs. Every store applies it to what it reads.
+ */
+export function fromStoredShape(room: Room): Room {
+  if (Array.isArray(room.log)) return room;
+  const state = room.state as { log?: LogEntry[] } | undefined;
+  if (state === undefined || !Array.isArray(state.log)) return { ...room, log: [] };
+  const { log, ...rest } = state;
+  return { ...room, state: rest, log };
+}
+
+const migrated = new WeakMap<Room, unknown>();
+
+/**
+ * The room's game state as today's engine reads it: the stored state, brought forward by the
+ * game's `migrateState` when the room was written under an older rules version (computed once
+ * per room value). Every reader of a room's state goes through this.
+ */
+export function gameState(room: Room): unknown {
+  const state = room.state;
+  if (state === undefined) return undefined;
+  const game = gameOf(room);
+  const from = room.rules ?? 1;
+  const to = game.rulesVersion ?? 1;
+  if (from === to) return state;
+  if (from > to) throw err("RULES_TOO_NEW", `This room was written by a newer build (${game.name} rules ${from}; this server has ${to}).`);
+  if (!game.migrateState) return state;
+  let s = migrated.get(room);
+  if (s === undefined) migrated.set(room, (s = game.migrateState(state, from)));
+  return s;
 }
 
 export function gameOf(room: Room): AnyGame {
@@ -192,6 +235,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     version: 1,
     createdAt: now,
     updatedAt: now,
+    log: [],
     actions: [],
     clock,
   };
@@ -241,7 +285,7 @@ export function startRoom(room: Room, player: Player, seed: string, now: number)
     throw err("SEATS_EMPTY", "Every seat needs a player or a bot before the game can start.");
   }
   const game = gameOf(room);
-  const state = game.setup({ players: room.seats.length, options: room.options, seed });
+  const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed });
   const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
   const { hostAwaySince: _a, hostSeenAt: _s, ...rest } = room;
   return bump(rest, now, {
@@ -250,6 +294,8 @@ export function startRoom(room: Room, player: Player, seed: string, now: number)
     seed,
     commitment: commit(seed),
     state,
+    rules: game.rulesVersion ?? 1,
+    log: appendEvents([], events),
     actions: [],
     ...(clocks ? { clocks } : {}),
   });
@@ -282,20 +328,23 @@ export function actInRoom(room: Room, seat: Seat, action: Action, actionId: stri
     throw err("TIME_UP", "Your time ran out before this move arrived; a bot plays your seat now.");
   }
   const game = gameOf(room);
-  const r = game.apply(room.state, seat, action);
+  const r = game.apply(gameState(room), seat, action);
   if (!r.ok) throw err(r.error.code, r.error.message);
+  const state = r.value.state;
   const record: ActionRecord = actionId === undefined ? { seat, action, at: now } : { seat, action, at: now, id: actionId };
   if (away) record.bot = true;
-  const over = game.isOver(r.value);
+  const over = game.isOver(state);
   const clocks =
     room.clock && room.clocks
-      ? advanceClocks(room.clock, room.clocks, away ? null : seat, over ? [] : game.activeSeats(r.value), (s) => personPlays(room, s), now)
+      ? advanceClocks(room.clock, room.clocks, away ? null : seat, over ? [] : game.activeSeats(state), (s) => personPlays(room, s), now)
       : undefined;
   return bump(room, now, {
-    state: r.value,
+    state,
+    rules: game.rulesVersion ?? 1,
+    log: r.value.events.length > 0 ? appendEvents(room.log, r.value.events) : room.log,
     actions: [...room.actions, record],
     ...(clocks ? { clocks } : {}),
-    ...(over ? { status: "finished" as const, finishedAt: now, outcome: game.outcome(r.value) ?? undefined, persisted: false } : {}),
+    ...(over ? { status: "finished" as const, finishedAt: now, outcome: game.outcome(state) ?? undefined, persisted: false } : {}),
   });
 }
 
@@ -368,7 +417,7 @@ export function returnToSeat(room: Room, player: Player, now: number): Room {
   const seats = room.seats.map((t, i) => (i === seat ? { playerId: t.playerId, name: t.name, bot: t.bot, timeouts: t.timeouts } : t));
   const next: Room = { ...room, seats };
   const clocks =
-    room.clock && room.clocks ? advanceClocks(room.clock, room.clocks, null, gameOf(room).activeSeats(room.state), (i) => personPlays(next, i), now) : undefined;
+    room.clock && room.clocks ? advanceClocks(room.clock, room.clocks, null, gameOf(room).activeSeats(gameState(room)), (i) => personPlays(next, i), now) : undefined;
   return bump(room, now, {
     seats,
     ...(clocks ? { clocks } : {}),

@@ -18,8 +18,8 @@ import { randomLegalAction } from "../games/legal.js";
 import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats } from "./clocks.js";
 import { AppError } from "./errors.js";
-import { botPlays, gameOf, type Room } from "./room.js";
-import type { RoomService } from "./room-service.js";
+import { botPlays, gameOf, gameState, type Room } from "./room.js";
+import { settle, type RoomService } from "./room-service.js";
 
 /** How long things wait (config: BOT_DELAY_MS, HOST_AWAY_MS, OPEN_CHECK_MS). */
 export interface Timing {
@@ -42,7 +42,7 @@ export type DueWork = "timeout" | "bot" | "host-away" | "host-check";
 /** The bot deadline: a bot plays an active seat (null: none does). */
 function botDue(room: Room, t: Timing): number | null {
   if (room.status !== "playing" || room.state === undefined) return null;
-  return gameOf(room).activeSeats(room.state).some((s) => botPlays(room, s)) ? room.updatedAt + t.botDelayMs : null;
+  return gameOf(room).activeSeats(gameState(room)).some((s) => botPlays(room, s)) ? room.updatedAt + t.botDelayMs : null;
 }
 
 /** The room's next deadline (epoch ms), or null: nothing will ever be due. Stored with every write. */
@@ -150,8 +150,9 @@ export class TimerDriver {
       let n = 0;
       for (const s of [...open, ...live]) {
         if (this.stopped) break;
-        const room = await this.service.store.get(s.id);
-        if (!room) continue;
+        const stored = await this.service.store.get(s.id);
+        if (!stored) continue;
+        const room = settle(stored);
         n++;
         await this.service.store.setDue(room.id, room.version, nextDue(room, this.service.timing), true);
       }
@@ -266,9 +267,10 @@ export class TimerDriver {
       }
       case "bot": {
         const game = gameOf(room);
-        const seat = game.activeSeats(room.state).find((s) => botPlays(room, s));
+        const state = gameState(room);
+        const seat = game.activeSeats(state).find((s) => botPlays(room, s));
         if (seat === undefined) return false;
-        const action = randomLegalAction(game.legalActions(room.state, seat), this.random);
+        const action = randomLegalAction(game.legalActions(state, seat), this.random);
         if (!action) return false;
         await this.service.botAct(room.id, seat, action, room.version);
         this.stats.botMoves++;

@@ -26,7 +26,7 @@ describe.each(GAMES.map((g) => ({ id: g.id, game: g })))("roomViewsJson ($id)", 
     room = startRoom(room, players[0]!, "cd".repeat(32), 3);
     const random = seededRandom(`views/${game.id}`);
     for (let i = 0; i < 3000 && room.status === "playing"; i++) {
-      const prevLog = (room.state as { log: unknown[] }).log.length;
+      const prevLog = room.log.length;
       const active = game.activeSeats(room.state);
       const seat = active[Math.floor(random() * active.length)]!;
       room = actInRoom(room, seat, randomLegalAction(game.legalActions(room.state, seat), random)!, `a${i}`, 4 + i)!;

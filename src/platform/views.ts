@@ -5,7 +5,7 @@
  */
 import { visibleLog } from "../games/log.js";
 import type { LegalAction, LogEntry, Viewer } from "../games/types.js";
-import { eventLog, gameOf, type Room } from "./room.js";
+import { gameOf, gameState, type Room } from "./room.js";
 import { seedPublic } from "./daily-deal.js";
 import { clocksView } from "./clocks.js";
 import type { RoomView } from "../protocol/wire.js";
@@ -32,7 +32,7 @@ function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "
     commitment: room.commitment ?? null,
     seed: seedPublic(room, now) ? (room.seed ?? null) : null,
     daily: room.daily ?? null,
-    active: room.state !== undefined ? gameOf(room).activeSeats(room.state) : [],
+    active: room.state !== undefined ? gameOf(room).activeSeats(gameState(room)) : [],
     logFrom,
     outcome: room.status === "finished" ? (room.outcome ?? null) : null,
     ratingChanges: room.ratingChanges ?? null,
@@ -59,10 +59,10 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
   let log: LogEntry[] = [];
   if (room.state !== undefined) {
     const game = gameOf(room);
-    view = game.view(room.state, viewer);
-    if (seat !== null && mayAct(room, seat)) legal = game.legalActions(room.state, seat);
-    const full = eventLog(room) ?? [];
-    log = visibleLog(logFrom > 0 ? full.slice(logFrom) : full, viewer);
+    const state = gameState(room);
+    view = game.view(state, viewer);
+    if (seat !== null && mayAct(room, seat)) legal = game.legalActions(state, seat);
+    log = visibleLog(logFrom > 0 ? room.log.slice(logFrom) : room.log, viewer);
   }
   return { ...sharedFacts(room, logFrom, now), seat, view, legal, log };
 }
@@ -85,14 +85,13 @@ export function roomViewsJson(room: Room, viewers: readonly Viewer[], logFrom = 
  */
 export function roomViewsParts(room: Room, viewers: readonly Viewer[], logFrom = 0, now = Date.now()): string[][] {
   const head = JSON.stringify(sharedFacts(room, logFrom, now)).slice(0, -1);
-  const state = room.state;
+  const state = gameState(room);
   const game = state !== undefined ? gameOf(room) : null;
   const views = new Map<string, string>();
   let delta: LogEntry[] = [];
   let publicLog: string | null = null;
   if (state !== undefined) {
-    const full = eventLog(room) ?? [];
-    delta = logFrom > 0 ? full.slice(logFrom) : full;
+    delta = logFrom > 0 ? room.log.slice(logFrom) : room.log;
     if (!delta.some((e) => e.to !== undefined)) publicLog = JSON.stringify(delta);
   }
   return viewers.map((viewer) => {

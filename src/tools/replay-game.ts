@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { findGame } from "../games/registry.js";
-import type { Action, Outcome } from "../games/types.js";
+import { appendEvents } from "../games/log.js";
+import type { Action, LogEntry, Outcome } from "../games/types.js";
 
 export interface ReplayInput {
   gameType: string;
@@ -17,6 +18,8 @@ export interface ReplayInput {
 
 export interface ReplayResult {
   state: unknown;
+  /** Every event of the replayed game, numbered as a room's log numbers them. */
+  log: LogEntry[];
   outcome: Outcome | null;
   commitment: string;
 }
@@ -26,13 +29,16 @@ export function replayGame(input: ReplayInput): ReplayResult {
   if (!game) throw new Error(`unknown game ${input.gameType}`);
   const opts = game.parseOptions(input.options ?? {});
   if (!opts.ok) throw new Error(`bad options: ${opts.error.message}`);
-  let state = game.setup({ players: input.players, options: opts.value, seed: input.seed });
+  const start = game.setup({ players: input.players, options: opts.value, seed: input.seed });
+  let state: unknown = start.state;
+  const events = [...start.events];
   input.actions.forEach((a, i) => {
     const r = game.apply(state, a.seat, a.action as Action);
     if (!r.ok) throw new Error(`action ${i + 1} (seat ${a.seat}) was refused on replay: ${r.error.code} ${r.error.message}`);
-    state = r.value;
+    state = r.value.state;
+    events.push(...r.value.events);
   });
-  return { state, outcome: game.outcome(state), commitment: createHash("sha256").update(input.seed, "utf8").digest("hex") };
+  return { state, log: appendEvents([], events), outcome: game.outcome(state), commitment: createHash("sha256").update(input.seed, "utf8").digest("hex") };
 }
 
 export interface OutcomeCheck {

@@ -281,7 +281,7 @@ function concrete(legal: LegalAction[]): Action[] {
 function auctGoodMove(state: AucteradenState): Action {
   const after = (s: AucteradenState, a: Action) => {
     const r = aucteraden.apply(s, 0, a);
-    return r.ok ? r.value : s;
+    return r.ok ? r.value.state : s;
   };
   const value = (s: AucteradenState) => auctView(s, { kind: "spectator" }).score.total;
   let best: { action: Action; v: number } | null = null;

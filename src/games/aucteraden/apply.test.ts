@@ -114,7 +114,7 @@ describe("apply errors", () => {
 describe("immutability", () => {
   it("never changes the input state, after legal or illegal actions (frozen states throughout whole games)", () => {
     for (const extended of [false, true]) {
-      let s = game.setup({ players: 1, options: { extended }, seed: `immutable-${extended}` });
+      let s = game.setup({ players: 1, options: { extended }, seed: `immutable-${extended}` }).state;
       const random = seededRandom("immutable");
       let steps = 0;
       while (!game.isOver(s)) {
@@ -127,7 +127,7 @@ describe("immutability", () => {
         const r = game.apply(frozen, 0, randomLegalAction(game.legalActions(frozen, 0), random)!);
         expect(r.ok).toBe(true);
         expect(JSON.stringify(frozen)).toBe(before);
-        if (r.ok) s = r.value;
+        if (r.ok) s = r.value.state;
         steps++;
       }
       expect(steps).toBeGreaterThan(10);
@@ -153,10 +153,10 @@ describe("fuzz", () => {
     const types = ["buy", "discard-market", "pass", "", "BUY", "hasOwnProperty"];
     const keys = ["card", "row", "col", "pay", "type", "extra", "__proto__", "constructor"];
 
-    let s = game.setup({ players: 1, options: { extended: true }, seed: "fuzz" });
+    let s = game.setup({ players: 1, options: { extended: true }, seed: "fuzz" }).state;
     let tries = 0;
     for (let step = 0; step < 150; step++) {
-      if (game.isOver(s)) s = game.setup({ players: 1, options: { extended: step % 2 === 0 }, seed: `fuzz-${step}` });
+      if (game.isOver(s)) s = game.setup({ players: 1, options: { extended: step % 2 === 0 }, seed: `fuzz-${step}` }).state;
       const frozen = deepFreeze(s);
       const before = JSON.stringify(frozen);
       const market = frozen.market.filter((c) => c !== null);
@@ -200,7 +200,7 @@ describe("fuzz", () => {
       expect(JSON.stringify(frozen)).toBe(before);
       const r = game.apply(frozen, 0, randomLegalAction(game.legalActions(frozen, 0), random)!);
       expect(r.ok).toBe(true);
-      if (r.ok) s = r.value;
+      if (r.ok) s = r.value.state;
     }
     expect(tries).toBe(9000);
   });

@@ -1,10 +1,10 @@
 /**
- * apply(): validate an arbitrary JSON action and apply it. Never throws and never mutates;
- * on error returns fail(code, message) and the input state is untouched.
+ * apply(): validate an arbitrary JSON action and apply it: the new state and the events it caused.
+ * Never throws and never mutates; on error returns fail(code, message) and the input state is untouched.
  */
 import { checkActionShape, checkSeat } from "../actions.js";
 import { card, SUITS, type Suit } from "../decktet/cards.js";
-import { fail, ok, type Action, type Result, type Seat } from "../types.js";
+import { fail, ok, type Action, type Result, type Seat, type Step } from "../types.js";
 import { mustDiscard } from "./legal.js";
 import { FREE, marketCards, price, slotOf, SLOT_NAMES } from "./market.js";
 import type { AucteradenState } from "./state.js";
@@ -19,7 +19,7 @@ const ACTIONS = {
 
 const isSuit = (v: unknown): v is Suit => typeof v === "string" && (SUITS as readonly string[]).includes(v);
 
-export function apply(state: AucteradenState, seat: Seat, action: Action): Result<AucteradenState> {
+export function apply(state: AucteradenState, seat: Seat, action: Action): Result<Step<AucteradenState>> {
   const seatOk = checkSeat(state.players, seat);
   if (!seatOk.ok) return seatOk;
   if (state.phase === "over") return fail("GAME_OVER", "The game is over.");

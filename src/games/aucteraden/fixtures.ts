@@ -1,18 +1,18 @@
 /**
  * Build states in chosen positions (for tests and worked examples), play move lists, and play
- * whole seeded random games.
+ * whole seeded random games (with the event log a room would keep beside the state).
  */
 import { SUITS, type Suit } from "../decktet/cards.js";
 import { randomLegalAction } from "../legal.js";
 import { seedRng } from "../rng.js";
-import type { Action } from "../types.js";
+import type { Action, LogEntry } from "../types.js";
 import { apply } from "./apply.js";
 import { legalActions } from "./legal.js";
 import { packRight } from "./market.js";
 import { gameDeck } from "./ranks.js";
 import { setup } from "./setup.js";
 import { CENTRE, GAME_ID, STARTING_CHIPS, type AucteradenState, type Phase, type Placed } from "./state.js";
-import { deepFreeze, seededRandom } from "../testing.js";
+import { deepFreeze, seededRandom, started, stepped, type Logged } from "../testing.js";
 
 /**
  * A tableau from a picture: one string per row, card ids separated by spaces, "." for an empty
@@ -58,7 +58,6 @@ export function position(spec: PositionSpec): AucteradenState {
   return {
     game: GAME_ID,
     players: 1,
-    log: [],
     rng: seedRng(spec.seed ?? "fixture"),
     extended,
     phase: spec.phase ?? "play",
@@ -73,15 +72,23 @@ export function position(spec: PositionSpec): AucteradenState {
   };
 }
 
-/** Apply `moves` in order; throws (with the error code) if one is refused. */
-export function play(state: AucteradenState, moves: readonly Action[]): AucteradenState {
-  let s = state;
+/**
+ * Apply `moves` in order from `state` (a position with an empty log, or a state and its log); the
+ * state reached and the log with the moves' events. Throws (with the error code) if one is refused.
+ */
+export function played(state: AucteradenState | Logged<AucteradenState>, moves: readonly Action[]): Logged<AucteradenState> {
+  let g: Logged<AucteradenState> = "log" in state && "state" in state ? state : { state, log: [] };
   for (const action of moves) {
-    const r = apply(s, 0, action);
+    const r = stepped(g, apply(g.state, 0, action));
     if (!r.ok) throw new Error(`${JSON.stringify(action)}: ${r.error.code} ${r.error.message}`);
-    s = r.value;
+    g = r.value;
   }
-  return s;
+  return g;
+}
+
+/** Apply `moves` in order; the state reached. Throws (with the error code) if one is refused. */
+export function play(state: AucteradenState, moves: readonly Action[]): AucteradenState {
+  return played(state, moves).state;
 }
 
 export { deepFreeze, seededRandom };
@@ -91,32 +98,34 @@ export interface RandomGame {
   extended: boolean;
   moves: Action[];
   final: AucteradenState;
+  /** The whole game's event log, as a room would keep it. */
+  log: LogEntry[];
 }
 
 /**
  * Play a whole game with uniformly random legal actions (seeded), calling `onStep` on every
- * state reached (including the first). Throws if a chosen legal action is refused or the game
- * runs longer than `maxSteps`.
+ * state reached (including the first) with the log so far. Throws if a chosen legal action is
+ * refused or the game runs longer than `maxSteps`.
  */
 export function randomGame(
   seed: string,
   extended = false,
-  onStep?: (state: AucteradenState) => void,
+  onStep?: (state: AucteradenState, log: LogEntry[]) => void,
   maxSteps = 500,
 ): RandomGame {
   const random = seededRandom(`bot:${seed}`);
-  let s = setup({ players: 1, options: { extended }, seed });
+  let g = started(setup({ players: 1, options: { extended }, seed }));
   const moves: Action[] = [];
-  onStep?.(s);
-  while (s.phase !== "over") {
+  onStep?.(g.state, g.log);
+  while (g.state.phase !== "over") {
     if (moves.length >= maxSteps) throw new Error(`game ${seed} did not end in ${maxSteps} steps`);
-    const action = randomLegalAction(legalActions(s, 0), random);
+    const action = randomLegalAction(legalActions(g.state, 0), random);
     if (!action) throw new Error("no legal action");
-    const r = apply(s, 0, action);
+    const r = stepped(g, apply(g.state, 0, action));
     if (!r.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${r.error.code}`);
     moves.push(action);
-    s = r.value;
-    onStep?.(s);
+    g = r.value;
+    onStep?.(g.state, g.log);
   }
-  return { seed, extended, moves, final: s };
+  return { seed, extended, moves, final: g.state, log: g.log };
 }

@@ -1,6 +1,6 @@
 /** The market: prices by position, payments, and the refill exactly as printed. */
 import { describe, expect, it } from "vitest";
-import { chipsOf, layout, play, position } from "./fixtures.js";
+import { chipsOf, layout, play, played, position } from "./fixtures.js";
 import { packRight, payments, price, refill } from "./market.js";
 
 describe("prices and payments", () => {
@@ -125,11 +125,11 @@ describe("refill: the Excuse (extended)", () => {
 describe("refill in play", () => {
   it("a buy refills the market and logs every draw", () => {
     const s = position({ market: ["pact", "cave", "castle"], deck: ["savage", "darkness", "sea"] });
-    const next = play(s, [{ type: "buy", card: "pact", row: 3, col: 3, pay: "Moons" }]);
+    const { state: next, log } = played(s, [{ type: "buy", card: "pact", row: 3, col: 3, pay: "Moons" }]);
     expect(next.market).toEqual(["darkness", "savage", "castle"]);
     expect(next.deck).toEqual(["sea"]);
     expect(next.discard).toEqual(["cave"]);
-    expect(next.log.at(-1)).toMatchObject({
+    expect(log.at(-1)).toMatchObject({
       type: "refill",
       draws: [
         { card: "savage", removed: ["cave"] },

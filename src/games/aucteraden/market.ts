@@ -4,7 +4,7 @@
  * in on the left, draw until three; extended: the Excuse removes every market card).
  */
 import { card, type Suit } from "../decktet/cards.js";
-import { appendLog } from "../log.js";
+import type { Step } from "../types.js";
 import { isExcuse, isPawnOrCourt } from "./ranks.js";
 import { MARKET_SIZE, type AucteradenState, type Market } from "./state.js";
 
@@ -104,14 +104,11 @@ export function refill(remaining: readonly string[], deck: readonly string[]): R
   return { market: packRight(row), deck: rest, discarded, draws };
 }
 
-/** Refill the state's market (after a buy or a discard) and log it. */
-export function refillMarket(state: AucteradenState): AucteradenState {
+/** Refill the state's market (at setup, after a buy or a discard); the event says what was drawn. */
+export function refillMarket(state: AucteradenState): Step<AucteradenState> {
   const r = refill(marketCards(state.market), state.deck);
   return {
-    ...state,
-    market: r.market,
-    deck: r.deck,
-    discard: [...state.discard, ...r.discarded],
-    log: appendLog(state.log, { type: "refill", draws: r.draws, market: [...r.market], deckCount: r.deck.length }),
+    state: { ...state, market: r.market, deck: r.deck, discard: [...state.discard, ...r.discarded] },
+    events: [{ type: "refill", draws: r.draws, market: [...r.market], deckCount: r.deck.length }],
   };
 }

@@ -1,7 +1,7 @@
 /** A turn: buy (pay, place), or discard the market; refill; the end of the game; the outcome. */
 import { describe, expect, it } from "vitest";
 import { matchesLegal } from "../legal.js";
-import { chipsOf, layout, play, position } from "./fixtures.js";
+import { chipsOf, layout, play, played, position } from "./fixtures.js";
 import { aucteraden as game } from "./index.js";
 import { mustDiscard } from "./legal.js";
 import { view } from "./view.js";
@@ -16,10 +16,10 @@ const BOARD_A = [
 describe("buying", () => {
   it("pays the price in chips of the chosen suit and places the card", () => {
     const s = position({ market: ["pact", "cave", "castle"], tableau: layout(["journey"]) });
-    const left = play(s, [{ type: "buy", card: "pact", row: 2, col: 3, pay: "Suns" }]);
+    const { state: left, log } = played(s, [{ type: "buy", card: "pact", row: 2, col: 3, pay: "Suns" }]);
     expect(left.chips).toEqual(chipsOf({ Suns: 2 }));
     expect(left.tableau).toEqual([{ row: 3, col: 3, card: "journey" }, { row: 2, col: 3, card: "pact" }]);
-    expect(left.log.find((e) => e.type === "buy")).toMatchObject({ card: "pact", slot: 0, cost: 2, pay: "Suns", row: 2, col: 3 });
+    expect(log.find((e) => e.type === "buy")).toMatchObject({ card: "pact", slot: 0, cost: 2, pay: "Suns", row: 2, col: 3 });
     const middle = play(s, [{ type: "buy", card: "cave", row: 3, col: 4, pay: "Wyrms" }]);
     expect(middle.chips).toEqual(chipsOf({ Wyrms: 3 }));
     const right = play(s, [{ type: "buy", card: "castle", row: 4, col: 3, pay: "none" }]);
@@ -62,11 +62,11 @@ describe("discarding the market", () => {
   it("is allowed by choice: -3 VP, the market is refilled", () => {
     const s = position({ market: ["pact", "cave", "castle"], tableau: layout(["journey"]), deck: ["sea", "end", "bard", "forest"] });
     expect(mustDiscard(s)).toBe(false);
-    const d = play(s, [{ type: "discard-market" }]);
+    const { state: d, log } = played(s, [{ type: "discard-market" }]);
     expect(d.marketDiscards).toBe(1);
     expect(d.discard).toEqual(["pact", "cave", "castle"]);
     expect(d.market).toEqual(["bard", "end", "sea"]);
-    expect(d.log.find((e) => e.type === "market-discard")).toMatchObject({ cards: ["pact", "cave", "castle"], forced: false });
+    expect(log.find((e) => e.type === "market-discard")).toMatchObject({ cards: ["pact", "cave", "castle"], forced: false });
     expect(view(d, { kind: "spectator" }).score.discardVp).toBe(-3);
   });
 
@@ -80,8 +80,8 @@ describe("discarding the market", () => {
       error: { code: "ACE_CROWN_ADJACENT" },
     });
     expect(view(s, { kind: "spectator" }).pending).toBe("discard");
-    const d = play(s, [{ type: "discard-market" }]);
-    expect(d.log.find((e) => e.type === "market-discard")).toMatchObject({ forced: true });
+    const { log } = played(s, [{ type: "discard-market" }]);
+    expect(log.find((e) => e.type === "market-discard")).toMatchObject({ forced: true });
   });
 
   it("is forced when the cards that could be placed cannot be paid for", () => {
@@ -96,7 +96,7 @@ describe("the end", () => {
   it("when the tableau holds 16 cards (after the refill, in the printed order)", () => {
     const t = layout(BOARD_A).filter((p) => p.card !== "sea"); // (6,6) empty
     const s = position({ market: ["merchant", "market", "sea"], tableau: t, chips: { Moons: 1, Suns: 2, Waves: 3, Leaves: 1, Wyrms: 2, Knots: 1 }, deck: ["ace-suns", "ace-waves"] });
-    const over = play(s, [{ type: "buy", card: "sea", row: 6, col: 6, pay: "none" }]);
+    const { state: over, log } = played(s, [{ type: "buy", card: "sea", row: 6, col: 6, pay: "none" }]);
     expect(game.isOver(over)).toBe(true);
     expect(over.ended).toBe("tableau-full");
     expect(over.market).toEqual(["ace-suns", "merchant", "market"]);
@@ -107,7 +107,7 @@ describe("the end", () => {
     expect(o.scores).toEqual([63]);
     expect(o.places).toEqual([1]);
     expect(o.details).toMatchObject({ total: 63, verdict: "commanding win", emptySpaces: 0 });
-    expect(over.log.at(-1)).toMatchObject({ type: "game-over", reason: "tableau-full", score: 63, verdict: "commanding win" });
+    expect(log.at(-1)).toMatchObject({ type: "game-over", reason: "tableau-full", score: 63, verdict: "commanding win" });
     expect(game.apply(over, 0, { type: "discard-market" })).toMatchObject({ ok: false, error: { code: "GAME_OVER" } });
   });
 

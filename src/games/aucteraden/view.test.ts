@@ -1,7 +1,8 @@
 /** Views: the player and spectators see the same public facts; never the deck or the RNG. */
 import { describe, expect, it } from "vitest";
 import { visibleLog } from "../log.js";
-import type { LegalAction } from "../types.js";
+import { started } from "../testing.js";
+import type { LegalAction, LogEntry } from "../types.js";
 import { layout, position, randomGame } from "./fixtures.js";
 import { aucteraden as game } from "./index.js";
 import type { AucteradenState } from "./state.js";
@@ -29,7 +30,8 @@ const listed = (legal: LegalAction[]) =>
     .map((l) => ["card", "row", "col", "pay"].map((k) => (l.params![k] as { options: unknown[] }).options[0]).join(" "))
     .sort();
 
-function viewProblems(s: AucteradenState, fromLog: number): string[] {
+/** `log`: the game's event log (as the room keeps it); its entries from `fromLog` on are checked. */
+function viewProblems(s: AucteradenState, log: readonly LogEntry[], fromLog: number): string[] {
   const problems: string[] = [];
   const bad = (cond: boolean, what: string) => {
     if (cond) problems.push(what);
@@ -39,10 +41,11 @@ function viewProblems(s: AucteradenState, fromLog: number): string[] {
   bad(JSON.stringify(seat) !== JSON.stringify(spec), "seat view differs from the spectator view");
   const json = JSON.stringify(spec);
   for (const key of ["rng", "deck"]) bad(hasKey(spec, key), `has key ${key}`);
+  bad(Object.hasOwn(spec, "log"), "has the log (the platform adds each viewer's events)");
   for (const word of s.rng) bad(json.includes(String(word)), "contains an RNG word");
   for (const id of s.deck) bad(names(json, id), `names undrawn ${id}`);
   bad(spec.deckCount !== s.deck.length, "deck count");
-  for (const e of visibleLog(s.log, { kind: "spectator" }).slice(fromLog)) {
+  for (const e of visibleLog(log, { kind: "spectator" }).slice(fromLog)) {
     const text = JSON.stringify(e);
     bad(e.to !== undefined, `log ${e.n}: not public`);
     for (const id of s.deck) bad(names(text, id), `log ${e.n} names undrawn ${id}`);
@@ -61,7 +64,7 @@ function viewProblems(s: AucteradenState, fromLog: number): string[] {
 
 describe("views", () => {
   it("at the start: the market with its legal cells and payments, chips, live score; no deck", () => {
-    const s = game.setup({ players: 1, options: { extended: false }, seed: "view" });
+    const { state: s, log } = started(game.setup({ players: 1, options: { extended: false }, seed: "view" }));
     const v = view(s, { kind: "spectator" });
     expect(v).toMatchObject({ game: "aucteraden", players: 1, extended: false, phase: "play", turn: 0, pending: "buy", deckCount: 33 });
     expect(v.market.map((o) => [o.slot, o.position, o.card, o.cost])).toEqual([
@@ -73,7 +76,7 @@ describe("views", () => {
     expect(v.market[2].pay).toEqual(["none"]);
     expect(v.score.total).toBe(-140);
     expect(v.outcome).toBeNull();
-    expect(viewProblems(s, 0)).toEqual([]);
+    expect(viewProblems(s, log, 0)).toEqual([]);
   });
 
   it("mid-game: tableau, bounds, board, chips used, discards, and each suit's chain cells", () => {
@@ -101,7 +104,7 @@ describe("views", () => {
     expect(v.score.discardVp).toBe(-3);
     // Moons 6, Knots -5, Waves -5, three empty suits -15; chips: four suits unused -20; 13 empty -65; -3
     expect(v.score.total).toBe(-107);
-    expect(viewProblems(s, 0)).toEqual([]);
+    expect(viewProblems(s, [], 0)).toEqual([]);
   });
 
   it("at the end: the outcome with the full breakdown; the undrawn cards are still not named", () => {
@@ -112,16 +115,16 @@ describe("views", () => {
     expect(v.turn).toBeNull();
     expect(v.outcome).toEqual({ scores: [v.score.total], places: [1], details: v.score });
     expect(v.market.every((o) => o.cells.length === 0 && !o.buyable)).toBe(true);
-    expect(viewProblems(g.final, 0)).toEqual([]);
+    expect(viewProblems(g.final, g.log, 0)).toEqual([]);
   });
 
   it("through whole random games, standard and extended: nothing hidden leaks, offers match the legal actions", () => {
     let checked = 0;
     for (let i = 0; i < 30; i++) {
       let logSeen = 0;
-      randomGame(`views-${i}`, i % 2 === 1, (s) => {
-        expect(viewProblems(s, logSeen)).toEqual([]);
-        logSeen = s.log.length;
+      randomGame(`views-${i}`, i % 2 === 1, (s, log) => {
+        expect(viewProblems(s, log, logSeen)).toEqual([]);
+        logSeen = log.length;
         checked++;
       });
     }

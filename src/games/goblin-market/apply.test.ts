@@ -76,7 +76,7 @@ describe("apply errors", () => {
 
 describe("immutability", () => {
   it("never changes the input state, after legal or illegal actions", () => {
-    let s = goblinMarket.setup({ players: 4, options: {}, seed: "immutable" });
+    let s = goblinMarket.setup({ players: 4, options: {}, seed: "immutable" }).state;
     const random = seededRandom("immutable");
     for (let i = 0; i < 400 && !goblinMarket.isOver(s); i++) {
       const frozen = deepFreeze(s);
@@ -91,7 +91,7 @@ describe("immutability", () => {
       const r = goblinMarket.apply(frozen, seat, a);
       expect(r.ok).toBe(true);
       expect(JSON.stringify(frozen)).toBe(before);
-      if (r.ok) s = r.value;
+      if (r.ok) s = r.value.state;
     }
     expect(goblinMarket.isOver(s)).toBe(true);
   });
@@ -115,10 +115,10 @@ describe("fuzz", () => {
     const types = ["bid", "pass", "take-all", "take-one", "choose", "fold", "", "BID", "hasOwnProperty"];
     const keys = ["amount", "card", "type", "extra", "__proto__", "constructor"];
 
-    let s = goblinMarket.setup({ players: 5, options: {}, seed: "fuzz" });
+    let s = goblinMarket.setup({ players: 5, options: {}, seed: "fuzz" }).state;
     let tries = 0;
     for (let step = 0; step < 300; step++) {
-      if (goblinMarket.isOver(s)) s = goblinMarket.setup({ players: 3 + (step % 4), options: {}, seed: `fuzz-${step}` });
+      if (goblinMarket.isOver(s)) s = goblinMarket.setup({ players: 3 + (step % 4), options: {}, seed: `fuzz-${step}` }).state;
       const frozen = deepFreeze(s);
       const before = JSON.stringify(frozen);
       for (let k = 0; k < 40; k++) {
@@ -147,7 +147,7 @@ describe("fuzz", () => {
       const seat = goblinMarket.activeSeats(frozen)[0];
       const r = goblinMarket.apply(frozen, seat, randomLegalAction(goblinMarket.legalActions(frozen, seat), random)!);
       expect(r.ok).toBe(true);
-      if (r.ok) s = r.value;
+      if (r.ok) s = r.value.state;
     }
     expect(tries).toBe(12000);
   });

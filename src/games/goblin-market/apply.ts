@@ -3,7 +3,7 @@
  * on error returns fail(code, message) and the input state is untouched.
  */
 import { checkActionShape, checkSeat } from "../actions.js";
-import { fail, ok, type Action, type Result, type Seat } from "../types.js";
+import { fail, ok, type Action, type GameEvent, type Result, type Seat, type Step } from "../types.js";
 import { pass, placeBid } from "./bidding.js";
 import { highBid } from "./bids.js";
 import { choose, takeAll, takeOne } from "./distribute.js";
@@ -25,9 +25,11 @@ const PHASE_TEXT: Record<Phase, string> = {
   over: "the game is over",
 };
 
-
-
-export function apply(state: GoblinMarketState, seat: Seat, action: Action): Result<GoblinMarketState> {
+/**
+ * The events a step causes are collected in one array made here, per call, and pushed to by the
+ * step functions in order; a refusal is decided before any of them runs, so it returns no events.
+ */
+export function apply(state: GoblinMarketState, seat: Seat, action: Action): Result<Step<GoblinMarketState>> {
   const seatOk = checkSeat(state.players, seat);
   if (!seatOk.ok) return seatOk;
   if (state.phase === "over" || state.auction === null) return fail("GAME_OVER", "The game is over.");
@@ -44,6 +46,9 @@ export function apply(state: GoblinMarketState, seat: Seat, action: Action): Res
   }
   if (spec.phase !== state.phase) return fail("WRONG_STEP", `You can't ${type} now: ${PHASE_TEXT[state.phase]}.`);
 
+  const events: GameEvent[] = [];
+  const done = (next: GoblinMarketState): Result<Step<GoblinMarketState>> => ok({ state: next, events });
+
   switch (type) {
     case "bid": {
       const amount = fields.amount;
@@ -57,19 +62,19 @@ export function apply(state: GoblinMarketState, seat: Seat, action: Action): Res
       if (amount > state.coins[seat]) {
         return fail("BID_TOO_HIGH", `You can't bid more than your ${state.coins[seat]} coins.`);
       }
-      return ok(placeBid(state, seat, amount));
+      return done(placeBid(state, seat, amount, events));
     }
     case "pass":
-      return ok(pass(state, seat));
+      return done(pass(state, seat, events));
     case "take-all":
-      return ok(takeAll(state));
+      return done(takeAll(state, events));
     case "take-one":
     case "choose": {
       const c = fields.card;
       if (typeof c !== "string" || !a.offer.includes(c)) {
         return fail("NOT_ON_OFFER", `That card is not one you may take; choose one of: ${a.offer.join(", ")}.`);
       }
-      return ok(type === "take-one" ? takeOne(state, c) : choose(state, c));
+      return done(type === "take-one" ? takeOne(state, c, events) : choose(state, c, events));
     }
   }
   return fail("UNKNOWN_ACTION", "Unknown action.");

@@ -1,6 +1,5 @@
 /** Step C: bidding clockwise until an unchallenged high bid, or everyone passes. */
-import { appendLog } from "../log.js";
-import type { Seat } from "../types.js";
+import type { GameEvent, Seat } from "../types.js";
 import { beginDistribution } from "./distribute.js";
 import { resolveAllPassed } from "./resolve.js";
 import { highBid } from "./bids.js";
@@ -16,40 +15,28 @@ function nextActive(a: Auction, players: number, seat: Seat): Seat {
 }
 
 /** After a bid or pass: end the bidding if it is over, else hand the turn on. */
-function advance(state: GoblinMarketState, actor: Seat): GoblinMarketState {
+function advance(state: GoblinMarketState, actor: Seat, events: GameEvent[]): GoblinMarketState {
   const a = state.auction!;
   const high = highBid(a);
   const stillIn = state.players - a.passed.length;
-  if (high === null && stillIn === 0) return resolveAllPassed(state);
+  if (high === null && stillIn === 0) return resolveAllPassed(state, events);
   if (high !== null && stillIn === 1) {
-    const log = appendLog(state.log, { type: "auction-won", auction: a.number, seat: high.seat, amount: high.amount });
-    return beginDistribution({ ...state, log });
+    events.push({ type: "auction-won", auction: a.number, seat: high.seat, amount: high.amount });
+    return beginDistribution(state, events);
   }
   return { ...state, turn: nextActive(a, state.players, actor) };
 }
 
 /** Apply a bid that has already been validated. */
-export function placeBid(state: GoblinMarketState, seat: Seat, amount: number): GoblinMarketState {
+export function placeBid(state: GoblinMarketState, seat: Seat, amount: number, events: GameEvent[]): GoblinMarketState {
   const a = state.auction!;
-  return advance(
-    {
-      ...state,
-      auction: { ...a, bids: [...a.bids, { seat, amount }] },
-      log: appendLog(state.log, { type: "bid", seat, amount }),
-    },
-    seat,
-  );
+  events.push({ type: "bid", seat, amount });
+  return advance({ ...state, auction: { ...a, bids: [...a.bids, { seat, amount }] } }, seat, events);
 }
 
 /** Apply a pass (always allowed for the seat whose turn it is). */
-export function pass(state: GoblinMarketState, seat: Seat): GoblinMarketState {
+export function pass(state: GoblinMarketState, seat: Seat, events: GameEvent[]): GoblinMarketState {
   const a = state.auction!;
-  return advance(
-    {
-      ...state,
-      auction: { ...a, passed: [...a.passed, seat] },
-      log: appendLog(state.log, { type: "pass", seat }),
-    },
-    seat,
-  );
+  events.push({ type: "pass", seat });
+  return advance({ ...state, auction: { ...a, passed: [...a.passed, seat] } }, seat, events);
 }

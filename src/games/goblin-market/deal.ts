@@ -1,7 +1,6 @@
 /** Steps A and B: flip the size card (unless it is the final auction) and the cards on offer. */
 import { card, COURTS, PAWNS } from "../decktet/cards.js";
-import { appendLog } from "../log.js";
-import type { Seat } from "../types.js";
+import type { GameEvent, Seat } from "../types.js";
 import type { GoblinMarketState } from "./state.js";
 
 /** All 8 Goblin cards (4 Pawns + 4 Courts), in data order; shuffled before use. */
@@ -13,8 +12,16 @@ export function auctionSize(sizeCard: string): 1 | 2 | 3 {
   return r === "Ace" ? 1 : r === "Crown" ? 3 : 2;
 }
 
-/** Start auction `number` with `firstBidder` to act. The Auction Deck must not be empty. */
-export function startAuction(state: GoblinMarketState, firstBidder: Seat, number: number): GoblinMarketState {
+/**
+ * Start auction `number` with `firstBidder` to act. The Auction Deck must not be empty.
+ * Reports what happened by pushing onto `events` (as every step function here does).
+ */
+export function startAuction(
+  state: GoblinMarketState,
+  firstBidder: Seat,
+  number: number,
+  events: GameEvent[],
+): GoblinMarketState {
   let deck = state.auctionDeck;
   let sizeCard: string | null = null;
   let size: number;
@@ -27,6 +34,7 @@ export function startAuction(state: GoblinMarketState, firstBidder: Seat, number
   }
   const offer = deck.slice(0, size);
   deck = deck.slice(size);
+  events.push({ type: "auction-start", auction: number, sizeCard, final: sizeCard === null, offer, firstBidder });
   return {
     ...state,
     phase: "bidding",
@@ -34,13 +42,5 @@ export function startAuction(state: GoblinMarketState, firstBidder: Seat, number
     auctionDeck: deck,
     sizeCards: sizeCard === null ? state.sizeCards : [...state.sizeCards, sizeCard],
     auction: { number, sizeCard, offer, bids: [], passed: [], firstBidder },
-    log: appendLog(state.log, {
-      type: "auction-start",
-      auction: number,
-      sizeCard,
-      final: sizeCard === null,
-      offer,
-      firstBidder,
-    }),
   };
 }

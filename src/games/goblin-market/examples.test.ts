@@ -1,10 +1,10 @@
 /** Every worked example in the rules text, built by hand and driven through apply(). */
 import { describe, expect, it } from "vitest";
-import { deepFreeze, play, position } from "./fixtures.js";
+import type { LogEntry } from "../types.js";
+import { deepFreeze, playLogged, position } from "./fixtures.js";
 import { goblinMarket } from "./index.js";
-import type { GoblinMarketState } from "./state.js";
 
-const logOf = (s: GoblinMarketState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (log: readonly LogEntry[], type: string) => log.filter((e) => e.type === type);
 
 describe("rules examples", () => {
   it("three-card auction: Elise 2, Morgan 7, Evan 8 ... Morgan 14, Evan 15; Evan takes one, Morgan chooses, Elise gets the last", () => {
@@ -20,7 +20,7 @@ describe("rules examples", () => {
       }),
     );
     const before = JSON.stringify(start);
-    let s = play(start, [
+    let g = playLogged(start, [
       [ELISE, { type: "bid", amount: 2 }],
       [MORGAN, { type: "bid", amount: 7 }],
       [EVAN, { type: "bid", amount: 8 }],
@@ -33,12 +33,14 @@ describe("rules examples", () => {
       [EVAN, { type: "bid", amount: 15 }],
       [MORGAN, { type: "pass" }],
     ]);
+    let s = g.state;
     expect(JSON.stringify(start)).toBe(before);
     expect(s.phase).toBe("taking");
     expect(goblinMarket.activeSeats(s)).toEqual([EVAN]);
     expect(goblinMarket.legalActions(s, EVAN).map((l) => l.type)).toEqual(["take-all", "take-one"]);
 
-    s = play(s, [[EVAN, { type: "take-one", card: "sea" }]]);
+    g = playLogged(g, [[EVAN, { type: "take-one", card: "sea" }]]);
+    s = g.state;
     expect(s.coins[EVAN]).toBe(5);
     expect(s.phase).toBe("choosing");
     expect(goblinMarket.activeSeats(s)).toEqual([MORGAN]);
@@ -46,7 +48,8 @@ describe("rules examples", () => {
       { type: "choose", params: { card: { kind: "choice", options: ["pact", "forest"] } }, label: "Choose a card" },
     ]);
 
-    s = play(s, [[MORGAN, { type: "choose", card: "pact" }]]);
+    g = playLogged(g, [[MORGAN, { type: "choose", card: "pact" }]]);
+    s = g.state;
     expect(s.owned[EVAN]).toEqual(["sea"]);
     expect(s.owned[MORGAN]).toEqual(["pact"]);
     expect(s.owned[ELISE]).toEqual(["forest"]);
@@ -57,7 +60,7 @@ describe("rules examples", () => {
     expect(s.coins[MORGAN] - goblin[MORGAN]).toBe(20 - 14);
     expect(s.coins[ELISE] - goblin[ELISE]).toBe(20 - 2);
     expect(s.lastPayouts!.sisterhood).toEqual([0, 0, 0]); // everyone got a card
-    expect(logOf(s, "take")).toEqual([
+    expect(logOf(g.log, "take")).toEqual([
       expect.objectContaining({ seat: EVAN, place: 1, cards: ["sea"], paid: 15, how: "one" }),
       expect.objectContaining({ seat: MORGAN, place: 2, cards: ["pact"], paid: 14, how: "choice" }),
       expect.objectContaining({ seat: ELISE, place: 3, cards: ["forest"], paid: 2, how: "auto" }),
@@ -81,7 +84,7 @@ describe("rules examples", () => {
         ["chance-meeting", "huntress", "bard"], // 1
       ],
     });
-    const s = play(start, [
+    const { state: s, log } = playLogged(start, [
       [1, { type: "bid", amount: 5 }],
       [2, { type: "pass" }],
       [3, { type: "pass" }],
@@ -92,7 +95,7 @@ describe("rules examples", () => {
     // Seat 1 bid but got no card, so it collects too.
     expect(s.lastPayouts!.sisterhood).toEqual([0, 6, 5, 1]);
     expect(s.lastPayouts!.winningBid).toBe(9);
-    const shar = logOf(s, "sisterhood");
+    const shar = logOf(log, "sisterhood");
     expect(shar.map((e) => e.seat)).toEqual([1, 2, 3]);
     expect(shar[0]).toMatchObject({
       coins: 6,
@@ -115,14 +118,14 @@ describe("rules examples", () => {
       coins: [15, 10, 10],
       owned: [["ace-knots", "windfall"], ["ace-moons", "ace-suns", "huntress", "pact"], ["sea", "darkness", "mill"]],
     });
-    const s = play(start, [
+    const { state: s, log } = playLogged(start, [
       [TARRANT, { type: "bid", amount: 11 }],
       [1, { type: "pass" }],
       [2, { type: "pass" }],
       [TARRANT, { type: "take-all" }],
     ]);
     expect(s.lastPayouts!.sisterhood).toEqual([0, 3 + 3 + 2 + 1, 2 + 1]);
-    expect(logOf(s, "sisterhood")[0]).toMatchObject({ seat: 1, ranks: [1, 10, 9] });
+    expect(logOf(log, "sisterhood")[0]).toMatchObject({ seat: 1, ranks: [1, 10, 9] });
   });
 
   it("Raphael owns the Crown of Suns; the Harvest (Moons, Suns, Leaves) pays him 2", () => {
@@ -134,7 +137,7 @@ describe("rules examples", () => {
       owned: [[], ["bard"], []],
       goblinDeck: ["harvest", "consul"],
     });
-    const s = play(start, [
+    const { state: s, log } = playLogged(start, [
       [0, { type: "bid", amount: 3 }],
       [1, { type: "pass" }],
       [2, { type: "pass" }],
@@ -143,7 +146,7 @@ describe("rules examples", () => {
     // Seat 0 now owns the Forest (Moons, Leaves): 1. Raphael: 2. Seat 2 owns nothing: 3.
     expect(s.lastPayouts!.goblin).toEqual([1, 2, 3]);
     expect(s.coins[RAPHAEL]).toBe(12);
-    expect(logOf(s, "goblin-money")).toContainEqual(
+    expect(logOf(log, "goblin-money")).toContainEqual(
       expect.objectContaining({ seat: RAPHAEL, coins: 2, suits: ["Moons", "Leaves"] }),
     );
   });

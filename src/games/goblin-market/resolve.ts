@@ -2,32 +2,27 @@
  * The end of an auction: steps E (sisterhood money) and F (goblin money) after a win, or
  * the discard after an all-pass auction; then the next auction or the end of the game.
  */
-import { appendLog, type NewLogEntry } from "../log.js";
 import { shuffle } from "../rng.js";
-import type { Seat } from "../types.js";
+import type { GameEvent, Seat } from "../types.js";
 import { GOBLIN_CARDS, startAuction } from "./deal.js";
 import { goblinPayout, payingRanks, sisterhoodPayout } from "./payouts.js";
 import { outcomeOf } from "./scoring.js";
 import type { Bid, GoblinMarketState } from "./state.js";
 
 /** Next auction, or game over when the Auction Deck is empty. */
-export function nextAuctionOrEnd(state: GoblinMarketState, firstBidder: Seat): GoblinMarketState {
+export function nextAuctionOrEnd(state: GoblinMarketState, firstBidder: Seat, events: GameEvent[]): GoblinMarketState {
   const number = (state.auction?.number ?? 0) + 1;
-  if (state.auctionDeck.length > 0) return startAuction(state, firstBidder, number);
+  if (state.auctionDeck.length > 0) return startAuction(state, firstBidder, number, events);
   const { scores, places } = outcomeOf(state.owned);
-  return {
-    ...state,
-    phase: "over",
-    turn: null,
-    auction: null,
-    log: appendLog(state.log, { type: "game-end", scores, places }),
-  };
+  events.push({ type: "game-end", scores, places });
+  return { ...state, phase: "over", turn: null, auction: null };
 }
 
 /** Everyone passed without a bid: discard the offer, no coins move, same first bidder again. */
-export function resolveAllPassed(state: GoblinMarketState): GoblinMarketState {
+export function resolveAllPassed(state: GoblinMarketState, events: GameEvent[]): GoblinMarketState {
   const a = state.auction!;
   const n = state.players;
+  events.push({ type: "all-passed", auction: a.number, discarded: a.offer });
   const next: GoblinMarketState = {
     ...state,
     discard: [...state.discard, ...a.offer],
@@ -40,19 +35,22 @@ export function resolveAllPassed(state: GoblinMarketState): GoblinMarketState {
       goblinCard: null,
       goblin: Array(n).fill(0),
     },
-    log: appendLog(state.log, { type: "all-passed", auction: a.number, discarded: a.offer }),
   };
-  return nextAuctionOrEnd(next, a.firstBidder);
+  return nextAuctionOrEnd(next, a.firstBidder, events);
 }
 
 /**
  * Steps E and F after the cards are distributed (leftovers already discarded).
  * `receivers` are the seats that got a card this auction (they collect no sisterhood money).
  */
-export function finishAuction(state: GoblinMarketState, win: Bid, receivers: readonly Seat[]): GoblinMarketState {
+export function finishAuction(
+  state: GoblinMarketState,
+  win: Bid,
+  receivers: readonly Seat[],
+  events: GameEvent[],
+): GoblinMarketState {
   const a = state.auction!;
   const n = state.players;
-  const added: NewLogEntry[] = [];
   const coins = state.coins.slice();
 
   // Step E: sisterhood money.
@@ -64,7 +62,7 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
     if (p.coins === 0) continue;
     sisterhood[seat] = p.coins;
     coins[seat] += p.coins;
-    added.push({
+    events.push({
       type: "sisterhood",
       seat,
       coins: p.coins,
@@ -79,21 +77,21 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
   let goblinDeck = state.goblinDeck.slice(1);
   let goblinFlipped = [...state.goblinFlipped, goblinCard];
   let rng = state.rng;
-  added.push({ type: "goblin-card", card: goblinCard });
+  events.push({ type: "goblin-card", card: goblinCard });
   const goblin = Array<number>(n).fill(0);
   for (let seat = 0; seat < n; seat++) {
     const p = goblinPayout(state.owned[seat], goblinCard);
     if (p.coins === 0) continue;
     goblin[seat] = p.coins;
     coins[seat] += p.coins;
-    added.push({ type: "goblin-money", seat, coins: p.coins, suits: p.suits });
+    events.push({ type: "goblin-money", seat, coins: p.coins, suits: p.suits });
   }
   if (goblinDeck.length === 0) {
     const s = shuffle(rng, GOBLIN_CARDS);
     goblinDeck = s.value;
     rng = s.rng;
     goblinFlipped = [];
-    added.push({ type: "goblin-reshuffle" });
+    events.push({ type: "goblin-reshuffle" });
   }
 
   const next: GoblinMarketState = {
@@ -111,7 +109,6 @@ export function finishAuction(state: GoblinMarketState, win: Bid, receivers: rea
       goblinCard,
       goblin,
     },
-    log: appendLog(state.log, ...added),
   };
-  return nextAuctionOrEnd(next, win.seat);
+  return nextAuctionOrEnd(next, win.seat, events);
 }

@@ -1,17 +1,20 @@
 /** The decided rulings, one by one. */
 import { describe, expect, it } from "vitest";
 import { BASIC_DECK, COURTS, PAWNS } from "../decktet/cards.js";
+import type { LogEntry } from "../types.js";
 import { auctionSize } from "./deal.js";
-import { deepFreeze, play, position } from "./fixtures.js";
+import { deepFreeze, play, playLogged, position, type Logged } from "./fixtures.js";
 import { goblinMarket } from "./index.js";
 import type { GoblinMarketState } from "./state.js";
 
-const setup = (players: number, seed = "s") => goblinMarket.setup({ players, options: {}, seed });
-const logOf = (s: GoblinMarketState, type: string) => s.log.filter((e) => e.type === type);
-const allPass = (s: GoblinMarketState): GoblinMarketState => {
+const setupStep = (players: number, seed = "s") => goblinMarket.setup({ players, options: {}, seed });
+const setup = (players: number, seed = "s") => setupStep(players, seed).state;
+const logOf = (log: readonly LogEntry[], type: string) => log.filter((e) => e.type === type);
+/** Everyone passes, from the seat whose turn it is: the state and the log of those passes. */
+const allPass = (s: GoblinMarketState): Logged<GoblinMarketState> => {
   const first = s.turn!;
   const moves = Array.from({ length: s.players }, (_, i) => [(first + i) % s.players, { type: "pass" }] as const);
-  return play(s, moves);
+  return playLogged(s, moves);
 };
 
 describe("setup", () => {
@@ -29,8 +32,23 @@ describe("setup", () => {
     expect(s.turn).toBe(s.auction!.firstBidder);
   });
 
+  it("reports the game start, then auction 1's start", () => {
+    const { state: s, events } = setupStep(4);
+    expect(events).toEqual([
+      { type: "game-start", players: 4, coins: 10, firstBidder: s.turn },
+      {
+        type: "auction-start",
+        auction: 1,
+        sizeCard: s.sizeCards[0],
+        final: false,
+        offer: s.auction!.offer,
+        firstBidder: s.turn,
+      },
+    ]);
+  });
+
   it("picks the first bidder with the seeded RNG: deterministic per seed, every seat possible", () => {
-    expect(setup(5, "abc")).toEqual(setup(5, "abc"));
+    expect(setupStep(5, "abc")).toEqual(setupStep(5, "abc"));
     const firsts = new Set(Array.from({ length: 60 }, (_, i) => setup(4, `seed-${i}`).turn));
     expect([...firsts].sort()).toEqual([0, 1, 2, 3]);
   });
@@ -53,18 +71,20 @@ describe("step A: size card", () => {
   });
 
   it("sets the size card aside (never on offer) and flips that many cards", () => {
-    const s = allPass(
+    const { state: s, log } = allPass(
       position({ players: 3, offer: ["journey"], auctionDeck: ["sea", "pact", "forest", "mill", "bard", "end"] }),
     );
     expect(s.auction!.sizeCard).toBe("sea");
     expect(s.sizeCards).toEqual(["sea"]);
     expect(s.auction!.offer).toEqual(["pact", "forest", "mill"]);
     expect(s.auctionDeck).toEqual(["bard", "end"]);
-    expect(logOf(s, "auction-start").at(-1)).toMatchObject({ sizeCard: "sea", offer: ["pact", "forest", "mill"], final: false });
+    expect(logOf(log, "auction-start").at(-1)).toMatchObject({ sizeCard: "sea", offer: ["pact", "forest", "mill"], final: false });
   });
 
   it("with exactly 4 cards left a size card is still flipped", () => {
-    const s = allPass(position({ players: 3, offer: ["journey"], auctionDeck: ["ace-moons", "pact", "forest", "mill"] }));
+    const { state: s } = allPass(
+      position({ players: 3, offer: ["journey"], auctionDeck: ["ace-moons", "pact", "forest", "mill"] }),
+    );
     expect(s.auction!.sizeCard).toBe("ace-moons");
     expect(s.auction!.offer).toEqual(["pact"]);
     expect(s.auctionDeck).toEqual(["forest", "mill"]);
@@ -72,12 +92,12 @@ describe("step A: size card", () => {
 
   it("with three or fewer cards left, they are all sold in a final auction with no size card", () => {
     for (const deck of [["pact"], ["pact", "forest"], ["pact", "forest", "mill"]]) {
-      const s = allPass(position({ players: 3, offer: ["journey"], auctionDeck: deck }));
+      const { state: s, log } = allPass(position({ players: 3, offer: ["journey"], auctionDeck: deck }));
       expect(s.auction!.sizeCard).toBeNull();
       expect(s.auction!.offer).toEqual(deck);
       expect(s.auctionDeck).toEqual([]);
       expect(s.sizeCards).toEqual([]);
-      expect(logOf(s, "auction-start").at(-1)).toMatchObject({ sizeCard: null, final: true });
+      expect(logOf(log, "auction-start").at(-1)).toMatchObject({ sizeCard: null, final: true });
     }
   });
 });
@@ -147,7 +167,7 @@ describe("step C: bidding", () => {
 
   it("all pass without a bid: cards discarded, no coins move, no goblin card, same first bidder next", () => {
     const start = position({ players: 3, sizeCard: "author", offer: ["pact", "forest"], firstBidder: 2, coins: [3, 4, 5] });
-    const s = play(start, [[2, { type: "pass" }], [0, { type: "pass" }], [1, { type: "pass" }]]);
+    const { state: s, log } = playLogged(start, [[2, { type: "pass" }], [0, { type: "pass" }], [1, { type: "pass" }]]);
     expect(s.discard).toEqual(["pact", "forest"]);
     expect(s.coins).toEqual([3, 4, 5]);
     expect(s.goblinDeck).toEqual(start.goblinDeck);
@@ -156,7 +176,7 @@ describe("step C: bidding", () => {
     expect(s.auction!.firstBidder).toBe(2);
     expect(s.turn).toBe(2);
     expect(s.lastPayouts).toEqual({ auction: 1, winner: null, winningBid: null, sisterhood: [0, 0, 0], goblinCard: null, goblin: [0, 0, 0] });
-    expect(logOf(s, "all-passed")).toEqual([expect.objectContaining({ auction: 1, discarded: ["pact", "forest"] })]);
+    expect(logOf(log, "all-passed")).toEqual([expect.objectContaining({ auction: 1, discarded: ["pact", "forest"] })]);
   });
 
   it("the last player may still bid when everyone before them passed", () => {
@@ -169,7 +189,8 @@ describe("step C: bidding", () => {
 
 describe("step D: distributing the cards", () => {
   it("a one-card auction resolves automatically: the winner takes it and pays", () => {
-    const s = play(position({ players: 3, sizeCard: "ace-moons", offer: ["pact"], goblinDeck: ["harvest", "rite"] }), [
+    const start = position({ players: 3, sizeCard: "ace-moons", offer: ["pact"], goblinDeck: ["harvest", "rite"] });
+    const { state: s, log } = playLogged(start, [
       [0, { type: "bid", amount: 4 }],
       [1, { type: "bid", amount: 6 }],
       [2, { type: "pass" }],
@@ -178,7 +199,7 @@ describe("step D: distributing the cards", () => {
     expect(s.owned[1]).toEqual(["pact"]);
     expect(s.coins[1] - s.lastPayouts!.goblin[1]).toBe(4); // paid 6
     expect(s.coins[0] - s.lastPayouts!.goblin[0] - s.lastPayouts!.sisterhood[0]).toBe(10); // second place pays nothing
-    expect(logOf(s, "take")).toEqual([expect.objectContaining({ seat: 1, cards: ["pact"], paid: 6, how: "auto" })]);
+    expect(logOf(log, "take")).toEqual([expect.objectContaining({ seat: 1, cards: ["pact"], paid: 6, how: "auto" })]);
     expect(s.phase).toBe("bidding");
     expect(s.auction!.number).toBe(2);
   });
@@ -207,7 +228,7 @@ describe("step D: distributing the cards", () => {
   });
 
   it("two-card auction, take one: second place gets the other card automatically and pays its own bid", () => {
-    const s0 = play(position({ players: 4, sizeCard: "author", offer: ["pact", "forest"] }), [
+    const g0 = playLogged(position({ players: 4, sizeCard: "author", offer: ["pact", "forest"] }), [
       [0, { type: "bid", amount: 2 }],
       [1, { type: "bid", amount: 4 }],
       [2, { type: "pass" }],
@@ -215,23 +236,24 @@ describe("step D: distributing the cards", () => {
       [0, { type: "bid", amount: 5 }],
       [1, { type: "pass" }],
     ]);
+    const s0 = g0.state;
     expect(s0.phase).toBe("taking");
     expect(goblinMarket.legalActions(s0, 0)).toEqual([
       { type: "take-all", label: "Take all 2 cards for 5 coins" },
       { type: "take-one", params: { card: { kind: "choice", options: ["pact", "forest"] } }, label: "Take one card for 5 coins" },
     ]);
-    const s = play(s0, [[0, { type: "take-one", card: "forest" }]]);
+    const { state: s, log } = playLogged(g0, [[0, { type: "take-one", card: "forest" }]]);
     expect(s.owned[0]).toEqual(["forest"]);
     expect(s.owned[1]).toEqual(["pact"]);
     const p = s.lastPayouts!;
     expect(s.coins[0] - p.goblin[0]).toBe(5);
     expect(s.coins[1] - p.goblin[1]).toBe(6); // its own highest bid, 4
     expect(p.sisterhood[0] + p.sisterhood[1]).toBe(0);
-    expect(logOf(s, "take")[1]).toMatchObject({ seat: 1, place: 2, paid: 4, how: "auto" });
+    expect(logOf(log, "take")[1]).toMatchObject({ seat: 1, place: 2, paid: 4, how: "auto" });
   });
 
   it("three-card auction with two bidders: second place chooses, the last card is discarded", () => {
-    const s = play(position({ players: 3, sizeCard: "bard", offer: ["pact", "forest", "mill"] }), [
+    const { state: s, log } = playLogged(position({ players: 3, sizeCard: "bard", offer: ["pact", "forest", "mill"] }), [
       [0, { type: "bid", amount: 2 }],
       [1, { type: "bid", amount: 3 }],
       [2, { type: "pass" }],
@@ -241,7 +263,7 @@ describe("step D: distributing the cards", () => {
     ]);
     expect(s.owned).toEqual([["forest"], ["mill"], []]);
     expect(s.discard).toEqual(["pact"]);
-    expect(logOf(s, "discard")).toEqual([expect.objectContaining({ cards: ["pact"] })]);
+    expect(logOf(log, "discard")).toEqual([expect.objectContaining({ cards: ["pact"] })]);
   });
 
   it("second and third place are the bidders' own highest bids; those who never bid have no place", () => {
@@ -313,7 +335,7 @@ describe("steps E and F: payouts", () => {
   });
 
   it("goblin money is paid after every won auction, to every player including the winner", () => {
-    const s = play(position({ players: 3, offer: ["forest"], goblinDeck: ["island", "rite"] }), [
+    const { state: s, log } = playLogged(position({ players: 3, offer: ["forest"], goblinDeck: ["island", "rite"] }), [
       [0, { type: "bid", amount: 1 }],
       [1, { type: "pass" }],
       [2, { type: "pass" }],
@@ -322,7 +344,7 @@ describe("steps E and F: payouts", () => {
     expect(s.lastPayouts!.goblin).toEqual([3, 3, 3]);
     expect(s.goblinFlipped).toEqual(["island"]);
     expect(s.goblinDeck).toEqual(["rite"]);
-    expect(logOf(s, "goblin-card")).toEqual([expect.objectContaining({ card: "island" })]);
+    expect(logOf(log, "goblin-card")).toEqual([expect.objectContaining({ card: "island" })]);
   });
 
   it("when the Goblin Deck is used up, all 8 are reshuffled with the state's RNG", () => {
@@ -333,13 +355,13 @@ describe("steps E and F: payouts", () => {
       [1, { type: "pass" }],
       [2, { type: "pass" }],
     ] as const;
-    const s = play(start, moves);
+    const { state: s, log } = playLogged(start, moves);
     expect(s.lastPayouts!.goblinCard).toBe("window");
     expect([...s.goblinDeck].sort()).toEqual([...PAWNS, ...COURTS].sort());
     expect(s.goblinFlipped).toEqual([]);
     expect(s.rng).not.toEqual(start.rng);
-    expect(logOf(s, "goblin-reshuffle")).toHaveLength(1);
-    expect(JSON.stringify(play(start, moves))).toBe(JSON.stringify(s));
+    expect(logOf(log, "goblin-reshuffle")).toHaveLength(1);
+    expect(JSON.stringify(playLogged(start, moves))).toBe(JSON.stringify({ state: s, log }));
   });
 });
 
@@ -352,14 +374,14 @@ describe("the end of the game", () => {
       owned: [["ace-moons"], ["sea", "bard"], ["huntress"]],
       goblinDeck: ["harvest", "rite"],
     });
-    const s0 = play(start, [
+    const g0 = playLogged(start, [
       [0, { type: "bid", amount: 3 }],
       [1, { type: "pass" }],
       [2, { type: "bid", amount: 10 }],
       [0, { type: "pass" }],
     ]);
-    expect(goblinMarket.isOver(s0)).toBe(false);
-    const s = play(s0, [[2, { type: "take-one", card: "pact" }]]);
+    expect(goblinMarket.isOver(g0.state)).toBe(false);
+    const { state: s, log } = playLogged(g0, [[2, { type: "take-one", card: "pact" }]]);
     expect(s.owned[0]).toEqual(["ace-moons", "forest"]); // second place got the other card automatically
     expect(s.lastPayouts!.sisterhood).toEqual([0, 6, 0]); // bid 10: 3 per Crown; seat 1 has two
     expect(goblinMarket.isOver(s)).toBe(true);
@@ -369,7 +391,7 @@ describe("the end of the game", () => {
     const r = goblinMarket.apply(s, 0, { type: "pass" });
     expect(r.ok ? "ok" : r.error.code).toBe("GAME_OVER");
     expect(s.lastPayouts!.goblinCard).toBe("harvest");
-    const end = s.log.at(-1)!;
+    const end = log.at(-1)!;
     expect(end.type).toBe("game-end");
     const o = goblinMarket.outcome(s)!;
     expect(end).toMatchObject({ scores: o.scores, places: o.places });

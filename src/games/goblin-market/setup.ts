@@ -1,15 +1,14 @@
 /** Setup: shuffle both decks, give everyone 10 coins, pick the first bidder, start auction 1. */
 import { BASIC_DECK } from "../decktet/cards.js";
-import { appendLog } from "../log.js";
 import { randomInt, seedRng, shuffle } from "../rng.js";
-import type { SetupContext } from "../types.js";
+import type { GameEvent, SetupContext, Step } from "../types.js";
 import { GOBLIN_CARDS, startAuction } from "./deal.js";
 import { GAME_ID, STARTING_COINS, type GoblinMarketOptions, type GoblinMarketState } from "./state.js";
 
 export const MIN_PLAYERS = 3;
 export const MAX_PLAYERS = 6;
 
-export function setup(ctx: SetupContext<GoblinMarketOptions>): GoblinMarketState {
+export function setup(ctx: SetupContext<GoblinMarketOptions>): Step<GoblinMarketState> {
   const { players, seed } = ctx;
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
     throw new RangeError(`Goblin Market needs ${MIN_PLAYERS}-${MAX_PLAYERS} players, got ${players}`);
@@ -25,7 +24,6 @@ export function setup(ctx: SetupContext<GoblinMarketOptions>): GoblinMarketState
   const state: GoblinMarketState = {
     game: GAME_ID,
     players,
-    log: appendLog([], { type: "game-start", players, coins: STARTING_COINS, firstBidder: first.value }),
     rng,
     phase: "bidding",
     turn: first.value,
@@ -39,5 +37,6 @@ export function setup(ctx: SetupContext<GoblinMarketOptions>): GoblinMarketState
     auction: null,
     lastPayouts: null,
   };
-  return startAuction(state, first.value, 1);
+  const events: GameEvent[] = [{ type: "game-start", players, coins: STARTING_COINS, firstBidder: first.value }];
+  return { state: startAuction(state, first.value, 1, events), events };
 }

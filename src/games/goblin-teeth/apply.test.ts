@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../legal.js";
 import type { Action } from "../types.js";
+import { started, stepped } from "../testing.js";
 import { codeOf, deepFreeze, position, randomGame, seededRandom } from "./fixtures.js";
 import { goblinTeeth as game } from "./index.js";
 import { view } from "./view.js";
@@ -56,7 +57,7 @@ const OPTION_SETS: Array<[number, GoblinTeethOptions]> = [
 describe("purity and determinism", () => {
   it("never changes the input state, after legal or illegal actions; legalActions and view don't either", () => {
     for (const [players, options] of OPTION_SETS) {
-      let s = game.setup({ players, options, seed: `pure-${players}` });
+      let s = game.setup({ players, options, seed: `pure-${players}` }).state;
       const random = seededRandom(`pure-${players}`);
       let steps = 0;
       while (!game.isOver(s)) {
@@ -72,7 +73,7 @@ describe("purity and determinism", () => {
         const r = game.apply(frozen, seat, randomLegalAction(game.legalActions(frozen, seat), random)!);
         expect(r.ok).toBe(true);
         expect(JSON.stringify(frozen)).toBe(before);
-        if (r.ok) s = r.value;
+        if (r.ok) s = r.value.state;
         steps++;
       }
       expect(steps).toBeGreaterThan(15);
@@ -81,13 +82,14 @@ describe("purity and determinism", () => {
 
   it("the same seed and the same actions give byte-identical states", () => {
     const g = randomGame(4, "determinism", { advanced: true });
-    let s = game.setup({ players: 4, options: { advanced: true }, seed: "determinism" });
+    let s = started(game.setup({ players: 4, options: { advanced: true }, seed: "determinism" }));
     for (const [seat, action] of g.moves) {
-      const r = game.apply(s, seat, action);
+      const r = stepped(s, game.apply(s.state, seat, action));
       if (!r.ok) throw new Error(r.error.code);
       s = r.value;
     }
-    expect(JSON.stringify(s)).toBe(JSON.stringify(g.final));
+    expect(JSON.stringify(s.state)).toBe(JSON.stringify(g.final));
+    expect(JSON.stringify(s.log)).toBe(JSON.stringify(g.log));
     expect(JSON.stringify(game.setup({ players: 3, options: {}, seed: "a" }))).toBe(JSON.stringify(game.setup({ players: 3, options: {}, seed: "a" })));
     expect(JSON.stringify(game.setup({ players: 3, options: {}, seed: "a" }))).not.toBe(JSON.stringify(game.setup({ players: 3, options: {}, seed: "b" })));
   });
@@ -111,13 +113,13 @@ describe("fuzz", () => {
     const types = ["place", "altar", "altar-draw", "altar-clear", "cheat", "poison", "end-turn", "reroll", "decline", "clumsy", "draw", "share", "quick-fingers", "fold", "", "PLACE", "hasOwnProperty"];
     const keys = ["die", "slot", "target", "card", "give", "top", "other", "raise", "reduce", "discard", "item", "take", "value", "type", "extra", "__proto__", "constructor"];
 
-    let s = game.setup({ players: 5, options: {}, seed: "fuzz" });
+    let s = game.setup({ players: 5, options: {}, seed: "fuzz" }).state;
     let tries = 0;
     const random2 = seededRandom("fuzz-moves");
     for (let step = 0; step < 300; step++) {
       if (game.isOver(s)) {
         const [players, options] = OPTION_SETS[step % OPTION_SETS.length];
-        s = game.setup({ players, options, seed: `fuzz-${step}` });
+        s = game.setup({ players, options, seed: `fuzz-${step}` }).state;
       }
       const frozen = deepFreeze(s);
       const before = JSON.stringify(frozen);
@@ -149,7 +151,7 @@ describe("fuzz", () => {
       expect(JSON.stringify(frozen)).toBe(before);
       const r = game.apply(frozen, seat0, randomLegalAction(game.legalActions(frozen, seat0), random2)!);
       expect(r.ok).toBe(true);
-      if (r.ok) s = r.value;
+      if (r.ok) s = r.value.state;
     }
     expect(tries).toBe(12000);
   });

@@ -1,9 +1,10 @@
 /**
  * apply(): validate an arbitrary JSON action and apply it. Never throws and never mutates; on
- * error returns fail(code, message) and the input state is untouched. Rules run on a draft.
+ * error returns fail(code, message) and the input state is untouched. Rules run on a draft, which
+ * collects the step's events (draft.ts); accepted, it gives the new state and those events.
  */
 import { checkActionShape, checkSeat } from "../actions.js";
-import { fail, ok, type Action, type GameError, type Result, type Seat } from "../types.js";
+import { fail, ok, type Action, type GameError, type Result, type Seat, type Step } from "../types.js";
 import { altarProblem, bidProblem, ownUnplayedProblem, placeBid, placeOnAltar } from "./bidding.js";
 import { shareProblem } from "./cheats/draws.js";
 import { raiseReduceProblem } from "./cheats/faces.js";
@@ -11,7 +12,7 @@ import { cheatParams, cheatProblem, playCheat, type PlayMode } from "./cheats/in
 import { handCardArg } from "./cheats/rule.js";
 import { isCheat, isItem } from "./data.js";
 import { acceptReroll, clumsyReroll, decline, helpDraw, quickFingersStep, share } from "./decisions.js";
-import { draft, log, type Draft } from "./draft.js";
+import { draft, emit, finish, type Draft } from "./draft.js";
 import { clumsyOptions } from "./effects.js";
 import { settle } from "./flow.js";
 import { activeSeats, DECISION_ACTIONS, TURN_ACTIONS } from "./legal.js";
@@ -65,12 +66,13 @@ function cheatShape(fields: Record<string, unknown>): GameError | null {
   return null;
 }
 
-function done(d: Draft): Result<GoblinTeethState> {
+/** Play goes on to the next decision, turn or round; then the new state and the step's events. */
+function done(d: Draft): Result<Step<GoblinTeethState>> {
   settle(d);
-  return ok(d);
+  return ok(finish(d));
 }
 
-export function apply(state: GoblinTeethState, seat: Seat, action: Action): Result<GoblinTeethState> {
+export function apply(state: GoblinTeethState, seat: Seat, action: Action): Result<Step<GoblinTeethState>> {
   const seatOk = checkSeat(state.players, seat);
   if (!seatOk.ok) return seatOk;
   if (state.phase === "over") return fail("GAME_OVER", "The game is over.");
@@ -128,7 +130,7 @@ export function apply(state: GoblinTeethState, seat: Seat, action: Action): Resu
       if (!state.turnState.passed) return fail("MUST_PLACE", "You must place a die this turn (only Pass lets you end your turn without one).");
       const d = draft(state);
       d.turnState.ended = true;
-      log(d, { type: "end-turn", seat });
+      emit(d, { type: "end-turn", seat });
       return done(d);
     }
     case "reroll": {

@@ -1,7 +1,8 @@
 /** Placing dice: the rules' Shirley-and-Henry example step by step, and the Altar. */
 import { describe, expect, it } from "vitest";
+import type { Logged } from "../testing.js";
 import type { Action } from "../types.js";
-import { codeOf, deepFreeze, play, position } from "./fixtures.js";
+import { codeOf, deepFreeze, play, played, position } from "./fixtures.js";
 import { goblinTeeth as game } from "./index.js";
 import { view } from "./view.js";
 import type { GoblinTeethState } from "./state.js";
@@ -9,7 +10,7 @@ import type { GoblinTeethState } from "./state.js";
 const SHIRLEY = 0;
 const HENRY = 1;
 const TOOTH_SLOT = 1;
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 
 /** Shirley has a 3 and a 4 on the Tooth; Henry has a 5 on it and it is his turn; his other dice as given. */
 function example(henry: [number, number]): GoblinTeethState {
@@ -52,24 +53,25 @@ describe("the rules' example: Shirley and Henry bid for a Goblin Tooth", () => {
   });
 
   it("Henry places his 3 for a total of 8, beating Shirley's 7; if it stands, he takes the Tooth", () => {
-    let s = example([3, 2]);
-    s = play(s, [[HENRY, bid(4)]]);
+    let g = played(example([3, 2]), [[HENRY, bid(4)]]);
+    let s = g.state;
     const v = view(s, { kind: "spectator" });
     expect(v.pot[TOOTH_SLOT]).toMatchObject({ bids: [7, 8], high: HENRY });
-    expect(logOf(s, "bid").at(-1)).toMatchObject({ seat: HENRY, die: 4, value: 3, slot: TOOTH_SLOT, total: 8 });
+    expect(logOf(g, "bid").at(-1)).toMatchObject({ seat: HENRY, die: 4, value: 3, slot: TOOTH_SLOT, total: 8 });
     expect(s.turn).toBe(SHIRLEY);
     // Shirley and Henry put their last dice on the Altar: the round ends, the Tooth goes to Henry.
-    s = play(s, [
+    g = played(g, [
       [SHIRLEY, { type: "altar", die: 2 }],
       [HENRY, { type: "altar", die: 5 }],
     ]);
+    s = g.state;
     expect(s.round).toBe(2);
     expect(s.lastAwards).toEqual([
       { slot: 0, faceDown: true, seat: null, bid: null },
       { slot: TOOTH_SLOT, faceDown: false, seat: HENRY, bid: 8 },
     ]);
     expect(s.hands[HENRY]).toContain("item-tooth-1");
-    expect(logOf(s, "award").at(-1)).toMatchObject({ slot: TOOTH_SLOT, seat: HENRY, bid: 8, item: { type: "tooth", teeth: 1 } });
+    expect(logOf(g, "award").at(-1)).toMatchObject({ slot: TOOTH_SLOT, seat: HENRY, bid: 8, item: { type: "tooth", teeth: 1 } });
   });
 });
 
@@ -90,8 +92,8 @@ describe("placing dice", () => {
     const plain = play(s, [[0, { type: "altar", die: 2 }]]);
     expect(plain.hands[0]).toEqual(s.hands[0]);
     expect(plain.dice[2].at).toBe("altar");
-    const drew = play(s, [[0, { type: "altar-draw", die: 2 }]]);
-    expect(drew.hands[0]).toEqual([...s.hands[0], s.cheatDeck[0]]);
+    const drew = played(s, [[0, { type: "altar-draw", die: 2 }]]);
+    expect(drew.state.hands[0]).toEqual([...s.hands[0], s.cheatDeck[0]]);
     expect(logOf(drew, "drew").at(-1)).toMatchObject({ to: [0], cards: [s.cheatDeck[0]], reason: "altar" });
     expect(logOf(drew, "draw").at(-1)).toMatchObject({ seat: 0, count: 1 });
     expect(logOf(drew, "draw").at(-1)!.to).toBeUndefined();
@@ -109,11 +111,12 @@ describe("placing dice", () => {
 
   it("draws reshuffle the discard pile when the Cheat deck is empty; with both empty there is nothing to draw", () => {
     const t = position({ players: 2, dice: [[2, 5, 6], [1, 3, 4]], pot: ["item-bone-1", "item-tooth-1"], cheatDeck: [], discard: ["cheat-swap", "cheat-pass"], hands: [["cheat-borrow"], []] });
-    const u = play(t, [[0, { type: "altar-draw", die: 0 }]]);
+    const g = played(t, [[0, { type: "altar-draw", die: 0 }]]);
+    const u = g.state;
     expect(u.hands[0]).toHaveLength(2);
     expect(u.discard).toEqual([]);
     expect(u.cheatDeck).toHaveLength(1);
-    expect(logOf(u, "cheat-reshuffle")).toHaveLength(1);
+    expect(logOf(g, "cheat-reshuffle")).toHaveLength(1);
     const empty = { ...u, cheatDeck: [] };
     expect(codeOf(empty, 1, { type: "altar-draw", die: 3 })).toBe("NOTHING_TO_DRAW");
     expect(game.legalActions(empty, 1).map((l) => l.type)).not.toContain("altar-draw");

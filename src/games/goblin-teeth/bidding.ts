@@ -7,7 +7,7 @@ import type { GameError, Seat } from "../types.js";
 import { cheatSupply, discardCheat, drawCheats } from "./cards.js";
 import { MAX_BID } from "./data.js";
 import { isDieId, isPlayed, onItems, slotTotals } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, type Draft } from "./draft.js";
 import { landed, moveDie } from "./effects.js";
 import { hasOngoing } from "./ongoing.js";
 import type { GoblinTeethState } from "./state.js";
@@ -40,7 +40,7 @@ export function bidProblem(s: GoblinTeethState, seat: Seat, die: number, slot: u
 
 export function placeBid(d: Draft, seat: Seat, die: number, slot: number): void {
   moveDie(d, die, slot, "bid");
-  log(d, { type: "bid", seat, die, value: d.dice[die].value, slot, total: slotTotals(d.dice, slot, d.players)[seat] });
+  emit(d, { type: "bid", seat, die, value: d.dice[die].value, slot, total: slotTotals(d.dice, slot, d.players)[seat] });
   d.turnState.placed = true;
   landed(d, seat, [die]);
 }
@@ -66,13 +66,13 @@ export function clearTargets(s: GoblinTeethState): Seat[] {
 export function placeOnAltar(d: Draft, seat: Seat, die: number, take: AltarTake, target?: Seat): void {
   moveDie(d, die, "altar", "altar");
   const value = d.dice[die].value;
-  log(d, { type: "altar", seat, die, value, take, ...(take === "clear" ? { target } : {}) });
+  emit(d, { type: "altar", seat, die, value, take, ...(take === "clear" ? { target } : {}) });
   d.turnState.placed = true;
   if (take === "draw") drawCheats(d, seat, value >= 4 && hasOngoing(d, seat, "priest") ? 2 : 1, "altar");
   if (take === "clear") {
     const cards = d.ongoing[target!];
     d.ongoing[target!] = [];
     for (const c of cards) discardCheat(d, c);
-    log(d, { type: "ongoing-discarded", seat: target, cards });
+    emit(d, { type: "ongoing-discarded", seat: target, cards });
   }
 }

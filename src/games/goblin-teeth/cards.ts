@@ -38,7 +38,7 @@ import { forget, knows } from "../knowledge.js";
 import { shuffle } from "../rng.js";
 import type { Seat, Viewer } from "../types.js";
 import { isItem } from "./data.js";
-import { leftOf, log, type Draft } from "./draft.js";
+import { emit, leftOf, type Draft } from "./draft.js";
 import type { GoblinTeethState } from "./state.js";
 
 // --- Who knows: the primitives (private: the paths below are the only ways in) -----------------
@@ -120,13 +120,13 @@ function reshuffleDiscard(d: Draft): void {
   d.cheatDeck = sh.value;
   d.discard = [];
   for (const c of d.cheatDeck) forgetCard(d, c);
-  log(d, { type: "cheat-reshuffle", count: d.cheatDeck.length });
+  emit(d, { type: "cheat-reshuffle", count: d.cheatDeck.length });
 }
 
 /**
  * `seat` draws up to `count` Cheat cards into hand (reshuffling the discard pile when the deck is
  * empty; fewer if both run out). Whoever knew a drawn card's place (it was put on top) still knows it.
- * Logged publicly as a count, privately with the cards. Returns the cards drawn.
+ * Reported publicly as a count (`draw`), privately with the cards (`drew`). Returns the cards drawn.
  */
 export function drawCheats(d: Draft, seat: Seat, count: number, reason: string): string[] {
   const got: string[] = [];
@@ -139,8 +139,8 @@ export function drawCheats(d: Draft, seat: Seat, count: number, reason: string):
     addToHand(d, seat, card, knowersOf(d, card));
     got.push(card);
   }
-  log(d, { type: "draw", seat, count: got.length, reason });
-  if (got.length > 0) log(d, { type: "drew", to: [seat], seat, cards: got, reason });
+  emit(d, { type: "draw", seat, count: got.length, reason });
+  if (got.length > 0) emit(d, { type: "drew", to: [seat], seat, cards: got, reason });
   return got;
 }
 

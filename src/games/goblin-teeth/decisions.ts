@@ -8,7 +8,7 @@ import { cheatSupply, discardFromHand, discardItemUnseen, drawCheats } from "./c
 import { cheatActions } from "./cheats/index.js";
 import { isCheat } from "./data.js";
 import { canReroll, diceOf, fixTriple, offerBlessed, rollAll, rollOnce } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, type Draft } from "./draft.js";
 import { clumsyOptions, rerollDie } from "./effects.js";
 import { raiseReduce } from "./cheats/faces.js";
 import { resolveShare } from "./cheats/draws.js";
@@ -37,7 +37,7 @@ export function acceptReroll(d: Draft): void {
   if (dec.kind === "fresh-start") {
     const before = diceOf(dec.seat).map((id) => d.dice[id].value);
     rollAll(d, dec.seat);
-    log(d, { type: "fresh-start", seat: dec.seat, from: before, values: diceOf(dec.seat).map((id) => d.dice[id].value) });
+    emit(d, { type: "fresh-start", seat: dec.seat, from: before, values: diceOf(dec.seat).map((id) => d.dice[id].value) });
     offerBlessed(d, diceOf(dec.seat), true);
     return;
   }
@@ -48,7 +48,7 @@ export function acceptReroll(d: Draft): void {
     const from = die.value;
     die.value = rollOnce(d, dec.seat);
     fixTriple(d, dec.seat, dec.die);
-    log(d, { type: "die", die: dec.die, owner: dec.seat, from, value: die.value, reason: "blessed", rolled: true });
+    emit(d, { type: "die", die: dec.die, owner: dec.seat, from, value: die.value, reason: "blessed", rolled: true });
     offerBlessed(d, [dec.die], true);
     return;
   }
@@ -58,7 +58,7 @@ export function acceptReroll(d: Draft): void {
 /** `decline` for the decision at the head. */
 export function decline(d: Draft): void {
   const dec = d.pending.shift()!;
-  log(d, { type: "decline", seat: dec.seat, decision: dec.kind });
+  emit(d, { type: "decline", seat: dec.seat, decision: dec.kind });
   if (dec.kind === "fresh-start") offerBlessed(d, diceOf(dec.seat), true);
 }
 
@@ -82,6 +82,6 @@ export function share(d: Draft, seat: Seat, top: string, give: string): void {
 export function quickFingersStep(d: Draft, seat: Seat, card: string, raise: number, reduce: number): void {
   if (isCheat(card)) discardFromHand(d, seat, card);
   else discardItemUnseen(d, seat, card);
-  log(d, { type: "quick-fingers", seat, discarded: isCheat(card) ? card : null, item: !isCheat(card), raise, reduce });
+  emit(d, { type: "quick-fingers", seat, discarded: isCheat(card) ? card : null, item: !isCheat(card), raise, reduce });
   raiseReduce(d, raise, reduce, "quick-fingers");
 }

@@ -1,19 +1,20 @@
 /**
- * Rules functions change a private working copy (a draft) of the state, made once per apply():
- * the input state is never touched, and the draft is returned as the new state. Functions that
- * only read (legal actions, views, checks) take a state and never change it.
+ * Rules functions change a private working copy (a draft) of the state, made once per apply() (and
+ * by setup), with the events the step causes collected beside it in order (`emit`): the input state
+ * is never touched, and `finish` hands back the new state and those events. On a refusal no draft
+ * is made (apply checks first), so nothing is returned but the error. Functions that only read
+ * (legal actions, views, checks) take a state and never change it.
  */
-import type { Seat } from "../types.js";
+import type { GameEvent, Seat, Step } from "../types.js";
 import type { GoblinTeethState } from "./state.js";
 
-/** A working copy owned by the rules function that made it. */
-export type Draft = GoblinTeethState;
+/** A working copy owned by the rules function that made it, and the events its step caused so far. */
+export type Draft = GoblinTeethState & { events: GameEvent[] };
 
-/** A deep copy to change freely (log entries are never changed, so the log array is copied shallowly). */
+/** A deep copy to change freely, with no events yet. */
 export function draft(s: GoblinTeethState): Draft {
   return {
     ...s,
-    log: s.log.slice(),
     rng: [...s.rng],
     itemDeck: [...s.itemDeck],
     cheatDeck: [...s.cheatDeck],
@@ -31,12 +32,19 @@ export function draft(s: GoblinTeethState): Draft {
     pending: s.pending.map((p) => ("cards" in p ? { ...p, cards: [...p.cards] } : { ...p })),
     lastAwards: s.lastAwards ? s.lastAwards.map((a) => ({ ...a })) : null,
     result: s.result ? structuredClone(s.result) : null,
+    events: [],
   };
 }
 
-/** Append a log entry (public unless `to` is given), numbering it. */
-export function log(d: Draft, entry: { type: string; to?: Seat[]; [field: string]: unknown }): void {
-  d.log.push({ ...entry, n: d.log.length + 1 });
+/** Report that something happened (public unless `to` is given): the step's next event. */
+export function emit(d: Draft, event: GameEvent): void {
+  d.events.push(event);
+}
+
+/** The step is done: the new state (the draft without its events) and the events, in order. */
+export function finish(d: Draft): Step<GoblinTeethState> {
+  const { events, ...state } = d;
+  return { state, events };
 }
 
 /** Seats in turn order starting at `from` (clockwise: seat + 1). */

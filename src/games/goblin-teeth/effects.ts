@@ -1,10 +1,10 @@
 /**
- * Changing dice on the table, logged publicly: set a face, raise/reduce (kept within 1-6), reroll,
+ * Changing dice on the table, reported publicly: set a face, raise/reduce (kept within 1-6), reroll,
  * move; and Clumsy's trigger when a 1 or 2 is played or moved onto an Item.
  */
 import type { Seat } from "../types.js";
 import { canReroll, clampPips, onItems, reroll } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, type Draft } from "./draft.js";
 import { hasOngoing } from "./ongoing.js";
 import type { DieSpot, GoblinTeethState } from "./state.js";
 
@@ -13,7 +13,7 @@ export function setDie(d: Draft, id: number, value: number, reason: string): voi
   const die = d.dice[id];
   const from = die.value;
   die.value = value;
-  log(d, { type: "die", die: id, owner: die.owner, from, value, reason });
+  emit(d, { type: "die", die: id, owner: die.owner, from, value, reason });
 }
 
 /** Raise (delta > 0) or reduce a die, doing as much as the 1-6 range allows. */
@@ -21,19 +21,19 @@ export function nudgeDie(d: Draft, id: number, delta: number, reason: string): v
   setDie(d, id, clampPips(d.dice[id].value + delta), reason);
 }
 
-/** Reroll a die (the caller checked canReroll) and log the result. */
+/** Reroll a die (the caller checked canReroll) and report the result. */
 export function rerollDie(d: Draft, id: number, mustDiffer: boolean, reason: string): void {
   const die = d.dice[id];
   const from = die.value;
   const to = reroll(d, id, mustDiffer);
-  log(d, { type: "die", die: id, owner: die.owner, from, value: to, reason, rolled: true });
+  emit(d, { type: "die", die: id, owner: die.owner, from, value: to, reason, rolled: true });
 }
 
 export function moveDie(d: Draft, id: number, to: DieSpot, reason: string): void {
   const die = d.dice[id];
   const from = die.at;
   die.at = to;
-  log(d, { type: "move", die: id, owner: die.owner, value: die.value, from, at: to, reason });
+  emit(d, { type: "move", die: id, owner: die.owner, value: die.value, from, at: to, reason });
 }
 
 /**

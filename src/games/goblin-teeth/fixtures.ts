@@ -1,17 +1,18 @@
 /**
  * Build states in chosen positions (for tests and worked examples), play move lists, and play
- * whole seeded random games with uniformly random legal actions.
+ * whole seeded random games with uniformly random legal actions. Where a test looks at the log,
+ * `positioned` and `played` keep it beside the state the way a room would (testing.ts `Logged`).
  */
 import { randomLegalAction } from "../legal.js";
-import type { Action, Seat } from "../types.js";
+import type { Action, LogEntry, Seat, Step } from "../types.js";
 import { apply } from "./apply.js";
 import { CHEAT_IDS, DICE_PER_PLAYER, ITEM_IDS } from "./data.js";
-import { draft } from "./draft.js";
+import { draft, finish } from "./draft.js";
 import { beginTurn, settle } from "./flow.js";
 import { activeSeats, legalActions } from "./legal.js";
 import { setup } from "./setup.js";
 import type { Die, DieSpot, GoblinTeethOptions, GoblinTeethState, PotSlot } from "./state.js";
-import { deepFreeze, seededRandom } from "../testing.js";
+import { deepFreeze, seededRandom, started, stepped, type Logged } from "../testing.js";
 
 export interface PositionSpec {
   players: number;
@@ -38,6 +39,15 @@ export interface PositionSpec {
 
 /** A state in the middle of a round, at the start of `turn`'s turn (no decision pending). */
 export function position(spec: PositionSpec): GoblinTeethState {
+  return positionStep(spec).state;
+}
+
+/** The same position with the log a room started there would keep: the events of that turn's start. */
+export function positioned(spec: PositionSpec): Logged<GoblinTeethState> {
+  return started(positionStep(spec));
+}
+
+function positionStep(spec: PositionSpec): Step<GoblinTeethState> {
   const n = spec.players;
   const hands = spec.hands ?? Array.from({ length: n }, () => []);
   const ongoing = spec.ongoing ?? Array.from({ length: n }, () => []);
@@ -48,12 +58,11 @@ export function position(spec: PositionSpec): GoblinTeethState {
     for (let k = 0; k < DICE_PER_PLAYER; k++) dice.push({ owner: seat, value: spec.dice[seat][k], at: spec.at?.[seat]?.[k] ?? "supply" });
   }
   const pot: PotSlot[] = spec.pot.map((item, slot) => ({ item, faceDown: slot === 0 }));
-  const base = setup({ players: n, options: { advanced: spec.advanced ?? false }, seed: spec.seed ?? "fixture" });
+  const base = setup({ players: n, options: { advanced: spec.advanced ?? false }, seed: spec.seed ?? "fixture" }).state;
   const knowledge: Record<string, Seat[]> = { ...(spec.knowledge ?? {}) };
   hands.forEach((h, seat) => h.forEach((c) => (knowledge[c] = [...new Set([seat, ...(knowledge[c] ?? [])])].sort())));
   const d = draft({
     ...base,
-    log: [],
     phase: "turn",
     round: spec.round ?? 1,
     firstPlayer: spec.firstPlayer ?? spec.turn ?? 0,
@@ -77,18 +86,26 @@ export function position(spec: PositionSpec): GoblinTeethState {
   });
   beginTurn(d, spec.turn ?? 0);
   settle(d);
-  return d;
+  return finish(d);
 }
 
 /** Apply `moves` in order; throws (with the error code) if one is refused. */
 export function play(state: GoblinTeethState, moves: ReadonlyArray<readonly [Seat, Action]>): GoblinTeethState {
-  let s = state;
+  return played(state, moves).state;
+}
+
+/**
+ * Apply `moves` in order, keeping the log beside the state as a room would (from a bare state, the
+ * log starts empty); throws (with the error code) if one is refused.
+ */
+export function played(from: GoblinTeethState | Logged<GoblinTeethState>, moves: ReadonlyArray<readonly [Seat, Action]>): Logged<GoblinTeethState> {
+  let g: Logged<GoblinTeethState> = "state" in from ? from : { state: from, log: [] };
   for (const [seat, action] of moves) {
-    const r = apply(s, seat, action);
+    const r = stepped(g, apply(g.state, seat, action));
     if (!r.ok) throw new Error(`seat ${seat} ${JSON.stringify(action)}: ${r.error.code} ${r.error.message}`);
-    s = r.value;
+    g = r.value;
   }
-  return s;
+  return g;
 }
 
 /** The code of apply's answer ("ok" when accepted). */
@@ -105,37 +122,41 @@ export interface RandomGame {
   options: GoblinTeethOptions;
   moves: Array<[Seat, Action]>;
   final: GoblinTeethState;
+  /** The whole game's log, as the room kept it. */
+  log: LogEntry[];
 }
 
 /**
  * Play a whole game with uniformly random legal actions (seeded). `onStep` sees every state reached
- * (including the first) and the action that led to it. Throws if a chosen legal action is refused
- * or the game runs longer than `maxSteps`.
+ * (including the first), the action that led to it and the log so far (as a room keeps it). Throws
+ * if a chosen legal action is refused or the game runs longer than `maxSteps`.
  */
 export function randomGame(
   players: number,
   seed: string,
   options: GoblinTeethOptions = {},
-  onStep?: (state: GoblinTeethState, last: [Seat, Action] | null) => void,
+  onStep?: (state: GoblinTeethState, last: [Seat, Action] | null, log: readonly LogEntry[]) => void,
   maxSteps = 20000,
 ): RandomGame {
   const random = seededRandom(`bot:${seed}`);
-  let s = setup({ players, options, seed });
+  let g = started(setup({ players, options, seed }));
+  let s = g.state;
   const moves: Array<[Seat, Action]> = [];
-  onStep?.(s, null);
+  onStep?.(s, null, g.log);
   while (s.phase !== "over") {
     if (moves.length >= maxSteps) throw new Error(`game ${seed} did not end in ${maxSteps} steps`);
     const active = activeSeats(s);
     const seat = active[Math.floor(random() * active.length)];
     const action = randomLegalAction(legalActions(s, seat), random);
     if (!action) throw new Error(`seat ${seat} has no legal action`);
-    const r = apply(s, seat, action);
+    const r = stepped(g, apply(s, seat, action));
     if (!r.ok) throw new Error(`legal action refused: ${JSON.stringify(action)} ${r.error.code} ${r.error.message}`);
     moves.push([seat, action]);
-    s = r.value;
-    onStep?.(s, [seat, action]);
+    g = r.value;
+    s = g.state;
+    onStep?.(s, [seat, action], g.log);
   }
-  return { seed, players, options, moves, final: s };
+  return { seed, players, options, moves, final: s, log: g.log };
 }
 
 /** Every concrete legal action of `seat` (templates expanded), optionally only those playing `card`. */

@@ -7,7 +7,7 @@ import type { Seat } from "../types.js";
 import { discardCheat, previewBackToHand } from "./cards.js";
 import { decisionVoid } from "./decisions.js";
 import { unplayed } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, type Draft } from "./draft.js";
 import { holders } from "./ongoing.js";
 import { endRound } from "./round.js";
 import type { GoblinTeethState, InPlay } from "./state.js";
@@ -16,7 +16,7 @@ export function beginTurn(d: Draft, seat: Seat): void {
   d.phase = "turn";
   d.turn = seat;
   d.turnState = { cheats: 0, passed: false, placed: false, poisoned: false, ended: false };
-  log(d, { type: "turn", seat });
+  emit(d, { type: "turn", seat });
 }
 
 /** The next seat clockwise after `from` (or `from` itself last) that still has an unplayed die. */
@@ -32,10 +32,10 @@ function finishCard(d: Draft, c: InPlay): void {
   if (c.preview) {
     // Sneak Preview: everyone saw the card go back into this hand.
     previewBackToHand(d, c.seat, c.card);
-    log(d, { type: "back-to-hand", seat: c.seat, card: c.card });
+    emit(d, { type: "back-to-hand", seat: c.seat, card: c.card });
   } else {
     discardCheat(d, c.card);
-    log(d, { type: "discarded", seat: c.seat, card: c.card });
+    emit(d, { type: "discarded", seat: c.seat, card: c.card });
   }
 }
 
@@ -43,7 +43,7 @@ export function settle(d: Draft): void {
   for (;;) {
     while (d.pending.length > 0 && decisionVoid(d, d.pending[0])) {
       const dec = d.pending.shift()!;
-      log(d, { type: "skip", seat: dec.seat, decision: dec.kind });
+      emit(d, { type: "skip", seat: dec.seat, decision: dec.kind });
     }
     while (d.inPlay.length > 0) {
       const top = d.inPlay[d.inPlay.length - 1];
@@ -67,7 +67,7 @@ export function settle(d: Draft): void {
         }
         d.phase = "end";
         d.turn = null;
-        log(d, { type: "all-dice-placed", round: d.round });
+        emit(d, { type: "all-dice-placed", round: d.round });
         if (!d.patientDone) {
           d.patientDone = true;
           for (const seat of holders(d, "patient")) d.pending.push({ kind: "patient", seat });

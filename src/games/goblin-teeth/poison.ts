@@ -6,7 +6,7 @@
 import type { GameError, Seat } from "../types.js";
 import { handOver } from "./cards.js";
 import { clampPips, isDieId, positionProblem, slotsOf, withDice } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, type Draft } from "./draft.js";
 import { nudgeDie } from "./effects.js";
 import { hasOngoing } from "./ongoing.js";
 import type { GoblinTeethState } from "./state.js";
@@ -45,7 +45,7 @@ export function poison(d: Draft, seat: Seat, give: string, die: number): void {
   const target = d.dice[die].owner;
   handOver(d, seat, target, give);
   d.turnState.poisoned = true;
-  log(d, { type: "poison", seat, target, die });
-  log(d, { type: "given", to: [seat, target], from: seat, seat: target, card: give, reason: "poisoner" });
+  emit(d, { type: "poison", seat, target, die });
+  emit(d, { type: "given", to: [seat, target], from: seat, seat: target, card: give, reason: "poisoner" });
   nudgeDie(d, die, -POISON_PIPS, "poisoner");
 }

@@ -12,10 +12,11 @@
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../legal.js";
 import { visibleLog } from "../log.js";
+import { started, stepped, type Logged } from "../testing.js";
 import type { Action, LegalAction, Seat, Viewer } from "../types.js";
 import { apply } from "./apply.js";
 import { CHEAT_IDS, cheat } from "./data.js";
-import { play, position, seededRandom } from "./fixtures.js";
+import { played, positioned, seededRandom } from "./fixtures.js";
 import { activeSeats, legalActions } from "./legal.js";
 import { disagreements, placesInView, Provenance } from "./provenance.js";
 import { setup } from "./setup.js";
@@ -24,8 +25,10 @@ import type { GoblinTeethOptions, GoblinTeethState } from "./state.js";
 import { view as realView } from "./view.js";
 
 type ViewFn = (state: GoblinTeethState, viewer: Viewer) => unknown;
-/** A planted engine bug: turns the state an action produced (from `prev`) into a wrong one. */
-type Tamper = (prev: GoblinTeethState, next: GoblinTeethState) => GoblinTeethState;
+/** A game as a room keeps it: the state and its log beside it. */
+type Game = Logged<GoblinTeethState>;
+/** A planted engine bug: turns the state (and log) an action produced (from `prev`) into wrong ones. */
+type Tamper = (prev: Game, next: Game) => Game;
 
 const VARIANTS: Array<[number, GoblinTeethOptions]> = [
   [3, {}],
@@ -92,10 +95,10 @@ interface Checked {
 const emptyChecked = (): Checked => ({ views: 0, fresh: 0, problems: [], causes: new Map(), ended: new Map(), played: new Set(), knownBack: 0 });
 
 /** How many times the change from `prev` to `next` put on the Cheat deck a card a seat other than the putter knew. */
-function knownPutBack(prev: GoblinTeethState, next: GoblinTeethState): number {
+function knownPutBack(prev: Game, next: Game): number {
   return next.log
     .slice(prev.log.length)
-    .filter((e) => e.type === "deck-top" && (prev.knowledge[e.card as string] ?? []).some((k) => k !== e.seat)).length;
+    .filter((e) => e.type === "deck-top" && (prev.state.knowledge[e.card as string] ?? []).some((k) => k !== e.seat)).length;
 }
 
 /**
@@ -109,15 +112,16 @@ function checkGame(players: number, options: GoblinTeethOptions, seed: string, v
   const pick = picker(out.played, seededRandom(`pick:${seed}`));
   const random = seededRandom(`seat:${seed}`);
   const reported = new Set<string>();
-  let s = setup({ players, options, seed });
+  let g: Game = started(setup({ players, options, seed }));
   for (let step = 0; ; step++) {
+    const s = g.state;
     viewers.forEach((viewer, i) => {
       const account = accounts[i]!;
-      account.feed(visibleLog(s.log, viewer));
+      account.feed(visibleLog(g.log, viewer));
       if (s.phase === "over") return;
       const who = viewer.kind === "seat" ? `seat ${viewer.seat}` : "a spectator";
       // Each disagreement once, where it first shows (it would repeat until the card moves).
-      for (const p of disagreements(placesInView(view(s, viewer), players), account, `${seed} step ${step} (entry #${s.log.length}), ${who}`)) {
+      for (const p of disagreements(placesInView(view(s, viewer), players), account, `${seed} step ${step} (entry #${g.log.length}), ${who}`)) {
         const key = p.replace(/ step \d+ \(entry #\d+\)/, "");
         if (!reported.has(key)) out.problems.push(p);
         reported.add(key);
@@ -125,7 +129,7 @@ function checkGame(players: number, options: GoblinTeethOptions, seed: string, v
       out.views++;
       if (step % 37 === 36) {
         const fresh = new Provenance(viewer, players);
-        fresh.feed(visibleLog(s.log, viewer));
+        fresh.feed(visibleLog(g.log, viewer));
         out.problems.push(...disagreements(placesInView(view(s, viewer), players), fresh, `${seed} step ${step}, ${who} from the whole log`));
         out.fresh++;
       }
@@ -145,10 +149,10 @@ function checkGame(players: number, options: GoblinTeethOptions, seed: string, v
     const seat: Seat = active[Math.floor(random() * active.length)]!;
     const action = pick(s, seat, legalActions(s, seat));
     if (!action) throw new Error(`${seed}: seat ${seat} has no legal action`);
-    const r = apply(s, seat, action);
+    const r = stepped(g, apply(s, seat, action));
     if (!r.ok) throw new Error(`${seed}: legal action refused: ${JSON.stringify(action)} ${r.error.code}`);
-    out.knownBack += knownPutBack(s, r.value);
-    s = tamper ? tamper(s, r.value) : r.value;
+    out.knownBack += knownPutBack(g, r.value);
+    g = tamper ? tamper(g, r.value) : r.value;
   }
 }
 
@@ -258,21 +262,21 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
     for (let g = 0; g < games && problems.length === 0; g++) problems = checkGame(players, {}, `provenance-${name}-${g}`, realView, undefined, tamper).problems;
     return problems;
   }
-  const added = (prev: GoblinTeethState, next: GoblinTeethState): LogEntry[] => next.log.slice(prev.log.length);
+  const added = (prev: Game, next: Game): LogEntry[] => next.log.slice(prev.log.length);
   const union = (a: readonly Seat[] = [], b: readonly Seat[] = []): Seat[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
 
   it("catches a planted engine leak: a known card put back on the Cheat deck keeps whoever knew it", () => {
     const stickyDeck: Tamper = (prev, next) => {
-      let knowledge = next.knowledge;
+      let knowledge = next.state.knowledge;
       for (const e of added(prev, next)) {
-        if (e.type === "deck-top") knowledge = { ...knowledge, [e.card as string]: union(knowledge[e.card as string], prev.knowledge[e.card as string]) };
+        if (e.type === "deck-top") knowledge = { ...knowledge, [e.card as string]: union(knowledge[e.card as string], prev.state.knowledge[e.card as string]) };
       }
-      return { ...next, knowledge };
+      return { ...next, state: { ...next.state, knowledge } };
     };
     expect(planted(stickyDeck, 4, "sticky-deck").join("\n")).toMatch(/on the Cheat deck with no cause|hand with no cause/);
     // And always, on that path itself (not left to the seeded games): seat 0 puts the swap on top
     // with Revivify, seat 1 draws it with Share the Load and puts it back; seat 0 can't tell it did.
-    const s = position({
+    const s = positioned({
       players: 3,
       dice: [[4, 2, 6], [5, 1, 3], [2, 6, 1]],
       pot: ["item-bone-1", "item-tooth-1", "item-worms-1"],
@@ -280,18 +284,18 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
       discard: ["cheat-pass", "cheat-swap", "cheat-borrow"],
       cheatDeck: ["cheat-distraction", "cheat-refresh", "cheat-pilfer", "cheat-reposition"],
     });
-    const deckAtStart = s.cheatDeck.length;
-    const drawn = play(s, [
+    const deckAtStart = s.state.cheatDeck.length;
+    const drawn = played(s, [
       [0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-pass" }],
       [0, { type: "altar", die: 0 }],
       [1, { type: "cheat", card: "cheat-share-the-load" }],
     ]);
-    const back = play(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
+    const back = played(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
     expect(knownPutBack(drawn, back)).toBe(1);
     const account = new Provenance({ kind: "seat", seat: 0 }, 3, deckAtStart);
     const leaked = stickyDeck(drawn, back);
     account.feed(visibleLog(leaked.log, { kind: "seat", seat: 0 }));
-    expect(disagreements(placesInView(realView(leaked, { kind: "seat", seat: 0 }), 3), account, "seat 0")).toEqual([
+    expect(disagreements(placesInView(realView(leaked.state, { kind: "seat", seat: 0 }), 3), account, "seat 0")).toEqual([
       "seat 0: the view places cheat-swap@0 on the Cheat deck with no cause",
     ]);
   });
@@ -301,19 +305,20 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
       const e = added(prev, next).find((x) => x.type === "given" && x.reason === "poisoner");
       if (!e) return next;
       const third = [0, 1, 2].find((x) => x !== e.from && x !== e.seat)!;
-      return { ...next, knowledge: { ...next.knowledge, [e.card as string]: union(next.knowledge[e.card as string], [third]) } };
+      return { ...next, state: { ...next.state, knowledge: { ...next.state.knowledge, [e.card as string]: union(next.state.knowledge[e.card as string], [third]) } } };
     };
     expect(planted(gossip, 3, "gossip").join("\n")).toMatch(/with no cause \(nothing this viewer was told puts it there\)/);
   });
 
   it("catches a planted engine leak: what was known in a hand stays known after a card left it unseen (the landed bug)", () => {
-    const unforgetting: Tamper = (prev, next) => {
-      const e = added(prev, next).find((x) => ["exchange", "switcheroo", "poison"].includes(x.type) || (x.type === "quick-fingers" && x.item));
-      if (!e) return next;
+    const unforgetting: Tamper = (prevGame, nextGame) => {
+      const e = added(prevGame, nextGame).find((x) => ["exchange", "switcheroo", "poison"].includes(x.type) || (x.type === "quick-fingers" && x.item));
+      if (!e) return nextGame;
+      const [prev, next] = [prevGame.state, nextGame.state];
       const seat = e.seat as Seat;
       const knowledge = { ...next.knowledge };
       for (const c of next.hands[seat]!) if (prev.hands[seat]!.includes(c)) knowledge[c] = union(knowledge[c], prev.knowledge[c]);
-      return { ...next, knowledge, shown: [...new Set([...next.shown, ...prev.shown.filter((c) => next.hands[seat]!.includes(c))])] };
+      return { ...nextGame, state: { ...next, knowledge, shown: [...new Set([...next.shown, ...prev.shown.filter((c) => next.hands[seat]!.includes(c))])] } };
     };
     expect(planted(unforgetting, 4, "unforgetting").join("\n")).toMatch(/with no cause/);
   });
@@ -324,8 +329,8 @@ describe("Goblin Teeth knowledge: every hidden card a view gives has a cause in 
     const toldAll: Tamper = (prev, next) => {
       const peek = added(prev, next).find((x) => x.type === "peeked");
       if (!peek) return next;
-      const all = Array.from({ length: next.players }, (_, i) => i);
-      return { ...next, log: next.log.map((e) => (e === peek ? { ...e, to: all } : e)), knowledge: { ...next.knowledge, [peek.card as string]: all } };
+      const all = Array.from({ length: next.state.players }, (_, i) => i);
+      return { log: next.log.map((e) => (e === peek ? { ...e, to: all } : e)), state: { ...next.state, knowledge: { ...next.state.knowledge, [peek.card as string]: all } } };
     };
     const problems = planted(toldAll, 3, "told-all");
     expect(problems.join("\n")).toMatch(/entry #\d+ peeked: addressed to \[0,1,2\]; the rules tell only \[\d\]/);
@@ -356,51 +361,52 @@ describe("Goblin Teeth knowledge, path by path: who may know which card afterwar
   const deckAtStart = new WeakMap<object, number>();
 
   /** Viewers are "0", "1"... and "spectator"; one left out may know nothing. */
-  function expectPlaces(s: GoblinTeethState, want: Record<string, Want>): void {
+  function expectPlaces(g: Game, want: Record<string, Want>): void {
+    const s = g.state;
     const viewers: Viewer[] = [...Array.from({ length: s.players }, (_, seat): Viewer => ({ kind: "seat", seat })), spectator];
     for (const v of viewers) {
       const key = v.kind === "seat" ? String(v.seat) : "spectator";
       const w = want[key] ?? {};
       const sorted = Object.fromEntries(Object.entries(w.hands ?? {}).map(([k, cards]) => [k, [...cards].sort()]));
       expect(placed(s, v), `viewer ${key}`).toEqual({ hands: sorted, deckTop: w.deckTop ?? [], faceDown: w.faceDown ?? null });
-      const account = new Provenance(v, s.players, deckAtStart.get(s.log[0]!));
-      account.feed(visibleLog(s.log, v));
+      const account = new Provenance(v, s.players, deckAtStart.get(g.log[0]!));
+      account.feed(visibleLog(g.log, v));
       expect(disagreements(placesInView(realView(s, v), s.players), account, `viewer ${key}`)).toEqual([]);
     }
   }
 
-  /** A position, remembered with its Cheat deck's size (keyed by its first log entry, which every later state keeps). */
-  const at = (spec: Parameters<typeof position>[0]) => {
-    const s = position(spec);
-    deckAtStart.set(s.log[0]!, s.cheatDeck.length);
-    return s;
+  /** A position and its log, remembered with its Cheat deck's size (keyed by its first log entry, which every later log keeps). */
+  const at = (spec: Parameters<typeof positioned>[0]): Game => {
+    const g = positioned(spec);
+    deckAtStart.set(g.log[0]!, g.state.cheatDeck.length);
+    return g;
   };
-  const table = (spec: Partial<Parameters<typeof position>[0]>) =>
+  const table = (spec: Partial<Parameters<typeof positioned>[0]>) =>
     at({ players: 3, dice: [[4, 2, 6], [5, 1, 3], [2, 6, 1]], pot: ["item-bone-1", "item-tooth-1", "item-worms-1"], ...spec });
 
   it("Poisoner: giver and receiver know the card; it ends when played, or when that hand gives a card to a third player unseen, not when it gives one to the knower", () => {
     const s = table({ hands: [["cheat-swap", "cheat-borrow"], ["cheat-pilfer"], []], ongoing: [["cheat-poisoner"], [], []], cheatDeck: ["cheat-refresh", "cheat-distraction"] });
-    const given = play(s, [[0, { type: "poison", give: "cheat-swap", die: 3 }]]);
+    const given = played(s, [[0, { type: "poison", give: "cheat-swap", die: 3 }]]);
     expectPlaces(given, { "0": { hands: { 1: ["cheat-swap"] } } });
     // Seat 1 draws (the card drawn is unknown) and pilfers the Poisoner: nothing leaves its hand.
-    const pilfered = play(given, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-pilfer", take: "cheat-poisoner" }]]);
+    const pilfered = played(given, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-pilfer", take: "cheat-poisoner" }]]);
     expectPlaces(pilfered, { "0": { hands: { 1: ["cheat-swap"] } } });
     // A card to seat 2, face down: seat 0 can't tell which, so no longer knows the swap is there.
-    expectPlaces(play(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 6 }]]), { "1": { hands: { 2: ["cheat-refresh"] } } });
+    expectPlaces(played(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 6 }]]), { "1": { hands: { 2: ["cheat-refresh"] } } });
     // A card to seat 0 itself: it sees it got the other one, so the swap is still there.
-    expectPlaces(play(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 1 }]]), { "0": { hands: { 1: ["cheat-swap"] } }, "1": { hands: { 0: ["cheat-refresh"] } } });
+    expectPlaces(played(pilfered, [[1, { type: "poison", give: "cheat-refresh", die: 1 }]]), { "0": { hands: { 1: ["cheat-swap"] } }, "1": { hands: { 0: ["cheat-refresh"] } } });
     // Played face up: it has left the hand, and no view lists it.
-    expectPlaces(play(pilfered, [[1, { type: "cheat", card: "cheat-swap", die: 4, other: 5 }]]), {});
+    expectPlaces(played(pilfered, [[1, { type: "cheat", card: "cheat-swap", die: 4, other: 5 }]]), {});
   });
 
   it("Sneak Preview: everyone (spectators too) knows the card back in that hand; an Item leaving doesn't end it; a card given unseen ends it for all but the two", () => {
     const s = table({ hands: [["cheat-sneak-preview", "cheat-swap", "cheat-exchange", "item-bone-2", "cheat-borrow"], [], []], ongoing: [["cheat-poisoner"], [], []] });
-    const shown = play(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }], [0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
+    const shown = played(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }], [0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
     const all = { hands: { 0: ["cheat-swap"] } };
     expectPlaces(shown, { "1": all, "2": all, spectator: all });
-    const exchanged = play(shown, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    const exchanged = played(shown, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
     expectPlaces(exchanged, { "1": all, "2": all, spectator: all });
-    const poisoned = play(exchanged, [[0, { type: "poison", give: "cheat-borrow", die: 3 }]]);
+    const poisoned = played(exchanged, [[0, { type: "poison", give: "cheat-borrow", die: 3 }]]);
     expectPlaces(poisoned, { "0": { hands: { 1: ["cheat-borrow"] } }, "1": all });
   });
 
@@ -410,35 +416,35 @@ describe("Goblin Teeth knowledge, path by path: who may know which card afterwar
       discard: ["cheat-pass", "cheat-swap", "cheat-borrow"],
       cheatDeck: ["cheat-distraction", "cheat-refresh", "cheat-pilfer", "cheat-reposition"],
     });
-    const revived = play(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-pass" }]]);
+    const revived = played(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "cheat-pass" }]]);
     expectPlaces(revived, { "0": { hands: { 1: ["cheat-pass"] }, deckTop: ["cheat-swap@0"] } });
     // Seat 1's Share the Load draws the swap seat 0 put on top: seat 0 follows it into seat 1's hand.
-    const drawn = play(revived, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-share-the-load" }]]);
+    const drawn = played(revived, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-share-the-load" }]]);
     expectPlaces(drawn, { "0": { hands: { 1: ["cheat-pass", "cheat-swap"] } } });
     // One of the three back on top, one to seat 2: seat 0 can't tell which (the pass it gave stays).
-    const shared = play(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-swap" }]]);
+    const shared = played(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-swap" }]]);
     expectPlaces(shared, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-swap"] }, deckTop: ["cheat-distraction@0"] } });
     // Even when the card it knew stays in that hand: it might have been either of the two that went.
-    const kept = play(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-refresh" }]]);
+    const kept = played(drawn, [[1, { type: "share", top: "cheat-distraction", give: "cheat-refresh" }]]);
     expectPlaces(kept, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-distraction@0"] } });
     // Or when the one put back is the card it knew (and on the deck only seat 1 knows it: the engine
     // letting it keep its knowers would show it to seat 0 there).
-    const back = play(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
+    const back = played(drawn, [[1, { type: "share", top: "cheat-swap", give: "cheat-refresh" }]]);
     expectPlaces(back, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-refresh"] }, deckTop: ["cheat-swap@0"] } });
     // Seat 2 draws the card seat 1 put on top: seat 1 follows it.
-    const taken = play(shared, [[1, { type: "altar", die: 3 }], [2, { type: "altar-draw", die: 6 }]]);
+    const taken = played(shared, [[1, { type: "altar", die: 3 }], [2, { type: "altar-draw", die: 6 }]]);
     expectPlaces(taken, { "0": { hands: { 1: ["cheat-pass"] } }, "1": { hands: { 2: ["cheat-distraction", "cheat-swap"] } } });
   });
 
   it("the face-down Item: who peeked follows it into a Switcheroo player's hand, until an Item leaves that hand unseen; Refresh ends it", () => {
     const s = table({ hands: [["cheat-sneaky-sneaky"], ["cheat-switcheroo", "cheat-exchange", "cheat-refresh", "item-emerald-1", "item-mushroom-1"], []] });
-    const peeked = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 }]]);
+    const peeked = played(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 0, value: 3 }]]);
     expectPlaces(peeked, { "0": { faceDown: "item-bone-1" } });
-    const switched = play(peeked, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-switcheroo", item: "item-emerald-1" }]]);
+    const switched = played(peeked, [[0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-switcheroo", item: "item-emerald-1" }]]);
     expectPlaces(switched, { "0": { hands: { 1: ["item-bone-1"] } }, "1": { faceDown: "item-emerald-1" } });
-    const exchanged = play(switched, [[1, { type: "cheat", card: "cheat-exchange", item: "item-mushroom-1" }]]);
+    const exchanged = played(switched, [[1, { type: "cheat", card: "cheat-exchange", item: "item-mushroom-1" }]]);
     expectPlaces(exchanged, { "1": { faceDown: "item-emerald-1" } });
-    expectPlaces(play(exchanged, [[1, { type: "cheat", card: "cheat-refresh", slot: 0 }]]), {});
+    expectPlaces(played(exchanged, [[1, { type: "cheat", card: "cheat-refresh", slot: 0 }]]), {});
   });
 
   it("the face-down Item awarded: who peeked knows it is in its taker's hand (nobody else does)", () => {
@@ -449,18 +455,18 @@ describe("Goblin Teeth knowledge, path by path: who may know which card afterwar
       pot: ["item-bone-1", "item-tooth-1"],
       hands: [["cheat-sneaky-sneaky"], []],
     });
-    const next = play(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 3 }], [0, { type: "altar", die: 2 }]]);
-    expect(next.round).toBe(2);
-    expect(next.hands[1]).toContain("item-bone-1");
+    const next = played(s, [[0, { type: "cheat", card: "cheat-sneaky-sneaky", die: 2, value: 3 }], [0, { type: "altar", die: 2 }]]);
+    expect(next.state.round).toBe(2);
+    expect(next.state.hands[1]).toContain("item-bone-1");
     expectPlaces(next, { "0": { hands: { 1: ["item-bone-1"] } } });
   });
 
   it("Quick Fingers: a Cheat card discarded face up ends nothing else; an Item discarded unseen ends what was known of that hand's Items", () => {
     const s = table({ hands: [["item-bone-2", "cheat-swap"], ["cheat-quick-fingers", "item-emerald-1", "cheat-borrow"], []], ongoing: [["cheat-poisoner"], [], []] });
-    const given = play(s, [[0, { type: "poison", give: "item-bone-2", die: 3 }], [0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-quick-fingers" }]]);
+    const given = played(s, [[0, { type: "poison", give: "item-bone-2", die: 3 }], [0, { type: "altar", die: 0 }], [1, { type: "cheat", card: "cheat-quick-fingers" }]]);
     expectPlaces(given, { "0": { hands: { 1: ["item-bone-2"] } } });
-    const cheatOut = play(given, [[1, { type: "quick-fingers", discard: "cheat-borrow", raise: 4, reduce: 5 }]]);
+    const cheatOut = played(given, [[1, { type: "quick-fingers", discard: "cheat-borrow", raise: 4, reduce: 5 }]]);
     expectPlaces(cheatOut, { "0": { hands: { 1: ["item-bone-2"] } } });
-    expectPlaces(play(cheatOut, [[1, { type: "quick-fingers", discard: "item-emerald-1", raise: 4, reduce: 5 }]]), {});
+    expectPlaces(played(cheatOut, [[1, { type: "quick-fingers", discard: "item-emerald-1", raise: 4, reduce: 5 }]]), {});
   });
 });

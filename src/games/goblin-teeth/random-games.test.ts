@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { matchesLegal } from "../legal.js";
+import { started, stepped } from "../testing.js";
 import type { Action } from "../types.js";
 import { cheatParams } from "./cheats/index.js";
 import { CHEAT_IDS, isCheat, isItem, ITEM_IDS } from "./data.js";
@@ -15,6 +16,9 @@ import { goblinTeeth as game } from "./index.js";
 import type { GoblinTeethOptions, GoblinTeethState } from "./state.js";
 
 export function checkInvariants(s: GoblinTeethState) {
+  // The state keeps no event log (the room keeps it beside the state), nor a step's events.
+  expect(s).not.toHaveProperty("log");
+  expect(s).not.toHaveProperty("events");
   const items = [...s.itemDeck, ...s.pot.map((p) => p.item), ...s.hands.flat().filter(isItem)];
   expect(items.sort()).toEqual([...ITEM_IDS].sort());
   const cheats = [...s.cheatDeck, ...s.discard, ...s.hands.flat().filter(isCheat), ...s.ongoing.flat(), ...s.inPlay.map((c) => c.card)];
@@ -132,14 +136,15 @@ describe("random games", () => {
         for (let seat = 0; seat < players; seat++) expect(game.legalActions(g.final, seat)).toEqual([]);
         games++;
         if (i % 5 !== 0) continue;
-        // Replay: same seed + same actions = byte-identical JSON.
-        let s = game.setup({ players, options, seed });
+        // Replay: same seed + same actions = byte-identical JSON (the state and the log kept beside it).
+        let s = started(game.setup({ players, options, seed }));
         for (const [seat, action] of g.moves) {
-          const r = game.apply(s, seat, JSON.parse(JSON.stringify(action)));
+          const r = stepped(s, game.apply(s.state, seat, JSON.parse(JSON.stringify(action))));
           expect(r.ok).toBe(true);
           if (r.ok) s = r.value;
         }
-        expect(JSON.stringify(s)).toBe(JSON.stringify(g.final));
+        expect(JSON.stringify(s.state)).toBe(JSON.stringify(g.final));
+        expect(JSON.stringify(s.log)).toBe(JSON.stringify(g.log));
       }
     }
     expect(games).toBe(200);

@@ -1,12 +1,13 @@
 /** End of round, the first player token, winning and its tie-breaks, the Advanced Play variant. */
 import { describe, expect, it } from "vitest";
 import { knowsCard } from "./cards.js";
-import { codeOf, play, position } from "./fixtures.js";
+import type { Logged } from "../testing.js";
+import { codeOf, play, played, position } from "./fixtures.js";
 import { goblinTeeth as game } from "./index.js";
 import { view } from "./view.js";
 import type { DieSpot, GoblinTeethState } from "./state.js";
 
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 const FIVE = ["item-tooth-1", "item-emerald-1", "item-worms-1", "item-mushroom-1", "item-bone-1"]; // the 6-Item Offering but a Button
 
 /** Everyone's dice on the Altar but seat `last`'s die `3 * last`, which is its turn. */
@@ -36,7 +37,8 @@ describe("end of round", () => {
     });
     const hands = s.hands.map((h) => [...h]);
     const deck = s.cheatDeck.slice(0, 2);
-    const t = play(s, [[2, { type: "altar", die: 6 }]]);
+    const tg = played(s, [[2, { type: "altar", die: 6 }]]);
+    const t = tg.state;
     expect(t.round).toBe(2);
     expect(t.lastAwards).toEqual([
       { slot: 0, faceDown: true, seat: 0, bid: 5 },
@@ -53,11 +55,11 @@ describe("end of round", () => {
     expect(t.pot).toHaveLength(3);
     expect(t.dice.every((d) => d.at === "supply")).toBe(true);
     // Nobody else learns what the face-down Item was; the taker does (privately).
-    expect(logOf(t, "award")[0]).toMatchObject({ slot: 0, seat: 0, faceDown: true, item: null });
-    expect(logOf(t, "took-face-down")[0]).toMatchObject({ to: [0], card: "item-bone-1" });
+    expect(logOf(tg, "award")[0]).toMatchObject({ slot: 0, seat: 0, faceDown: true, item: null });
+    expect(logOf(tg, "took-face-down")[0]).toMatchObject({ to: [0], card: "item-bone-1" });
     expect(knowsCard(t, "item-bone-1", { kind: "seat", seat: 1 })).toBe(false);
-    expect(logOf(t, "award")[1]).toMatchObject({ slot: 1, seat: 0, item: { type: "tooth" } });
-    expect(JSON.stringify(logOf(t, "award"))).not.toContain("item-tooth-1");
+    expect(logOf(tg, "award")[1]).toMatchObject({ slot: 1, seat: 0, item: { type: "tooth" } });
+    expect(JSON.stringify(logOf(tg, "award"))).not.toContain("item-tooth-1");
   });
 
   it("the face-down Item without bids: the first player keeps the token", () => {
@@ -88,12 +90,13 @@ describe("end of round", () => {
 describe("winning", () => {
   it("completing an Offering at the end of the round ends the game; hands are revealed", () => {
     const s = lastDie(2, 0, { hands: [[...FIVE, "cheat-pass"], ["cheat-swap"]] });
-    const t = play(s, [[0, { type: "place", die: 0, slot: 1 }]]);
+    const tg = played(s, [[0, { type: "place", die: 0, slot: 1 }]]);
+    const t = tg.state;
     expect(t.phase).toBe("over");
     expect(game.isOver(t)).toBe(true);
     expect(t.result).toMatchObject({ reason: "offering", completed: ["six", null], winners: [0], places: [1, 2] });
     expect(game.outcome(t)).toMatchObject({ scores: [301, 0], places: [1, 2] });
-    const reveal = logOf(t, "reveal")[0];
+    const reveal = logOf(tg, "reveal")[0];
     expect(reveal.to).toBeUndefined();
     expect(reveal.hands).toEqual(t.hands);
     for (const viewer of [{ kind: "spectator" as const }, { kind: "seat" as const, seat: 1 }]) {
@@ -157,7 +160,7 @@ describe("Advanced Play", () => {
   });
 
   it("setup deals every player their own A and B; the room option turns it on", () => {
-    const s = game.setup({ players: 3, options: { advanced: true }, seed: "adv" });
+    const s = game.setup({ players: 3, options: { advanced: true }, seed: "adv" }).state;
     expect(s.advanced).toBe(true);
     expect(s.seatOfferings).toHaveLength(3);
     expect(new Set(s.seatOfferings!.flat()).size).toBe(6);

@@ -7,7 +7,7 @@ import type { Seat } from "../types.js";
 import { awardItem, drawCheats, revealAll, shuffleIntoItemDeck } from "./cards.js";
 import { face, teethOf } from "./data.js";
 import { diceOf, highBidder, offerBlessed, rollAll, slotTotals } from "./dice.js";
-import { clockwise, log, type Draft } from "./draft.js";
+import { clockwise, emit, type Draft } from "./draft.js";
 import { bestCompleted, offeringLevel } from "./offerings.js";
 import { hasOngoing } from "./ongoing.js";
 import type { Award, GameResult } from "./state.js";
@@ -31,14 +31,14 @@ export function startRound(d: Draft, roll: boolean): void {
   d.inPlay = [];
   d.pending = [];
   d.patientDone = false;
-  log(d, {
+  emit(d, {
     type: "round-start",
     round: d.round,
     firstPlayer: d.firstPlayer,
     pot: d.pot.map((p, slot) => ({ slot, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) })),
     itemDeckCount: d.itemDeck.length,
   });
-  if (roll) log(d, { type: "roll", dice: d.dice.map((x) => x.value) });
+  if (roll) emit(d, { type: "roll", dice: d.dice.map((x) => x.value) });
   for (const seat of clockwise(d.players, d.firstPlayer)) {
     if (hasOngoing(d, seat, "fresh-start")) d.pending.push({ kind: "fresh-start", seat });
     else offerBlessed(d, diceOf(seat));
@@ -59,17 +59,17 @@ export function endRound(d: Draft): void {
     if (seat === null) {
       unbid.push(p.item);
       awards.push({ slot, faceDown: p.faceDown, seat: null, bid: null });
-      log(d, { type: "no-bids", slot, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) });
+      emit(d, { type: "no-bids", slot, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) });
       return;
     }
     const bid = slotTotals(d.dice, slot, d.players)[seat];
     took[seat] = true;
     awards.push({ slot, faceDown: p.faceDown, seat, bid });
     awardItem(d, seat, slot);
-    log(d, { type: "award", slot, seat, bid, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) });
+    emit(d, { type: "award", slot, seat, bid, faceDown: p.faceDown, item: p.faceDown ? null : face(p.item) });
     if (p.faceDown) {
       newFirst = seat;
-      log(d, { type: "took-face-down", to: [seat], seat, card: p.item });
+      emit(d, { type: "took-face-down", to: [seat], seat, card: p.item });
     }
   });
   shuffleIntoItemDeck(d, unbid);
@@ -81,7 +81,7 @@ export function endRound(d: Draft): void {
     finishGame(d, "offering");
     return;
   }
-  if (newFirst !== d.firstPlayer) log(d, { type: "first-player", seat: newFirst });
+  if (newFirst !== d.firstPlayer) emit(d, { type: "first-player", seat: newFirst });
   d.firstPlayer = newFirst;
   for (const seat of clockwise(d.players, d.firstPlayer)) if (!took[seat]) drawCheats(d, seat, 1, "no-items");
   d.round++;
@@ -109,8 +109,8 @@ export function finishGame(d: Draft, reason: GameResult["reason"]): void {
   d.pending = [];
   d.inPlay = [];
   d.result = { reason, round: d.round, completed, teeth, scores, places, winners, hands: d.hands.map((h) => [...h]) };
-  log(d, { type: "game-end", reason, round: d.round, completed, teeth, scores, places, winners });
-  log(d, {
+  emit(d, { type: "game-end", reason, round: d.round, completed, teeth, scores, places, winners });
+  emit(d, {
     type: "reveal",
     hands: d.hands.map((h) => [...h]),
     pot: d.pot.map((p) => p.item),

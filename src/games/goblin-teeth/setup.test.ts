@@ -4,7 +4,8 @@ import { A_OFFERINGS, B_OFFERINGS, CHEAT_IDS, ITEM_IDS } from "./data.js";
 import { diceOf } from "./dice.js";
 import { goblinTeeth as game } from "./index.js";
 
-const setup = (players: number, seed = "s", advanced = false) => game.setup({ players, options: { advanced }, seed });
+const setupStep = (players: number, seed = "s", advanced = false) => game.setup({ players, options: { advanced }, seed });
+const setup = (players: number, seed = "s", advanced = false) => setupStep(players, seed, advanced).state;
 
 describe("setup", () => {
   it("shuffles both decks, deals one Cheat card each and a Pot of one Item per player (slot 0 face down)", () => {
@@ -20,6 +21,12 @@ describe("setup", () => {
       expect(s.phase).toBe("turn");
       expect(s.turn).toBe(s.firstPlayer);
       for (let seat = 0; seat < players; seat++) expect(s.knowledge[s.hands[seat][0]]).toEqual([seat]);
+      // The state keeps no log: setup reports its events (unnumbered) beside it.
+      expect(s).not.toHaveProperty("log");
+      expect(s).not.toHaveProperty("events");
+      const { events } = setupStep(players);
+      expect(events.map((e) => e.type).slice(0, 2)).toEqual(["game-start", "roll"]);
+      for (const e of events) expect(e).not.toHaveProperty("n");
     }
     expect(setup(4, "x").itemDeck).not.toEqual(setup(4, "y").itemDeck);
   });
@@ -42,7 +49,8 @@ describe("setup", () => {
     const firsts = new Set<number>();
     let ties = 0;
     for (let i = 0; i < 200; i++) {
-      const s = setup(4, `first-${i}`);
+      const step = setupStep(4, `first-${i}`);
+      const s = step.state;
       const sums = [0, 1, 2, 3].map((seat) => diceOf(seat).reduce((t, id) => t + s.dice[id].value, 0));
       for (let seat = 0; seat < 4; seat++) {
         const v = diceOf(seat).map((id) => s.dice[id].value);
@@ -54,11 +62,11 @@ describe("setup", () => {
         ties++;
         firsts.add(s.firstPlayer);
       }
-      const e = s.log.find((x) => x.type === "first-player")!;
+      const e = step.events.find((x) => x.type === "first-player")!;
       expect(e).toMatchObject({ seat: s.firstPlayer, sums });
     }
     expect(ties).toBeGreaterThan(10);
     expect(firsts.size).toBeGreaterThan(1);
-    expect(setup(5, "same")).toEqual(setup(5, "same"));
+    expect(setupStep(5, "same")).toEqual(setupStep(5, "same"));
   });
 });

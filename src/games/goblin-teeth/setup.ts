@@ -4,16 +4,16 @@
  * first round's roll) and draws a Cheat card; the highest dice sum goes first (ties: at random).
  */
 import { randomInt, seedRng, shuffle } from "../rng.js";
-import type { SetupContext } from "../types.js";
+import type { SetupContext, Step } from "../types.js";
 import { drawCheats } from "./cards.js";
 import { A_OFFERINGS, B_OFFERINGS, CHEAT_IDS, DICE_PER_PLAYER, ITEM_IDS } from "./data.js";
 import { diceOf, rollAll } from "./dice.js";
-import { log, type Draft } from "./draft.js";
+import { emit, finish, type Draft } from "./draft.js";
 import { settle } from "./flow.js";
 import { startRound } from "./round.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
 
-export function setup(ctx: SetupContext<GoblinTeethOptions>): GoblinTeethState {
+export function setup(ctx: SetupContext<GoblinTeethOptions>): Step<GoblinTeethState> {
   const { players, seed } = ctx;
   const advanced = ctx.options?.advanced === true;
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
@@ -31,7 +31,6 @@ export function setup(ctx: SetupContext<GoblinTeethOptions>): GoblinTeethState {
   const d: Draft = {
     game: GAME_ID,
     players,
-    log: [],
     rng,
     advanced,
     phase: "start",
@@ -55,10 +54,11 @@ export function setup(ctx: SetupContext<GoblinTeethOptions>): GoblinTeethState {
     patientDone: false,
     lastAwards: null,
     result: null,
+    events: [],
   };
-  log(d, { type: "game-start", players, advanced, offerings: d.offerings, seatOfferings: d.seatOfferings });
+  emit(d, { type: "game-start", players, advanced, offerings: d.offerings, seatOfferings: d.seatOfferings });
   for (let seat = 0; seat < players; seat++) rollAll(d, seat);
-  log(d, { type: "roll", dice: d.dice.map((x) => x.value) });
+  emit(d, { type: "roll", dice: d.dice.map((x) => x.value) });
   for (let seat = 0; seat < players; seat++) drawCheats(d, seat, 1, "setup");
   // Highest sum of dice goes first; ties are broken at random (online stand-in for "the tallest").
   const sums = Array.from({ length: players }, (_, seat) => diceOf(seat).reduce((t, id) => t + d.dice[id].value, 0));
@@ -67,8 +67,8 @@ export function setup(ctx: SetupContext<GoblinTeethOptions>): GoblinTeethState {
   const pick = tied.length > 1 ? randomInt(d.rng, tied.length) : { value: 0, rng: d.rng };
   d.rng = pick.rng;
   d.firstPlayer = tied[pick.value];
-  log(d, { type: "first-player", seat: d.firstPlayer, sums, tied: tied.length > 1 ? tied : [] });
+  emit(d, { type: "first-player", seat: d.firstPlayer, sums, tied: tied.length > 1 ? tied : [] });
   startRound(d, false);
   settle(d);
-  return d;
+  return finish(d);
 }

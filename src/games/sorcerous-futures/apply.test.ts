@@ -12,7 +12,7 @@ const code = (s: SorcerousFuturesState, seat: unknown, action: unknown) => {
 };
 
 describe("apply errors", () => {
-  const setupState = deepFreeze(game.setup({ players: 4, options: {}, seed: "errors" }));
+  const setupState = deepFreeze(game.setup({ players: 4, options: {}, seed: "errors" }).state);
   const pickState = deepFreeze(
     position({ players: 4, valuations: [["pact", "sea"], ["mill", "forest"], ["author", "end"], ["bard", "cave"]], market: ["journey", "diplomat"] }),
   );
@@ -59,7 +59,7 @@ const OPTION_SETS: Array<[number, SorcerousFuturesOptions]> = [
 describe("purity", () => {
   it("never changes the input state, after legal or illegal actions", () => {
     for (const [players, options] of OPTION_SETS) {
-      let s = game.setup({ players, options, seed: `pure-${players}` });
+      let s = game.setup({ players, options, seed: `pure-${players}` }).state;
       const random = seededRandom(`pure-${players}`);
       let steps = 0;
       while (!game.isOver(s)) {
@@ -74,7 +74,7 @@ describe("purity", () => {
         const r = game.apply(frozen, seat, randomLegalAction(game.legalActions(frozen, seat), random)!);
         expect(r.ok).toBe(true);
         expect(JSON.stringify(frozen)).toBe(before);
-        if (r.ok) s = r.value;
+        if (r.ok) s = r.value.state;
         steps++;
       }
       expect(steps).toBeGreaterThan(50);
@@ -100,12 +100,12 @@ describe("fuzz", () => {
     const types = ["exchange", "reveal", "confirm", "pick", "bid", "pass", "fold", "", "BID", "hasOwnProperty"];
     const keys = ["amount", "card", "hand", "slot", "type", "extra", "__proto__", "constructor"];
 
-    let s = game.setup({ players: 5, options: {}, seed: "fuzz" });
+    let s = game.setup({ players: 5, options: {}, seed: "fuzz" }).state;
     let tries = 0;
     for (let step = 0; step < 300; step++) {
       if (game.isOver(s)) {
         const [players, options] = OPTION_SETS[step % OPTION_SETS.length];
-        s = game.setup({ players, options, seed: `fuzz-${step}` });
+        s = game.setup({ players, options, seed: `fuzz-${step}` }).state;
       }
       const frozen = deepFreeze(s);
       const before = JSON.stringify(frozen);
@@ -136,7 +136,7 @@ describe("fuzz", () => {
       const seat = active[Math.floor(random() * active.length)];
       const r = game.apply(frozen, seat, randomLegalAction(game.legalActions(frozen, seat), random)!);
       expect(r.ok).toBe(true);
-      if (r.ok) s = r.value;
+      if (r.ok) s = r.value.state;
     }
     expect(tries).toBe(12000);
   });

@@ -1,9 +1,10 @@
 /**
  * apply(): validate an arbitrary JSON action and apply it. Never throws and never mutates;
- * on error returns fail(code, message) and the input state is untouched.
+ * on error returns fail(code, message) and the input state is untouched. The step's events are
+ * collected in an array created here and passed down to the rules that report them.
  */
 import { checkActionShape, checkSeat } from "../actions.js";
-import { fail, ok, type Action, type Result, type Seat } from "../types.js";
+import { fail, ok, type Action, type GameEvent, type Result, type Seat, type Step } from "../types.js";
 import { auctionTurn, bid, highBid, isFinalChance, minBid, pass, pick } from "./auction.js";
 import { isPawnOrCourt } from "./sale.js";
 import { confirm, exchange, pawnOrCourtInHand, reveal } from "./setup-actions.js";
@@ -26,9 +27,7 @@ const PHASE_TEXT: Record<Phase, string> = {
   over: "the game is over",
 };
 
-
-
-export function apply(state: SorcerousFuturesState, seat: Seat, action: Action): Result<SorcerousFuturesState> {
+export function apply(state: SorcerousFuturesState, seat: Seat, action: Action): Result<Step<SorcerousFuturesState>> {
   const seatOk = checkSeat(state.players, seat);
   if (!seatOk.ok) return seatOk;
   if (state.phase === "over") return fail("GAME_OVER", "The game is over.");
@@ -37,6 +36,8 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
   if (!shape.ok) return shape;
   const { type, fields } = shape.value;
   const spec = ACTIONS[type];
+  const events: GameEvent[] = [];
+  const done = (next: SorcerousFuturesState) => ok({ state: next, events });
 
   if (state.phase === "setup") {
     if (spec.phase !== "setup") return fail("WRONG_STEP", `You can't ${type} now: ${PHASE_TEXT.setup}.`);
@@ -52,7 +53,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
         if (state.money[seat] < EXCHANGE_COST) {
           return fail("NOT_ENOUGH_MONEY", `An exchange costs $${EXCHANGE_COST} and you have $${state.money[seat]}.`);
         }
-        return ok(exchange(state, seat, h, fields.slot));
+        return done(exchange(state, seat, h, fields.slot, events));
       }
       case "reveal": {
         const c = fields.card;
@@ -60,7 +61,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
           return fail("NOT_IN_HAND", `That card is not in your hand; choose one of: ${hand.join(", ")}.`);
         }
         if (!isPawnOrCourt(c)) return fail("NOT_PAWN_OR_COURT", "Only a Pawn or a Court may be revealed and replaced.");
-        return ok(reveal(state, seat, c));
+        return done(reveal(state, seat, c, events));
       }
       case "confirm": {
         const bad = pawnOrCourtInHand(state, seat);
@@ -70,7 +71,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
             "A Pawn or Court may not be kept as a valuation: reveal it (and draw a replacement) or exchange it face down first.",
           );
         }
-        return ok(confirm(state, seat));
+        return done(confirm(state, seat, events));
       }
     }
     return fail("UNKNOWN_ACTION", "Unknown action.");
@@ -84,11 +85,11 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
     if (typeof c !== "string" || !state.market.includes(c)) {
       return fail("NOT_IN_MARKET", `That card is not in the market; choose one of: ${state.market.join(", ")}.`);
     }
-    return ok(pick(state, c));
+    return done(pick(state, c, events));
   }
   const a = state.auction!;
   if (auctionTurn(a, state.players) !== seat) return fail("NOT_YOUR_TURN", "It is not your turn.");
-  if (type === "pass") return ok(pass(state, seat));
+  if (type === "pass") return done(pass(state, seat, events));
   const amount = fields.amount;
   if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) {
     return fail("BAD_AMOUNT", "A bid must be a whole number of dollars, at least 1.");
@@ -99,5 +100,5 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
   }
   if (amount < minBid(a)) return fail("BID_TOO_LOW", `You must bid at least $${minBid(a)} ($1 above the high bid of $${high!.amount}).`);
   if (amount > state.money[seat]) return fail("BID_TOO_HIGH", `You can't bid more than your $${state.money[seat]}.`);
-  return ok(bid(state, seat, amount));
+  return done(bid(state, seat, amount, events));
 }

@@ -1,7 +1,7 @@
 /** Auctions: the Excuse holder picks and opens, each other player once, the Excuse holder last. */
 import { describe, expect, it } from "vitest";
 import type { Action } from "../types.js";
-import { allPass, play, position, randomGame } from "./fixtures.js";
+import { allPass, play, playLogged, position, randomGame } from "./fixtures.js";
 import { sorcerousFutures as game } from "./index.js";
 import type { SorcerousFuturesState } from "./state.js";
 
@@ -26,16 +26,17 @@ describe("picking", () => {
     expect(code(s, 0, { type: "pick", card: "pact" })).toBe("NOT_IN_MARKET");
     expect(code(s, 0, { type: "pass" })).toBe("WRONG_STEP");
     expect(code(s, 0, { type: "confirm" })).toBe("WRONG_STEP");
-    const t = play(s, [[0, { type: "pick", card: "mill" }]]);
+    const { state: t, log } = playLogged(s, [[0, { type: "pick", card: "mill" }]]);
     expect(t.phase).toBe("bidding");
     expect(t.market).toEqual(["journey", "diplomat", "end", "cave"]);
     expect(t.auction).toMatchObject({ number: 1, card: "mill", excuse: 0, moves: [], auto: false });
-    expect(t.log.at(-1)).toMatchObject({ type: "pick", seat: 0, card: "mill", auto: false });
+    expect(log.at(-1)).toMatchObject({ type: "pick", seat: 0, card: "mill", auto: false });
   });
 });
 
 describe("bidding", () => {
-  const picked = () => play(start(), [[0, { type: "pick", card: "diplomat" }]]);
+  const pickedLogged = () => playLogged(start(), [[0, { type: "pick", card: "diplomat" }]]);
+  const picked = () => pickedLogged().state;
 
   it("turn order: the Excuse holder opens, each other player clockwise once, then the Excuse holder", () => {
     let s = picked();
@@ -59,8 +60,8 @@ describe("bidding", () => {
     s = play(s, [[0, { type: "bid", amount: 5 }]]);
     expect(code(s, 1, { type: "bid", amount: 5 })).toBe("BID_TOO_LOW");
     expect(game.legalActions(s, 1)[0].params).toEqual({ amount: { kind: "int", min: 6, max: 100 } });
-    s = play(s, [[1, { type: "bid", amount: 6 }]]);
-    expect(s.log.at(-1)).toMatchObject({ type: "bid", seat: 1, amount: 6 });
+    const { log } = playLogged(s, [[1, { type: "bid", amount: 6 }]]);
+    expect(log.at(-1)).toMatchObject({ type: "bid", seat: 1, amount: 6 });
   });
 
   it("a player who can't reach the minimum, or has $0, can only pass", () => {
@@ -76,7 +77,7 @@ describe("bidding", () => {
   });
 
   it("the highest bid pays the bank and takes the card; the Excuse passes left", () => {
-    const s = play(picked(), [
+    const { state: s, log } = playLogged(pickedLogged(), [
       [0, { type: "bid", amount: 5 }],
       [1, { type: "pass" }],
       [2, { type: "bid", amount: 9 }],
@@ -88,7 +89,7 @@ describe("bidding", () => {
     expect(s.excuse).toBe(1);
     expect(s.phase).toBe("pick");
     expect(s.turn).toBe(1);
-    expect(s.log.slice(-2)).toMatchObject([
+    expect(log.slice(-2)).toMatchObject([
       { type: "win", seat: 2, card: "diplomat", paid: 9 },
       { type: "excuse", seat: 1 },
     ]);
@@ -124,51 +125,53 @@ describe("bidding", () => {
   });
 
   it("all pass: the card is discarded and no money moves", () => {
-    const s = allPass(picked());
+    const { state: s, log } = allPass(pickedLogged());
     expect(s.discard).toEqual(["diplomat"]);
     expect(s.money).toEqual([100, 100, 100, 100]);
     expect(s.holdings.flat()).toEqual([]);
     expect(s.excuse).toBe(1);
-    expect(s.log.filter((e) => e.type === "discard")).toMatchObject([{ card: "diplomat" }]);
+    expect(log.filter((e) => e.type === "discard")).toMatchObject([{ card: "diplomat" }]);
   });
 });
 
 describe("markets", () => {
   it("the last card of a market is auctioned by the Excuse holder automatically; then a new market", () => {
-    let s = start();
+    let g = playLogged(start(), []);
     for (let i = 0; i < 4; i++) {
-      expect(s.turn).toBe(i);
-      s = allPass(play(s, [[s.turn!, { type: "pick", card: s.market[0] }]]));
+      expect(g.state.turn).toBe(i);
+      g = allPass(playLogged(g, [[g.state.turn!, { type: "pick", card: g.state.market[0] }]]));
     }
+    let s = g.state;
     // Excuse back with the first picker (0 + 4 passes = seat 0), who auctions the last card.
     expect(s.phase).toBe("bidding");
     expect(s.excuse).toBe(0);
     expect(s.auction).toMatchObject({ card: "cave", excuse: 0, auto: true });
-    expect(s.log.at(-1)).toMatchObject({ type: "pick", seat: 0, card: "cave", auto: true });
+    expect(g.log.at(-1)).toMatchObject({ type: "pick", seat: 0, card: "cave", auto: true });
     expect(s.market).toEqual([]);
-    s = allPass(s);
+    g = allPass(g);
+    s = g.state;
     expect(s.marketNumber).toBe(2);
     expect(s.market).toHaveLength(5);
     expect(s.excuse).toBe(1);
     expect(s.turn).toBe(1);
-    expect(s.log.filter((e) => e.type === "market-dealt")).toHaveLength(1);
+    expect(g.log.filter((e) => e.type === "market-dealt")).toHaveLength(1);
   });
 
   it("4 players: four markets of 5, everyone gets first pick once, the deck is exhausted", () => {
     const g = randomGame(4, "markets-4");
-    const markets = g.final.log.filter((e) => e.type === "market-dealt");
+    const markets = g.log.filter((e) => e.type === "market-dealt");
     expect(markets.map((e) => (e.cards as string[]).length)).toEqual([5, 5, 5, 5]);
-    const firsts = g.final.log.filter((e) => e.type === "market-dealt").map((e) => e.n);
-    const firstPickers = firsts.map((n) => g.final.log.find((e) => e.n > n && e.type === "pick")!.seat);
+    const firsts = g.log.filter((e) => e.type === "market-dealt").map((e) => e.n);
+    const firstPickers = firsts.map((n) => g.log.find((e) => e.n > n && e.type === "pick")!.seat);
     expect([...firstPickers].sort()).toEqual([0, 1, 2, 3]);
     expect(g.final.deck).toEqual([]);
-    expect(g.final.log.filter((e) => e.type === "pick")).toHaveLength(20);
+    expect(g.log.filter((e) => e.type === "pick")).toHaveLength(20);
   });
 
   it("3 and 5 players: markets of 4 until the deck is exhausted (five markets)", () => {
     for (const [players, options] of [[3, {}], [5, {}], [5, { extended: "courts" as const }]] as const) {
       const g = randomGame(players, `markets-${players}`, options);
-      const markets = g.final.log.filter((e) => e.type === "market-dealt");
+      const markets = g.log.filter((e) => e.type === "market-dealt");
       expect(markets.map((e) => (e.cards as string[]).length)).toEqual([4, 4, 4, 4, 4]);
       expect(g.final.deck).toEqual([]);
     }
@@ -188,7 +191,7 @@ describe("the sale", () => {
       deck: [],
     });
     expect(s0.phase).toBe("bidding");
-    const s = play(s0, [
+    const { state: s, log } = playLogged(s0, [
       [3, { type: "pass" }],
       [0, { type: "pass" }],
       [1, { type: "bid", amount: 12 }],
@@ -203,8 +206,8 @@ describe("the sale", () => {
     expect(s.money).toEqual([118, 108, 104, 0]);
     expect(r.moneyBefore).toEqual([100, 88, 100, 0]);
     expect(game.outcome(s)).toMatchObject({ scores: [118, 108, 104, 0], places: [1, 2, 3, 4] });
-    expect(s.log.filter((e) => e.type === "sale").map((e) => e.total)).toEqual([18, 20, 4, 0]);
-    expect(s.log.at(-1)).toMatchObject({ type: "game-end", final: true, money: [118, 108, 104, 0] });
+    expect(log.filter((e) => e.type === "sale").map((e) => e.total)).toEqual([18, 20, 4, 0]);
+    expect(log.at(-1)).toMatchObject({ type: "game-end", final: true, money: [118, 108, 104, 0] });
     expect(game.activeSeats(s)).toEqual([]);
     expect(code(s, 0, { type: "pass" })).toBe("GAME_OVER");
   });

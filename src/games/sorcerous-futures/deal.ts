@@ -5,9 +5,8 @@
  */
 import { BASIC_DECK, COURTS, PAWNS } from "../decktet/cards.js";
 import { learn, type Knowledge } from "../knowledge.js";
-import { appendLog } from "../log.js";
 import { randomInt, shuffle } from "../rng.js";
-import type { Seat } from "../types.js";
+import type { GameEvent, Seat } from "../types.js";
 import { placesByMoney, sellItems, suitValues, type GameResult } from "./sale.js";
 import type { Extended, SorcerousFuturesState } from "./state.js";
 
@@ -16,20 +15,20 @@ export function gameDeck(extended: Extended | null): string[] {
   return [...BASIC_DECK, ...(extended === "pawns" ? PAWNS : extended === "courts" ? COURTS : [])];
 }
 
-/** Append a log entry tagged with the game of the match it belongs to. */
-export function log(
-  s: SorcerousFuturesState,
-  entry: { type: string; to?: Seat[]; [field: string]: unknown },
-): SorcerousFuturesState["log"] {
-  return appendLog(s.log, { ...entry, game: s.matchGame });
+/**
+ * Report an event of the step under way, tagged with the game of the match it belongs to.
+ * `events` is the array the current `setup` or `apply` call created (never shared across calls).
+ */
+export function emit(events: GameEvent[], s: SorcerousFuturesState, event: GameEvent): void {
+  events.push({ ...event, game: s.matchGame });
 }
 
 /**
  * Deal game `state.matchGame`: shuffle the whole deck, four cards to each seat (two in hand,
- * seen by their owner; two face down, unseen). Money, results and the log are kept; the rest
- * of the game's fields start afresh. `firstExcuse` is kept (the previous game's, or null).
+ * seen by their owner; two face down, unseen). Money and results are kept; the rest of the
+ * game's fields start afresh. `firstExcuse` is kept (the previous game's, or null).
  */
-export function dealGame(state: SorcerousFuturesState): SorcerousFuturesState {
+export function dealGame(state: SorcerousFuturesState, events: GameEvent[]): SorcerousFuturesState {
   const n = state.players;
   const sh = shuffle(state.rng, gameDeck(state.extended));
   let deck = sh.value;
@@ -42,7 +41,7 @@ export function dealGame(state: SorcerousFuturesState): SorcerousFuturesState {
     deck = deck.slice(4);
     for (const id of valuations[seat]) knowledge = learn(knowledge, id, [seat]);
   }
-  let s: SorcerousFuturesState = {
+  const s: SorcerousFuturesState = {
     ...state,
     rng: sh.rng,
     phase: "setup",
@@ -64,25 +63,22 @@ export function dealGame(state: SorcerousFuturesState): SorcerousFuturesState {
     holdings: Array.from({ length: n }, () => []),
     discard: [],
   };
-  s = {
-    ...s,
-    log: log(s, {
-      type: "game-start",
-      matchGame: s.matchGame,
-      matchGames: s.matchGames,
-      players: n,
-      extended: s.extended,
-      money: [...s.money],
-    }),
-  };
+  emit(events, s, {
+    type: "game-start",
+    matchGame: s.matchGame,
+    matchGames: s.matchGames,
+    players: n,
+    extended: s.extended,
+    money: [...s.money],
+  });
   for (let seat = 0; seat < n; seat++) {
-    s = { ...s, log: log(s, { type: "dealt", to: [seat], seat, hand: [...valuations[seat]] }) };
+    emit(events, s, { type: "dealt", to: [seat], seat, hand: [...valuations[seat]] });
   }
   return s;
 }
 
 /** Everyone has confirmed: fix the valuations, add the 3-player extras, give out the Excuse, deal. */
-export function finishSetup(state: SorcerousFuturesState): SorcerousFuturesState {
+export function finishSetup(state: SorcerousFuturesState, events: GameEvent[]): SorcerousFuturesState {
   const n = state.players;
   let { rng, deck } = state;
   let extraValuations: string[] = [];
@@ -100,7 +96,7 @@ export function finishSetup(state: SorcerousFuturesState): SorcerousFuturesState
   } else {
     first = (state.firstExcuse + 1) % n;
   }
-  let s: SorcerousFuturesState = {
+  const s: SorcerousFuturesState = {
     ...state,
     rng,
     deck,
@@ -109,30 +105,30 @@ export function finishSetup(state: SorcerousFuturesState): SorcerousFuturesState
     excuse: first,
     firstExcuse: first,
   };
-  s = { ...s, log: log(s, { type: "setup-done", paid: [...s.paid] }) };
-  if (n === 3) s = { ...s, log: log(s, { type: "extras", valuations: 2, setAside: 2 }) };
-  s = { ...s, log: log(s, { type: "excuse", seat: first, first: true }) };
-  return nextPick(s);
+  emit(events, s, { type: "setup-done", paid: [...s.paid] });
+  if (n === 3) emit(events, s, { type: "extras", valuations: 2, setAside: 2 });
+  emit(events, s, { type: "excuse", seat: first, first: true });
+  return nextPick(s, events);
 }
 
 /**
  * The Excuse holder's next pick: deal a new market if the last is used up (or sell when the
  * deck is exhausted); a market's last card is picked automatically.
  */
-export function nextPick(state: SorcerousFuturesState): SorcerousFuturesState {
+export function nextPick(state: SorcerousFuturesState, events: GameEvent[]): SorcerousFuturesState {
   let s = state;
   if (s.market.length === 0) {
-    if (s.deck.length === 0) return sell(s);
+    if (s.deck.length === 0) return sell(s, events);
     const market = s.deck.slice(0, s.marketSize);
     s = { ...s, deck: s.deck.slice(market.length), market, marketNumber: s.marketNumber + 1 };
-    s = { ...s, log: log(s, { type: "market-dealt", number: s.marketNumber, cards: [...market] }) };
+    emit(events, s, { type: "market-dealt", number: s.marketNumber, cards: [...market] });
   }
-  if (s.market.length === 1) return startAuction(s, s.market[0], true);
+  if (s.market.length === 1) return startAuction(s, s.market[0], true, events);
   return { ...s, phase: "pick", turn: s.excuse };
 }
 
 /** Take `cardId` out of the market and open its auction with the Excuse holder to act. */
-export function startAuction(state: SorcerousFuturesState, cardId: string, auto: boolean): SorcerousFuturesState {
+export function startAuction(state: SorcerousFuturesState, cardId: string, auto: boolean, events: GameEvent[]): SorcerousFuturesState {
   const excuse = state.excuse!;
   const number = state.auctions + 1;
   const s: SorcerousFuturesState = {
@@ -143,11 +139,12 @@ export function startAuction(state: SorcerousFuturesState, cardId: string, auto:
     auctions: number,
     auction: { number, card: cardId, excuse, moves: [], auto },
   };
-  return { ...s, log: log(s, { type: "pick", seat: excuse, card: cardId, auction: number, auto }) };
+  emit(events, s, { type: "pick", seat: excuse, card: cardId, auction: number, auto });
+  return s;
 }
 
 /** Sell every seat's items, record the game's result, then deal the next game or end the match. */
-export function sell(state: SorcerousFuturesState): SorcerousFuturesState {
+export function sell(state: SorcerousFuturesState, events: GameEvent[]): SorcerousFuturesState {
   const allValuations = [...state.valuations.flat(), ...state.extraValuations];
   const values = suitValues(allValuations);
   const sales = state.holdings.map((items, seat) => sellItems(seat, items, values));
@@ -164,7 +161,7 @@ export function sell(state: SorcerousFuturesState): SorcerousFuturesState {
     moneyBefore: [...state.money],
     moneyAfter,
   };
-  let s: SorcerousFuturesState = {
+  const s: SorcerousFuturesState = {
     ...state,
     money: moneyAfter,
     results: [...state.results, result],
@@ -173,22 +170,19 @@ export function sell(state: SorcerousFuturesState): SorcerousFuturesState {
     excuse: null,
     auction: null,
   };
-  s = {
-    ...s,
-    log: log(s, {
-      type: "valuations",
-      valuations: result.valuations,
-      faceDown: result.faceDown,
-      extraValuations: result.extraValuations,
-      extraSetAside: result.extraSetAside,
-      suitValues: values.map((v) => ({ suit: v.suit, value: v.value })),
-    }),
-  };
+  emit(events, s, {
+    type: "valuations",
+    valuations: result.valuations,
+    faceDown: result.faceDown,
+    extraValuations: result.extraValuations,
+    extraSetAside: result.extraSetAside,
+    suitValues: values.map((v) => ({ suit: v.suit, value: v.value })),
+  });
   for (const sale of sales) {
-    s = { ...s, log: log(s, { type: "sale", seat: sale.seat, faceValue: sale.faceValue, suitTotal: sale.suitTotal, total: sale.total }) };
+    emit(events, s, { type: "sale", seat: sale.seat, faceValue: sale.faceValue, suitTotal: sale.suitTotal, total: sale.total });
   }
   const last = s.matchGame >= s.matchGames;
-  s = { ...s, log: log(s, { type: "game-end", money: [...moneyAfter], places: placesByMoney(moneyAfter), final: last }) };
+  emit(events, s, { type: "game-end", money: [...moneyAfter], places: placesByMoney(moneyAfter), final: last });
   if (last) return s;
-  return dealGame({ ...s, matchGame: s.matchGame + 1 });
+  return dealGame({ ...s, matchGame: s.matchGame + 1 }, events);
 }

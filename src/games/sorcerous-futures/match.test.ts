@@ -1,6 +1,6 @@
 /** The three-game match: bankrolls carried over, the next game dealt automatically, places by total money. */
 import { describe, expect, it } from "vitest";
-import { play, position, randomGame } from "./fixtures.js";
+import { play, playLogged, position, randomGame } from "./fixtures.js";
 import { sorcerousFutures as game } from "./index.js";
 
 describe("three-game match", () => {
@@ -16,7 +16,7 @@ describe("three-game match", () => {
       deck: [],
       matchGames: 3,
     });
-    const s = play(s0, [
+    const { state: s, log } = playLogged(s0, [
       [2, { type: "bid", amount: 10 }],
       [3, { type: "pass" }],
       [0, { type: "pass" }],
@@ -36,8 +36,8 @@ describe("three-game match", () => {
     expect(s.deck).toHaveLength(20);
     expect(s.excuse).toBeNull();
     expect(game.activeSeats(s)).toEqual([0, 1, 2, 3]);
-    expect(s.log.filter((e) => e.type === "game-end")).toMatchObject([{ game: 1, final: false }]);
-    expect(s.log.at(-5)).toMatchObject({ type: "game-start", game: 2, matchGame: 2, money: [108, 80, 80, 60] });
+    expect(log.filter((e) => e.type === "game-end")).toMatchObject([{ game: 1, final: false }]);
+    expect(log.at(-5)).toMatchObject({ type: "game-start", game: 2, matchGame: 2, money: [108, 80, 80, 60] });
     expect(game.outcome(s)).toBeNull();
     // The next game's first Excuse holder is left of the previous game's first one.
     const t = play(s, [0, 1, 2, 3].map((seat) => [seat, { type: "confirm" }] as const));
@@ -52,16 +52,16 @@ describe("three-game match", () => {
         const s = g.final;
         expect(s.results.map((r) => r.game)).toEqual([1, 2, 3]);
         for (let k = 1; k < 3; k++) {
-          const start = s.log.find((e) => e.type === "game-start" && e.game === k + 1)!;
+          const start = g.log.find((e) => e.type === "game-start" && e.game === k + 1)!;
           expect(start.money).toEqual(s.results[k - 1].moneyAfter);
           const paid = s.results[k].paid;
-          const spent = s.log.filter((e) => e.type === "win" && e.game === k + 1);
+          const spent = g.log.filter((e) => e.type === "win" && e.game === k + 1);
           for (let seat = 0; seat < players; seat++) {
             const bought = spent.filter((e) => e.seat === seat).reduce((t, e) => t + (e.paid as number), 0);
             expect(s.results[k].moneyBefore[seat]).toBe(s.results[k - 1].moneyAfter[seat] - paid[seat] - bought);
           }
         }
-        const firsts = s.log.filter((e) => e.type === "excuse" && e.first).map((e) => e.seat as number);
+        const firsts = g.log.filter((e) => e.type === "excuse" && e.first).map((e) => e.seat as number);
         expect(firsts).toHaveLength(3);
         expect(firsts[1]).toBe((firsts[0] + 1) % players);
         expect(firsts[2]).toBe((firsts[0] + 2) % players);

@@ -32,9 +32,9 @@ describe("parseOptions", () => {
   });
 
   it("extended is used only with 5 players (default Pawns there)", () => {
-    expect(game.setup({ players: 5, options: { match: 1 }, seed: "a" }).extended).toBe("pawns");
-    expect(game.setup({ players: 5, options: { extended: "courts" }, seed: "a" }).extended).toBe("courts");
-    expect(game.setup({ players: 4, options: { extended: "courts" }, seed: "a" }).extended).toBeNull();
+    expect(game.setup({ players: 5, options: { match: 1 }, seed: "a" }).state.extended).toBe("pawns");
+    expect(game.setup({ players: 5, options: { extended: "courts" }, seed: "a" }).state.extended).toBe("courts");
+    expect(game.setup({ players: 4, options: { extended: "courts" }, seed: "a" }).state.extended).toBeNull();
   });
 
   it("setup refuses player counts outside 3-5", () => {

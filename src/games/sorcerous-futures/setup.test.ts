@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BASIC_DECK, COURTS, PAWNS } from "../decktet/cards.js";
 import type { Action } from "../types.js";
 import { gameDeck } from "./deal.js";
-import { play, setupPosition } from "./fixtures.js";
+import { play, playLogged, setupPosition, started } from "./fixtures.js";
 import { sorcerousFutures as game } from "./index.js";
 import type { SorcerousFuturesState } from "./state.js";
 
@@ -11,11 +11,12 @@ const code = (s: SorcerousFuturesState, seat: number, action: unknown) => {
   const r = game.apply(s, seat, action as Action);
   return r.ok ? "ok" : r.error.code;
 };
-const confirmAll = (s: SorcerousFuturesState) => play(s, Array.from({ length: s.players }, (_, i) => [i, { type: "confirm" }] as const));
+const confirmMoves = (players: number) => Array.from({ length: players }, (_, i) => [i, { type: "confirm" }] as const);
+const confirmAll = (s: SorcerousFuturesState) => play(s, confirmMoves(s.players));
 
 describe("the deal", () => {
   it("four cards each: two in hand (seen by the owner), two face down (unseen); $100 each", () => {
-    const s = game.setup({ players: 4, options: {}, seed: "deal" });
+    const { state: s, log } = started(game.setup({ players: 4, options: {}, seed: "deal" }));
     expect(s.phase).toBe("setup");
     expect(s.turn).toBeNull();
     expect(s.money).toEqual([100, 100, 100, 100]);
@@ -26,13 +27,13 @@ describe("the deal", () => {
       for (const id of s.valuations[seat]) expect(s.knowledge[id]).toEqual([seat]);
       for (const id of s.faceDown[seat]) expect(s.knowledge[id]).toBeUndefined();
     }
-    const dealt = s.log.filter((e) => e.type === "dealt");
+    const dealt = log.filter((e) => e.type === "dealt");
     expect(dealt.map((e) => e.to)).toEqual([[0], [1], [2], [3]]);
     expect(dealt[2].hand).toEqual(s.valuations[2]);
   });
 
   it("setup is simultaneous: every unconfirmed seat is active and may act in any order", () => {
-    let s = game.setup({ players: 4, options: {}, seed: "simul" });
+    let s = game.setup({ players: 4, options: {}, seed: "simul" }).state;
     expect(game.activeSeats(s)).toEqual([0, 1, 2, 3]);
     s = play(s, [[2, { type: "confirm" }]]);
     expect(game.activeSeats(s)).toEqual([0, 1, 3]);
@@ -72,11 +73,11 @@ describe("exchanges", () => {
   });
 
   it("log: a public entry names who paid how much, a private one what they saw", () => {
-    const s = play(start, [[0, { type: "exchange", hand: "sea", slot: 1 }]]);
-    const pub = s.log.filter((e) => e.to === undefined).at(-1)!;
+    const { log } = playLogged(start, [[0, { type: "exchange", hand: "sea", slot: 1 }]]);
+    const pub = log.filter((e) => e.to === undefined).at(-1)!;
     expect(pub).toMatchObject({ type: "exchange", seat: 0, cost: 3, paid: 3 });
     expect(JSON.stringify(pub)).not.toMatch(/"sea"|"huntress"|"slot"/);
-    const priv = s.log.at(-1)!;
+    const priv = log.at(-1)!;
     expect(priv).toMatchObject({ type: "exchange-seen", to: [0], slot: 1, gave: "sea", got: "huntress" });
   });
 
@@ -107,7 +108,7 @@ describe("the end of setup", () => {
   it("hands become valuations, face-down cards are set aside; the Excuse goes to a random seat; a market of 5", () => {
     const seen = new Set<number>();
     for (let i = 0; i < 40; i++) {
-      const s = confirmAll(game.setup({ players: 4, options: {}, seed: `excuse-${i}` }));
+      const { state: s, log } = playLogged(started(game.setup({ players: 4, options: {}, seed: `excuse-${i}` })), confirmMoves(4));
       expect(s.phase).toBe("pick");
       expect(s.turn).toBe(s.excuse);
       expect(s.firstExcuse).toBe(s.excuse);
@@ -117,37 +118,38 @@ describe("the end of setup", () => {
       expect(s.valuations.flat()).toHaveLength(8);
       expect(s.faceDown.flat()).toHaveLength(8);
       seen.add(s.excuse!);
-      const done = s.log.find((e) => e.type === "setup-done")!;
+      const done = log.find((e) => e.type === "setup-done")!;
       expect(done.paid).toEqual([0, 0, 0, 0]);
     }
     expect([...seen].sort()).toEqual([0, 1, 2, 3]);
   });
 
   it("3 players: two unseen cards join the valuations, two are set aside; markets of 4", () => {
-    const s0 = game.setup({ players: 3, options: {}, seed: "three" });
+    const g0 = started(game.setup({ players: 3, options: {}, seed: "three" }));
+    const s0 = g0.state;
     const top = s0.deck.slice(0, 4);
-    const s = confirmAll(s0);
+    const { state: s, log } = playLogged(g0, confirmMoves(3));
     expect(s.extraValuations).toEqual(top.slice(0, 2));
     expect(s.extraSetAside).toEqual(top.slice(2, 4));
     for (const id of top) expect(s.knowledge[id]).toBeUndefined();
     expect(s.market).toHaveLength(4);
     expect(s.deck).toHaveLength(36 - 12 - 4 - 4);
-    expect(s.log.find((e) => e.type === "extras")).toMatchObject({ valuations: 2, setAside: 2 });
+    expect(log.find((e) => e.type === "extras")).toMatchObject({ valuations: 2, setAside: 2 });
   });
 });
 
 describe("5 players: Pawns or Courts", () => {
   it("the deck has the 4 Pawns (default) or the 4 Courts; markets of 4", () => {
-    const p = game.setup({ players: 5, options: {}, seed: "five" });
+    const p = game.setup({ players: 5, options: {}, seed: "five" }).state;
     expect(p.extended).toBe("pawns");
     const all = [...p.deck, ...p.valuations.flat(), ...p.faceDown.flat()].sort();
     expect(all).toEqual([...BASIC_DECK, ...PAWNS].sort());
-    const c = game.setup({ players: 5, options: { extended: "courts" }, seed: "five" });
+    const c = game.setup({ players: 5, options: { extended: "courts" }, seed: "five" }).state;
     expect([...c.deck, ...c.valuations.flat(), ...c.faceDown.flat()].sort()).toEqual([...BASIC_DECK, ...COURTS].sort());
     expect(c.marketSize).toBe(4);
     // 3-4 players ignore the option.
-    expect(game.setup({ players: 4, options: { extended: "courts" }, seed: "x" }).extended).toBeNull();
-    expect(game.setup({ players: 3, options: { extended: "pawns" }, seed: "x" }).extended).toBeNull();
+    expect(game.setup({ players: 4, options: { extended: "courts" }, seed: "x" }).state.extended).toBeNull();
+    expect(game.setup({ players: 3, options: { extended: "pawns" }, seed: "x" }).state.extended).toBeNull();
   });
 
   const hands = [["harvest", "pact"], ["mill", "forest"], ["author", "end"], ["bard", "cave"], ["sea", "market"]];
@@ -165,7 +167,7 @@ describe("5 players: Pawns or Courts", () => {
   });
 
   it("reveal: public entry, a replacement drawn (private), the revealed card shuffled back", () => {
-    const s = play(start, [[0, { type: "reveal", card: "harvest" }]]);
+    const { state: s, log } = playLogged(start, [[0, { type: "reveal", card: "harvest" }]]);
     expect(s.valuations[0]).toEqual(["huntress", "pact"]);
     expect(s.deck).toHaveLength(start.deck.length);
     expect(s.deck).toContain("harvest");
@@ -174,7 +176,7 @@ describe("5 players: Pawns or Courts", () => {
     expect(s.knowledge["huntress"]).toEqual([0]);
     expect(s.knowledge["harvest"]).toBeUndefined();
     expect(s.money[0]).toBe(100);
-    const [pub, priv] = s.log.slice(-2);
+    const [pub, priv] = log.slice(-2);
     expect(pub).toMatchObject({ type: "reveal", seat: 0, card: "harvest" });
     expect(pub.to).toBeUndefined();
     expect(priv).toMatchObject({ type: "replacement", to: [0], card: "huntress" });

@@ -1,6 +1,6 @@
 /** Setup: everyone gets $100, then the first game is dealt (a simultaneous setup phase). */
 import { seedRng } from "../rng.js";
-import type { SetupContext } from "../types.js";
+import type { GameEvent, SetupContext, Step } from "../types.js";
 import { dealGame } from "./deal.js";
 import {
   GAME_ID,
@@ -11,7 +11,7 @@ import {
   type SorcerousFuturesState,
 } from "./state.js";
 
-export function setup(ctx: SetupContext<SorcerousFuturesOptions>): SorcerousFuturesState {
+export function setup(ctx: SetupContext<SorcerousFuturesOptions>): Step<SorcerousFuturesState> {
   const { players, seed } = ctx;
   const options = ctx.options ?? {};
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
@@ -21,7 +21,6 @@ export function setup(ctx: SetupContext<SorcerousFuturesOptions>): SorcerousFutu
   const state: SorcerousFuturesState = {
     game: GAME_ID,
     players: n,
-    log: [],
     rng: seedRng(seed),
     // The Pawns or Courts are used only with 5 players ("pawns" unless the room chose "courts").
     extended: n === 5 ? (options.extended ?? "pawns") : null,
@@ -50,5 +49,6 @@ export function setup(ctx: SetupContext<SorcerousFuturesOptions>): SorcerousFutu
     discard: [],
     results: [],
   };
-  return dealGame(state);
+  const events: GameEvent[] = [];
+  return { state: dealGame(state, events), events };
 }

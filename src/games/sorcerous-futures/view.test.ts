@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { SUITS } from "../decktet/cards.js";
 import { knows } from "../knowledge.js";
 import { visibleLog } from "../log.js";
-import type { Viewer } from "../types.js";
+import type { LogEntry, Viewer } from "../types.js";
 import { play, position, randomGame } from "./fixtures.js";
 import { sorcerousFutures as game } from "./index.js";
 import type { SorcerousFuturesOptions, SorcerousFuturesState } from "./state.js";
@@ -45,11 +45,12 @@ export function hiddenFrom(s: SorcerousFuturesState, viewer: Viewer): string[] {
 }
 
 /**
- * Problems with the views of `s` and with its log entries from `fromLog` on, as readable strings.
+ * Problems with the views of `s` and with the entries of its log (as a room keeps it beside the
+ * state) from `fromLog` on, as readable strings.
  * (Checking each entry when it appears is enough: within a game, what is hidden from a viewer
  * only shrinks; a new game of a match is a new deal, and its entries carry its number.)
  */
-function viewProblems(s: SorcerousFuturesState, fromLog: number): string[] {
+function viewProblems(s: SorcerousFuturesState, log: readonly LogEntry[], fromLog: number): string[] {
   const problems: string[] = [];
   const bad = (cond: boolean, what: string) => {
     if (cond) problems.push(what);
@@ -58,6 +59,8 @@ function viewProblems(s: SorcerousFuturesState, fromLog: number): string[] {
   for (const viewer of viewers(s.players)) {
     const v = game.view(s, viewer) as Record<string, any>;
     const who = JSON.stringify(viewer);
+    // The platform adds each viewer's visible events; the game's view carries no log.
+    bad(hasKey(v, "log"), `${who}: has key log`);
     for (const key of ["rng", "deck", "knowledge", "valuations", "faceDown", "extraValuations", "extraSetAside"]) {
       // Allowed only inside `mine` (own cards) and in finished games' results (and the outcome).
       const { mine, results, ...rest } = v;
@@ -88,7 +91,7 @@ function viewProblems(s: SorcerousFuturesState, fromLog: number): string[] {
     bad(viewer.kind === "spectator" && "you" in v, "spectator has you");
     // The log this viewer gets, for the current game.
     const hidden = hiddenFrom(s, viewer);
-    for (const e of visibleLog(s.log.slice(fromLog), viewer)) {
+    for (const e of visibleLog(log.slice(fromLog), viewer)) {
       if (!over && e.game !== s.matchGame) continue;
       const ej = JSON.stringify(e);
       for (const id of hidden) bad(names(ej, id), `${who}: log ${e.n} (${e.type}) names hidden ${id}`);
@@ -114,10 +117,10 @@ describe("view", () => {
     for (const [players, options] of VARIANTS) {
       for (let i = 0; i < 8; i++) {
         let logSeen = 0;
-        randomGame(players, `view-${players}-${JSON.stringify(options)}-${i}`, options, (s) => {
-          const problems = viewProblems(s, logSeen);
+        randomGame(players, `view-${players}-${JSON.stringify(options)}-${i}`, options, (s, log) => {
+          const problems = viewProblems(s, log, logSeen);
           if (problems.length > 0) expect(problems.slice(0, 5)).toEqual([]);
-          logSeen = s.log.length;
+          logSeen = log.length;
           steps++;
         });
       }
@@ -144,7 +147,7 @@ describe("view", () => {
   });
 
   it("a seat sees its own hand and face-down cards as seen; others only counts and payments", () => {
-    const s0 = game.setup({ players: 4, options: {}, seed: "mine" });
+    const s0 = game.setup({ players: 4, options: {}, seed: "mine" }).state;
     const s = play(s0, [[1, { type: "exchange", hand: s0.valuations[1][0], slot: 0 }]]);
     const v1 = game.view(s, { kind: "seat", seat: 1 }) as Record<string, any>;
     expect(v1.you).toBe(1);
@@ -232,7 +235,7 @@ describe("view", () => {
       expect(v.outcome).toEqual(game.outcome(s));
       expect(Object.values(v.unaccounted).flat()).toEqual([]);
     }
-    const revealed = s.log.find((e) => e.type === "valuations")!;
+    const revealed = g.log.find((e) => e.type === "valuations")!;
     expect(revealed.to).toBeUndefined();
     expect(revealed.valuations).toEqual(s.valuations);
   });

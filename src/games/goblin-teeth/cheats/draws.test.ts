@@ -1,14 +1,15 @@
 /** Pass, Pilfer, Revivify, Share the Load, Sneak Preview: effect, choices, when they can't be played. */
 import { describe, expect, it } from "vitest";
 import { knowsCard } from "../cards.js";
-import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import { codeOf, deepFreeze, legalInstances, play, played, position } from "../fixtures.js";
 import { goblinTeeth as game } from "../index.js";
 import { visibleLog } from "../../log.js";
+import type { Logged } from "../../testing.js";
 import { placesInView, Provenance } from "../provenance.js";
 import { view } from "../view.js";
 import type { GoblinTeethState } from "../state.js";
 
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 const seat = (n: number) => ({ kind: "seat" as const, seat: n });
 
 /** 3 players, nothing placed yet; seat 0's turn. Cheat deck: swap, borrow, distraction, then the rest. */
@@ -42,10 +43,11 @@ describe("Pass: draw a Cheat card; you do not have to place a die this turn", ()
 
   it("with nothing to draw: still playable on your turn (no die needed); not at the end of the round (Patient), where it would do nothing", () => {
     const s = table([["cheat-pass"], [], []], { cheatDeck: [], discard: [] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-pass" }]]);
+    const g = played(s, [[0, { type: "cheat", card: "cheat-pass" }]]);
+    const t = g.state;
     expect(t.hands[0]).toEqual([]);
     expect(t.turnState.passed).toBe(true);
-    expect(logOf(t, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pass" });
+    expect(logOf(g, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pass" });
     // The last die placed, the Patient holder has Pass: nothing to draw and no die left to place.
     const end = position({
       players: 2,
@@ -83,10 +85,11 @@ describe("Pilfer: draw a Cheat card; you may move 1 of your opponent's Ongoing c
   it("with nothing to draw it still takes an Ongoing card; with nothing to draw and nothing to take it can't be played", () => {
     const s = table([["cheat-pilfer"], [], []], { cheatDeck: [], discard: [], ongoing: [[], ["cheat-cursed"], []] });
     expect(legalInstances(s, 0, "cheat-pilfer").map((a) => a.take)).toEqual(["none", "cheat-cursed"]);
-    const t = play(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "cheat-cursed" }]]);
+    const g = played(s, [[0, { type: "cheat", card: "cheat-pilfer", take: "cheat-cursed" }]]);
+    const t = g.state;
     expect(t.ongoing).toEqual([["cheat-cursed"], [], []]);
     expect(t.hands[0]).toEqual([]);
-    expect(logOf(t, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pilfer" });
+    expect(logOf(g, "draw").at(-1)).toMatchObject({ seat: 0, count: 0, reason: "pilfer" });
     const bare = table([["cheat-pilfer"], [], []], { cheatDeck: [], discard: [], ongoing: [["cheat-blessed"], [], []] });
     expect(codeOf(bare, 0, { type: "cheat", card: "cheat-pilfer", take: "none" })).toBe("NOTHING_TO_DRAW");
     expect(legalInstances(bare, 0, "cheat-pilfer")).toEqual([]);
@@ -104,7 +107,8 @@ describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the de
       ["cheat-table-bump", "cheat-swap"],
       ["cheat-table-bump", "cheat-transposition"],
     ]);
-    const t = play(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-table-bump", give: "cheat-swap" }]]);
+    const g = played(s, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-table-bump", give: "cheat-swap" }]]);
+    const t = g.state;
     expect(t.cheatDeck).toEqual(["cheat-table-bump", "cheat-borrow"]);
     expect(t.hands).toEqual([["cheat-transposition"], ["cheat-swap"], []]);
     expect(t.discard).toEqual(["cheat-exchange", "cheat-revivify"]);
@@ -113,7 +117,7 @@ describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the de
     expect(view(t, seat(0)).seats[1].known).toEqual(["cheat-swap"]);
     expect(knowsCard(t, "cheat-swap", seat(2))).toBe(false);
     expect(knowsCard(t, "cheat-table-bump", seat(1))).toBe(false);
-    expect(logOf(t, "cheat").at(-1)).toEqual({ type: "cheat", seat: 0, card: "cheat-revivify", mode: "turn", n: expect.any(Number) });
+    expect(logOf(g, "cheat").at(-1)).toEqual({ type: "cheat", seat: 0, card: "cheat-revivify", mode: "turn", n: expect.any(Number) });
     // Whoever draws the deck top next: seat 0 still knows where it went.
     const u = play(t, [[0, { type: "altar", die: 0 }], [1, { type: "altar-draw", die: 3 }]]);
     expect(view(u, seat(0)).seats[1].known).toEqual(["cheat-swap", "cheat-table-bump"]);
@@ -135,21 +139,23 @@ describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the de
       ["cheat-transposition", "cheat-swap"],
     ]);
     expect(codeOf(two, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" })).toBe("BAD_CARD");
-    const t = play(two, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-transposition", give: "cheat-swap" }]]);
+    const g = played(two, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-transposition", give: "cheat-swap" }]]);
+    const t = g.state;
     expect(t.cheatDeck).toEqual(["cheat-transposition", "cheat-borrow"]);
     expect(t.hands).toEqual([[], ["cheat-swap"], []]);
     expect(t.discard).toEqual(["cheat-revivify"]);
-    expect(logOf(t, "revivify").at(-1)).toMatchObject({ count: 2 });
-    expect(logOf(t, "kept")).toEqual([]);
+    expect(logOf(g, "revivify").at(-1)).toMatchObject({ count: 2 });
+    expect(logOf(g, "kept")).toEqual([]);
     // One: it goes on the deck; there is nothing to give ("none") and nothing to keep.
     const one = table([["cheat-revivify"], [], []], { discard: ["cheat-swap"], cheatDeck: ["cheat-borrow"] });
     expect(legalInstances(one, 0, "cheat-revivify")).toEqual([{ type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" }]);
-    const u = play(one, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" }]]);
+    const h = played(one, [[0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" }]]);
+    const u = h.state;
     expect(u.cheatDeck).toEqual(["cheat-swap", "cheat-borrow"]);
     expect(u.hands).toEqual([[], [], []]);
     expect(view(u, seat(0)).mine!.deckTop).toEqual([{ card: "cheat-swap", fromTop: 0 }]);
-    expect(logOf(u, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0 });
-    expect(logOf(u, "given")).toEqual([]);
+    expect(logOf(h, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0 });
+    expect(logOf(h, "given")).toEqual([]);
     // None: nothing at all to do.
     const none = table([["cheat-revivify"], [], []], { discard: [] });
     expect(codeOf(none, 0, { type: "cheat", card: "cheat-revivify", top: "cheat-swap", give: "none" })).toBe("NOT_ENOUGH_CARDS");
@@ -160,7 +166,8 @@ describe("Revivify: take the top 3 of the Cheat discard pile: 1 on top of the de
 describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to the player on your left", () => {
   it("draws 3, then chooses which goes back on top and which to give (from those 3)", () => {
     const s = table([["cheat-share-the-load", "cheat-pass"], [], []]);
-    let t = play(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    let g = played(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    let t = g.state;
     expect(t.hands[0]).toEqual(["cheat-pass", "cheat-swap", "cheat-borrow", "cheat-distraction"]);
     expect(t.pending).toEqual([{ kind: "share", seat: 0, card: "cheat-share-the-load", cards: ["cheat-swap", "cheat-borrow", "cheat-distraction"] }]);
     expect(view(t, seat(0)).mine!.pending).toEqual({ cards: ["cheat-swap", "cheat-borrow", "cheat-distraction"] });
@@ -168,20 +175,21 @@ describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to 
     expect(legalInstances(t, 0)).toHaveLength(6);
     expect(codeOf(t, 0, { type: "share", top: "cheat-pass", give: "cheat-swap" })).toBe("BAD_CARD");
     expect(codeOf(t, 0, { type: "share", top: "cheat-swap", give: "cheat-swap" })).toBe("SAME_CARD");
-    t = play(t, [[0, { type: "share", top: "cheat-borrow", give: "cheat-distraction" }]]);
+    g = played(g, [[0, { type: "share", top: "cheat-borrow", give: "cheat-distraction" }]]);
+    t = g.state;
     expect(t.cheatDeck[0]).toBe("cheat-borrow");
     expect(t.hands).toEqual([["cheat-pass", "cheat-swap"], ["cheat-distraction"], []]);
     expect(t.discard).toEqual(["cheat-share-the-load"]);
-    expect(logOf(t, "given").at(-1)).toMatchObject({ to: [0, 1], card: "cheat-distraction" });
-    expect(logOf(t, "deck-top").at(-1)).toMatchObject({ to: [0], card: "cheat-borrow" });
-    expect(logOf(t, "gave").at(-1)!.to).toBeUndefined();
+    expect(logOf(g, "given").at(-1)).toMatchObject({ to: [0, 1], card: "cheat-distraction" });
+    expect(logOf(g, "deck-top").at(-1)).toMatchObject({ to: [0], card: "cheat-borrow" });
+    expect(logOf(g, "gave").at(-1)!.to).toBeUndefined();
   });
 
   it("draws from the discard pile (reshuffled) when the deck runs out", () => {
     const t = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: ["cheat-borrow", "cheat-distraction"] });
-    const u = play(t, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
-    expect(u.hands[0]).toHaveLength(3);
-    expect(logOf(u, "cheat-reshuffle")).toHaveLength(1);
+    const g = played(t, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    expect(g.state.hands[0]).toHaveLength(3);
+    expect(logOf(g, "cheat-reshuffle")).toHaveLength(1);
   });
 
   it("with fewer than 3 cards to draw it does what it can: two drawn, one back and one to the left; one drawn, back on top", () => {
@@ -199,14 +207,15 @@ describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to 
     expect(t.discard).toEqual(["cheat-share-the-load"]);
     // One card: no choice to make, it goes straight back on top (nothing to give, nothing kept).
     const one = table([["cheat-share-the-load", "cheat-pass"], [], []], { cheatDeck: ["cheat-swap"], discard: [] });
-    const u = play(one, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    const h = played(one, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    const u = h.state;
     expect(u.pending).toEqual([]);
     expect(u.cheatDeck).toEqual(["cheat-swap"]);
     expect(u.hands).toEqual([["cheat-pass"], [], []]);
     expect(u.discard).toEqual(["cheat-share-the-load"]);
     expect(view(u, seat(0)).mine!.deckTop).toEqual([{ card: "cheat-swap", fromTop: 0 }]);
-    expect(logOf(u, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0, reason: "share-the-load" });
-    expect(logOf(u, "returned-to-deck").at(-1)).toMatchObject({ seat: 0, count: 1 });
+    expect(logOf(h, "gave").at(-1)).toMatchObject({ seat: 0, receiver: 1, count: 0, reason: "share-the-load" });
+    expect(logOf(h, "returned-to-deck").at(-1)).toMatchObject({ seat: 0, count: 1 });
     // None to draw: nothing at all to do.
     const none = table([["cheat-share-the-load"], [], []], { cheatDeck: [], discard: [] });
     expect(codeOf(none, 0, { type: "cheat", card: "cheat-share-the-load" })).toBe("NOT_ENOUGH_CARDS");
@@ -216,13 +225,13 @@ describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to 
   it("one card drawn and returned: each view shows what that viewer's own entries explain (who had put it on the deck included)", () => {
     // Seat 2 had put cheat-swap on top of the deck (its own deck-top entry); seat 0 draws it alone and returns it.
     const s = table([["cheat-share-the-load"], [], []], { cheatDeck: ["cheat-swap"], discard: [], knowledge: { "cheat-swap": [2] } });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
+    const g = played(s, [[0, { type: "cheat", card: "cheat-share-the-load" }]]);
     for (const viewer of [seat(0), seat(1), seat(2), { kind: "spectator" as const }]) {
       const account = new Provenance(viewer, 3);
       if (viewer.kind === "seat" && viewer.seat === 2) account.feed([{ n: 0.5, type: "deck-top", to: [2], seat: 2, card: "cheat-swap", reason: "revivify" }]);
-      account.feed(visibleLog(t.log, viewer));
+      account.feed(visibleLog(g.log, viewer));
       const { hands, deckTop, faceDown } = account.places();
-      const shown = placesInView(view(t, viewer), 3);
+      const shown = placesInView(view(g.state, viewer), 3);
       expect({ hands: shown.hands, deckTop: shown.deckTop, faceDown: shown.faceDown }).toEqual({ hands, deckTop, faceDown });
     }
   });
@@ -231,19 +240,21 @@ describe("Share the Load: draw 3; return 1 to the top of the deck and give 1 to 
 describe("Sneak Preview: play a Cheat card, then immediately return it to your hand", () => {
   it("plays another Action card from your hand, which comes back to your hand (seen by all); Sneak Preview is discarded", () => {
     const s = table([["cheat-sneak-preview", "cheat-swap", "cheat-lawful"], [], []]);
-    let t = play(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }]]);
+    let g = played(s, [[0, { type: "cheat", card: "cheat-sneak-preview" }]]);
+    let t = g.state;
     expect(t.pending).toEqual([{ kind: "preview", seat: 0, card: "cheat-sneak-preview" }]);
     // Only Action cards: Swap yes, Lawful (Ongoing) no.
     expect(new Set(legalInstances(t, 0).map((a) => a.card))).toEqual(new Set(["cheat-swap"]));
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-lawful", target: 1 })).toBe("NOT_ACTION");
     expect(codeOf(t, 0, { type: "altar", die: 0 })).toBe("WRONG_STEP");
-    t = play(t, [[0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
+    g = played(g, [[0, { type: "cheat", card: "cheat-swap", die: 0, other: 3 }]]);
+    t = g.state;
     expect([t.dice[0].value, t.dice[3].value]).toEqual([5, 4]);
     expect(t.hands[0]).toEqual(["cheat-lawful", "cheat-swap"]);
     expect(t.discard).toEqual(["cheat-sneak-preview"]);
     expect(knowsCard(t, "cheat-swap", { kind: "spectator" })).toBe(true);
     expect(view(t, { kind: "spectator" }).seats[0].known).toEqual(["cheat-swap"]);
-    expect(logOf(t, "back-to-hand").at(-1)).toMatchObject({ seat: 0, card: "cheat-swap" });
+    expect(logOf(g, "back-to-hand").at(-1)).toMatchObject({ seat: 0, card: "cheat-swap" });
     expect(t.turnState.cheats).toBe(2);
   });
 

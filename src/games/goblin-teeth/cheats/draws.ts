@@ -8,7 +8,7 @@
  */
 import { cheatSupply, drawCheats, reviveFromDiscard, shareOut } from "../cards.js";
 import { cheat } from "../data.js";
-import { leftOf, log, type Draft } from "../draft.js";
+import { emit, leftOf, type Draft } from "../draft.js";
 import type { GoblinTeethState } from "../state.js";
 import { err, NONE, type CheatRule } from "./rule.js";
 
@@ -50,7 +50,7 @@ export const pilfer: CheatRule = {
     const from = d.ongoing.findIndex((cards) => cards.includes(card));
     d.ongoing[from] = d.ongoing[from].filter((c) => c !== card);
     d.ongoing[ctx.seat].push(card);
-    log(d, { type: "ongoing-moved", card, from, holder: ctx.seat, reason: "pilfer" });
+    emit(d, { type: "ongoing-moved", card, from, holder: ctx.seat, reason: "pilfer" });
   },
 };
 
@@ -60,16 +60,16 @@ export function discardTop3(s: GoblinTeethState): string[] {
 }
 
 /**
- * The entries for `seat` putting `top` on the Cheat deck and giving `give` (if any) to the player
- * on their left (cards.ts moved them). The public `gave` entry always comes (count 0 when there was
+ * The events for `seat` putting `top` on the Cheat deck and giving `give` (if any) to the player
+ * on their left (cards.ts moved them). The public `gave` event always comes (count 0 when there was
  * nothing left to give): it closes the share-out for those following the drawn cards.
  */
-function logTopAndGive(d: Draft, seat: number, top: string, give: string | null, reason: string): void {
+function emitTopAndGive(d: Draft, seat: number, top: string, give: string | null, reason: string): void {
   const left = leftOf(d.players, seat);
-  log(d, { type: "gave", seat, receiver: left, count: give === null ? 0 : 1, reason });
-  log(d, { type: "returned-to-deck", seat, count: 1, reason });
-  if (give !== null) log(d, { type: "given", to: [seat, left], from: seat, seat: left, card: give, reason });
-  log(d, { type: "deck-top", to: [seat], seat, card: top, reason });
+  emit(d, { type: "gave", seat, receiver: left, count: give === null ? 0 : 1, reason });
+  emit(d, { type: "returned-to-deck", seat, count: 1, reason });
+  if (give !== null) emit(d, { type: "given", to: [seat, left], from: seat, seat: left, card: give, reason });
+  emit(d, { type: "deck-top", to: [seat], seat, card: top, reason });
 }
 
 /**
@@ -99,10 +99,10 @@ export const revivify: CheatRule = {
     const give = f.give === NONE ? null : (f.give as string);
     const keep = three.find((c) => c !== f.top && c !== give);
     reviveFromDiscard(d, ctx.seat, three, f.top as string, give, keep ?? null);
-    log(d, { type: "revivify", seat: ctx.seat, count: three.length });
-    logTopAndGive(d, ctx.seat, f.top as string, give, "revivify");
+    emit(d, { type: "revivify", seat: ctx.seat, count: three.length });
+    emitTopAndGive(d, ctx.seat, f.top as string, give, "revivify");
     if (keep === undefined) return;
-    log(d, { type: "kept", to: [ctx.seat], seat: ctx.seat, card: keep, reason: "revivify" });
+    emit(d, { type: "kept", to: [ctx.seat], seat: ctx.seat, card: keep, reason: "revivify" });
   },
 };
 
@@ -133,5 +133,5 @@ export function shareProblem(s: GoblinTeethState, seat: number, cards: readonly 
  */
 export function resolveShare(d: Draft, seat: number, drawn: readonly string[], top: string, give: string | null): void {
   shareOut(d, seat, drawn, top, give);
-  logTopAndGive(d, seat, top, give, "share-the-load");
+  emitTopAndGive(d, seat, top, give, "share-the-load");
 }

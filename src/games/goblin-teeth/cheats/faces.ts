@@ -4,7 +4,7 @@
  */
 import { peekFaceDown } from "../cards.js";
 import { clampPips, isPlayed, positionProblem, slotsOf, unplayed, withDice, MAX_PIPS, MIN_PIPS } from "../dice.js";
-import { log, type Draft } from "../draft.js";
+import { emit, type Draft } from "../draft.js";
 import { nudgeDie, setDie } from "../effects.js";
 import type { GameError } from "../../types.js";
 import type { GoblinTeethState } from "../state.js";
@@ -79,8 +79,8 @@ export const sneakySneaky: CheatRule = {
     const slot = faceDownSlot(d);
     if (slot !== null) {
       const item = peekFaceDown(d, ctx.seat, slot);
-      log(d, { type: "peek", seat: ctx.seat, slot });
-      log(d, { type: "peeked", to: [ctx.seat], seat: ctx.seat, slot, card: item });
+      emit(d, { type: "peek", seat: ctx.seat, slot });
+      emit(d, { type: "peeked", to: [ctx.seat], seat: ctx.seat, slot, card: item });
     }
     if (f.die !== NONE) setDie(d, f.die as number, f.value as number, "sneaky-sneaky");
   },

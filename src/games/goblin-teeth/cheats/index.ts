@@ -6,7 +6,7 @@
 import type { GameError, LegalAction, ParamSpec } from "../../types.js";
 import { playFromHand } from "../cards.js";
 import { cheat, isCheat } from "../data.js";
-import { log, type Draft } from "../draft.js";
+import { emit, type Draft } from "../draft.js";
 import { hasOngoing } from "../ongoing.js";
 import type { GoblinTeethState } from "../state.js";
 import { pass, pilfer, revivify, shareTheLoad } from "./draws.js";
@@ -155,7 +155,7 @@ export function playCheat(d: Draft, ctx: PlayCtx, f: Fields): void {
   playFromHand(d, ctx.seat, ctx.card);
   if (ctx.mode !== "patient") d.turnState.cheats++;
   const shown = Object.fromEntries(rule.params.filter((p) => !(rule.secret ?? []).includes(p)).map((p) => [p, f[p]]));
-  log(d, { type: "cheat", seat: ctx.seat, card: ctx.card, mode: ctx.mode, ...shown });
+  emit(d, { type: "cheat", seat: ctx.seat, card: ctx.card, mode: ctx.mode, ...shown });
   if (c.type === "action") d.inPlay.push({ card: ctx.card, seat: ctx.seat, preview: ctx.mode === "preview" });
   rule.play(d, ctx, f);
 }

@@ -1,11 +1,12 @@
 /** Exchange, Refresh, Switcheroo: effect, choices, when they can't be played. */
 import { describe, expect, it } from "vitest";
 import { knowsCard } from "../cards.js";
-import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import type { Logged } from "../../testing.js";
+import { codeOf, deepFreeze, legalInstances, play, played, position } from "../fixtures.js";
 import { view } from "../view.js";
 import type { GoblinTeethState } from "../state.js";
 
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 const seat = (n: number) => ({ kind: "seat" as const, seat: n });
 
 /** 2 players; seat 0 has 4 on slot 1; Item deck: emerald-5, then button-4. */
@@ -26,12 +27,13 @@ function table(hand: string[], more: Partial<Parameters<typeof position>[0]> = {
 describe("Exchange: discard an Item from your hand to draw an Item from the deck", () => {
   it("draws the top Item; the discarded one is shuffled (unseen) into the Item deck afterwards", () => {
     const s = table(["cheat-exchange", "item-bone-2"]);
-    const t = play(s, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    const t = tg.state;
     expect(t.hands[0]).toEqual(["item-emerald-5"]);
     expect([...t.itemDeck].sort()).toEqual(["item-bone-2", "item-button-4"]);
-    expect(logOf(t, "cheat").at(-1)).not.toHaveProperty("item");
-    expect(logOf(t, "exchanged").at(-1)).toMatchObject({ to: [0], gave: { type: "bone" }, got: "item-emerald-5" });
-    expect(JSON.stringify(t.log.filter((e) => !e.to))).not.toContain("item-bone-2");
+    expect(logOf(tg, "cheat").at(-1)).not.toHaveProperty("item");
+    expect(logOf(tg, "exchanged").at(-1)).toMatchObject({ to: [0], gave: { type: "bone" }, got: "item-emerald-5" });
+    expect(JSON.stringify(tg.log.filter((e) => !e.to))).not.toContain("item-bone-2");
   });
 
   it("needs an Item in your hand (not a Cheat card, not another's)", () => {
@@ -44,27 +46,30 @@ describe("Exchange: discard an Item from your hand to draw an Item from the deck
   it("with the Item deck empty it still discards the Item (into the Item deck, unseen) and draws nothing", () => {
     const s = table(["cheat-exchange", "item-bone-2", "item-emerald-1"], { itemDeck: [] });
     expect(legalInstances(s, 0, "cheat-exchange").map((a) => a.item)).toEqual(["item-bone-2", "item-emerald-1"]);
-    const t = play(s, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-exchange", item: "item-bone-2" }]]);
+    const t = tg.state;
     expect(t.hands[0]).toEqual(["item-emerald-1"]);
     expect(t.itemDeck).toEqual(["item-bone-2"]);
     expect(t.discard).toEqual(["cheat-exchange"]);
-    expect(logOf(t, "exchange").at(-1)).toEqual({ type: "exchange", seat: 0, drew: false, n: expect.any(Number) });
-    expect(logOf(t, "exchanged").at(-1)).toMatchObject({ to: [0], gave: { type: "bone" }, got: null });
-    expect(JSON.stringify(t.log.filter((e) => !e.to))).not.toContain("item-bone-2");
+    expect(logOf(tg, "exchange").at(-1)).toEqual({ type: "exchange", seat: 0, drew: false, n: expect.any(Number) });
+    expect(logOf(tg, "exchanged").at(-1)).toMatchObject({ to: [0], gave: { type: "bone" }, got: null });
+    expect(JSON.stringify(tg.log.filter((e) => !e.to))).not.toContain("item-bone-2");
   });
 });
 
 describe("Refresh: discard an Item in the Pot without any dice on it and replace it with the top card of the Item deck", () => {
   it("replaces a face-up Item (publicly) or the face-down one (unseen, still face down)", () => {
     const s = table(["cheat-refresh"], { at: [["supply", "supply", "supply"], ["supply", "supply", "supply"]] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 1 }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 1 }]]);
+    const t = tg.state;
     expect(t.pot[1]).toEqual({ item: "item-emerald-5", faceDown: false });
     expect([...t.itemDeck].sort()).toEqual(["item-button-4", "item-tooth-1"]);
-    expect(logOf(t, "refresh").at(-1)).toMatchObject({ slot: 1, discarded: { type: "tooth" }, item: { type: "emerald" } });
+    expect(logOf(tg, "refresh").at(-1)).toMatchObject({ slot: 1, discarded: { type: "tooth" }, item: { type: "emerald" } });
     const peeked = { ...s, knowledge: { ...s.knowledge, "item-bone-1": [1] } };
-    const u = play(peeked, [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    const ug = played(peeked, [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    const u = ug.state;
     expect(u.pot[0]).toEqual({ item: "item-emerald-5", faceDown: true });
-    expect(logOf(u, "refresh").at(-1)).toMatchObject({ slot: 0, faceDown: true, discarded: null, item: null });
+    expect(logOf(ug, "refresh").at(-1)).toMatchObject({ slot: 0, faceDown: true, discarded: null, item: null });
     expect(knowsCard(u, "item-emerald-5", seat(1))).toBe(false);
     expect(u.knowledge["item-bone-1"]).toBeUndefined();
   });
@@ -83,23 +88,25 @@ describe("Refresh: discard an Item in the Pot without any dice on it and replace
       itemDeck: [],
     });
     expect(legalInstances(s, 0, "cheat-refresh").map((a) => a.slot)).toEqual([0, 1]);
-    const t = play(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 1 }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 1 }]]);
+    const t = tg.state;
     expect(t.pot).toEqual([{ item: "item-bone-1", faceDown: true }, { item: "item-worms-2", faceDown: false }]);
     expect(t.dice[0].at).toBe(1);
     expect(t.itemDeck).toEqual(["item-tooth-1"]);
-    expect(logOf(t, "refresh").at(-1)).toMatchObject({ slot: 1, faceDown: false, discarded: { type: "tooth" }, item: null, removed: true });
+    expect(logOf(tg, "refresh").at(-1)).toMatchObject({ slot: 1, faceDown: false, discarded: { type: "tooth" }, item: null, removed: true });
     expect(view(t, seat(1)).pot.map((p) => [p.slot, p.item?.type ?? null, p.bids])).toEqual([[0, null, [0, 0]], [1, "worms", [4, 0]]]);
     expect(codeOf(t, 0, { type: "place", die: 1, slot: 2 })).toBe("BAD_SLOT");
   });
 
   it("the face-down Item refreshed away with the Item deck empty: no face-down Item this round (Switcheroo can't be played; the first player keeps the token)", () => {
     const s = table(["cheat-refresh", "cheat-switcheroo", "item-mushroom-2"], { itemDeck: [], firstPlayer: 1, knowledge: { "item-bone-1": [1] } });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-refresh", slot: 0 }]]);
+    const t = tg.state;
     expect(t.pot).toEqual([{ item: "item-tooth-1", faceDown: false }]);
     expect(t.dice[0].at).toBe(0);
     expect(t.itemDeck).toEqual(["item-bone-1"]);
     expect(t.knowledge["item-bone-1"]).toBeUndefined();
-    expect(logOf(t, "refresh").at(-1)).toMatchObject({ slot: 0, faceDown: true, discarded: null, item: null, removed: true });
+    expect(logOf(tg, "refresh").at(-1)).toMatchObject({ slot: 0, faceDown: true, discarded: null, item: null, removed: true });
     expect(codeOf(t, 0, { type: "cheat", card: "cheat-switcheroo", item: "item-mushroom-2" })).toBe("NO_FACE_DOWN");
     expect(legalInstances(t, 0, "cheat-switcheroo")).toEqual([]);
     const u = play(t, [
@@ -119,14 +126,15 @@ describe("Refresh: discard an Item in the Pot without any dice on it and replace
 describe("Switcheroo: take the face-down Item from the Pot and replace it with an Item from your hand", () => {
   it("swaps: you know both; nobody else learns either; bids on the slot stay", () => {
     const s = table(["cheat-switcheroo", "item-mushroom-2"], { at: [[0, "supply", "supply"], ["supply", "supply", "supply"]] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-switcheroo", item: "item-mushroom-2" }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-switcheroo", item: "item-mushroom-2" }]]);
+    const t = tg.state;
     expect(t.pot[0]).toEqual({ item: "item-mushroom-2", faceDown: true });
     expect(t.hands[0]).toEqual(["item-bone-1"]);
     expect(t.dice[0].at).toBe(0);
     expect(view(t, seat(0)).pot[0]).toMatchObject({ card: "item-mushroom-2", item: { type: "mushroom" } });
     expect(view(t, seat(1)).pot[0].item).toBeNull();
-    expect(logOf(t, "switched").at(-1)).toMatchObject({ to: [0], took: "item-bone-1", put: "item-mushroom-2" });
-    expect(logOf(t, "cheat").at(-1)).not.toHaveProperty("item");
+    expect(logOf(tg, "switched").at(-1)).toMatchObject({ to: [0], took: "item-bone-1", put: "item-mushroom-2" });
+    expect(logOf(tg, "cheat").at(-1)).not.toHaveProperty("item");
     // Whoever peeked at the old face-down Item sees it went into this hand.
     const peeked = play({ ...s, knowledge: { ...s.knowledge, "item-bone-1": [1] } }, [[0, { type: "cheat", card: "cheat-switcheroo", item: "item-mushroom-2" }]]);
     expect(view(peeked, seat(1)).seats[0].known).toEqual(["item-bone-1"]);

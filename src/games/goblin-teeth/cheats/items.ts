@@ -7,7 +7,7 @@
 import { exchangeItem, shuffleIntoItemDeck, switchFaceDown } from "../cards.js";
 import { face } from "../data.js";
 import { onItems } from "../dice.js";
-import { log, type Draft } from "../draft.js";
+import { emit, type Draft } from "../draft.js";
 import { allSlots, err, faceDownSlot, handItemArg, handItems, slotArg, type CheatRule } from "./rule.js";
 
 export const exchange: CheatRule = {
@@ -18,8 +18,8 @@ export const exchange: CheatRule = {
   play: (d, ctx, f) => {
     const gave = f.item as string;
     const got = exchangeItem(d, ctx.seat, gave);
-    log(d, { type: "exchange", seat: ctx.seat, drew: got !== null });
-    log(d, { type: "exchanged", to: [ctx.seat], seat: ctx.seat, gave: face(gave), got });
+    emit(d, { type: "exchange", seat: ctx.seat, drew: got !== null });
+    emit(d, { type: "exchanged", to: [ctx.seat], seat: ctx.seat, gave: face(gave), got });
   },
 };
 
@@ -46,7 +46,7 @@ export const refresh: CheatRule = {
     if (next === null) removeSlot(d, slot);
     else p.item = next;
     shuffleIntoItemDeck(d, [old]);
-    log(d, {
+    emit(d, {
       type: "refresh",
       slot,
       faceDown: p.faceDown,
@@ -67,7 +67,7 @@ export const switcheroo: CheatRule = {
     const put = f.item as string;
     const slot = faceDownSlot(d)!;
     const took = switchFaceDown(d, ctx.seat, slot, put);
-    log(d, { type: "switcheroo", seat: ctx.seat, slot });
-    log(d, { type: "switched", to: [ctx.seat], seat: ctx.seat, took, put });
+    emit(d, { type: "switcheroo", seat: ctx.seat, slot });
+    emit(d, { type: "switched", to: [ctx.seat], seat: ctx.seat, took, put });
   },
 };

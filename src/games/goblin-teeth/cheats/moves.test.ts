@@ -1,6 +1,6 @@
 /** Let Me Help, Reposition, Sleight of Hand, Trade Places, Transposition: effect, choices, when they can't be played. */
 import { describe, expect, it } from "vitest";
-import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import { codeOf, deepFreeze, legalInstances, play, played, position } from "../fixtures.js";
 import { goblinTeeth as game } from "../index.js";
 import { view } from "../view.js";
 import type { GoblinTeethState } from "../state.js";
@@ -112,10 +112,11 @@ describe("Trade Places: swap one of your played dice with a played die belonging
   it("two dice on the same Item trade places: nothing moves, so a Clumsy player's 2 there triggers nothing", () => {
     // Seat 0 (Clumsy) has a 2 on slot 1, seat 1 a 5.
     const s = table(["cheat-trade-places"], { dice: [[2, 2, 6], [5, 6, 4], [5, 4, 1]], ongoing: [["cheat-clumsy"], [], []] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-trade-places", die: 0, other: 3 }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-trade-places", die: 0, other: 3 }]]);
+    const t = tg.state;
     expect(t.pending).toEqual([]);
     expect(t.dice).toEqual(s.dice);
-    expect(t.log.filter((e) => e.type === "move")).toEqual([]);
+    expect(tg.log.filter((e) => e.type === "move")).toEqual([]);
     // From the Altar it is a move: the Altar's 2 lands on slot 1, beside the other 2 (seat 1's 5 goes to the Altar).
     expect(play(s, [[0, { type: "cheat", card: "cheat-trade-places", die: 1, other: 3 }]]).pending).toEqual([{ kind: "clumsy", seat: 0, slot: 1, die: 1 }]);
   });
@@ -141,9 +142,10 @@ describe("Transposition: swap any 2 of your played dice", () => {
   it("two of your dice on the same Item: nothing moves, so Clumsy triggers nothing", () => {
     // Seat 0 (Clumsy): a 2 and a 1 on slot 1 (3 against seat 1's 5).
     const s = table(["cheat-transposition"], { dice: [[2, 1, 6], [5, 6, 4], [5, 4, 1]], at: [[1, 1, "supply"], [1, "supply", 2], ["altar", "supply", "supply"]], ongoing: [["cheat-clumsy"], [], []] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-transposition", die: 0, other: 1 }]]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-transposition", die: 0, other: 1 }]]);
+    const t = tg.state;
     expect(t.pending).toEqual([]);
     expect(t.dice).toEqual(s.dice);
-    expect(t.log.filter((e) => e.type === "move")).toEqual([]);
+    expect(tg.log.filter((e) => e.type === "move")).toEqual([]);
   });
 });

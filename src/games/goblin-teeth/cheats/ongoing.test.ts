@@ -1,11 +1,12 @@
 /** The nine Ongoing cards: playing one in front of a player, and each one's effect. */
 import { describe, expect, it } from "vitest";
-import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import type { Logged } from "../../testing.js";
+import { codeOf, deepFreeze, legalInstances, play, played, position } from "../fixtures.js";
 import { goblinTeeth as game } from "../index.js";
 import { view } from "../view.js";
 import type { DieSpot, GoblinTeethState } from "../state.js";
 
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 const POT = ["item-bone-1", "item-tooth-1", "item-worms-1"];
 
 function table(more: Partial<Parameters<typeof position>[0]> & { hands: string[][] }) {
@@ -36,18 +37,20 @@ describe("playing an Ongoing card", () => {
 
 describe("Blessed: anytime you roll a 1 you may reroll that die", () => {
   it("a holder's die rolled to 1 (by anyone) offers its holder a reroll, which may repeat; declining keeps the 1", () => {
-    const t = firstSeed(
-      (seed) => play(table({ hands: [["cheat-distraction"], [], []], ongoing: [[], ["cheat-blessed"], []], seed }), [[0, { type: "cheat", card: "cheat-distraction", die: 5 }]]),
-      (x) => x.dice[5].value === 1,
+    const tg = firstSeed(
+      (seed) => played(table({ hands: [["cheat-distraction"], [], []], ongoing: [[], ["cheat-blessed"], []], seed }), [[0, { type: "cheat", card: "cheat-distraction", die: 5 }]]),
+      (x) => x.state.dice[5].value === 1,
     );
+    const t = tg.state;
     expect(t.pending).toEqual([{ kind: "blessed", seat: 1, die: 5 }]);
     expect(game.activeSeats(t)).toEqual([1]);
     expect(game.legalActions(t, 1).map((l) => l.type)).toEqual(["reroll", "decline"]);
     const kept = play(t, [[1, { type: "decline" }]]);
     expect(kept.dice[5].value).toBe(1);
     expect(game.activeSeats(kept)).toEqual([0]);
-    const again = play(t, [[1, { type: "reroll" }]]);
-    expect(logOf(again, "die").at(-1)).toMatchObject({ die: 5, reason: "blessed", rolled: true });
+    const againg = played(tg, [[1, { type: "reroll" }]]);
+    const again = againg.state;
+    expect(logOf(againg, "die").at(-1)).toMatchObject({ die: 5, reason: "blessed", rolled: true });
     if (again.dice[5].value === 1) expect(again.pending[0]).toMatchObject({ kind: "blessed", die: 5 });
     else expect(again.pending).toEqual([]);
   });
@@ -84,12 +87,14 @@ describe("Clumsy: whenever you play or move a 1 or 2 onto an Item, you may rerol
 
   it("placing a 1 or 2 onto an Item offers a reroll of another die there (tie/over-10 rules apply)", () => {
     const s = table({ hands: [[], [], []], dice: [[4, 2, 6], [5, 1, 3], [3, 6, 1]], at, ongoing: [["cheat-clumsy"], [], []] });
-    const t = play(s, [[0, { type: "place", die: 1, slot: 1 }]]);
+    const tg = played(s, [[0, { type: "place", die: 1, slot: 1 }]]);
+    const t = tg.state;
     expect(t.pending).toEqual([{ kind: "clumsy", seat: 0, slot: 1, die: 1 }]);
     expect(legalInstances(t, 0)).toEqual([{ type: "clumsy", die: 3 }, { type: "clumsy", die: 6 }, { type: "decline" }]);
     expect(codeOf(t, 0, { type: "clumsy", die: 1 })).toBe("BAD_DIE");
-    const u = play(t, [[0, { type: "clumsy", die: 3 }]]);
-    expect(logOf(u, "die").at(-1)).toMatchObject({ die: 3, reason: "clumsy" });
+    const ug = played(tg, [[0, { type: "clumsy", die: 3 }]]);
+    const u = ug.state;
+    expect(logOf(ug, "die").at(-1)).toMatchObject({ die: 3, reason: "clumsy" });
     expect(u.turn).toBe(1);
     const v = play(t, [[0, { type: "decline" }]]);
     expect(v.dice[3].value).toBe(5);
@@ -131,10 +136,11 @@ describe("Clumsy: whenever you play or move a 1 or 2 onto an Item, you may rerol
       ongoing: [["cheat-clumsy"], [], []],
     });
     for (const action of [{ card: "cheat-trade-places", die: 0, other: 3 }, { card: "cheat-transposition", die: 0, other: 1 }]) {
-      const t = play(same, [[0, { type: "cheat", ...action }]]);
+      const tg = played(same, [[0, { type: "cheat", ...action }]]);
+      const t = tg.state;
       expect(t.pending).toEqual([]);
       expect(t.dice).toEqual(same.dice);
-      expect(logOf(t, "move")).toEqual([]);
+      expect(logOf(tg, "move")).toEqual([]);
     }
   });
 });
@@ -142,14 +148,16 @@ describe("Clumsy: whenever you play or move a 1 or 2 onto an Item, you may rerol
 describe("Fresh Start: at the start of each round, you may reroll all 3 of your dice once", () => {
   it("the holder decides at the start of the round: reroll all (three of a kind rerolled) or keep", () => {
     const s = position({ players: 2, dice: [[3, 2, 1], [3, 2, 1]], at: [["supply", "altar", "altar"], ["altar", "altar", "altar"]], pot: POT.slice(0, 2), ongoing: [[], ["cheat-fresh-start"]] });
-    const t = play(s, [[0, { type: "altar", die: 0 }]]);
+    const tg = played(s, [[0, { type: "altar", die: 0 }]]);
+    const t = tg.state;
     expect(t.phase).toBe("start");
     expect(t.pending[0]).toEqual({ kind: "fresh-start", seat: 1 });
     expect(game.legalActions(t, 1).map((l) => l.type)).toEqual(["reroll", "decline"]);
     const kept = play(t, [[1, { type: "decline" }]]);
     expect(kept.dice.slice(3).map((d) => d.value)).toEqual(t.dice.slice(3).map((d) => d.value));
-    const rolled = play(t, [[1, { type: "reroll" }]]);
-    expect(logOf(rolled, "fresh-start")).toHaveLength(1);
+    const rolledg = played(tg, [[1, { type: "reroll" }]]);
+    const rolled = rolledg.state;
+    expect(logOf(rolledg, "fresh-start")).toHaveLength(1);
     const v = rolled.dice.slice(3).map((d) => d.value);
     expect(v[0] === v[1] && v[1] === v[2]).toBe(false);
     expect(rolled.pending.filter((p) => p.kind === "fresh-start")).toEqual([]);
@@ -222,11 +230,12 @@ describe("Patient: you may play a Cheat card at the end of the round after the l
 describe("Poisoner: before placing a die on your turn, you may give another player a card to reduce one of their dice by 2 pips", () => {
   it("gives a hand card (only the two of them learn which) and reduces one of the receiver's dice by 2 (not below 1)", () => {
     const s = table({ hands: [["cheat-swap", "item-emerald-1"], [], []], ongoing: [["cheat-poisoner"], [], []] });
-    const t = play(s, [[0, { type: "poison", give: "item-emerald-1", die: 5 }]]);
+    const tg = played(s, [[0, { type: "poison", give: "item-emerald-1", die: 5 }]]);
+    const t = tg.state;
     expect(t.hands).toEqual([["cheat-swap"], ["item-emerald-1"], []]);
     expect(t.dice[5].value).toBe(1);
-    expect(logOf(t, "poison").at(-1)).toMatchObject({ seat: 0, target: 1, die: 5 });
-    expect(logOf(t, "given").at(-1)).toMatchObject({ to: [0, 1], card: "item-emerald-1" });
+    expect(logOf(tg, "poison").at(-1)).toMatchObject({ seat: 0, target: 1, die: 5 });
+    expect(logOf(tg, "given").at(-1)).toMatchObject({ to: [0, 1], card: "item-emerald-1" });
     expect(view(t, { kind: "seat", seat: 0 }).seats[1].known).toEqual(["item-emerald-1"]);
     expect(view(t, { kind: "seat", seat: 2 }).seats[1].known).toEqual([]);
     expect(play(s, [[0, { type: "poison", give: "cheat-swap", die: 4 }]]).dice[4].value).toBe(1);

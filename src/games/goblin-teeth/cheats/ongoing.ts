@@ -4,7 +4,7 @@
  * Lawful in cheats/index.ts, Patient in flow.ts, Poisoner in poison.ts, Polite and Priest in
  * bidding.ts.
  */
-import { log } from "../draft.js";
+import { emit } from "../draft.js";
 import { allSeats, seatArg, type CheatRule } from "./rule.js";
 
 export const ongoing: CheatRule = {
@@ -13,6 +13,6 @@ export const ongoing: CheatRule = {
   check: (s, _ctx, f) => seatArg(s, f.target),
   play: (d, ctx, f) => {
     d.ongoing[f.target as number].push(ctx.card);
-    log(d, { type: "ongoing", seat: ctx.seat, card: ctx.card, holder: f.target });
+    emit(d, { type: "ongoing", seat: ctx.seat, card: ctx.card, holder: f.target });
   },
 };

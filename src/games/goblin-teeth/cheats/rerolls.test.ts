@@ -1,9 +1,10 @@
 /** Distraction, Second Chance, Total Re-roll: effect, choices, and when they can't be played. */
 import { describe, expect, it } from "vitest";
-import { codeOf, deepFreeze, legalInstances, play, position } from "../fixtures.js";
+import type { Logged } from "../../testing.js";
+import { codeOf, deepFreeze, legalInstances, play, played, position } from "../fixtures.js";
 import type { GoblinTeethState } from "../state.js";
 
-const logOf = (s: GoblinTeethState, type: string) => s.log.filter((e) => e.type === type);
+const logOf = (g: Logged<GoblinTeethState>, type: string) => g.log.filter((e) => e.type === type);
 
 /** Seat 0: 4 + 2 on slot 1, unplayed 6. Seat 1: 5 on slot 1, unplayed 1 and 3. */
 function table(hand: string[], more: Partial<Parameters<typeof position>[0]> = {}) {
@@ -23,11 +24,12 @@ describe("Distraction: reroll a die belonging to another player until it shows a
   it("rerolls another player's die to a different face (a die on an Item obeys the tie and over-10 rules)", () => {
     for (let i = 0; i < 30; i++) {
       const s = table(["cheat-distraction"], { seed: `d${i}` });
-      const t = play(s, [[0, { type: "cheat", card: "cheat-distraction", die: 3 }]]);
+      const tg = played(s, [[0, { type: "cheat", card: "cheat-distraction", die: 3 }]]);
+      const t = tg.state;
       const v = t.dice[3].value;
       expect(v).not.toBe(5);
       expect(v).not.toBe(6); // 6 would tie seat 0's 6 and be rolled again
-      expect(logOf(t, "die").at(-1)).toMatchObject({ die: 3, owner: 1, from: 5, value: v, reason: "distraction", rolled: true });
+      expect(logOf(tg, "die").at(-1)).toMatchObject({ die: 3, owner: 1, from: 5, value: v, reason: "distraction", rolled: true });
     }
   });
 
@@ -69,8 +71,9 @@ describe("Second Chance: reroll 1 of your dice until it shows a different number
 describe("Total Re-roll: reroll all of your unplayed dice", () => {
   it("rerolls every unplayed die of yours and nothing else", () => {
     const s = table(["cheat-total-re-roll"], { at: [["supply", 1, "supply"], [1, "supply", "supply"]] });
-    const t = play(s, [[0, { type: "cheat", card: "cheat-total-re-roll" }]]);
-    expect(logOf(t, "die").filter((e) => e.reason === "total-re-roll").map((e) => e.die)).toEqual([0, 2]);
+    const tg = played(s, [[0, { type: "cheat", card: "cheat-total-re-roll" }]]);
+    const t = tg.state;
+    expect(logOf(tg, "die").filter((e) => e.reason === "total-re-roll").map((e) => e.die)).toEqual([0, 2]);
     expect(t.dice.slice(1).map((d) => d.value)).toEqual([2, t.dice[2].value, 5, 1, 3]);
     for (const d of t.dice) expect(d.value >= 1 && d.value <= 6).toBe(true);
   });
