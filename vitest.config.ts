@@ -13,7 +13,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit+integration", include: ["src/**/*.test.ts", "test/**/*.test.ts"], exclude: heavy, sequence: { groupOrder: 0 } },
+        test: { name: "unit+integration", include: ["src/**/*.test.ts", "bench/*.test.ts", "test/**/*.test.ts"], exclude: heavy, sequence: { groupOrder: 0 } },
       },
       {
         // The browser game and the load benchmark each want the whole machine: run them after

@@ -34,6 +34,11 @@ export interface Config {
   nodeId: string;
   /** Folder with the built web client; served at / when it exists. */
   clientDir?: string;
+  /**
+   * "on": the fast paths through dependencies' private internals (transport/internals.ts) that
+   * pass their start-up check; "off": none, public APIs only.
+   */
+  fastPaths: "on" | "off";
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -41,6 +46,12 @@ function int(name: string, value: string | undefined, fallback: number): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative whole number, got "${value}"`);
   return n;
+}
+
+function oneOf<const T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === "") return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  return value as T;
 }
 
 function opt(value: string | undefined): string | undefined {
@@ -67,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerSecond: int("RATE_LIMIT_PER_SECOND", env.RATE_LIMIT_PER_SECOND, 30),
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
     clientDir: opt(env.CLIENT_DIR),
+    fastPaths: oneOf("FAST_PATHS", env.FAST_PATHS, ["on", "off"], "on"),
   };
 }

@@ -24,7 +24,7 @@ import { RoomService } from "./platform/room-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { attachSockets } from "./transport/socket.js";
-import { preEncodingParser } from "./transport/pre-encoded.js";
+import { checkInternals, parserOptions, useFastPaths } from "./transport/internals.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -70,24 +70,6 @@ async function tokenSecret(config: Config, redis: Redis | undefined, prefix: str
   return fresh;
 }
 
-/**
- * The Redis streams adapter reads back every entry this node wrote to the stream and JSON-parses
- * it before noticing it is its own and dropping it (one parse of every room:state this node
- * sends). Drop our own entries before decoding them instead; nothing else changes.
- */
-function skipOwnStreamEntries(io: Server): void {
-  const adapter = io.of("/").adapter as unknown as {
-    uid?: string;
-    onRawMessage?: (raw: { uid?: string }, offset: string) => void;
-  };
-  const original = adapter.onRawMessage;
-  if (typeof original !== "function" || typeof adapter.uid !== "string") return;
-  adapter.onRawMessage = function (raw, offset) {
-    if (raw.uid === adapter.uid) return;
-    original.call(this, raw, offset);
-  };
-}
-
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel, config.nodeId);
   const prefix = opts.redisPrefix ?? config.redisPrefix ?? "gb:";
@@ -96,14 +78,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   let redis: Redis | undefined;
   let adapterRedis: Redis | undefined;
-  let store: RoomStore;
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     adapterRedis = new Redis(config.redisUrl);
-    store = new RedisRoomStore(redis, prefix);
-  } else {
-    store = new MemoryRoomStore();
   }
+  // The fast paths through dependencies' private internals (transport/internals.ts): each one's
+  // shapes are checked here, once, and one that fails takes the public path. FAST_PATHS=off: none.
+  const checked = config.fastPaths === "on" ? await checkInternals({ redis }) : {};
+  const store: RoomStore = redis ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true }) : new MemoryRoomStore();
 
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
@@ -132,7 +114,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const io = new Server(app.server, {
     transports: ["websocket"],
-    parser: preEncodingParser,
+    ...parserOptions(checked),
     maxHttpBufferSize: 1_000_000,
     serveClient: false,
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: true },
@@ -140,7 +122,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ? { adapter: createAdapter(adapterRedis, { streamName: `${prefix}socket.io`, channelPrefix: `${prefix}socket.io`, sessionKeyPrefix: `${prefix}sio:session:`, blockTimeInMs: 1000 }) }
       : {}),
   });
-  if (adapterRedis) skipOwnStreamEntries(io);
+  if (config.fastPaths === "on") {
+    const fast = useFastPaths(io, checked, { streamsAdapter: adapterRedis !== undefined });
+    for (const [path, v] of Object.entries(fast)) {
+      if (!v.usable) log.warn({ fastPath: path, reason: v.reason }, "fast path off: a dependency's internals are not as expected; using its public API");
+    }
+  } else {
+    log.info("FAST_PATHS=off: public APIs only");
+  }
   const sockets = attachSockets(io, { service, tokens, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
 
   const timers = new TimerDriver(service, log, {

@@ -1,7 +1,7 @@
 /**
- * The load benchmark must not rot: a short run (`npm run bench -- --rooms 50 --seconds 5`)
- * against the test services. No timing assertions: only that it completed, reported both
- * systems, and lost no action. Its table goes to a temp file, never to docs/performance.md.
+ * The load benchmark (the bench/ package) must not rot: a short run (`npm run bench -- --rooms 50
+ * --seconds 5`) against the test services. No timing assertions: only that it completed, reported
+ * both systems, and lost no action. Its JSON and its table go to a temp folder (--json, --md).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -23,8 +23,9 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
   const dir = mkdtempSync(join(tmpdir(), "gb-bench-test-"));
 
   beforeAll(() => {
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "pipe" });
-  }, 180_000);
+    // What `npm run bench` builds first: the server (dist/) and the bench package (bench/dist/).
+    execFileSync("npm", ["run", "prebench"], { cwd: root, stdio: "pipe" });
+  }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -32,7 +33,7 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     const json = join(dir, "bench.json");
     const md = join(dir, "performance.md");
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
-      const child = spawn(process.execPath, ["dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--json", json, "--report", md], {
+      const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--json", json, "--md", md], {
         cwd: root,
         env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
         stdio: ["ignore", "ignore", "pipe"],

@@ -29,7 +29,7 @@
  * its own changes it delivers at once, locally.
  */
 import { randomBytes } from "node:crypto";
-import type { Writable } from "node:stream";
+import { corkForTurn } from "../transport/internals.js";
 import type { Redis } from "ioredis";
 import { fromStoredShape, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
@@ -250,6 +250,13 @@ export interface RedisRoomStoreOptions {
    * yet, has its first second of changes delivered here up to this much later. Nothing is skipped.
    */
   idleFollowMs?: number;
+  /**
+   * Whether the commands issued in one turn of the event loop are corked into one write to Redis
+   * (transport/internals.ts `corkForTurn`, through ioredis's private connection stream). Default
+   * true; the server passes false when FAST_PATHS=off or the start-up check found the stream
+   * other than expected.
+   */
+  corkWrites?: boolean;
 }
 
 export class RedisRoomStore implements RoomStore {
@@ -266,8 +273,8 @@ export class RedisRoomStore implements RoomStore {
    * which it reads the changed room from the store (the follower's fallback).
    */
   private peersFollow = true;
-  /** Whether the connection is corked for the current turn of the event loop (see batchWrites). */
-  private corked = false;
+  /** Whether commands are corked into one write per turn of the event loop (see batchWrites). */
+  private readonly corkWrites: boolean;
   /** The logs' bytes of the rooms this node wrote last, to seal them without encoding every entry again. */
   private readonly kept = new KeptLogs();
   private readonly beat: NodeJS.Timeout;
@@ -290,6 +297,7 @@ export class RedisRoomStore implements RoomStore {
     };
     this.feedLength = String(opts.feedLength ?? 1000);
     this.idleFollowMs = opts.idleFollowMs ?? 100;
+    this.corkWrites = opts.corkWrites ?? true;
     redis.defineCommand("gbRoomCas5", { numberOfKeys: 7, lua: CAS });
     redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
@@ -382,22 +390,12 @@ export class RedisRoomStore implements RoomStore {
   }
 
   /**
-   * Lets every command issued in this turn of the event loop leave in one socket write: the
-   * connection is corked now and uncorked when the turn's I/O callbacks are done (setImmediate).
-   * Under load many rooms' changes arrive in one turn, and on a small machine each write to Redis
-   * costs far more (the system call and waking Redis) than the bytes it carries. Adds no wait:
-   * the commands go out before the event loop next waits for I/O.
+   * Lets every command issued in this turn of the event loop leave in one socket write, when
+   * `corkWrites` (a fast path through ioredis's internals: transport/internals.ts `corkForTurn`
+   * says why and what it relies on).
    */
   private batchWrites(): void {
-    if (this.corked || this.redis.status !== "ready") return;
-    const stream = (this.redis as unknown as { stream?: Writable }).stream;
-    if (!stream || stream.writableCorked > 0) return;
-    this.corked = true;
-    stream.cork();
-    setImmediate(() => {
-      this.corked = false;
-      stream.uncork();
-    });
+    if (this.corkWrites) corkForTurn(this.redis);
   }
 
   async list(status: "open" | "playing"): Promise<RoomSummary[]> {

@@ -1,4 +1,7 @@
-/** room:state frames built from pieces are the bytes Socket.IO's own emit would write. */
+/**
+ * room:state frames built from pieces are the bytes Socket.IO's own emit would write; a server
+ * with the fast paths on sends them straight or pre-encoded, one without emits.
+ */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
@@ -6,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Server, type Socket } from "socket.io";
 import { io as connect, type Socket as ClientSocket } from "socket.io-client";
 import { Encoder, PacketType } from "socket.io-parser";
-import { encodePieces, framePieces, holdFrames, sendRoomState, textFrame } from "./frames.js";
-import { preEncodingParser } from "./pre-encoded.js";
+import { holdFrames, sendRoomState } from "./frames.js";
+import { encodePieces, fastPathsOf, framePieces, parserOptions, textFrame, useFastPaths } from "./internals.js";
 
 // ws is Engine.IO's WebSocket library; its own frame builder is the reference.
 const { Sender } = createRequire(createRequire(import.meta.url).resolve("engine.io"))("ws") as {
@@ -55,9 +58,14 @@ describe("room:state frames", () => {
     let close: () => Promise<void> = async () => {};
     afterEach(() => close());
 
-    async function pair(perMessageDeflate: boolean): Promise<{ server: Socket; client: ClientSocket }> {
+    const on = { directFrames: { usable: true }, preEncodedEvents: { usable: true } } as const;
+
+    /** A server (fast paths on unless `fast` is false) and one client connected to it. */
+    async function pair(perMessageDeflate: boolean, fast = true): Promise<{ server: Socket; client: ClientSocket }> {
       const http = createServer();
-      const io = new Server(http, { transports: ["websocket"], parser: preEncodingParser, perMessageDeflate });
+      const io = new Server(http, { transports: ["websocket"], ...(fast ? parserOptions(on) : {}), perMessageDeflate });
+      if (fast) useFastPaths(io, on);
+      expect(fastPathsOf(io)).toEqual({ directFrames: fast, preEncodedEvents: fast });
       await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
       const connected = new Promise<Socket>((r) => io.once("connection", r));
       const client = connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ["websocket"] });
@@ -172,6 +180,29 @@ describe("room:state frames", () => {
       await done;
       expect(viaEngine).toBe(1);
       expect(order).toEqual(["before", "before", "room:state", "after"]);
+    });
+
+    it("emits the view with the public API only on a server without the fast paths", async () => {
+      const { server, client } = await pair(false, false);
+      await new Promise((r) => setTimeout(r, 50));
+      const raw = rawOf(server) as unknown as { writableCorked: number };
+      const emits: unknown[][] = [];
+      const emit = server.emit.bind(server);
+      server.emit = ((ev: string, ...a: unknown[]) => (emits.push([ev, ...a]), emit(ev, ...a))) as typeof server.emit;
+      const conn = server.conn as unknown as { write: (...a: unknown[]) => void };
+      let preEncoded = 0;
+      const cwrite = conn.write.bind(conn);
+      conn.write = (...a: unknown[]) => (Buffer.isBuffer(a[0]) && preEncoded++, cwrite(...a));
+      const got = new Promise<unknown[]>((r) => client.once("room:state", (...args: unknown[]) => r(args)));
+      const release = holdFrames(server);
+      sendRoomState([server], pieces);
+      const corkedDuringHold = raw.writableCorked;
+      release();
+      expect(await got).toEqual([JSON.parse(pieces.join(""))]);
+      // A plain value (not pre-encoded) emitted: no frame handed to Engine.IO, nothing held corked.
+      expect(emits).toEqual([["room:state", JSON.parse(pieces.join(""))]]);
+      expect(preEncoded).toBe(0);
+      expect(corkedDuringHold).toBe(0);
     });
   });
 });

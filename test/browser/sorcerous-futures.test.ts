@@ -235,17 +235,21 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
     await expect.poll(async () => sorted(await priv.getByTestId("sf-valuations").locator("[data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-card")!)))).toEqual(sorted(st.valuations[seat]!));
     expect(await priv.locator(`[data-testid="sf-facedown"] [data-slot="0"] [data-card="${give}"]`).count()).toBe(1);
     // Everyone sees what each player paid and who has confirmed (at the version each page shows).
+    // Read in one go with the version drawn (bots keep exchanging meanwhile: the page may draw a
+    // newer version between two separate reads).
     for (const p of [ann.page, spec.page]) {
-      const v = await renderedVersion(p);
-      const at = roomHistory(roomId).get(v)!.state as SorcerousFuturesState;
+      const shown = (await p.evaluate(`(() => ({
+        v: Number(document.querySelector(".room[data-version]")?.getAttribute("data-version") ?? -1),
+        rows: [...document.querySelectorAll('[data-testid="sf-setup-progress"] .sf-setup-row')].map((r) => ({
+          paid: r.querySelector('[data-testid="sf-paid"]')?.textContent ?? null,
+          confirmed: r.querySelector('[data-testid="sf-confirmed"]')?.getAttribute("data-confirmed") ?? null,
+        })),
+      }))()`)) as { v: number; rows: Array<{ paid: string | null; confirmed: string | null }> };
+      const at = roomHistory(roomId).get(shown.v)!.state as SorcerousFuturesState;
       if (at.phase !== "setup") continue;
-      const rows = p.getByTestId("sf-setup-progress").locator(".sf-setup-row");
-      expect(await rows.count()).toBe(4);
-      for (let i = 0; i < 4; i++) {
-        const row = rows.nth(i);
-        expect(await row.getByTestId("sf-paid").textContent()).toBe(at.paid[i]! > 0 ? `paid $${at.paid[i]} for exchanges` : "no exchanges yet");
-        expect(await row.getByTestId("sf-confirmed").getAttribute("data-confirmed")).toBe(at.confirmed[i] ? "yes" : "no");
-      }
+      expect(shown.rows).toEqual(
+        at.paid.map((paid, i) => ({ paid: paid > 0 ? `paid $${paid} for exchanges` : "no exchanges yet", confirmed: at.confirmed[i] ? "yes" : "no" })),
+      );
     }
     expect(await spec.page.getByTestId("sf-setup-progress").locator('.sf-setup-row[data-seat="0"] [data-testid="sf-paid"]').textContent()).toBe("paid $3 for exchanges");
     await priv.getByTestId("confirm").click();

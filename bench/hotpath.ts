@@ -1,6 +1,7 @@
 /**
  * Where the time of one action goes, step by step, on an otherwise idle server:
- * `node dist/bench/hotpath.js [--actions N]` (REDIS_URL, default redis://127.0.0.1:6379).
+ * `npm run prebench && node bench/dist/bench/hotpath.js [--actions N]` (REDIS_URL, default
+ * redis://127.0.0.1:6379).
  *
  * Plays Goblin Market games through the same pieces the server uses for game:act (Redis room
  * store, room operations, views, Socket.IO-style serialisation, the streams adapter's XADD) and
@@ -11,12 +12,12 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { randomLegalAction } from "../games/legal.js";
-import type { LegalAction } from "../games/types.js";
-import { actInRoom, createRoom, joinRoom, logLength, startRoom, summarize, type Room } from "../platform/room.js";
-import { decodeRoom, encodeRoom, RedisRoomStore } from "../platform/redis-room-store.js";
-import { changeNote } from "../platform/room-service.js";
-import { roomView, viewerFor } from "../platform/views.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { LegalAction } from "../src/games/types.js";
+import { actInRoom, createRoom, joinRoom, logLength, startRoom, summarize, type Room } from "../src/platform/room.js";
+import { decodeRoom, encodeRoom, RedisRoomStore } from "../src/platform/redis-room-store.js";
+import { changeNote } from "../src/platform/room-service.js";
+import { roomView, viewerFor } from "../src/platform/views.js";
 import { prng } from "./stats.js";
 
 const { values } = parseArgs({ options: { actions: { type: "string", default: "3000" } } });

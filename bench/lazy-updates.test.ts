@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Encoder, PacketType } from "socket.io-parser";
 import { lazyUpdateParser, readUpdate, seatView, type Update } from "./lazy-updates.js";
-import { randomLegalAction } from "../games/legal.js";
-import { findGame } from "../games/registry.js";
-import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "../platform/room.js";
-import { roomViewsJson, viewerFor } from "../platform/views.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import { findGame } from "../src/games/registry.js";
+import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "../src/platform/room.js";
+import { roomViewsJson, viewerFor } from "../src/platform/views.js";
 import { prng } from "./stats.js";
 
 const ours = JSON.stringify({ roomId: "r-1_x", game: "goblin-market", version: 42, status: "playing", seat: 0, view: { version: 7 }, legal: [{ type: "pass" }], log: [] });

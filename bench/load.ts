@@ -16,8 +16,8 @@
 import { writeFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { io as connect, type Socket } from "socket.io-client";
-import { randomLegalAction } from "../games/legal.js";
-import type { Action, LegalAction } from "../games/types.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { Action, LegalAction } from "../src/games/types.js";
 import { prng } from "./stats.js";
 import { lazyUpdateParser, seatView, viewFields, type SeatView, type Update } from "./lazy-updates.js";
 

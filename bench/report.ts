@@ -1,6 +1,6 @@
 /**
- * The benchmark's report: one JSON object, and a markdown table (appended to
- * docs/performance.md, or to the file given with --report).
+ * The benchmark's report: one JSON object, and a markdown table (printed, and appended to the
+ * file given with --md).
  */
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, type as osType, release } from "node:os";
@@ -11,7 +11,7 @@ import type { LatencySummary } from "./stats.js";
 export interface Settings {
   game: string;
   rooms: number;
-  /** Rooms only timers move (bench/timer-probe.ts). */
+  /** Rooms only timers move (timer-probe.ts). */
   timerRooms?: number;
   seats: number;
   spectators: number;

@@ -8,7 +8,8 @@
  * 2. Baseline: the same generator drives a bare Socket.IO server (baseline-server.ts) with the
  *    same rooms, sizes, rate and payload (a typical room:state captured in step 1).
  * 3. Reports both, and the ratios, as JSON (stdout, or --json <file>) and as a markdown table
- *    appended to docs/performance.md (or --report <file>; --no-append for neither).
+ *    (stderr, and appended to --md <file> if asked: nothing is written into the repository's docs
+ *    unless that file is one of them).
  *
  * Afterwards it drops its database and deletes its Redis keys.
  */
@@ -30,7 +31,19 @@ import { startTimerProbe } from "./timer-probe.js";
 import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, "..", "..");
+/**
+ * The repository: the parent of this package's folder (bench/, the nearest folder above this file
+ * with a package.json), whether this runs compiled (bench/dist/bench/run.js) or from source.
+ */
+const root = (() => {
+  let dir = here;
+  while (!existsSync(join(dir, "package.json"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${here}`);
+    dir = up;
+  }
+  return dirname(dir);
+})();
 
 const HELP = `npm run bench -- [options]
   --rooms N          rooms (default 1000)
@@ -45,9 +58,10 @@ const HELP = `npm run bench -- [options]
                      under the load; their bot moves count as actions in server CPU per action
                      (default 20; 0 for none, e.g. to compare with a build without timers)
   --only ours|baseline   run one side only
-  --json FILE        write the JSON report to FILE (default: print it)
-  --report FILE      append the markdown table to FILE instead of docs/performance.md
-  --no-append        do not append the markdown table anywhere
+  --json FILE        write the JSON report to FILE (default: print it on stdout)
+  --md FILE          append the markdown table to FILE (created if missing; e.g.
+                     docs/performance.md to log a run there). Without it the table is only
+                     printed on stderr: the bench writes no file unless asked
   --label TEXT       a label for the table heading
   --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
                      (the baseline server's profile goes to DIR/baseline)
@@ -61,26 +75,34 @@ BENCH_SERVER_MAIN (another build's main.js), BENCH_LOAD_NODE_ARGS (node flags fo
 generator, e.g. "--cpu-prof --cpu-prof-dir /tmp/gen"), BENCH_LOG_LEVEL, BENCH_GC_DIR=DIR (keep
 every process's GC and stall watch file there: gc-watch.ts says what a line holds).`;
 
-const { values: args } = parseArgs({
-  options: {
-    rooms: { type: "string", default: "1000" },
-    seats: { type: "string", default: "4" },
-    spectators: { type: "string", default: "1" },
-    period: { type: "string", default: "1000" },
-    seconds: { type: "string", default: "30" },
-    nodes: { type: "string", default: "1" },
-    warm: { type: "string", default: "50" },
-    generators: { type: "string", default: "1" },
-    "timer-rooms": { type: "string", default: "20" },
-    only: { type: "string" },
-    json: { type: "string" },
-    report: { type: "string" },
-    "no-append": { type: "boolean", default: false },
-    label: { type: "string" },
-    profile: { type: "string" },
-    help: { type: "boolean", default: false },
-  },
-});
+const OPTIONS = {
+  rooms: { type: "string", default: "1000" },
+  seats: { type: "string", default: "4" },
+  spectators: { type: "string", default: "1" },
+  period: { type: "string", default: "1000" },
+  seconds: { type: "string", default: "30" },
+  nodes: { type: "string", default: "1" },
+  warm: { type: "string", default: "50" },
+  generators: { type: "string", default: "1" },
+  "timer-rooms": { type: "string", default: "20" },
+  only: { type: "string" },
+  json: { type: "string" },
+  md: { type: "string" },
+  label: { type: "string" },
+  profile: { type: "string" },
+  help: { type: "boolean", default: false },
+} as const;
+
+function parse() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (e) {
+    // --report FILE and --no-append are gone: the table is appended only where --md says.
+    console.error(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
+    process.exit(2);
+  }
+}
+const args = parse();
 if (args.help) {
   console.log(HELP);
   process.exit(0);
@@ -634,8 +656,8 @@ async function main(): Promise<void> {
   const json = JSON.stringify(report, null, 2);
   if (args.json) writeFileSync(args.json, json + "\n");
   else console.log(json);
-  if (!args["no-append"]) {
-    const path = args.report ? resolve(args.report) : join(root, "docs", "performance.md");
+  if (args.md) {
+    const path = resolve(args.md);
     appendReport(path, report);
     log(`table appended to ${path}`);
   }
