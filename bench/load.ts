@@ -19,7 +19,9 @@ import { io as connect, type Socket } from "socket.io-client";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction } from "../src/games/types.js";
 import { prng } from "./stats.js";
-import { lazyUpdateParser, seatView, viewFields, type SeatView, type Update } from "./lazy-updates.js";
+import { lazyUpdateParser, viewFields, type SeatView, type Update } from "./lazy-updates.js";
+import { absorbPush, absorbSyncReply } from "../src/protocol/room-state.js";
+import type { RoomState as ServerRoomState, RoomView } from "../src/protocol/wire.js";
 
 export interface LoadConfig {
   mode: "ours" | "baseline";
@@ -68,6 +70,8 @@ export interface LoadResult {
   ackLatencies: number[];
   /** Mean size of one update as JSON, bytes (sampled). */
   payloadBytes: number;
+  /** Bytes of every room:state push every member received while measuring (whole table). */
+  receivedBytes: number;
   windowMs: number;
   /** This generator's own CPU use during the window. */
   cpuSeconds: number;
@@ -92,6 +96,11 @@ interface Member {
   version: number;
   /** What the generator needs of a seat's latest view (ours only: the baseline's moves need no view). */
   view: SeatView<LegalAction> | null;
+  /**
+   * ours, seats: the whole view held, kept as the browser client keeps it (src/protocol/room-state.ts:
+   * a push is a whole view or an update applied to the view held).
+   */
+  full?: RoomView;
 }
 
 interface Pending {
@@ -136,6 +145,7 @@ const res: LoadResult = {
   latencies: [],
   ackLatencies: [],
   payloadBytes: 0,
+  receivedBytes: 0,
   windowMs: 0,
   cpuSeconds: 0,
   eventLoopDelayP99Ms: 0,
@@ -213,12 +223,39 @@ function onUpdate(room: BenchRoom, m: Member, update: Update<RoomState>): void {
   if (update.version <= m.version) return;
   if (m.version > 0 && update.version !== m.version + 1) res.gaps++;
   m.version = update.version;
-  if (m.seat !== null && cfg.mode === "ours") m.view = seatView(update);
-  if (measuring) samplePayload(update.raw);
+  if (m.seat !== null && cfg.mode === "ours") {
+    // A seat applies every push to the view it holds, as a client does (updates carry only what
+    // changed); what it missed it asks for with room:sync since its version.
+    if (m.full && m.full.roomId !== update.roomId) m.full = undefined; // the next game's room
+    const got = absorbPush(m.full, JSON.parse(update.raw) as ServerRoomState);
+    if (got.kind === "applied") {
+      m.full = got.view;
+      m.view = viewFields(got.view.roomId, got.view.version, { status: got.view.status, active: got.view.active, legal: got.view.legal });
+    } else if (got.kind === "gap" || got.kind === "broken") catchUp(m, room.id, got.kind === "gap");
+  }
+  if (measuring) {
+    res.receivedBytes += Buffer.byteLength(update.raw);
+    samplePayload(update.raw);
+  }
   const p = room.pending;
   if (p && update.version >= p.target) {
     if (--p.remaining === 0) finish(room, true);
   }
+}
+
+/** Asks for what a seat missed (since the version it holds, or everything) and applies the reply. */
+function catchUp(m: Member, roomId: string, since: boolean): void {
+  const sent = m.full;
+  call(m.socket, "room:sync", since && sent ? { roomId, since: sent.version } : { roomId }).then(
+    (ack) => {
+      if (!ack.ok) return;
+      const got = absorbSyncReply(m.full, sent, ack.state as ServerRoomState);
+      if (got.kind !== "applied") return;
+      m.full = got.view;
+      m.view = viewFields(got.view.roomId, got.view.version, { status: got.view.status, active: got.view.active, legal: got.view.legal });
+    },
+    () => {},
+  );
 }
 
 function finish(room: BenchRoom, ok: boolean): void {
@@ -251,9 +288,12 @@ async function startGame(room: BenchRoom): Promise<void> {
   room.id = id;
   for (const m of room.members) m.version = 0;
   host!.version = (created.state as RoomState).version;
+  host!.full = created.state as RoomView;
   for (const m of others) {
     const joined = must(await call(m.socket, "room:join", { roomId: id }), "room:join");
     m.version = Math.max(m.version, (joined.state as RoomState).version);
+    // The join's reply is the whole view; pushes that arrived before it are newer or stale.
+    if (!m.full || m.full.roomId !== id || m.full.version < (joined.state as RoomView).version) m.full = joined.state as RoomView;
   }
   const started = must(await call(host!.socket, "room:start", { roomId: id }), "room:start");
   const v = started.version as number;
@@ -368,7 +408,10 @@ async function resync(room: BenchRoom): Promise<void> {
         const s = ack.state as RoomState;
         if (s.version >= m.version) {
           m.version = s.version;
-          if (m.seat !== null) m.view = viewFields(s.roomId, s.version, s);
+          if (m.seat !== null) {
+            m.full = ack.state as RoomView;
+            m.view = viewFields(s.roomId, s.version, s);
+          }
         }
       }
     }

@@ -33,6 +33,8 @@ export interface SystemResult {
   latencyMs: LatencySummary;
   ackLatencyMs: LatencySummary;
   payloadBytes: number;
+  /** room:state bytes every member of a table received, per completed action (the whole table). */
+  bytesPerAction?: number | null;
   /** CPU seconds of the server process(es) over the window (and the drain). */
   serverCpuSeconds: number | null;
   serverCpuMsPerAction: number | null;
@@ -223,6 +225,7 @@ export function markdown(r: BenchReport): string {
     ),
     row("server peak RSS (MB)", fmt(o?.serverPeakRssMB), fmt(b?.serverPeakRssMB), fmt(r.ratios.serverPeakRss, 2)),
     row("update payload (bytes)", fmt(o?.payloadBytes), fmt(b?.payloadBytes)),
+    row("bytes received per action, whole table (room:state)", fmt(o?.bytesPerAction), fmt(b?.bytesPerAction)),
     row("server GC: scavenges (n / ms / longest) · mark-compacts (n / ms)", gcText(o?.gc?.server), gcText(b?.gc?.server)),
     row("server event-loop stalls >= 20 ms (n / longest ms)", stallText(o?.gc?.server), stallText(b?.gc?.server)),
     row("load generator GC: scavenges · mark-compacts · stalls", genGcText(o?.gc?.generator), genGcText(b?.gc?.generator)),

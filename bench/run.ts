@@ -377,7 +377,7 @@ async function startGenerators(base: Omit<LoadConfig, "rooms" | "roomOffset" | "
 function merge(results: LoadResult[]): LoadResult {
   const m = { ...results[0]!, latencies: [] as number[], ackLatencies: [] as number[], errorCodes: {} as Record<string, number> };
   const sum = (k: keyof LoadResult) => results.reduce((a, r) => a + (r[k] as number), 0);
-  for (const k of ["rooms", "sockets", "setupErrors", "warmActions", "sent", "completed", "errored", "lost", "skippedTicks", "gaps", "gamesFinished", "roomsReplaced", "cpuSeconds"] as const) {
+  for (const k of ["rooms", "sockets", "setupErrors", "warmActions", "sent", "completed", "errored", "lost", "skippedTicks", "gaps", "gamesFinished", "roomsReplaced", "cpuSeconds", "receivedBytes"] as const) {
     (m as Record<string, unknown>)[k] = sum(k);
   }
   m.setupMs = Math.max(...results.map((r) => r.setupMs));
@@ -410,6 +410,7 @@ function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number |
     latencyMs: summarize(r.latencies),
     ackLatencyMs: summarize(r.ackLatencies),
     payloadBytes: r.payloadBytes,
+    bytesPerAction: r.completed === 0 ? null : Math.round(r.receivedBytes / r.completed),
     serverCpuSeconds: serverCpu,
     serverCpuMsPerAction: serverCpu === null || r.completed === 0 ? null : Math.round((serverCpu / r.completed) * 1e6) / 1e3,
     serverPeakRssMB: peakRss === null ? null : Math.round((peakRss / 1024 ** 2) * 10) / 10,

@@ -2,7 +2,8 @@
  * Goblin Teeth hidden information over the wire: many seeded games (2-5 players, basic and
  * Advanced Play) with every player and a spectator connected. Each step the seat the server says
  * must act picks a random legal action from its own latest view (preferring a Cheat card not yet
- * played in this run, so that every card gets played, then one that moves a hidden card). Every payload any socket received is
+ * played in this run, so that every card gets played, then one that moves a hidden card). Every payload any socket received
+ * (whole views and updates, as sent), and every view a client held after applying one, is
  * checked against what THAT viewer may not know at the room version it shows: other hands' cards,
  * an unknown face-down Item, the decks (cards and order), the RNG state and the seed.
  *
@@ -14,8 +15,8 @@
  * (`peekedThenGone`: a peek at the end of the round, then the unbid face-down Item shuffled away).
  * The view itself is checked against the version it shows.
  *
- * Beyond secrets, provenance: each viewer's stream of payloads, in the order it arrived, is
- * followed by an account built only from the log entries that viewer was sent (provenance.ts),
+ * Beyond secrets, provenance: each viewer's stream of views as it applied them, in the order the
+ * payloads arrived, is followed by an account built only from the log entries that viewer was sent (provenance.ts),
  * and every view must place exactly the hidden cards that account explains (a card in another
  * hand, on the Cheat deck, the face-down Item). One seat reconnects mid-game (a new socket, its
  * `room:sync` gives the whole log again: a fresh account from it alone must agree too) and a
@@ -81,12 +82,13 @@ function peekedThenGone(prevRoom: Room, nextRoom: Room, seat: Seat | null): Set<
 }
 
 /**
- * Follow one viewer's payloads for `roomId` in arrival order with a provenance account and hold
- * each view against it. A `room:sync` answer (the whole log, `logFrom` 0) starts a fresh account:
- * what a reconnecting client knows must follow from that log alone. One older than what the
- * viewer already holds is checked on its own and does not replace the running account. A delta
- * that does not follow the version the account has reached (a missed push) would leave entries
- * out of it: the account is dropped until the next whole log (the client resyncs), and counted.
+ * Follow one viewer's views as it applied them (TestClient.applied: each with the log entries its
+ * payload brought) for `roomId` in arrival order with a provenance account and hold each view
+ * against it. A whole view (the whole log, `logFrom` 0) starts a fresh account: what a reconnecting
+ * client knows must follow from that log alone. One older than what the viewer already holds is
+ * checked on its own and does not replace the running account. A payload that does not follow
+ * the version the account has reached (its `base`; a missed push) would leave entries out of it:
+ * the account is dropped until the next whole log (the client resyncs), and counted.
  */
 function provenanceProblems(states: Array<Record<string, unknown>>, roomId: string, seat: Seat | null, players: number, label: string) {
   const viewer = seat === null ? ({ kind: "spectator" } as const) : ({ kind: "seat", seat } as const);
@@ -96,13 +98,14 @@ function provenanceProblems(states: Array<Record<string, unknown>>, roomId: stri
   let gaps = 0;
   const problems: string[] = [];
   for (const p of states) {
-    if (p.roomId !== roomId || !p.view) continue;
+    // (Views before the start, view null, are followed too: an account starts from the first whole log.)
+    if (p.roomId !== roomId) continue;
     const v = p.version as number;
     const log = p.log as Array<{ n: number; type: string; to?: Seat[] }>;
     let into: Provenance | null = account;
     if (p.logFrom === 0) into = new Provenance(viewer, players);
     else if (v <= version) continue;
-    else if (v !== version + 1 || !into) {
+    else if (((p.base as number | null | undefined) ?? v - 1) !== version || !into) {
       if (version < 0) throw new Error(`${label}: v${v} carries log from #${String(p.logFrom)} before any full log`);
       gaps++;
       [account, version] = [null, v];
@@ -110,7 +113,7 @@ function provenanceProblems(states: Array<Record<string, unknown>>, roomId: stri
     }
     into.feed(log);
     if (v > version) [account, version] = [into, v];
-    if (p.status !== "playing" || (p.view as { phase: string }).phase === "over") continue;
+    if (!p.view || p.status !== "playing" || (p.view as { phase: string }).phase === "over") continue;
     problems.push(...disagreements(placesInView(p.view, players), into, `${label} v${v}`));
     checked++;
   }
@@ -209,6 +212,8 @@ describe("Goblin Teeth hidden information over sockets", () => {
 
   it(`never sends a viewer what it may not know (${GAMES} games), and every Cheat card gets played`, async () => {
     let checked = 0;
+    let checkedApplied = 0;
+    let updates = 0;
     let provenanceChecked = 0;
     let provenanceGaps = 0;
     let joinedLateChecked = 0;
@@ -284,7 +289,7 @@ describe("Goblin Teeth hidden information over sockets", () => {
         ...late.map((c) => [null, c] as const),
       ];
       for (const [viewerSeat, c] of everyone) {
-        const followed = provenanceProblems(c.states, roomId, viewerSeat, players, `${roomId} (${players}p) ${viewerSeat === null ? "spectator" : `seat ${viewerSeat}`}`);
+        const followed = provenanceProblems(c.applied, roomId, viewerSeat, players, `${roomId} (${players}p) ${viewerSeat === null ? "spectator" : `seat ${viewerSeat}`}`);
         provenanceChecked += followed.checked;
         provenanceGaps += followed.gaps;
         // The reloaded seat's new socket and the late spectator start from a whole log: checked too.
@@ -299,7 +304,9 @@ describe("Goblin Teeth hidden information over sockets", () => {
           ...c.received.filter(([e]) => e === "room:state").map(([, p]) => p),
           ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean),
         ];
-        for (const p of payloads) {
+        updates += c.updates;
+        // As sent, then as applied (each held view, with the entries its payload brought).
+        for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
           const v = p as { version: number; roomId: string; log?: Array<{ to?: Seat[] }> };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "goblin-teeth") continue;
@@ -329,18 +336,21 @@ describe("Goblin Teeth hidden information over sockets", () => {
             }
           }
           for (const e of v.log ?? []) {
-            logEntries++;
+            if (!applied) logEntries++;
             if (e.to !== undefined) {
-              privateEntries++;
+              if (!applied) privateEntries++;
               expect(viewerSeat !== null && e.to.includes(viewerSeat), `private entry to ${JSON.stringify(e.to)} sent to ${viewerSeat}`).toBe(true);
             }
           }
-          checked++;
+          if (applied) checkedApplied++;
+          else checked++;
         }
         c.close();
       }
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(checkedApplied).toBeGreaterThan(GAMES * 100);
+    expect(updates).toBeGreaterThan(GAMES * 100);
     expect(provenance.slice(0, 10)).toEqual([]);
     expect(provenanceChecked).toBeGreaterThan(GAMES * 100);
     // A missed push leaves a stretch unchecked (until the resync): rare, or the check means little.

@@ -3,8 +3,8 @@
  * Courts, one game or a three-game match) with every player and a spectator connected. The
  * simultaneous setup means several seats may act at once: each step a random seat among those
  * the server says must act picks a random legal action from its own latest view. Every payload
- * any socket received is checked against what THAT viewer may not know at the room version it
- * shows: another seat's valuations, unseen face-down cards, the 3-player extras and set-asides,
+ * any socket received (whole views and updates, as sent) and every view a client held after
+ * applying one is checked against what THAT viewer may not know at the room version it shows: another seat's valuations, unseen face-down cards, the 3-player extras and set-asides,
  * the deck (cards and order), the RNG state and the seed.
  */
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,8 @@ describe("Sorcerous Futures hidden information over sockets", () => {
 
   it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
     let checked = 0;
+    let checkedApplied = 0;
+    let updates = 0;
     let setupPayloads = 0;
     for (let g = 0; g < GAMES; g++) {
       const { players, options } = VARIANTS[g % VARIANTS.length]!;
@@ -50,25 +52,32 @@ describe("Sorcerous Futures hidden information over sockets", () => {
       expect((final.outcome as { scores: number[] }).scores).toHaveLength(players);
 
       for (const [viewerSeat, c] of [...clients.map((c, i) => [i, c] as const), [null, spectator] as const]) {
+        updates += c.updates;
         const payloads: unknown[] = [
           ...c.received.filter(([e]) => e === "room:state").map(([, p]) => p),
           ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean),
         ];
-        for (const p of payloads) {
+        // As sent, then as applied (each held view, with the entries its payload brought).
+        for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
           const v = p as { version: number; roomId: string; view?: { phase?: string } };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "sorcerous-futures") continue;
           const text = payloadText(at, p);
           for (const secret of secretsFor(at, viewerSeat)) {
-            expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}`).toBe(false);
+            expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}${applied ? " (applied)" : ""}`).toBe(false);
           }
-          if (v.view?.phase === "setup") setupPayloads++;
-          checked++;
+          if (!applied) checked++;
+          else {
+            if (v.view?.phase === "setup") setupPayloads++;
+            checkedApplied++;
+          }
         }
         c.close();
       }
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(checkedApplied).toBeGreaterThan(GAMES * 100);
+    expect(updates).toBeGreaterThan(GAMES * 100);
     expect(setupPayloads).toBeGreaterThan(GAMES * 5);
     expect(rec.logText).toContain("finished game recorded");
     for (const room of rec.history.values()) if (room.seed) expect(rec.logText.includes(room.seed)).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * Hidden information over the wire: many seeded games, 3 to 6 players plus a spectator, and
- * every payload any socket received is checked against the secrets of the room version it
- * shows (undrawn Auction cards, the Goblin Deck's order, the RNG state, the seed).
+ * every payload any socket received (whole views and updates, as sent) and every view a client
+ * held after applying one is checked against the secrets of the room version it shows (undrawn
+ * Auction cards, the Goblin Deck's order, the RNG state, the seed).
  */
 import { describe, expect, it } from "vitest";
 import { leaks, secretsOf } from "./support/secrets.js";
@@ -15,6 +16,8 @@ describe("hidden information over sockets", () => {
 
   it(`never sends a viewer what it may not know (${GAMES} games)`, async () => {
     let checked = 0;
+    let checkedApplied = 0;
+    let updates = 0;
     for (let g = 0; g < GAMES; g++) {
       const players = 3 + (g % 4);
       const ids = await Promise.all(Array.from({ length: players }, (_, i) => guest(rec.server.url, `P${i}`)));
@@ -27,19 +30,25 @@ describe("hidden information over sockets", () => {
       await playToEnd(rec.server.store, roomId, clients, lcg(1000 + g));
 
       for (const c of [...clients, spectator]) {
+        updates += c.updates;
         const payloads: unknown[] = [...c.received.filter(([e]) => e === "room:state").map(([, p]) => p), ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean)];
-        for (const p of payloads) {
+        // As sent, then as applied (each held view, with the entries its payload brought).
+        for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
           const v = (p as { version: number; roomId: string });
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished") continue;
           const text = JSON.stringify(p);
-          for (const secret of secretsOf(at)) expect(leaks(text, secret), `${roomId} v${v.version} leaks ${secret}`).toBe(false);
-          checked++;
+          for (const secret of secretsOf(at)) expect(leaks(text, secret), `${roomId} v${v.version} leaks ${secret}${applied ? " (applied)" : ""}`).toBe(false);
+          if (applied) checkedApplied++;
+          else checked++;
         }
         c.close();
       }
     }
     expect(checked).toBeGreaterThan(GAMES * 100);
+    expect(checkedApplied).toBeGreaterThan(GAMES * 100);
+    // Most pushes are updates (so the payloads checked above are mostly patches, and the views the clients made of them).
+    expect(updates).toBeGreaterThan(GAMES * 100);
     // Info-level logs: present, and never a seed, a deck or a view.
     expect(rec.logText).toContain("finished game recorded");
     for (const room of rec.history.values()) {

@@ -259,9 +259,7 @@ async function startDaily(s: Store, info: DailyInfo, payload: { ranked?: boolean
     s.changed();
     return;
   }
-  s.rooms.set(ack.roomId, ack.state);
-  s.presence.set(ack.roomId, new Set(ack.connected));
-  s.roomErrors.delete(ack.roomId);
+  s.keep(ack.state, ack.connected);
   s.navigate(`/room/${ack.roomId}`);
 }
 

@@ -1,11 +1,14 @@
 /**
  * Client state and the connection to the server: identity (kept in localStorage), the
  * Socket.IO connection with reconnection, the lobby lists, and the latest RoomView per room
- * kept in step with room:state pushes (exactly version+1, else room:sync).
+ * kept in step with room:state pushes: updates apply to the view of their `base` version, whole
+ * views to the one just before (src/protocol/room-state.ts, shared with the tests); anything else
+ * is a gap, and room:sync with `since` (the version held) gets what was missed.
  */
 import { io, type Socket } from "socket.io-client";
+import { absorbPush, absorbSyncReply } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
-import type { Ack, Action, ErrorInfo, LobbyLists, LogEntry, Player, RoomSummary, RoomView } from "./types.js";
+import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
@@ -58,6 +61,8 @@ export class Store {
   route: Route = parseRoute();
   lobby: LobbyLists | null = null;
   rooms = new Map<string, RoomView>();
+  /** Each room's view exactly as the server made it (what updates apply to); `rooms` has it as shown. */
+  private held = new Map<string, RoomView>();
   presence = new Map<string, Set<string>>();
   /** Rooms we could not load: roomId -> message. */
   roomErrors = new Map<string, string>();
@@ -162,7 +167,7 @@ export class Store {
         this.changed();
       }
     });
-    s.on("room:state", (v: RoomView) => this.absorb(v));
+    s.on("room:state", (p: RoomState) => this.absorb(p));
     s.on("room:presence", (p: { roomId: string; connected: string[] }) => {
       this.presence.set(p.roomId, new Set(p.connected));
       this.changed();
@@ -300,7 +305,8 @@ export class Store {
     return v;
   }
 
-  private keep(state: RoomView, connected?: string[]): void {
+  keep(state: RoomView, connected?: string[]): void {
+    this.held.set(state.roomId, state);
     state = this.arrived(state);
     this.rooms.set(state.roomId, state);
     if (connected) this.presence.set(state.roomId, new Set(connected));
@@ -308,33 +314,50 @@ export class Store {
     this.changed();
   }
 
-  /** Apply a push: exactly the next version is merged; older ones are ignored; a gap re-syncs. */
-  absorb(v: RoomView): void {
-    const cur = this.rooms.get(v.roomId);
-    if (!cur) return;
-    if (v.version <= cur.version) return;
-    if (v.version !== cur.version + 1) {
-      void this.sync(v.roomId);
+  /**
+   * Apply a push: an update to the version it names as its base, a whole view to the version just
+   * before it; older ones are ignored; a gap re-syncs (from the version held; an update that does
+   * not fit its base: from scratch).
+   */
+  absorb(p: RoomState): void {
+    const cur = this.rooms.get(p.roomId);
+    const held = this.held.get(p.roomId);
+    if (!cur || !held) return;
+    const r = absorbPush(held, p);
+    if (r.kind === "stale") return;
+    if (r.kind !== "applied") {
+      void this.sync(p.roomId, r.kind === "broken");
       return;
     }
-    const last = cur.log.length ? cur.log[cur.log.length - 1].n : 0;
-    const log: LogEntry[] = v.logFrom === 0 ? v.log : [...cur.log, ...v.log.filter((e) => e.n > last)];
+    const v = r.view;
     // What happened at the table, as it happens (a closed room says it on the page itself; your own seat's in the bar).
     for (const n of (v.notices ?? []).slice(cur.notices?.length ?? 0)) {
       if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== v.seat)) this.toast(n.text, "info");
     }
-    this.rooms.set(v.roomId, this.arrived({ ...v, log }));
+    this.held.set(v.roomId, v);
+    this.rooms.set(v.roomId, this.arrived(v));
     this.changed();
   }
 
-  async sync(roomId: string): Promise<void> {
+  /**
+   * Subscribe to a room and bring its view up to date: with `since` (the version held), the
+   * server sends what changed since then when it still can, else the whole view. `whole`: ask
+   * for the whole view (an update did not fit the view held).
+   */
+  async sync(roomId: string, whole = false): Promise<void> {
     if (this.syncing.has(roomId)) return;
     this.syncing.add(roomId);
     try {
-      const ack = await this.request<{ state: RoomView; connected: string[] }>("room:sync", { roomId });
+      let sent = whole ? undefined : this.held.get(roomId);
+      let ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", sent ? { roomId, since: sent.version } : { roomId });
+      let r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
+      if (r?.kind === "broken") {
+        sent = undefined;
+        ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", { roomId });
+        r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
+      }
       if (ack.ok) {
-        const cur = this.rooms.get(roomId);
-        if (!cur || ack.state.version >= cur.version) this.keep(ack.state, ack.connected);
+        if (r?.kind === "applied") this.keep(r.view, ack.connected);
       } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {
         this.roomErrors.set(roomId, friendly(ack.error));
         this.changed();

@@ -14,7 +14,9 @@ export type {
   Outcome,
   ParamSpec,
   RoomStatus,
+  RoomState,
   RoomSummary,
+  RoomUpdate,
   RoomView,
   Seat,
 } from "../../src/protocol/wire.js";

@@ -19,7 +19,7 @@ export function viewerFor(room: Room, playerId: string | null): Viewer {
 }
 
 /** The envelope fields every viewer of a room shares (all but seat, view, legal and log). */
-function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "seat" | "view" | "legal" | "log"> {
+export function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "seat" | "view" | "legal" | "log"> {
   return {
     roomId: room.id,
     game: room.game,
@@ -47,7 +47,7 @@ function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "
 }
 
 /** Whether the viewer in `seat` may act now: the game is in play and no bot plays their seat (SEAT_AWAY). */
-function mayAct(room: Room, seat: number): boolean {
+export function mayAct(room: Room, seat: number): boolean {
   return room.status === "playing" && !room.seats[seat]?.away;
 }
 

@@ -4,7 +4,10 @@
  */
 import type { ClockPreset, LegalAction, LogEntry, OptionSpec, Outcome, Seat } from "../games/types.js";
 
+import type { Patch } from "./patch.js";
+
 export type { Action, ClockPreset, LegalAction, LogEntry, OptionSpec, Outcome, ParamSpec, Seat } from "../games/types.js";
+export type { Patch, PatchOp } from "./patch.js";
 
 /** Why a bot plays a player's seat: they ran out of time (may come back once) or resigned. */
 export type SeatAway = "timeout" | "resigned";
@@ -116,3 +119,24 @@ export interface RoomView {
   /** Why a closed room closed, when not by everyone leaving: "aborted" or "host-away". */
   ended: "aborted" | "host-away" | null;
 }
+
+/**
+ * What changed in one viewer's RoomView from version `base` to `version` (docs/protocol.md,
+ * "Updates"): sent on `room:state` (and as a `room:sync` reply's `state` when asked with `since`)
+ * instead of the whole view. Apply it with `applyUpdate` (src/protocol/room-state.ts).
+ */
+export interface RoomUpdate {
+  roomId: string;
+  version: number;
+  /** The version of the view this applies to: exactly the one you hold, else ask `room:sync` with `since`. */
+  base: number;
+  /** As RoomView.serverTime. */
+  serverTime: number;
+  /** What changed in the rest of the view (all but version, serverTime, logFrom and log). */
+  patch: Patch;
+  /** The log entries you may see that were added after `base` (absent: none). */
+  log?: LogEntry[];
+}
+
+/** A `room:state` payload: a whole view or an update (it has `patch`). */
+export type RoomState = RoomView | RoomUpdate;

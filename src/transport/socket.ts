@@ -17,9 +17,9 @@ import type { Player, TokenIssuer } from "../platform/identity.js";
 import { logLength, summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
-import { roomView, roomViewsParts, viewerFor } from "../platform/views.js";
+import { viewerFor } from "../platform/views.js";
+import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
-import type { Viewer } from "../games/types.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import type { GameInfo } from "../protocol/wire.js";
@@ -73,6 +73,13 @@ function seatsChanged(prev: Room, next: Room): boolean {
   });
 }
 
+/** `room:sync`'s optional `since`: the room version the client holds. */
+function sinceOf(v: unknown): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw err("BAD_REQUEST", "since must be a room version (a whole number), or absent.");
+  return v;
+}
+
 export function gamesList(): GameInfo[] {
   return GAMES.map((g) => ({
     id: g.id,
@@ -121,6 +128,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       if (socket) yield socket;
     }
   }
+  /** What this node showed each viewer of a room lately: updates are made from it (view-history.ts). */
+  const history = new ViewHistory({}, (e, room) => log.error({ err: e, room }, "could not make updates; whole views sent instead"));
   /** Newest version of each room delivered here (a room's changes must go out once, in order). */
   const delivered = new Map<string, number>();
   function deliver(next: Room, from: number, leftPlayers: readonly string[]): void {
@@ -131,21 +140,22 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const pids = new Set<string>(leftPlayers);
     for (const s of next.seats) if (s.playerId) pids.add(s.playerId);
     const channels: string[] = [];
-    const viewers: Viewer[] = [];
+    const targets: Array<string | null> = [];
     for (const pid of pids) {
       const channel = ch.seat(next.id, pid);
       if (!localRooms.has(channel)) continue;
       channels.push(channel);
-      viewers.push(viewerFor(next, pid));
+      targets.push(pid);
     }
     if (localRooms.has(ch.spec(next.id))) {
       channels.push(ch.spec(next.id));
-      viewers.push({ kind: "spectator" });
+      targets.push(null);
     }
     if (channels.length === 0) return;
-    // One text per viewer, shared parts built once (views.ts); each viewer's frame is built once
-    // for all of its sockets (frames.ts).
-    const parts = roomViewsParts(next, viewers, from, daily.now());
+    // One text per viewer: what changed in its view since the version this node showed it last,
+    // or its whole view, shared parts built once (view-history.ts, views.ts); each viewer's frame
+    // is built once for all of its sockets (frames.ts).
+    const parts = history.forChange(next, targets, from, daily.now());
     channels.forEach((channel, i) => sendRoomState(socketsIn(channel), parts[i]!));
   }
 
@@ -214,8 +224,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     service.hostPresence(roomId, present).catch((e: unknown) => log.warn({ err: e, room: roomId }, "could not note the host's presence"));
   }
 
-  /** Subscribe a socket to the right channel of a room and give it the full current view. */
-  async function watch(socket: Socket, room: Room) {
+  /**
+   * Subscribe a socket to the right channel of a room and give it its current view: whole, or
+   * (`since`: the version the client holds) an update from that version when this node can make one.
+   */
+  async function watch(socket: Socket, room: Room, since?: number) {
     const pid = dataOf(socket).player?.id ?? null;
     const viewer = viewerFor(room, pid);
     await socket.join(ch.room(room.id));
@@ -227,7 +240,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       await socket.join(ch.spec(room.id));
     }
     announcePresence(room.id);
-    return { state: roomView(room, viewer, 0, daily.now()), connected: await presence(room.id) };
+    const state = history.forWatch(room, pid, since, daily.now());
+    return { state, connected: await presence(room.id) };
   }
 
   /** After a player takes or leaves a seat, move all their sockets watching the room. */
@@ -276,9 +290,10 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     },
 
     "room:sync": async (socket, p) => {
+      const since = sinceOf(p.since);
       const room = await service.get(p.roomId);
       await daily.mayWatch(room, dataOf(socket).player?.id ?? null);
-      return await watch(socket, room);
+      return await watch(socket, room, since);
     },
 
     "daily:start": async (socket, p) => {

@@ -28,10 +28,10 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Build client/dist with Vite's JS API unless it is newer than every client source. */
+/** Build client/dist with Vite's JS API unless it is newer than every client source (src/protocol's shared code included). */
 export async function ensureClientBuilt(): Promise<void> {
   const index = join(CLIENT_DIST, "index.html");
-  const sources = [join(CLIENT_DIR, "src"), join(CLIENT_DIR, "public"), join(CLIENT_DIR, "index.html"), join(CLIENT_DIR, "vite.config.ts"), join(ROOT, "src/games/decktet/decktet.json"), join(ROOT, "src/games/goblin-teeth/goblin-teeth.json")];
+  const sources = [join(CLIENT_DIR, "src"), join(CLIENT_DIR, "public"), join(CLIENT_DIR, "index.html"), join(CLIENT_DIR, "vite.config.ts"), join(ROOT, "src/protocol"), join(ROOT, "src/games/decktet/decktet.json"), join(ROOT, "src/games/goblin-teeth/goblin-teeth.json")];
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   if (built > Math.max(...sources.map(newestMtime))) return;
   const { build } = await import("vite");

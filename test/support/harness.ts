@@ -14,6 +14,8 @@ import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
 import type { Room } from "../../src/platform/room.js";
+import { absorbPush, absorbSyncReply, isUpdate, type Absorbed } from "../../src/protocol/room-state.js";
+import type { RoomState, RoomView } from "../../src/protocol/wire.js";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
@@ -99,18 +101,34 @@ export interface Ack {
   [k: string]: unknown;
 }
 
-/** A protocol client that records every payload it receives. */
+/**
+ * A protocol client that records every payload it receives, and keeps each room's view from
+ * them with the web client's own functions (src/protocol/room-state.ts): updates applied to the
+ * view of their base version, whole views taken; a gap re-syncs with `since`.
+ */
 export class TestClient {
   readonly socket: Socket;
   /** Every event received, in order, as [event, payload]. */
   readonly received: Array<[string, unknown]> = [];
   /** Every ack received. */
   readonly acks: unknown[] = [];
-  /** Every room state received, pushed or in an ack, in the order they arrived. */
+  /** Every room state received as it was sent (whole views and updates), pushed or in an ack, in the order they arrived. */
   readonly states: Array<Record<string, unknown>> = [];
-  /** Latest full view per room, kept up to date from room:state deltas. */
+  /**
+   * Every view this client came to hold, in order, shaped like a whole push: the view as applied,
+   * with `log` = only the entries that payload brought, `logFrom` = 0 when that was every entry
+   * (a whole view), else the whole push's `logFrom` (null for an update), and `base` = the version
+   * the payload applied to (null when it replaced the view).
+   */
+  readonly applied: Array<Record<string, unknown>> = [];
+  /** Every view this client came to hold, whole (as `rooms` had it), in order. */
+  readonly views: RoomView[] = [];
+  /** Latest view per room (whole: `log` has every entry this viewer may see), kept up to date from pushes and acks. */
   readonly rooms = new Map<string, { version: number; state: Record<string, unknown>; log: unknown[] }>();
+  /** Pushes that did not follow the view held (each re-synced). */
   gaps = 0;
+  /** Updates received (pushed, or in a sync reply). */
+  updates = 0;
 
   constructor(url: string, token?: string) {
     this.socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true });
@@ -118,22 +136,33 @@ export class TestClient {
       this.received.push([event, payload]);
       if (event === "room:state") {
         this.states.push(payload as Record<string, unknown>);
-        this.absorb(payload as Record<string, unknown>);
+        this.absorb(payload as RoomState);
       }
     });
   }
 
-  private absorb(state: Record<string, unknown>): void {
-    const id = state.roomId as string;
-    const cur = this.rooms.get(id);
-    const log = state.log as unknown[];
-    if (cur && (state.version as number) <= cur.version) return;
-    if (cur && (state.version as number) !== cur.version + 1) {
-      this.gaps++;
-      void this.sync(id);
-      return;
-    }
-    this.rooms.set(id, { version: state.version as number, state, log: state.logFrom === 0 || !cur ? log : [...cur.log, ...log] });
+  private held(roomId: string): RoomView | undefined {
+    return this.rooms.get(roomId)?.state as RoomView | undefined;
+  }
+
+  /** Hold `view`, which `payload` made (from the view of version `base`, or null: replacing it). */
+  private hold(view: RoomView, payload: RoomState, base: number | null): void {
+    this.rooms.set(view.roomId, { version: view.version, state: view as unknown as Record<string, unknown>, log: view.log });
+    const whole = !isUpdate(payload);
+    const logFrom = whole ? payload.logFrom : null;
+    const log = whole ? payload.log : (payload.log ?? []);
+    this.applied.push({ ...view, log, logFrom, base });
+    this.views.push(view);
+  }
+
+  private absorb(payload: RoomState): void {
+    const held = this.held(payload.roomId);
+    const r: Absorbed = absorbPush(held, payload);
+    if (isUpdate(payload)) this.updates++;
+    if (r.kind === "stale") return;
+    if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? payload.base : held.version) : null);
+    this.gaps++;
+    void this.sync(payload.roomId, r.kind === "broken");
   }
 
   async ready(): Promise<this> {
@@ -145,19 +174,33 @@ export class TestClient {
     return this;
   }
 
+  /** Send a request; a whole view in its reply is held (as the web client does), unless older than the one held. */
   async call(event: string, payload: unknown = {}): Promise<Ack> {
     const ack = (await this.socket.timeout(10_000).emitWithAck(event, payload)) as Ack;
     this.acks.push(ack);
-    if (ack.state) this.states.push(ack.state as Record<string, unknown>);
+    const state = ack.state as RoomState | undefined;
+    if (state) {
+      this.states.push(state as unknown as Record<string, unknown>);
+      if (isUpdate(state)) this.updates++;
+      else if (ack.ok && event !== "room:sync") this.takeReply(undefined, state);
+    }
     return ack;
   }
 
-  async sync(roomId: string): Promise<Ack> {
-    const ack = await this.call("room:sync", { roomId });
-    if (ack.ok) {
-      const state = ack.state as Record<string, unknown>;
-      this.rooms.set(roomId, { version: state.version as number, state, log: state.log as unknown[] });
-    }
+  private takeReply(sent: RoomView | undefined, state: RoomState): Absorbed {
+    const r = absorbSyncReply(this.held(state.roomId), sent, state);
+    if (r.kind === "applied") this.hold(r.view, state, isUpdate(state) ? state.base : null);
+    return r;
+  }
+
+  /**
+   * `room:sync`, as the web client sends it: with `since` = the version held (none held, or
+   * `whole`: without), the reply applied; an update that does not fit asks again without `since`.
+   */
+  async sync(roomId: string, whole = false): Promise<Ack> {
+    const sent = whole ? undefined : this.held(roomId);
+    const ack = await this.call("room:sync", sent ? { roomId, since: sent.version } : { roomId });
+    if (ack.ok && this.takeReply(sent, ack.state as RoomState).kind === "broken") return this.sync(roomId, true);
     return ack;
   }
 

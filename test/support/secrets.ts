@@ -79,11 +79,13 @@ export function secretsFor(room: Room, seat: Seat | null): string[] {
 }
 
 /**
- * The text of a payload (a room view, or an ack carrying one) to scan for the secrets of `room`'s
- * current game. For Sorcerous Futures this leaves out what names cards by design without placing
- * them or belongs to earlier games: `view.unaccounted` (every card the viewer cannot place, per
- * suit; the engine's view tests check it), `view.results` (finished games of a match, revealed),
- * and log entries of earlier games of the match. Other games: the whole payload.
+ * The text of a payload (a room view, an update, or an ack carrying one) to scan for the secrets
+ * of `room`'s current game. For Sorcerous Futures this leaves out what names cards by design
+ * without placing them or belongs to earlier games: `view.unaccounted` (every card the viewer
+ * cannot place, per suit; the engine's view tests check it), `view.results` (finished games of a
+ * match, revealed), and log entries of earlier games of the match; in an update, the same members
+ * wherever its patch sets them (a patch of `view`, or a whole new `view`). Other games: the whole
+ * payload.
  */
 export function payloadText(room: Room, payload: unknown): string {
   if (room.game !== "sorcerous-futures" || !room.state || typeof payload !== "object" || payload === null) {
@@ -91,13 +93,21 @@ export function payloadText(room: Room, payload: unknown): string {
   }
   const current = (room.state as SorcerousFuturesState).matchGame;
   const p = payload as Record<string, unknown>;
-  const view = p.view as Record<string, unknown> | null | undefined;
   const log = p.log as Array<{ game?: number }> | undefined;
-  return JSON.stringify({
-    ...p,
-    view: view ? { ...view, unaccounted: null, results: null } : view,
-    log: Array.isArray(log) ? log.filter((e) => e.game === undefined || e.game >= current) : log,
-  });
+  const cut = (view: Record<string, unknown>) => ({ ...view, unaccounted: null, results: null });
+  const out: Record<string, unknown> = { ...p, log: Array.isArray(log) ? log.filter((e) => e.game === undefined || e.game >= current) : log };
+  if (typeof p.patch === "object" && p.patch !== null) {
+    // An update: `view` in its patch is either a patch of the view (members to go into, or
+    // operations) or an operation setting the whole view ([view]).
+    const patch = p.patch as Record<string, unknown>;
+    const view = patch.view;
+    if (Array.isArray(view)) out.patch = { ...patch, view: view.length === 1 && typeof view[0] === "object" && view[0] !== null ? [cut(view[0] as Record<string, unknown>)] : view };
+    else if (typeof view === "object" && view !== null) out.patch = { ...patch, view: cut(view as Record<string, unknown>) };
+  } else {
+    const view = p.view as Record<string, unknown> | null | undefined;
+    out.view = view ? cut(view) : view;
+  }
+  return JSON.stringify(out);
 }
 
 /** True when `text` (a JSON payload) contains `secret` as a value, not as an object key. */

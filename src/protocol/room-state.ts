@@ -1,0 +1,80 @@
+/**
+ * How a client keeps a room's view from what the server sends (docs/protocol.md, "Server pushes"
+ * and "Updates"): whole views and updates, on `room:state` and in `room:sync` replies. Pure code,
+ * no Node imports: the browser client (client/src/store.ts) and the test harness
+ * (test/support/harness.ts) both use these functions, so the tests check the client's own logic.
+ *
+ * A held view is always whole: its `log` has every entry the viewer may see from the first one,
+ * and its `logFrom` is 0 (as `room:sync` without `since` sends it).
+ */
+import { applyPatch } from "./patch.js";
+import type { LogEntry, RoomState, RoomUpdate, RoomView } from "./wire.js";
+
+export function isUpdate(p: RoomState): p is RoomUpdate {
+  const patch = (p as Partial<RoomUpdate>).patch;
+  return typeof patch === "object" && patch !== null;
+}
+
+/** `log` with the entries of `more` it does not have yet (numbered after its last one). */
+function appendLog(log: LogEntry[], more: readonly LogEntry[] | undefined): LogEntry[] {
+  if (!more || more.length === 0) return log;
+  const last = log.length ? log[log.length - 1]!.n : 0;
+  return [...log, ...more.filter((e) => e.n > last)];
+}
+
+/** The view `held` (at version `u.base`) becomes with `u`; `held` is left as it was. Throws if `u` does not fit it. */
+export function applyUpdate(held: RoomView, u: RoomUpdate): RoomView {
+  if (u.base !== held.version || u.roomId !== held.roomId) throw new Error("update: not for this view");
+  const patched = applyPatch(held, u.patch);
+  return { ...patched, version: u.version, serverTime: u.serverTime, logFrom: 0, log: appendLog(held.log, u.log) };
+}
+
+/**
+ * What a `room:state` push does to the view held of its room:
+ * - `applied`: the new view;
+ * - `stale`: nothing (a version already held);
+ * - `gap`: something was missed (a whole push not exactly one version on, or an update whose base
+ *   is not the held version): ask `room:sync` with `since` = the held version;
+ * - `broken`: an update that does not fit the view it names: ask `room:sync` without `since`.
+ * With no view held, a whole push is taken as it is and an update is a gap.
+ */
+export type Absorbed = { kind: "applied"; view: RoomView } | { kind: "stale" } | { kind: "gap" } | { kind: "broken" };
+
+export function absorbPush(held: RoomView | undefined, p: RoomState): Absorbed {
+  if (isUpdate(p)) {
+    if (!held) return { kind: "gap" };
+    if (p.version <= held.version) return { kind: "stale" };
+    if (p.base !== held.version) return { kind: "gap" };
+    try {
+      return { kind: "applied", view: applyUpdate(held, p) };
+    } catch {
+      return { kind: "broken" };
+    }
+  }
+  if (!held) return { kind: "applied", view: p };
+  if (p.version <= held.version) return { kind: "stale" };
+  if (p.version !== held.version + 1) return { kind: "gap" };
+  return { kind: "applied", view: { ...p, logFrom: 0, log: p.logFrom === 0 ? p.log : appendLog(held.log, p.log) } };
+}
+
+/**
+ * What a `room:sync` reply's `state` does: `sent` is the view held when the request left (its
+ * version was sent as `since`; undefined: none was), `held` the one held now (pushes may have
+ * moved it on meanwhile). A whole view replaces any older one; an update applies to `sent`
+ * (`broken` if it does not fit: ask again without `since`).
+ */
+export function absorbSyncReply(held: RoomView | undefined, sent: RoomView | undefined, state: RoomState): Absorbed {
+  let view: RoomView;
+  if (isUpdate(state)) {
+    if (!sent) return { kind: "broken" };
+    try {
+      view = applyUpdate(sent, state);
+    } catch {
+      return { kind: "broken" };
+    }
+  } else {
+    view = state;
+  }
+  if (held && view.version < held.version) return { kind: "stale" };
+  return { kind: "applied", view };
+}
