@@ -9,6 +9,7 @@ import { openDatabase } from "../src/db/client.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import { findGame } from "../src/games/registry.js";
 import type { LegalAction } from "../src/games/types.js";
+import { clockDeadline } from "../src/protocol/clock.js";
 import type { RoomView } from "../src/protocol/wire.js";
 import type { RunningServer } from "../src/server.js";
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
@@ -88,7 +89,7 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
     expect(v.clock!.id).toBe("quick");
     expect(v.serverTime).toBe(clock.t);
     const active = v.active[0]!;
-    expect(v.clocks![active]).toEqual({ bankMs: 60_000, since: clock.t, deadline: clock.t + 30_000, firstMove: true });
+    expect(v.clocks![active]).toEqual({ bankMs: 60_000, since: clock.t, firstMove: true });
     expect(v.clocks!.filter((x) => x.since !== null)).toHaveLength(1);
     expect(v.seats.map((s) => s.away)).toEqual([null, null, null]);
     // The lobby shows the pace.
@@ -104,7 +105,7 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
     await spectator.sync(t.roomId);
     const v = viewOf(t.clients[0]!, t.roomId);
     const seat = v.active[0]!;
-    clock.t = v.clocks![seat]!.deadline!;
+    clock.t = clockDeadline(v.clock!, v.clocks![seat]!)!;
     const mine = viewOf(t.clients[seat]!, t.roomId);
     const late = await t.clients[seat]!.call("game:act", { roomId: t.roomId, action: randomLegalAction(mine.legal, lcg(2)) });
     expect(late.error?.code).toBe("TIME_UP");

@@ -9,6 +9,7 @@
  * the room page puts `clockBar(s, room)` above the table.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
+import { clockDeadline } from "../../src/protocol/clock.js";
 import type { Store } from "./store.js";
 import type { GameInfo, RoomView } from "./types.js";
 
@@ -56,9 +57,10 @@ export function readClock(s: Store, room: RoomView, seat: number): ClockReading 
   const c = room.clocks?.[seat];
   const info = room.seats[seat];
   if (!preset || !c || room.status !== "playing" || !info || info.bot || info.away) return null;
-  if (c.deadline !== null && c.since !== null) {
+  const deadline = clockDeadline(preset, c);
+  if (deadline !== null && c.since !== null) {
     const now = serverNow(s);
-    const left = Math.max(0, c.deadline - now);
+    const left = Math.max(0, deadline - now);
     const turn = Math.min(left, Math.max(0, c.since + preset.turnMs - now));
     return { running: true, leftMs: left, turnMs: turn, bankMs: left - turn, firstMove: c.firstMove };
   }
@@ -173,11 +175,12 @@ function checkWarnings(s: Store, room: RoomView): void {
   if (room.seat === null) return;
   const r = readClock(s, room, room.seat);
   const c = room.clocks?.[room.seat];
-  if (!r || !r.running || !c) return;
+  const deadline = c && room.clock ? clockDeadline(room.clock, c) : null;
+  if (!r || !r.running || deadline === null) return;
   for (const threshold of [10_000, 5_000]) {
     // Only when crossing it (give or take a tick): opening a page at 2 s left does not beep for 10 s.
     if (r.leftMs > threshold || r.leftMs <= 0 || r.leftMs < threshold - 1500) continue;
-    const key = `${room.roomId}:${c.deadline}:${threshold}`;
+    const key = `${room.roomId}:${deadline}:${threshold}`;
     if (warned.has(key)) continue;
     warned.add(key);
     beeps.push(muted ? `${key}:muted` : key);
@@ -191,7 +194,8 @@ let shownAs = "";
 /** What the running clocks show now (whole seconds): the page is redrawn only when it changes. */
 function shownNow(s: Store, room: RoomView): string {
   const now = serverNow(s);
-  return `${room.roomId}:${room.version}:${(room.clocks ?? []).map((c) => (c.deadline === null ? "-" : Math.ceil(Math.max(0, c.deadline - now) / 1000))).join(",")}`;
+  const deadlines = (room.clocks ?? []).map((c) => (room.clock ? clockDeadline(room.clock, c) : null));
+  return `${room.roomId}:${room.version}:${deadlines.map((d) => (d === null ? "-" : Math.ceil(Math.max(0, d - now) / 1000))).join(",")}`;
 }
 
 /** While a room with a running clock is on screen: check every 250 ms, redraw when a second ticks over, sound the warnings. */
@@ -201,7 +205,7 @@ export function startClockTicker(s: Store): void {
   ticker = setInterval(() => {
     if (s.route.page !== "room") return;
     const room = s.rooms.get(s.route.roomId);
-    if (!room || room.status !== "playing" || !room.clocks?.some((c) => c.deadline !== null)) return;
+    if (!room || room.status !== "playing" || !room.clocks?.some((c) => c.since !== null)) return;
     checkWarnings(s, room);
     const shown = shownNow(s, room);
     if (shown === shownAs) return;

@@ -14,6 +14,7 @@
  * (each with its `at`) has exactly the clocks it had when it was played.
  */
 import type { AnyGame, ClockPreset, Seat } from "../games/types.js";
+import { clockDeadline } from "../protocol/clock.js";
 import type { SeatClockView } from "../protocol/wire.js";
 import { err } from "./errors.js";
 
@@ -83,9 +84,7 @@ function bankAfter(setting: ClockSetting, c: SeatClock, now: number): number {
 
 /** When a running clock runs out (epoch ms), or null when it is stopped. */
 export function deadlineOf(setting: ClockSetting, c: SeatClock): number | null {
-  if (c.since === null) return null;
-  const budget = setting.turnMs + c.bankMs;
-  return c.since + (c.moved ? budget : Math.min(setting.firstMoveMs, budget));
+  return clockDeadline(setting, { bankMs: c.bankMs, since: c.since, firstMove: !c.moved });
 }
 
 /**
@@ -142,5 +141,5 @@ export function nextDeadline(setting: ClockSetting, clocks: readonly SeatClock[]
 }
 
 export function clocksView(setting: ClockSetting, clocks: readonly SeatClock[]): SeatClockView[] {
-  return clocks.map((c) => ({ bankMs: c.bankMs, since: c.since, deadline: deadlineOf(setting, c), firstMove: !c.moved }));
+  return clocks.map((c) => ({ bankMs: c.bankMs, since: c.since, firstMove: !c.moved }));
 }

@@ -1,28 +1,33 @@
 /**
  * Updates instead of whole views (docs/protocol.md, "Updates"), and the per-room history that
- * makes them: what this node last showed each viewer of a room, and how to step back from it.
+ * makes them: which version this node last showed each viewer of a room, and the room as it was
+ * at each of its last versions.
  *
  * A viewer here is a seat, or "the spectators" (every spectator sees the same view). For each
- * room the node keeps, per viewer, the body (a RoomView without version, serverTime, logFrom and
- * log) it last showed that viewer and, for each earlier version it showed them within the room's
- * last HISTORY_VERSIONS versions, the reverse patch back to it; per version, how long the room's
- * log was and who sat where. A change goes to each viewer as the diff from the body this node
- * showed that player at the room's previous version here to its body now; a re-sync that names
- * the version it holds gets the diff from the body it was shown then (stepped back from the kept
- * one) to its body now, with the log entries it may see written since.
+ * room the node keeps its last HISTORY_VERSIONS versions as room values (without their logs:
+ * only how long the log was), each with the time it was first shown and who sat where, and for
+ * each viewer the version it was last shown. A change goes to each viewer as the diff from its
+ * body (a RoomView without version, serverTime, logFrom and log) at the version this node showed
+ * it last, made again from the kept room, to its body now; a re-sync that names the version it
+ * holds gets the diff from its body at that version, with the log entries it may see written
+ * since. Bodies are pure functions of the room (and of the time, for a daily deal's seed), so a
+ * body made again is the body shown. Bodies are not kept: a view object graph per room surviving
+ * every change until the next one was what the young generation copied and promoted; kept room
+ * values share all but what changed with each other and with the room cache.
  *
  * Hidden information: every diff is between two bodies made for the same player (the viewer it
  * was then, the viewer it is now), so it says nothing beyond those two views; bodies are never
  * compared with anyone else's.
  *
  * Memory is bounded: HISTORY_VERSIONS versions per room, HISTORY_ROOMS rooms, and about
- * HISTORY_BYTES in all (estimated from JSON text sizes). Over that, the least recently changed
- * rooms first lose their history back (they keep the latest bodies, so their changes still go as
- * updates), then are forgotten (their next change goes whole, and a re-sync gets a whole view).
+ * HISTORY_BYTES in all (estimated: each kept version as the length of the patches of its change
+ * plus a room's shell). Over that, the least recently changed rooms first lose their older
+ * versions (they keep the latest, so their changes still go as updates), then are forgotten
+ * (their next change goes whole, and a re-sync gets a whole view).
  */
 import { visibleLog } from "../games/log.js";
 import type { Viewer } from "../games/types.js";
-import { applyPatch, diff, type Diff, type Patch } from "../protocol/patch.js";
+import { diff, type Patch } from "../protocol/patch.js";
 import type { RoomState, RoomUpdate } from "../protocol/wire.js";
 import { gameOf, gameState, type Room } from "./room.js";
 import { mayAct, roomView, roomViewsParts, sharedFacts } from "./views.js";
@@ -31,7 +36,7 @@ import { mayAct, roomView, roomViewsParts, sharedFacts } from "./views.js";
 export const HISTORY_VERSIONS = 30;
 /** Rooms with a history on one node. */
 export const HISTORY_ROOMS = 10_000;
-/** About this many bytes (JSON text) of kept bodies and reverse patches on one node. */
+/** About this many bytes of kept versions on one node (see the estimate above). */
 export const HISTORY_BYTES = 64 * 1024 * 1024;
 
 export interface HistoryLimits {
@@ -39,6 +44,9 @@ export interface HistoryLimits {
   rooms: number;
   bytes: number;
 }
+
+/** The estimated cost of a kept version besides its change's patches: the room's shell and fields. */
+const VERSION_BYTES = 400;
 
 /** What an update patches: a RoomView without version, serverTime, logFrom and log, in parts. */
 interface Body {
@@ -49,54 +57,30 @@ interface Body {
   legal: unknown;
 }
 
-/**
- * One part of a body's diff: the facts' (their patch's members, at the top level) or one member's
- * ("seat", "view", "legal"), as the text of its members in a patch, both ways.
- */
-interface Part {
-  fwd: string;
-  rev: string;
-}
-
-/** A viewer's diff from the body it was shown before: its parts, the patch's text length, the new body's size. */
-interface Step {
-  parts: Part[];
-  patchLen: number;
-  size: number;
-}
-
-/** A step back: the viewer's body at `version`, patched with `rev`, is its body at `prev`. */
-interface Link {
-  version: number;
-  prev: number;
-  rev: readonly Part[];
-}
-
-/** What one viewer (a seat, or SPECTATORS) was last shown, and how to step back from it. */
-interface Shown {
-  version: number;
-  body: Body;
-  /** The body's JSON text length (after the first, estimated: each patch's length less its reverse's). */
-  size: number;
-  links: Link[];
-}
-
-interface VersionInfo {
+/** One kept version of a room. */
+interface Kept {
+  /** The room at this version, its logs left out (`logLength` says how long the game's log was). */
+  room: Room;
+  /** When this node first showed it (a body made again uses this time: a daily seed turns public with the clock). */
+  at: number;
   logLength: number;
   /** The player id in each seat. */
   players: readonly (string | null)[];
-  /** Text length of the reverse patches made at this version. */
+  /** Estimated bytes (see VERSION_BYTES). */
   bytes: number;
 }
 
 interface RoomHistory {
   latest: number;
-  versions: Map<number, VersionInfo>;
-  shown: Map<number, Shown>;
+  versions: Map<number, Kept>;
+  /** Viewer id -> the version this node last showed it. */
+  shown: Map<number, number>;
   bytes: number;
 }
 
 const SPECTATORS = -1;
+const NO_LOG: Room["log"] = [];
+const NO_ACTIONS: Room["actions"] = [];
 
 function viewerOf(id: number): Viewer {
   return id === SPECTATORS ? { kind: "spectator" } : { kind: "seat", seat: id };
@@ -114,35 +98,44 @@ function factsOf(room: Room, now: number): Record<string, unknown> {
   return facts;
 }
 
+/** A body's JSON text length, as the rest of a whole view (and the envelope's few more). */
 function sizeOf(body: Body): number {
-  // As a whole view's text: the facts, then ,"seat":…,"view":…,"legal":… (and the envelope's few more).
   return JSON.stringify(body.facts).length + (JSON.stringify(body.view) ?? "null").length + (JSON.stringify(body.legal) ?? "[]").length + 30;
 }
 
-function flat(body: Body): Record<string, unknown> {
-  return { ...body.facts, seat: body.seat, view: body.view, legal: body.legal };
+/** The bodies of one room value at one time, by viewer id (one game view per view key, legal actions per seat). */
+function bodiesOf(room: Room, now: number): (id: number) => Body {
+  const facts = factsOf(room, now);
+  const state = gameState(room);
+  const game = state !== undefined ? gameOf(room) : null;
+  const views = new Map<string, unknown>();
+  const memo = new Map<number, Body>();
+  return (id) => {
+    let b = memo.get(id);
+    if (b) return b;
+    const viewer = viewerOf(id);
+    const seat = viewer.kind === "seat" ? viewer.seat : null;
+    let view: unknown = null;
+    let legal: unknown = [];
+    if (game) {
+      const key = game.viewKey?.(state, viewer) ?? (seat === null ? "spectator" : `seat:${seat}`);
+      if (!views.has(key)) views.set(key, game.view(state, viewer));
+      view = views.get(key);
+      if (seat !== null && mayAct(room, seat)) legal = game.legalActions(state, seat);
+    }
+    memo.set(id, (b = { facts, seat, view, legal }));
+    return b;
+  };
 }
 
-function unflat(v: Record<string, unknown>): Body {
-  const { seat, view, legal, ...facts } = v;
-  return { facts, seat: seat as number | null, view, legal };
-}
-
-/** A member's diff as a part: `"name":…` both ways. */
-function member(name: string, d: Diff): Part {
-  return { fwd: `"${name}":${d.fwd}`, rev: `"${name}":${d.rev}` };
-}
-
-/** The facts' diff (a patch of the top level) as a part: its members, without the braces. */
-function topLevel(d: Diff): Part {
-  return { fwd: d.fwd.slice(1, -1), rev: d.rev.slice(1, -1) };
-}
+/** A member of a patch, `"name":…`, or null when nothing changed. */
+type Part = string | null;
 
 /** Diffs of one change, shared by every viewer with the same bases (facts, a view, legal actions). */
 class DiffCache {
-  private readonly pairs = new Map<string, Map<unknown, Map<unknown, Part | null>>>();
+  private readonly pairs = new Map<string, Map<unknown, Map<unknown, Part>>>();
 
-  private of(name: string, a: unknown, b: unknown): Part | null {
+  private of(name: string, a: unknown, b: unknown): Part {
     if (a === b) return null;
     let byA = this.pairs.get(name);
     if (!byA) this.pairs.set(name, (byA = new Map()));
@@ -150,15 +143,16 @@ class DiffCache {
     if (!m) byA.set(a, (m = new Map()));
     let p = m.get(b);
     if (p === undefined) {
+      // The facts' patch's members go at the top level (without its braces); any other as one member.
       const d = name === "" ? diff(a, b, true) : diff(a, b);
-      m.set(b, (p = d && (name === "" ? topLevel(d) : member(name, d))));
+      m.set(b, (p = d && (name === "" ? d.slice(1, -1) : `"${name}":${d}`)));
     }
     return p;
   }
 
-  /** The parts of the diff from body `a` to body `b`. */
-  body(a: Body, b: Body): Part[] {
-    const parts: Part[] = [];
+  /** The members of the patch from body `a` to body `b`, as text. */
+  body(a: Body, b: Body): string[] {
+    const parts: string[] = [];
     for (const p of [this.of("", a.facts, b.facts), this.of("seat", a.seat, b.seat), this.of("view", a.view, b.view), this.of("legal", a.legal, b.legal)]) {
       if (p) parts.push(p);
     }
@@ -166,23 +160,22 @@ class DiffCache {
   }
 }
 
-function stepOf(parts: Part[], prevSize: number): Step {
-  let patchLen = 1 + parts.length;
-  let size = prevSize;
-  for (const p of parts) {
-    patchLen += p.fwd.length;
-    size += p.fwd.length - p.rev.length;
-  }
-  return { parts, patchLen: Math.max(patchLen, 2), size };
-}
-
-/** The patch's text as pieces: `{`, the parts' members with commas between, `}`. */
-function patchPieces(parts: readonly Part[], way: "fwd" | "rev"): string[] {
+/** The patch's text as pieces: `{`, the members with commas between, `}`. */
+function patchPieces(parts: readonly string[]): string[] {
   const out = ["{"];
-  parts.forEach((p, i) => (i > 0 ? out.push(",", p[way]) : out.push(p[way])));
+  parts.forEach((p, i) => (i > 0 ? out.push(",", p) : out.push(p)));
   out.push("}");
   return out;
 }
+
+function patchLength(parts: readonly string[]): number {
+  let n = 1 + Math.max(1, parts.length);
+  for (const p of parts) n += p.length;
+  return n;
+}
+
+/** A patch this long or shorter goes as an update without measuring the view: making the view's text costs more than the bytes it could save. */
+const SURELY_SMALLER = 1024;
 
 /** The `log` member of an update: `,"log":[…]`, or nothing for no entries. */
 function logPiece(entries: readonly unknown[]): string {
@@ -213,9 +206,9 @@ export class ViewHistory {
   /**
    * The `room:state` payload for each target of a change (`pid`: that player's channel; null: the
    * spectators'), as pieces whose concatenation is its JSON text (pieces shared by several targets
-   * are the same string). An update from the version this node showed last when it has what it
-   * showed that player then and the patch is no larger than the view; else the whole view with
-   * the log from `from` on (as before updates).
+   * are the same string). An update from the version this node showed last when it still has that
+   * version and showed it to that player, and the patch is no larger than the view; else the
+   * whole view with the log from `from` on (as before updates).
    */
   forChange(next: Room, targets: readonly (string | null)[], from: number, now: number): string[][] {
     try {
@@ -230,9 +223,9 @@ export class ViewHistory {
 
   /**
    * The view for a socket that starts watching a room (`room:sync`, joining, ...): an update from
-   * `since` (the version the client holds) when this node has what it showed that player then
-   * and the patch is no larger than the view; else the whole view (`roomView`, the log from the
-   * start).
+   * `since` (the version the client holds) when this node still has that version and showed it
+   * to that player, and the patch is no larger than the view; else the whole view (`roomView`,
+   * the log from the start).
    */
   forWatch(room: Room, pid: string | null, since: number | undefined, now: number): RoomState {
     try {
@@ -255,12 +248,11 @@ export class ViewHistory {
     const base = h.latest;
     const before = base < next.version ? h.versions.get(base) : undefined;
     const players = next.seats.map((s) => s.playerId);
-    const bodies = this.bodies(next, now);
+    const bodies = bodiesOf(next, now);
+    const old = before ? bodiesOf(before.room, before.at) : null;
     const cache = new DiffCache();
     const out: string[][] = new Array(targets.length);
     const whole: number[] = [];
-    /** Per viewer id now: the diff from its own body at `base`, when one was made. */
-    const steps = new Map<number, Step>();
     const head = `{"roomId":${JSON.stringify(next.id)},"version":${next.version},"base":${base},"serverTime":${now}`;
     // The log entries written since `base`, as each viewer may see them (one text when all are public).
     const entries = before ? next.log.slice(before.logLength) : [];
@@ -272,21 +264,24 @@ export class ViewHistory {
       if (text === undefined) logs.set(id, (text = logPiece(visibleLog(entries, viewerOf(id)))));
       return text;
     };
+    let changeBytes = 0;
+    const counted = new Set<string>();
     targets.forEach((pid, i) => {
       const then = before ? idIn(before.players, pid) : SPECTATORS;
-      const shown = before ? h.shown.get(then) : undefined;
-      if (!shown || shown.version !== base) return void whole.push(i);
+      if (!old || h.shown.get(then) !== base) return void whole.push(i);
       const id = idIn(players, pid);
-      const step = stepOf(cache.body(shown.body, bodies(id)), shown.size);
-      if (then === id) steps.set(id, step);
-      if (step.patchLen > step.size) return void whole.push(i);
-      out[i] = [head, logFor(id), `,"patch":`, ...patchPieces(step.parts, "fwd"), "}"];
+      const body = bodies(id);
+      const parts = cache.body(old(then), body);
+      for (const p of parts) if (!counted.has(p)) counted.add(p), (changeBytes += p.length);
+      const length = patchLength(parts);
+      if (length > SURELY_SMALLER && length > sizeOf(body)) return void whole.push(i);
+      out[i] = [head, logFor(id), `,"patch":`, ...patchPieces(parts), "}"];
     });
     if (whole.length > 0) {
       const parts = roomViewsParts(next, whole.map((i) => viewerOf(idIn(players, targets[i]!))), from, now);
       whole.forEach((i, k) => (out[i] = parts[k]!));
     }
-    if (base <= next.version) this.record(h, next, new Set(targets.map((pid) => idIn(players, pid))), bodies, steps);
+    this.record(h, next, now, targets.map((pid) => idIn(players, pid)), changeBytes);
     return out;
   }
 
@@ -294,129 +289,62 @@ export class ViewHistory {
     const id = idIn(room.seats.map((s) => s.playerId), pid);
     const viewer = viewerOf(id);
     const full = roomView(room, viewer, 0, now);
-    const { version: _v, logFrom: _l, serverTime: _t, log: _g, ...rest } = full;
-    const body = unflat(rest as Record<string, unknown>);
-    const size = sizeOf(body);
     const h = this.touch(room.id);
     let reply: RoomState = full;
-    let step: Step | undefined;
-    const at = since !== undefined && since <= room.version ? h.versions.get(since) : undefined;
-    if (at && at.logLength <= room.log.length) {
-      const then = idIn(at.players, pid);
-      const old = this.bodyAt(h, then, since!);
-      if (old) {
-        const s = stepOf(new DiffCache().body(old, body), size);
-        if (then === id && h.shown.get(id)?.version === since) step = { ...s, size };
-        if (s.patchLen <= size) {
-          const patch = JSON.parse(patchPieces(s.parts, "fwd").join("")) as Patch;
-          const update: RoomUpdate = { roomId: room.id, version: room.version, base: since!, serverTime: now, patch };
-          const log = visibleLog(room.log.slice(at.logLength), viewer);
-          if (log.length) update.log = log;
-          reply = update;
-        }
+    // The client's body at `since` is made again from the kept room: whichever node showed it,
+    // it is the same (views are pure). The one thing that changes with the clock alone is a
+    // finished daily deal's seed, which turns public when its day ends: such rooms get whole views.
+    const kept = since !== undefined && since <= room.version ? h.versions.get(since) : undefined;
+    const then = kept ? idIn(kept.players, pid) : SPECTATORS;
+    if (kept && kept.logLength <= room.log.length && !(kept.room.status === "finished" && kept.room.daily)) {
+      const { version: _v, logFrom: _l, serverTime: _t, log: _g, seat, view, legal, ...facts } = full;
+      const body: Body = { facts, seat, view, legal };
+      const parts = new DiffCache().body(bodiesOf(kept.room, kept.at)(then), body);
+      const length = patchLength(parts);
+      if (length <= SURELY_SMALLER || length <= sizeOf(body)) {
+        const update: RoomUpdate = { roomId: room.id, version: room.version, base: since!, serverTime: now, patch: JSON.parse(patchPieces(parts).join("")) as Patch };
+        const log = visibleLog(room.log.slice(kept.logLength), viewer);
+        if (log.length) update.log = log;
+        reply = update;
       }
     }
-    if (room.version >= h.latest) this.record(h, room, new Set([id]), () => body, step ? new Map([[id, step]]) : new Map(), size);
+    this.record(h, room, now, [id], 0);
     return reply;
   }
 
-  /** A memo of the bodies of `room` now, by viewer id (one game view per view key, legal actions per seat). */
-  private bodies(room: Room, now: number): (id: number) => Body {
-    const facts = factsOf(room, now);
-    const state = gameState(room);
-    const game = state !== undefined ? gameOf(room) : null;
-    const views = new Map<string, unknown>();
-    const memo = new Map<number, Body>();
-    return (id) => {
-      let b = memo.get(id);
-      if (b) return b;
-      const viewer = viewerOf(id);
-      const seat = viewer.kind === "seat" ? viewer.seat : null;
-      let view: unknown = null;
-      let legal: unknown = [];
-      if (game) {
-        const key = game.viewKey?.(state, viewer) ?? (seat === null ? "spectator" : `seat:${seat}`);
-        if (!views.has(key)) views.set(key, game.view(state, viewer));
-        view = views.get(key);
-        if (seat !== null && mayAct(room, seat)) legal = game.legalActions(state, seat);
-      }
-      memo.set(id, (b = { facts, seat, view, legal }));
-      return b;
-    };
-  }
-
   /**
-   * Notes that `room` (at its version) was shown to the viewers `ids` (bodies from `bodyOf`):
-   * each one's body becomes the kept one, linked back to its previous one by the reverse of
-   * `steps` (the diff already made from it) or of a new diff. `exactSize`: the bodies' size, known.
+   * Notes that `room` (at its version) was shown at `now` to the viewers `ids`: the version is
+   * kept (if it is not older than the newest kept) and becomes each one's shown version.
+   * `changeBytes`: the length of the change's patches (the kept version's estimated size).
    */
-  private record(h: RoomHistory, room: Room, ids: ReadonlySet<number>, bodyOf: (id: number) => Body, steps: ReadonlyMap<number, Step>, exactSize?: number): void {
+  private record(h: RoomHistory, room: Room, now: number, ids: readonly number[], changeBytes: number): void {
     const v = room.version;
-    let info = h.versions.get(v);
-    if (!info) {
-      const prev = h.versions.get(h.latest);
+    if (v < h.latest) return;
+    if (!h.versions.has(v)) {
       const players = room.seats.map((s) => s.playerId);
-      const same = prev && prev.players.length === players.length && prev.players.every((p, i) => p === players[i]);
-      h.versions.set(v, (info = { logLength: room.log.length, players: same ? prev.players : players, bytes: 0 }));
+      const prev = h.versions.get(h.latest)?.players;
+      const same = prev && prev.length === players.length && prev.every((p, i) => p === players[i]);
+      const bytes = VERSION_BYTES + changeBytes;
+      h.versions.set(v, { room: { ...room, log: NO_LOG, actions: NO_ACTIONS }, at: now, logLength: room.log.length, players: same ? prev : players, bytes });
+      h.bytes += bytes;
+      this.bytes += bytes;
     }
-    if (v > h.latest) h.latest = v;
-    const counted = new Set<Part>();
-    for (const id of ids) {
-      const body = bodyOf(id);
-      const shown = h.shown.get(id);
-      if (shown && shown.version >= v) continue;
-      if (!shown) {
-        h.shown.set(id, { version: v, body, size: exactSize ?? sizeOf(body), links: [] });
-        continue;
-      }
-      const step = steps.get(id) ?? stepOf(new DiffCache().body(shown.body, body), shown.size);
-      shown.links.push({ version: v, prev: shown.version, rev: step.parts });
-      for (const p of step.parts) {
-        if (!counted.has(p)) counted.add(p), (info.bytes += p.rev.length);
-      }
-      shown.version = v;
-      shown.body = body;
-      shown.size = exactSize ?? step.size;
-    }
-    const before = h.bytes;
+    h.latest = v;
+    for (const id of ids) if ((h.shown.get(id) ?? -1) < v) h.shown.set(id, v);
     this.trim(h);
-    this.bytes += h.bytes - before;
     this.shrink(h);
   }
 
-  /** The body viewer `id` was shown at version `at`: the kept one, stepped back; null if not kept. */
-  private bodyAt(h: RoomHistory, id: number, at: number): Body | null {
-    const shown = h.shown.get(id);
-    if (!shown || shown.version < at) return null;
-    let v = shown.version;
-    let body: Record<string, unknown> | null = null;
-    while (v > at) {
-      const link = shown.links.find((l) => l.version === v);
-      if (!link) return null;
-      body = applyPatch(body ?? flat(shown.body), JSON.parse(patchPieces(link.rev, "rev").join("")) as Patch);
-      v = link.prev;
-    }
-    if (v !== at) return null;
-    return body ? unflat(body) : shown.body;
-  }
-
-  /** Drops what is older than the room's last `versions` versions, and recounts its bytes. */
+  /** Drops what is older than the room's last `versions` versions. */
   private trim(h: RoomHistory): void {
     const oldest = h.latest - this.limits.versions + 1;
-    let bytes = 0;
-    for (const [v, info] of h.versions) {
-      if (v < oldest) h.versions.delete(v);
-      else bytes += info.bytes;
+    for (const [v, kept] of h.versions) {
+      if (v >= oldest) continue;
+      h.versions.delete(v);
+      h.bytes -= kept.bytes;
+      this.bytes -= kept.bytes;
     }
-    for (const [id, shown] of h.shown) {
-      if (shown.version < oldest) {
-        h.shown.delete(id);
-        continue;
-      }
-      if (shown.links.length > 0 && shown.links[0]!.prev < oldest) shown.links = shown.links.filter((l) => l.prev >= oldest);
-      bytes += shown.size;
-    }
-    h.bytes = bytes;
+    for (const [id, v] of h.shown) if (v < oldest) h.shown.delete(id);
   }
 
   /** The room's history, made the most recently used. */
@@ -428,18 +356,19 @@ export class ViewHistory {
     return h;
   }
 
-  /** Over the limits: the least recently changed rooms (never `keep`) lose their history back, then are forgotten. */
+  /** Over the limits: the least recently changed rooms (never `keep`) lose their older versions, then are forgotten. */
   private shrink(keep: RoomHistory): void {
     for (const [id, h] of this.rooms) {
       if (this.bytes <= this.limits.bytes && this.rooms.size <= this.limits.rooms) return;
       if (h === keep) continue;
       if (this.rooms.size <= this.limits.rooms && h.versions.size > 1) {
-        const before = h.bytes;
-        for (const v of h.versions.keys()) if (v !== h.latest) h.versions.delete(v);
-        for (const info of h.versions.values()) info.bytes = 0;
-        for (const shown of h.shown.values()) shown.links = [];
-        this.trim(h);
-        this.bytes += h.bytes - before;
+        for (const [v, kept] of h.versions) {
+          if (v === h.latest) continue;
+          h.versions.delete(v);
+          h.bytes -= kept.bytes;
+          this.bytes -= kept.bytes;
+        }
+        for (const [viewer, v] of h.shown) if (v !== h.latest) h.shown.delete(viewer);
       } else {
         this.forget(id);
       }

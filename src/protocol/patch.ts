@@ -28,14 +28,6 @@ export interface Patch {
   [member: string]: Patch | PatchOp;
 }
 
-/** What changed between two values, as patch text both ways (see `diff`). */
-export interface Diff {
-  /** The JSON text of what turns the old value into the new one: an operation, or a patch (`{…}`). */
-  fwd: string;
-  /** The same, turning the new value back into the old one. */
-  rev: string;
-}
-
 /** JSON text of a value (`undefined` and the like as null, as in an array). */
 function json(v: unknown): string {
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
@@ -45,23 +37,15 @@ function json(v: unknown): string {
 const present = (v: unknown): boolean => v !== undefined && typeof v !== "function" && typeof v !== "symbol";
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** `[value]` as text, and the same for the old value. */
-function replaced(a: unknown, b: unknown): Diff {
-  return { fwd: `[${json(b)}]`, rev: `[${json(a)}]` };
-}
-
 /** The members' patches `"key":…` joined into a patch's text, or null for none. */
-function node(keys: string[], fwd: string[], rev: string[]): Diff | null {
+function node(keys: string[], texts: string[]): string | null {
   if (keys.length === 0) return null;
   let f = "{";
-  let r = "{";
   for (let i = 0; i < keys.length; i++) {
-    const k = JSON.stringify(keys[i]);
-    if (i > 0) (f += ","), (r += ",");
-    f += `${k}:${fwd[i]}`;
-    r += `${k}:${rev[i]}`;
+    if (i > 0) f += ",";
+    f += `${JSON.stringify(keys[i])}:${texts[i]}`;
   }
-  return { fwd: `${f}}`, rev: `${r}}` };
+  return `${f}}`;
 }
 
 /** A lower bound of the length of `v`'s JSON text (an object or array), without writing it. */
@@ -73,24 +57,24 @@ function leastLength(v: object): number {
 }
 
 /** `d`, or the whole new value `b` instead when that is shorter (never at the root). */
-function shortest(d: Diff, a: unknown, b: object, root: boolean): Diff {
-  if (root || d.fwd.length <= leastLength(b) + 2) return d;
+function shortest(d: string, b: object, root: boolean): string {
+  if (root || d.length <= leastLength(b) + 2) return d;
   const whole = json(b);
-  return whole.length + 2 < d.fwd.length ? { fwd: `[${whole}]`, rev: `[${json(a)}]` } : d;
+  return whole.length + 2 < d.length ? `[${whole}]` : d;
 }
 
 /**
- * What turns `a` into `b` (JSON values), or null when they are equal. At the root (`root`: both
- * must be objects) the answer is always a patch, never a whole value.
+ * The JSON text of the patch that turns `a` into `b` (JSON values): an operation, or a patch
+ * (`{…}`); null when they are equal. At the root (`root`: both must be objects) the answer is
+ * always a patch, never a whole value. (The reverse patch is `diff(b, a)`.)
  */
-export function diff(a: unknown, b: unknown, root = false): Diff | null {
+export function diff(a: unknown, b: unknown, root = false): string | null {
   if (a === b) return null;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
     if (root) throw new Error("diff: the root must be an object on both sides");
     // Two primitives (or a primitive and an object): equal only as JSON (undefined and null, NaN and null).
     const bt = json(b);
-    const at = json(a);
-    return at === bt ? null : { fwd: `[${bt}]`, rev: `[${at}]` };
+    return json(a) === bt ? null : `[${bt}]`;
   }
   const aList = Array.isArray(a);
   const bList = Array.isArray(b);
@@ -98,22 +82,21 @@ export function diff(a: unknown, b: unknown, root = false): Diff | null {
     const ao = a as Record<string, unknown>;
     const bo = b as Record<string, unknown>;
     const keys: string[] = [];
-    const fwd: string[] = [];
-    const rev: string[] = [];
+    const texts: string[] = [];
     for (const k in ao) {
       const v = ao[k];
-      if (v !== undefined && present(v) && !present(bo[k])) keys.push(k), fwd.push("[]"), rev.push(`[${json(v)}]`);
+      if (v !== undefined && present(v) && !present(bo[k])) keys.push(k), texts.push("[]");
     }
     for (const k in bo) {
       const v = bo[k];
       if (v === undefined || !present(v)) continue;
       const old = ao[k];
       if (old === v) continue;
-      const d = old !== undefined && present(old) ? diff(old, v) : { fwd: `[${json(v)}]`, rev: "[]" };
-      if (d) keys.push(k), fwd.push(d.fwd), rev.push(d.rev);
+      const d = old !== undefined && present(old) ? diff(old, v) : `[${json(v)}]`;
+      if (d) keys.push(k), texts.push(d);
     }
-    const d = node(keys, fwd, rev);
-    return d && shortest(d, a, b, root);
+    const d = node(keys, texts);
+    return d && shortest(d, b, root);
   }
   if (root) throw new Error("diff: the root must be an object on both sides");
   if (aList && bList) {
@@ -122,19 +105,18 @@ export function diff(a: unknown, b: unknown, root = false): Diff | null {
     if (a.length === b.length) {
       // Element by element, or one tail from the first that differs.
       const keys: string[] = [];
-      const fwd: string[] = [];
-      const rev: string[] = [];
+      const texts: string[] = [];
       for (let i = 0; i < n; i++) {
         const d = diff(a[i], b[i]);
         if (!d) continue;
         if (first === n) first = i;
-        keys.push(String(i)), fwd.push(d.fwd), rev.push(d.rev);
+        keys.push(String(i)), texts.push(d);
       }
-      const d = node(keys, fwd, rev);
+      const d = node(keys, texts);
       if (!d) return null;
-      if (keys.length === 1 || first === 0) return shortest(d, a, b, false);
-      const tail: Diff = { fwd: `[${json(b.slice(first))},${first}]`, rev: `[${json(a.slice(first))},${first}]` };
-      return shortest(tail.fwd.length < d.fwd.length ? tail : d, a, b, false);
+      if (keys.length === 1 || first === 0) return shortest(d, b, false);
+      const tail = `[${json(b.slice(first))},${first}]`;
+      return shortest(tail.length < d.length ? tail : d, b, false);
     }
     for (let i = 0; i < n; i++) {
       if (diff(a[i], b[i])) {
@@ -142,10 +124,10 @@ export function diff(a: unknown, b: unknown, root = false): Diff | null {
         break;
       }
     }
-    if (first === 0) return replaced(a, b);
-    return shortest({ fwd: `[${json(b.slice(first))},${first}]`, rev: `[${json(a.slice(first))},${first}]` }, a, b, false);
+    if (first === 0) return `[${json(b)}]`;
+    return shortest(`[${json(b.slice(first))},${first}]`, b, false);
   }
-  return replaced(a, b);
+  return `[${json(b)}]`;
 }
 
 type Container = Record<string, unknown> | unknown[];

@@ -23,14 +23,15 @@ export interface RoomNotice {
   text: string;
 }
 
-/** One seat's clock in a view (docs/protocol.md). Count down from `deadline` using `serverTime`. */
+/**
+ * One seat's clock in a view (docs/protocol.md, "Clocks"). A running clock runs out at
+ * `clockDeadline(room.clock, clock)` (src/protocol/clock.ts): count down to it using `serverTime`.
+ */
 export interface SeatClockView {
   /** Bank left, ms, as of `since` (a running clock spends its turn allowance first). */
   bankMs: number;
   /** When the clock started running (server epoch ms), or null when stopped. */
   since: number | null;
-  /** When it runs out (server epoch ms), or null when stopped. */
-  deadline: number | null;
   /** Still the seat's first move (firstMoveMs applies). */
   firstMove: boolean;
 }
