@@ -39,6 +39,19 @@ export interface Config {
    * pass their start-up check; "off": none, public APIs only.
    */
   fastPaths: "on" | "off";
+  /**
+   * Fastify's trustProxy: false (default) takes the client address from the connection; true
+   * trusts X-Forwarded-For (set it only behind a proxy that sets that header), anything else
+   * is a comma-separated list of the proxies' addresses or subnets whose X-Forwarded-For is
+   * trusted. The address is what login and registration limits count by.
+   */
+  trustProxy: boolean | string;
+}
+
+function trustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === "" || value === "false" || value === "off") return false;
+  if (value === "true" || value === "on") return true;
+  return value;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -79,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
     clientDir: opt(env.CLIENT_DIR),
     fastPaths: oneOf("FAST_PATHS", env.FAST_PATHS, ["on", "off"], "on"),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

@@ -16,6 +16,8 @@ import { openDatabase, type Database } from "./db/client.js";
 import { createLogger, type Logger } from "./logger.js";
 import { TimerDriver } from "./platform/timers.js";
 import { TokenIssuer } from "./platform/identity.js";
+import { Accounts } from "./platform/accounts.js";
+import { MemoryRateLimiter, RedisRateLimiter } from "./platform/rate-limit.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
 import { ResultRecorder } from "./platform/results.js";
@@ -24,6 +26,7 @@ import { RoomService } from "./platform/room-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { attachSockets } from "./transport/socket.js";
+import { adapterRedis as newAdapterRedis } from "./transport/adapter-redis.js";
 import { checkInternals, parserOptions, useFastPaths } from "./transport/internals.js";
 
 export interface RunningServer {
@@ -80,7 +83,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   let adapterRedis: Redis | undefined;
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
-    adapterRedis = new Redis(config.redisUrl);
+    adapterRedis = newAdapterRedis(config.redisUrl, log);
   }
   // The fast paths through dependencies' private internals (transport/internals.ts): each one's
   // shapes are checked here, once, and one that fails takes the public path. FAST_PATHS=off: none.
@@ -89,17 +92,19 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
+  const clock = opts.now ?? Date.now;
+  const accounts = new Accounts(db, tokens, { limiter: redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock), now: clock });
   const service = new RoomService(store, {
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
   });
   const daily = new DailyChallenges(service, db, secret, opts.now);
 
-  const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024,
+  const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024, trustProxy: config.trustProxy,
     // Request start/end lines only at debug: info stays readable at load.
     logController: new LogController({ disableRequestLogging: () => !log.isLevelEnabled("debug") }),
   });
-  registerRoutes(app, { service, tokens, db, daily, nodeId: config.nodeId });
+  registerRoutes(app, { service, tokens, db, daily, nodeId: config.nodeId, accounts });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   if (existsSync(join(clientDir, "index.html"))) {
     await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
@@ -130,7 +135,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   } else {
     log.info("FAST_PATHS=off: public APIs only");
   }
-  const sockets = attachSockets(io, { service, tokens, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
 
   const timers = new TimerDriver(service, log, {
     pollMs: opts.manualTimers ? 0 : config.timerPollMs,

@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from "../src/server.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
+import { account } from "./support/accounts.js";
 
 const GAME = "aucteraden";
 const SECRET = "test-secret-test-secret-test-secret";
@@ -81,7 +82,8 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
   let base: string;
   const clients: TestClient[] = [];
   const connect = async (name: string | null) => {
-    const g = name ? await guest(base, name) : null;
+    // Accounts: the rated daily attempt is for accounts (guests play it unrated).
+    const g = name ? await account(base, name) : null;
     const c = await new TestClient(base, g?.token).ready();
     clients.push(c);
     return { c, id: g?.player.id ?? null, token: g?.token ?? null };
@@ -239,8 +241,18 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/games",
       "GET /api/games/:game/leaderboard",
       "GET /api/health",
+      "GET /api/me",
+      "GET /api/players/:name",
+      "GET /api/players/:name/games",
+      "GET /api/replay/:id",
       "GET /api/rooms",
       "POST /api/guest",
+      "POST /api/login",
+      "POST /api/logout",
+      "POST /api/logout-all",
+      "POST /api/password",
+      "POST /api/register",
+      "POST /api/rename",
     ]);
     const urls = (room: string) => [
       `/api/daily`,
@@ -251,6 +263,10 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       `/api/games`,
       `/api/games/${GAME}/leaderboard`,
       `/api/health`,
+      `/api/me`,
+      `/api/players/id:${dora.id}`,
+      `/api/players/id:${dora.id}/games`,
+      `/api/replay/${room}`,
       `/api/rooms`,
     ];
 
@@ -264,7 +280,9 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
         // The all-time list also holds past days' entries, public by now: only today's are checked there.
         const shown = url.includes("/best") ? JSON.stringify(r.body.entries.filter((x: any) => x.day === day)) : r.text;
         expect(namedCards(shown), `${who}: ${url}`).toEqual([]);
-        if (url.startsWith("/api/finished/")) {
+        // Dora's game list shows her daily and its score, but not its room.
+        if (url.startsWith("/api/players/")) expect(r.text, `${who}: ${url}`).not.toContain(dRoom);
+        if (url.startsWith("/api/finished/") || url.startsWith("/api/replay/")) {
           expect(r.status).toBe(403);
           expect(r.body.error.code).toBe("DAILY_SPOILER");
         }

@@ -14,7 +14,8 @@ import type { Room } from "../src/platform/room.js";
 import type { RunningServer } from "../src/server.js";
 import { canonicalJson, replayGame } from "../src/tools/replay-game.js";
 import { leaks, secretsOf } from "./support/secrets.js";
-import { backends, guest, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { backends, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { account } from "./support/accounts.js";
 
 function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
@@ -43,7 +44,7 @@ describe.each(backends())("full game over sockets ($name)", (backend) => {
 
   it("plays Goblin Market to the end with a reconnect and a spectator", async () => {
     const names = ["Ann", "Bob", "Cat", "Dan"];
-    const ids = await Promise.all(names.map((n) => guest(server.url, n)));
+    const ids = await Promise.all(names.map((n) => account(server.url, n))); // ranked: accounts
     const clients = await Promise.all(ids.map((g) => new TestClient(server.url, g.token).ready()));
     const spectator = await new TestClient(server.url).ready();
 

@@ -13,6 +13,7 @@ import { clockDeadline } from "../src/protocol/clock.js";
 import type { RoomView } from "../src/protocol/wire.js";
 import type { RunningServer } from "../src/server.js";
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
+import { account } from "./support/accounts.js";
 
 class TestClock {
   t = 1_800_000_000_000;
@@ -24,10 +25,10 @@ interface Table {
   clients: TestClient[];
 }
 
-/** A ranked Goblin Market room of three guests, started, every client watching. */
+/** A Goblin Market room of three accounts (ranked rooms need them), started, every client watching. */
 async function table(urls: string[], clock: string | undefined = "quick", ranked = true): Promise<Table> {
   const names = ["Ann", "Bob", "Cat"];
-  const ids = await Promise.all(names.map((n, i) => guest(urls[i % urls.length]!, n)));
+  const ids = await Promise.all(names.map((n, i) => account(urls[i % urls.length]!, n)));
   const clients = await Promise.all(ids.map((g, i) => new TestClient(urls[i % urls.length]!, g.token).ready()));
   const created = await clients[0]!.call("room:create", { game: "goblin-market", seats: 3, ranked, ...(clock ? { clock } : {}) });
   expect(created.ok).toBe(true);

@@ -7,6 +7,7 @@ import type { Database } from "../src/db/client.js";
 import { getFinishedGame } from "../src/db/finished-games.js";
 import type { RunningServer } from "../src/server.js";
 import { guest, lcg, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { account } from "./support/accounts.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 
@@ -38,6 +39,12 @@ describe("rooms over the protocol", () => {
     open.push(c);
     return c;
   };
+  /** A logged-in account's client (ranked rooms need one). */
+  const accountClient = async (name: string) => {
+    const c = await new TestClient(server.url, (await account(server.url, name)).token).ready();
+    open.push(c);
+    return c;
+  };
 
   beforeAll(async () => {
     ({ db, dispose } = await openTestDatabase(false));
@@ -57,7 +64,7 @@ describe("rooms over the protocol", () => {
     const first = await watcher.call("lobby:subscribe", {});
     expect(first.ok).toBe(true);
     expect((first.games as Array<{ id: string }>).map((g) => g.id)).toContain("goblin-market");
-    const host = await client("Host");
+    const host = await accountClient("Host");
     const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, ranked: true })).roomId as string;
     await until(() => watcher.received.some(([e, p]) => e === "lobby:room" && (p as { id: string }).id === roomId), "lobby push");
     const listed = await watcher.call("lobby:list", {});
@@ -68,7 +75,7 @@ describe("rooms over the protocol", () => {
     const http = (await (await fetch(`${server.url}/api/rooms`)).json()) as { open: Array<{ id: string }> };
     expect(http.open.map((r) => r.id)).toContain(roomId);
 
-    const [b, c] = [await client("Bea"), await client("Cy")];
+    const [b, c] = [await accountClient("Bea"), await accountClient("Cy")];
     await b.call("room:join", { roomId });
     await c.call("room:join", { roomId, seat: 2 });
     expect((await host.call("room:start", { roomId })).ok).toBe(true);

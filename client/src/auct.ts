@@ -534,6 +534,7 @@ function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
       ${seedOpen ? seedCheck(s, room) : nothing}
       ${seedOpen ? html`<p class="small">Replay and check the whole game: <code>npm run replay -- ${room.roomId}</code>.</p>` : nothing}
     </details>
-    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p>
+    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>
+      ${seedOpen && s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;
 }

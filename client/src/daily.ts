@@ -5,6 +5,7 @@
  * it, the day's board and the all-time best list, and casual replays of past days. The server
  * decides everything (one ranked attempt a day, which days exist); refusals come back in words.
  */
+import { isAccount, rankedNeedsAccount } from "./account.js";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
@@ -311,6 +312,9 @@ function boards(s: Store, info: DailyInfo): TemplateResult {
 
 function statusLine(s: Store, info: DailyInfo): TemplateResult {
   if (!s.me) return html`<p class="muted" data-testid="daily-status">Choose a display name to play the daily challenge. You can still look at the boards.</p>`;
+  if (!isAccount(s)) {
+    return html`<p data-testid="daily-status" data-state="guest">As a guest you play today's deal <b>unrated</b>: it does not go on the day's board.</p>${rankedNeedsAccount(s)}`;
+  }
   const st = d.status.get(info.game);
   if (!st || st.day !== info.day) return html`<p class="muted" data-testid="daily-status" aria-busy="true">Checking your attempt…</p>`;
   const a = st.attempt;

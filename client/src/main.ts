@@ -7,7 +7,11 @@ import { sfStatus, sfTable } from "./sf.js";
 import { auctStatus, auctTable } from "./auct.js";
 import { gtStatus, gtTable } from "./gt.js";
 import { dailyPanel } from "./daily.js";
+import { profilePage } from "./profile.js";
+import { leaderboardsPage } from "./leaderboards.js";
+import { replayPage } from "./replay.js";
 import { parseRoute, Store } from "./store.js";
+import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { clockBar, paceLabel, paceName, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
@@ -35,11 +39,12 @@ function identityMenu(): TemplateResult {
   }
   return html`<details class="menu" data-testid="me">
     <summary><span class="avatar small" aria-hidden="true">${me.name[0]?.toUpperCase()}</span><span class="me-name">${me.name}</span></summary>
-    <form class="menu-body" @submit=${async (e: Event) => {
+    <div class="menu-body account-menu-body">
+    <form class="rename-form" @submit=${async (e: Event) => {
       e.preventDefault();
       const form = e.target as HTMLFormElement;
       const input = form.elements.namedItem("rename") as HTMLInputElement;
-      renameError = (await s.chooseName(input.value)) ?? "";
+      renameError = (await (isAccount(s) ? renameAccount(s, input.value) : s.chooseName(input.value))) ?? "";
       if (!renameError) (form.closest("details") as HTMLDetailsElement).open = false;
       s.changed();
     }}>
@@ -47,8 +52,12 @@ function identityMenu(): TemplateResult {
       <input id="rename" name="rename" .value=${me.name} maxlength="24" required autocomplete="nickname" />
       ${renameError ? html`<p class="form-error" role="alert">${renameError}</p>` : nothing}
       <button class="btn small primary">Rename</button>
-      <p class="muted small">You keep your seats and rating: it is the same player.</p>
+      <p class="muted small">You keep your seats and rating: it is the same player, and every table you sit at shows the new name.</p>
     </form>
+    <div class="account-menu">${isAccount(s)
+      ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
+      : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}</div>
+    </div>
   </details>`;
 }
 
@@ -83,7 +92,7 @@ function shell(): TemplateResult {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" data-nav>${logo()}<span>Goblin Bazaar</span></a>
-      <div class="topbar-right">${connBadge()}${identityMenu()}</div>
+      <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${connBadge()}${identityMenu()}</div>
     </header>
     ${s.conn !== "connected" && s.conn !== "connecting"
       ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : "Connection lost. Reconnecting… your seat is kept."}</div>`
@@ -95,6 +104,9 @@ function shell(): TemplateResult {
 }
 
 function page(): TemplateResult {
+  if (s.route.page === "replay") return replayPage(s, s.route.roomId); // public: no name needed
+  if (s.route.page === "player") return profilePage(s, s.route.key); // public: no name needed
+  if (s.route.page === "leaderboards") return leaderboardsPage(s, s.route.game);
   if (s.needsName) return nameScreen();
   if (s.route.page === "room") return roomPage(s.route.roomId);
   return lobbyPage();
@@ -131,6 +143,10 @@ function nameScreen(): TemplateResult {
       ${nameError ? html`<p class="form-error" id="name-error" role="alert">${nameError}</p>` : nothing}
       <p class="muted small" id="name-hint">No account needed. Your name is kept in this browser, so a reload keeps your seat.</p>
     </form>
+    <details class="account-entry" data-testid="account-entry">
+      <summary>Have an account? Log in, or create one</summary>
+      ${accountForms(s, false)}
+    </details>
     <p><button class="linklike" @click=${() => s.justWatch()}>Just watch games</button></p>
   </section>`;
 }
@@ -179,6 +195,7 @@ function createPanel(): TemplateResult {
   const min = g?.minPlayers ?? 1;
   const max = g?.maxPlayers ?? 1;
   const canPlay = !!s.me;
+  if (!isAccount(s)) createForm.ranked = false; // ranked rooms are for accounts
   const upd = (patch: Partial<typeof createForm>) => {
     Object.assign(createForm, patch, { error: "" });
     if (createForm.bots > createForm.seats - 1) createForm.bots = createForm.seats - 1;
@@ -216,9 +233,10 @@ function createPanel(): TemplateResult {
       <span class="label" id="c-mode-l">Mode</span>
       <div class="seg" role="radiogroup" aria-labelledby="c-mode-l">
         <label class="seg-opt"><input type="radio" name="mode" value="casual" .checked=${!createForm.ranked} ?disabled=${!canPlay} @change=${() => upd({ ranked: false })} /> Casual</label>
-        <label class="seg-opt"><input type="radio" name="mode" value="ranked" .checked=${createForm.ranked} ?disabled=${!canPlay || !g?.rankedRooms}
+        <label class="seg-opt"><input type="radio" name="mode" value="ranked" .checked=${createForm.ranked} ?disabled=${!canPlay || !g?.rankedRooms || !isAccount(s)}
           aria-describedby=${g && !g.rankedRooms ? "c-mode-hint" : nothing} @change=${() => upd({ ranked: true })} /> Ranked</label>
       </div>
+      ${canPlay && g?.rankedRooms && !isAccount(s) ? html`<div class="span2">${rankedNeedsAccount(s)}</div>` : nothing}
       ${g && !g.rankedRooms
         ? html`<p class="muted small span2" id="c-mode-hint">${g.name} is solitaire: its rooms are casual${g.daily ? "; the daily challenge is its ranked play" : ""}.</p>`
         : nothing}

@@ -12,7 +12,8 @@ import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
-export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "leaderboard" };
+export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "leaderboard" } | { page: "replay"; roomId: string }
+  | { page: "player"; key: string } | { page: "leaderboards"; game: string | null };
 
 export interface Toast {
   id: number;
@@ -48,6 +49,18 @@ export function newActionId(): string {
 export function parseRoute(path = location.pathname, hash = location.hash): Route {
   const m = /^\/room\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path) ?? /^#\/room\/([A-Za-z0-9_-]{1,64})$/.exec(hash);
   if (m) return { page: "room", roomId: m[1] };
+  const replay = /^\/game\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path); // a finished game's replay (replay.ts); ?step=N in the query
+  if (replay) return { page: "replay", roomId: replay[1] };
+  const player = /^\/player\/([^/]{1,200})\/?$/.exec(path); // a profile (profile.ts): an account name or id:<player id>
+  if (player) {
+    try {
+      return { page: "player", key: decodeURIComponent(player[1]!) };
+    } catch {
+      return { page: "player", key: player[1]! };
+    }
+  }
+  const boards = /^\/leaderboards(?:\/([a-z0-9-]{1,40}))?\/?$/.exec(path); // leaderboards.ts, one tab per game
+  if (boards) return { page: "leaderboards", game: boards[1] ?? null };
   return { page: "lobby" };
 }
 
@@ -78,6 +91,8 @@ export class Store {
   private scheduled = false;
   private lobbySubscribed = false;
   private syncing = new Set<string>();
+  /** Counts player changes: a room:sync reply asked before one is dropped. */
+  private viewer = 0;
   socket: Socket;
 
   constructor() {
@@ -149,7 +164,21 @@ export class Store {
     });
     s.on("connect_error", (e: Error) => {
       if (e.message === "BAD_TOKEN") {
-        this.forgetIdentity("The server did not recognise your saved name (it may have been reset). Please choose a name again.");
+        // Another tab may have logged in or registered meanwhile (a guest who registers loses its
+        // guest token): take the identity it saved rather than forget it.
+        const saved = loadIdentity();
+        if (saved && saved.token !== this.identity?.token) {
+          const before = this.identity?.player.id;
+          this.identity = saved;
+          this.dropViewsIfPlayerChanged(before);
+          this.changed();
+          s.connect();
+          return;
+        }
+        const wasAccount = (this.identity?.player as { account?: boolean } | undefined)?.account === true;
+        this.forgetIdentity(wasAccount
+          ? "You were logged out (on another device, or your password changed). Log in again, or continue as a guest."
+          : "The server did not recognise your saved name (it may have been reset). Please choose a name again.");
         s.connect();
         return;
       }
@@ -189,7 +218,9 @@ export class Store {
     }
     if (!reply.ok || !reply.token || !reply.player) return friendly(reply.error);
     const first = !this.identity;
+    const before = this.identity?.player.id;
     this.identity = { token: reply.token, player: reply.player };
+    this.dropViewsIfPlayerChanged(before);
     localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
     this.identityNotice = null;
     this.watchOnly = false;
@@ -201,12 +232,43 @@ export class Store {
     return null;
   }
 
+  /** A token and player from the account routes (account.ts): kept like a guest's, socket reconnected. */
+  adoptIdentity(token: string, player: Player, toast?: string): void {
+    const before = this.identity?.player.id;
+    this.identity = { token, player };
+    this.dropViewsIfPlayerChanged(before);
+    localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
+    this.identityNotice = null;
+    this.watchOnly = false;
+    sessionStorage.removeItem(WATCH_KEY);
+    // Reconnect so the socket acts for the new identity (and a renamed player's new name).
+    this.socket.disconnect().connect();
+    if (toast) this.toast(toast, "info");
+    this.changed();
+  }
+
   forgetIdentity(notice: string | null): void {
+    const before = this.identity?.player.id;
     this.identity = null;
+    this.dropViewsIfPlayerChanged(before);
     localStorage.removeItem(ID_KEY);
     this.identityNotice = notice;
     this.watchOnly = false;
     this.changed();
+  }
+
+  /**
+   * A held view was made for one viewer (a seat, or a spectator): when the player changes (a log
+   * in, log out, or a first name), the views held are dropped, so the next sync asks for whole
+   * views as the new player; an update would apply the new player's changes to the old one's view.
+   */
+  private dropViewsIfPlayerChanged(before: string | undefined): void {
+    if (before === this.identity?.player.id) return;
+    this.rooms.clear();
+    this.held.clear();
+    // A sync in flight was asked as the old player: its reply is dropped, and a new one may start.
+    this.syncing.clear();
+    this.viewer++;
   }
 
   justWatch(): void {
@@ -347,13 +409,16 @@ export class Store {
   async sync(roomId: string, whole = false): Promise<void> {
     if (this.syncing.has(roomId)) return;
     this.syncing.add(roomId);
+    const viewer = this.viewer;
     try {
       let sent = whole ? undefined : this.held.get(roomId);
       let ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", sent ? { roomId, since: sent.version } : { roomId });
+      if (viewer !== this.viewer) return;
       let r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
       if (r?.kind === "broken") {
         sent = undefined;
         ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", { roomId });
+        if (viewer !== this.viewer) return;
         r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
       }
       if (ack.ok) {
@@ -365,7 +430,7 @@ export class Store {
         this.toast(friendly(ack.error));
       }
     } finally {
-      this.syncing.delete(roomId);
+      if (viewer === this.viewer) this.syncing.delete(roomId);
     }
   }
 

@@ -1,7 +1,8 @@
 /** Pieces every game's table shares: names, presence, the event log, the end screen. */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import type { LogEntry, RoomView } from "./types.js";
+import type { LogEntry, RatingChange, RoomView } from "./types.js";
+import { deltaText, displayedChange } from "../../src/protocol/rating-display.js";
 
 export { seatClock } from "./clock.js";
 
@@ -111,8 +112,19 @@ function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof noth
 }
 
 const placeWord = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
-const fmt = (x: number) => x.toFixed(1);
-const delta = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+
+/**
+ * A rating change as players read it (src/protocol/rating-display.ts): "1512 → 1540 (+28)", a "?"
+ * on a provisional rating, the OpenSkill numbers in the tooltip.
+ */
+function ratingChangeCell(rc: RatingChange): TemplateResult {
+  const c = displayedChange(rc.before, rc.after);
+  const q = (p: boolean) => (p ? html`<span class="provisional-mark" aria-label="provisional">?</span>` : nothing);
+  return html`<span data-testid="rating-change" class="nowrap" data-before=${c.before} data-after=${c.after} data-delta=${c.delta}
+      title=${`OpenSkill μ ${rc.before.mu.toFixed(1)} → ${rc.after.mu.toFixed(1)}, σ ${rc.before.sigma.toFixed(2)} → ${rc.after.sigma.toFixed(2)}`}>${c.before}${q(c.beforeProvisional)} → <b>${c.after}</b>${q(c.afterProvisional)}</span>
+    <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>
+    ${c.afterProvisional ? html`<div class="muted small">provisional: a few more rated games settle it</div>` : nothing}`;
+}
 
 export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult): TemplateResult {
   const out = room.outcome;
@@ -129,7 +141,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
     </div>
     <div class="table-scroll">
     <table class="results">
-      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating <span class="th-note">(ordinal)</span></th></tr></thead>
+      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating</th></tr></thead>
       <tbody>
         ${order.map(({ place, seat }) => {
           const rc = room.ratingChanges?.find((r) => r.seat === seat);
@@ -140,9 +152,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
             <td>${!room.ranked
               ? html`<span class="muted">casual game</span>`
               : rc
-                ? html`<span data-testid="rating-change" class="nowrap">${fmt(rc.before.ordinal)} → <b>${fmt(rc.after.ordinal)}</b></span>
-                    <span class="${rc.after.ordinal >= rc.before.ordinal ? "up" : "down"}">(${delta(rc.after.ordinal - rc.before.ordinal)})</span>
-                    <div class="muted small">μ ${fmt(rc.before.mu)} → ${fmt(rc.after.mu)} <span class="nowrap">σ ${fmt(rc.before.sigma)} → ${fmt(rc.after.sigma)}</span></div>`
+                ? ratingChangeCell(rc)
                 : room.seats[seat]?.bot ? html`<span class="muted">bot</span>` : html`<span class="muted">recording…</span>`}</td>
           </tr>`;
         })}
@@ -159,7 +169,8 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
       <p class="small">Anyone can check the whole game: <code>npm run replay -- ${room.roomId}</code> on the server replays every move from this seed
         and confirms the shuffles and the result (or save <code>/api/finished/${room.roomId}</code> and use <code>npm run replay -- --file game.json</code>).</p>
     </details>
-    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a></p>
+    <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>
+      ${s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;
 }
 

@@ -47,7 +47,7 @@ describe("openDatabase with embedded PGlite", () => {
     const db2 = await openDatabase({ pgliteDir: dir, logger });
     try {
       expect((await getFinishedGame(db2, rec.roomId))?.seed).toBe("s");
-      expect(logs[0].obj).toMatchObject({ db: "pglite", applied: [expect.stringMatching(/_init$/), expect.stringMatching(/_daily_challenge$/), expect.stringMatching(/_forfeit$/)] });
+      expect(logs[0].obj).toMatchObject({ db: "pglite", applied: [expect.stringMatching(/_init$/), expect.stringMatching(/_daily_challenge$/), expect.stringMatching(/_forfeit$/), expect.stringMatching(/_accounts$/)] });
       expect(logs[1].obj).toMatchObject({ db: "pglite", applied: [] });
     } finally {
       await db2.close();
@@ -99,7 +99,7 @@ describe.runIf(PG_SERVER)("openDatabase with real Postgres", () => {
       const { rows } = await c.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'gb_alt' ORDER BY table_name`,
       );
-      expect(rows.map((r) => r.table_name)).toEqual(["DailyAttempt", "Game", "GameSeat", "Player", "Rating", "_prisma_migrations"]);
+      expect(rows.map((r) => r.table_name)).toEqual(["Account", "DailyAttempt", "Game", "GameSeat", "Player", "Rating", "Session", "_prisma_migrations"]);
       const games = await c.query(`SELECT count(*)::int AS n FROM gb_alt."Game"`);
       expect(games.rows[0].n).toBe(1);
       const ratings = await c.query(`SELECT count(*)::int AS n FROM gb_alt."Rating"`);

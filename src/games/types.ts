@@ -10,8 +10,14 @@
 /** Seats are numbered 0..players-1, clockwise. */
 export type Seat = number;
 
-/** Who is looking at a game: a seated player or a spectator (who knows only public facts). */
-export type Viewer = { kind: "seat"; seat: Seat } | { kind: "spectator" };
+/**
+ * Who is looking at a game: a seated player or a spectator (who knows only public facts), or
+ * `all`: the replay of a FINISHED game (src/platform/replay.ts), which shows everything that was
+ * hidden (hands, face-down cards, the decks as they lay). Only the replay ever asks for `all`; a
+ * live room's viewers are made by platform/views.ts `viewerFor`, which gives seats and spectators
+ * only. A game that does not handle `all` must treat it as a spectator.
+ */
+export type Viewer = { kind: "seat"; seat: Seat } | { kind: "spectator" } | { kind: "all" };
 
 export interface GameError {
   /** Stable machine-readable code, e.g. NOT_YOUR_TURN, BID_TOO_LOW. */

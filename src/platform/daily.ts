@@ -14,7 +14,7 @@ import type { AnyGame } from "../games/types.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import type { Player } from "./identity.js";
-import { createRoom, startRoom, type Room } from "./room.js";
+import { accountRequired, createRoom, startRoom, type Room } from "./room.js";
 import { newRoomId, type RoomService } from "./room-service.js";
 import { dailySeed, DAY_MS, dayEnds, dayOver, FIRST_DAY, parseDay, utcDay } from "./daily-deal.js";
 
@@ -104,15 +104,27 @@ export class DailyChallenges {
   }
 
   /**
+   * Whether a player has played `day`'s deal unrated (as a guest, before registering under the
+   * same id): a finished game of that deal with their seat, or a live room of it where they sit.
+   */
+  private async playedUnrated(game: string, day: string, playerId: string): Promise<boolean> {
+    const seat = await this.db.prisma.gameSeat.findFirst({ where: { playerId, game: { daily: day, gameType: game } }, select: { gameId: true } });
+    if (seat) return true;
+    return (await this.service.roomsOf(playerId)).some((r) => r.daily === day && r.game === game);
+  }
+
+  /**
    * Starts (or resumes) today's ranked attempt, or a casual replay of `day`.
    * Returns the room, playing, with the player in its only seat.
    */
   async start(player: Player, input: { game: unknown; ranked?: unknown; day?: unknown }): Promise<Room> {
     const g = dailyGame(input.game);
-    const ranked = input.ranked ?? true;
+    // Absent: ranked for an account, unrated for a guest (the rated attempt is for accounts).
+    const ranked = input.ranked ?? player.account === true;
     if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
     const today = utcDay(this.now());
     if (ranked) {
+      if (!player.account) throw accountRequired();
       if (input.day !== undefined && input.day !== today) {
         throw err("DAILY_NOT_TODAY", `Only today's deal (${today}) can be played ranked; replay other days casually.`);
       }
@@ -125,6 +137,12 @@ export class DailyChallenges {
             "DAILY_DONE",
             `You have already played today's ${g.name} challenge${seen.score !== null ? ` (score ${seen.score})` : ""}. ` +
               "There is one ranked attempt a day; a new deal opens at 00:00 UTC, and you can replay today's deal casually.",
+          );
+        }
+        if (attempt === 0 && (await this.playedUnrated(g.id, today, player.id))) {
+          throw err(
+            "DAILY_SEEN",
+            `You have already played today's ${g.name} deal unrated (as a guest), so you know its cards: the rated attempt is for players who have not seen it. A new deal opens at 00:00 UTC.`,
           );
         }
         const room = this.dailyRoom(g, player, today, true);
@@ -150,7 +168,9 @@ export class DailyChallenges {
     if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
     if (day < FIRST_DAY) throw err("BAD_DAY", `The first daily challenge was on ${FIRST_DAY}.`);
     if (day > today) throw err("DAILY_NOT_YET", `The deal for ${day} is not out yet; today is ${today} (UTC).`);
-    if (day === today) {
+    // An account plays today's deal casually only after its rated attempt; a guest (no rated
+    // attempt to protect) may play it unrated at once.
+    if (day === today && player.account) {
       const mine = await getDailyAttempt(this.db, g.id, today, player.id);
       if (!mine || !(await this.describe(mine)).finished) {
         throw err("DAILY_PLAY_RANKED_FIRST", "Play today's ranked attempt first; after it you can replay today's deal casually.");

@@ -1,6 +1,9 @@
 /**
- * Guest identity: a player id and display name in a signed token (HMAC-SHA256). The token
- * survives reconnects and reloads; seats belong to the player id, never to a socket.
+ * Identity tokens, signed with HMAC-SHA256. A guest token holds a player id and display name
+ * ({p, n, t}); an account token holds a player id and the id of its login session ({p, s, t}),
+ * and is only good while that session is not revoked (checked by Accounts.verify, accounts.ts,
+ * which also takes the name from the account, never from the token). Tokens survive reconnects
+ * and reloads; seats belong to the player id, never to a socket.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { err } from "./errors.js";
@@ -8,6 +11,19 @@ import { err } from "./errors.js";
 export interface Player {
   id: string;
   name: string;
+  /**
+   * A registered account (ranked rooms and the rated daily attempt need one). Set by the server
+   * from a verified account token only (Accounts.verify), never from anything a client sends.
+   */
+  account?: boolean;
+}
+
+/** What a correctly signed token says; an account token's session still has to be checked. */
+export type TokenClaims = { kind: "guest"; id: string; name: string } | { kind: "account"; id: string; session: string };
+
+/** Case-insensitive key of a display name (NFC, lower case): account names are unique by it. */
+export function nameKey(name: string): string {
+  return name.normalize("NFC").toLowerCase();
 }
 
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} _.'-]{0,23}$/u;
@@ -32,13 +48,20 @@ export class TokenIssuer {
     return createHmac("sha256", this.secret).update(body).digest("base64url");
   }
 
+  /** A guest token. */
   issue(player: Player): string {
     const body = Buffer.from(JSON.stringify({ p: player.id, n: player.name, t: Date.now() })).toString("base64url");
     return `${body}.${this.sign(body)}`;
   }
 
-  /** The player in a token, or null when it is malformed or not signed by us. */
-  verify(token: unknown): Player | null {
+  /** An account token: the player and their login session (no name: that comes from the account). */
+  issueSession(playerId: string, sessionId: string): string {
+    const body = Buffer.from(JSON.stringify({ p: playerId, s: sessionId, t: Date.now() })).toString("base64url");
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** What a token we signed says, or null when it is malformed or not signed by us. */
+  decode(token: unknown): TokenClaims | null {
     if (typeof token !== "string" || token.length > 512) return null;
     const dot = token.indexOf(".");
     if (dot <= 0) return null;
@@ -47,11 +70,25 @@ export class TokenIssuer {
     const expected = Buffer.from(this.sign(body));
     if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null;
     try {
-      const data = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as { p?: unknown; n?: unknown };
-      if (typeof data.p !== "string" || typeof data.n !== "string") return null;
-      return { id: data.p, name: data.n };
+      const data = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as { p?: unknown; n?: unknown; s?: unknown };
+      if (typeof data.p !== "string") return null;
+      if (typeof data.s === "string") return { kind: "account", id: data.p, session: data.s };
+      if (typeof data.n === "string") return { kind: "guest", id: data.p, name: data.n };
+      return null;
     } catch {
       return null;
     }
   }
+
+  /**
+   * The player in a GUEST token, signature only, or null. Account tokens are null here: they
+   * need the session check and the account's name, which only Accounts.verify (async) does.
+   * @deprecated for new code: use Accounts.verify, which also refuses a guest token whose player
+   * has since registered.
+   */
+  verify(token: unknown): Player | null {
+    const c = this.decode(token);
+    return c && c.kind === "guest" ? { id: c.id, name: c.name } : null;
+  }
+
 }

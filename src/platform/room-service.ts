@@ -23,6 +23,8 @@ import {
   logLength,
   markPersisted,
   botPlays,
+  nameAtTable,
+  renameSeat,
   seatOf,
   startRoom,
   type CreateRoomInput,
@@ -321,6 +323,50 @@ export class RoomService {
 
   async markPersisted(id: string, ratingChanges: RatingChangeInfo[]): Promise<Room> {
     return (await this.mutate(id, (r) => markPersisted(r, ratingChanges, this.now()))).room;
+  }
+
+  /**
+   * The open and playing rooms a player sits in. Found from the lobby's lists (every open and
+   * playing room), each read from the store: no per-player index is kept, since renames are rare
+   * and a read per live room is cheap next to keeping an index in step with every join and leave
+   * on every node. Rooms that vanish while being read are skipped.
+   */
+  async roomsOf(playerId: string): Promise<Room[]> {
+    const { open, live } = await this.list();
+    const ids = [...open, ...live].map((r) => r.id);
+    const found: Room[] = [];
+    for (let i = 0; i < ids.length; i += 50) {
+      const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).then((r) => r && settle(r), () => null)));
+      for (const r of rooms) if (r && seatOf(r, playerId) !== null && (r.status === "open" || r.status === "playing")) found.push(r);
+    }
+    return found;
+  }
+
+  /** NAME_IN_ROOM if another player at one of these tables goes by `name` (checked before a rename is stored). */
+  checkNameFree(rooms: readonly Room[], playerId: string, name: string): void {
+    if (rooms.some((r) => nameAtTable(r, playerId, name))) throw err("NAME_IN_ROOM", `Someone at one of your tables already goes by "${name}"; choose another name.`);
+  }
+
+  /**
+   * Shows a player's new name at every open or playing table where they sit: one versioned change
+   * per room, delivered to every viewer like any other. `rooms`: from roomsOf (read again here when
+   * absent). A room where someone took that name in the meantime keeps the old one (logged by the
+   * caller through the returned list of rooms that could not be renamed).
+   */
+  async renameEverywhere(playerId: string, name: string, rooms?: readonly Room[]): Promise<{ renamed: string[]; refused: string[] }> {
+    const list = rooms ?? (await this.roomsOf(playerId));
+    const renamed: string[] = [];
+    const refused: string[] = [];
+    for (const r of list) {
+      try {
+        const res = await this.mutate(r.id, (room) => renameSeat(room, playerId, name, this.now()));
+        if (res.changed) renamed.push(r.id);
+      } catch (e) {
+        if (e instanceof AppError && e.code !== "NAME_IN_ROOM" && e.code !== "NO_SUCH_ROOM") throw e;
+        if (e instanceof AppError && e.code === "NAME_IN_ROOM") refused.push(r.id);
+      }
+    }
+    return { renamed, refused };
   }
 
   async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {

@@ -9,7 +9,7 @@ import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
-import type { Player } from "./identity.js";
+import { nameKey, type Player } from "./identity.js";
 import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway } from "../protocol/wire.js";
 import { advanceClocks, expiredSeats, parseClock, startClocks, stopClock, type ClockSetting, type SeatClock } from "./clocks.js";
 
@@ -217,6 +217,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   const clock = parseClock(game, input.clock, ranked, seats);
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);
+  if (ranked && !host.account) throw accountRequired();
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
     i === 0
       ? { playerId: host.id, name: host.name, bot: false }
@@ -249,6 +250,10 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
   requireOpen(room);
   const existing = seatOf(room, player.id);
   if (existing !== null) throw err("ALREADY_SEATED", `You already sit in seat ${existing + 1} of this room.`);
+  if (room.ranked && !player.account) throw accountRequired();
+  if (nameAtTable(room, player.id, player.name)) {
+    throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
+  }
   let target: number;
   if (seat === undefined || seat === null) {
     target = room.seats.findIndex((s) => !s.bot && s.playerId === null);
@@ -262,6 +267,37 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
     target = seat;
   }
   const seats = room.seats.map((s, i) => (i === target ? { playerId: player.id, name: player.name, bot: false } : s));
+  return bump(room, now, { seats });
+}
+
+/** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
+export function accountRequired() {
+  return err("ACCOUNT_REQUIRED", "Ranked games are for registered players: create an account (Account, then Register) to play ranked; as a guest you can play casual games and the daily challenge unrated.");
+}
+
+/**
+ * Whether a player other than `playerId` sits at the table under `name` (compared like account
+ * names: NFC, case-insensitive). Two players at one table never share a display name: a join
+ * under a seated player's name is refused (NAME_IN_ROOM), and so is a rename to one. Bot seats
+ * are not players and do not count.
+ */
+export function nameAtTable(room: Room, playerId: string, name: string): boolean {
+  const key = nameKey(name);
+  return room.seats.some((s) => !s.bot && s.playerId !== null && s.playerId !== playerId && s.name !== null && nameKey(s.name) === key);
+}
+
+/**
+ * A seated player's new display name, shown at this table from the next version on (open or in
+ * play; a finished or closed table keeps the name it was played under). Null: nothing to change
+ * (not seated, the same name, or the table is over). NAME_IN_ROOM when another seated player
+ * goes by that name.
+ */
+export function renameSeat(room: Room, playerId: string, name: string, now: number): Room | null {
+  if (room.status !== "open" && room.status !== "playing") return null;
+  const seat = seatOf(room, playerId);
+  if (seat === null || room.seats[seat]!.name === name) return null;
+  if (nameAtTable(room, playerId, name)) throw err("NAME_IN_ROOM", `Someone at one of your tables already goes by "${name}".`);
+  const seats = room.seats.map((s, i) => (i === seat ? { ...s, name } : s));
   return bump(room, now, { seats });
 }
 

@@ -23,7 +23,8 @@ import { deadlineOf } from "./clocks.js";
 const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const log = createLogger("silent", "test");
 const timing = { ...DEFAULT_TIMING, botDelayMs: 600 };
-const players = ["ann", "bob", "cat", "dan", "eve"].map((n) => ({ id: `p_${n}`, name: n[0]!.toUpperCase() + n.slice(1) }));
+// Accounts (the server sets `account` from a verified account token): ranked rooms need one.
+const players = ["ann", "bob", "cat", "dan", "eve"].map((n) => ({ id: `p_${n}`, name: n[0]!.toUpperCase() + n.slice(1), account: true }));
 
 /** A test clock every node shares (or not: `skew`). */
 class TestClock {

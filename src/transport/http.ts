@@ -1,15 +1,20 @@
 /** Plain HTTP routes: identity, lobby listing, leaderboards, finished games, health. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
-import { getFinishedGame, leaderboard } from "../db/finished-games.js";
+import { getFinishedGame } from "../db/finished-games.js";
 import { findGame } from "../games/registry.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
-import { newPlayerId, validateName, type Player, type TokenIssuer } from "../platform/identity.js";
+import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import { gamesList } from "./socket.js";
 import { dailyGames, parseDay, type DailyChallenges } from "../platform/daily.js";
 import { dailyBest, dailyBoard } from "../db/daily.js";
+import { registerProfileRoutes } from "./profile-routes.js";
+import { ratingLeaderboard } from "../db/profiles.js";
+import { registerReplayRoutes } from "./replay-routes.js";
+import { registerAccountRoutes } from "./account-routes.js";
+import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
 
 function limitOf(raw: string | undefined): number {
   const n = raw === undefined ? 100 : Number(raw);
@@ -23,24 +28,26 @@ export interface HttpDeps {
   db: Database;
   daily: DailyChallenges;
   nodeId: string;
+  accounts: Accounts;
 }
 
 /** HTTP status of each refusal that is not a plain bad request (400). */
 const STATUS: Record<string, number> = { NOT_FOUND: 404, NO_SUCH_ROOM: 404, BAD_TOKEN: 401, DAILY_SPOILER: 403 };
 
 export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  const { service, tokens, db, daily } = deps;
+  const { service, db, daily } = deps;
 
   /**
    * Who is asking: the player of an `Authorization: Bearer <token>` header (the token of
    * POST /api/guest), or null without one. A token we did not sign is BAD_TOKEN, not anonymous.
    */
-  function requester(req: FastifyRequest): Player | null {
+  async function requester(req: FastifyRequest): Promise<Player | null> {
     const header = req.headers.authorization;
     if (header === undefined || header === "") return null;
     const m = /^Bearer (\S+)$/.exec(header);
-    const player = m ? tokens.verify(m[1]) : null;
-    if (!player) throw err("BAD_TOKEN", "The server did not recognise your identity token; get a fresh one from POST /api/guest.");
+    // Accounts.verify: signature, and for an account token a live session (accounts.ts).
+    const player = m ? await deps.accounts.verify(m[1]) : null;
+    if (!player) throw err("BAD_TOKEN", BAD_TOKEN_MESSAGE);
     return player;
   }
 
@@ -55,22 +62,15 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
 
   app.get("/api/games", async () => ({ ok: true, games: gamesList() }));
 
-  /** A guest identity: a name in, a signed token out. With a valid token, renames the same player. */
-  app.post("/api/guest", async (req) => {
-    const body = (req.body ?? {}) as { name?: unknown; token?: unknown };
-    const name = validateName(body.name);
-    const existing = body.token !== undefined ? tokens.verify(body.token) : null;
-    const player = { id: existing?.id ?? newPlayerId(), name };
-    return { ok: true, token: tokens.issue(player), player };
-  });
-
   app.get("/api/rooms", async () => ({ ok: true, ...(await service.list()) }));
 
   app.get<{ Params: { game: string } }>("/api/games/:game/leaderboard", async (req) => {
     const game = findGame(req.params.game);
     if (!game) throw err("UNKNOWN_GAME", "This server does not offer that game.");
-    return { ok: true, game: game.id, players: await leaderboard(db, game.id, 100) };
+    return { ok: true, game: game.id, players: await ratingLeaderboard(db, game.id, 100) };
   });
+
+  registerProfileRoutes(app, { db, daily, requester });
 
   /**
    * A finished game with its seed and full action log: enough to replay and verify it. A daily
@@ -78,7 +78,7 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
    * from everyone until its day is over (DailyChallenges.finishedRecord).
    */
   app.get<{ Params: { id: string } }>("/api/finished/:id", async (req) => {
-    const viewer = requester(req);
+    const viewer = await requester(req);
     const game = await getFinishedGame(db, checkRoomId(req.params.id));
     if (!game) throw err("NOT_FOUND", "No finished game with that id.");
     return { ok: true, game: await daily.finishedRecord(game, viewer?.id ?? null) };
@@ -89,7 +89,7 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   app.get("/api/daily", async () => ({ ok: true, now: daily.now(), daily: dailyGames().map((g) => daily.info(g.id)) }));
 
   app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", async (req) => {
-    const viewer = requester(req);
+    const viewer = await requester(req);
     const today = daily.today(req.params.game);
     const day = req.query.day === undefined ? today.day : parseDay(req.query.day);
     if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
@@ -98,9 +98,12 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
   });
 
   app.get<{ Params: { game: string }; Querystring: { limit?: string } }>("/api/daily/:game/best", async (req) => {
-    const viewer = requester(req);
+    const viewer = await requester(req);
     const { game } = daily.today(req.params.game);
     const entries = await dailyBest(db, game, limitOf(req.query.limit));
     return { ok: true, game, entries: await daily.boardFor(game, entries, viewer?.id ?? null) };
   });
+
+  registerReplayRoutes(app, deps);
+  registerAccountRoutes(app, deps);
 }

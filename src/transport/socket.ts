@@ -5,6 +5,7 @@
  *
  * Socket.IO rooms used:
  *   player:<pid>       every socket of a player
+ *   session:<sid>      every socket of one login session of an account (disconnected when it is revoked)
  *   r:<id>             every socket watching room <id> (presence)
  *   r:<id>:p:<pid>     sockets of player <pid> watching room <id>: that seat's views
  *   r:<id>:spec        spectators of room <id>: the spectator view
@@ -14,6 +15,7 @@ import type { Server, Socket } from "socket.io";
 import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
+import type { Accounts } from "../platform/accounts.js";
 import { logLength, summarize, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
@@ -28,6 +30,8 @@ import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 export interface SocketDeps {
   service: RoomService;
   tokens: TokenIssuer;
+  /** Verifies tokens (an account token's session must be live) and reports revoked sessions. */
+  accounts: Accounts;
   daily: DailyChallenges;
   log: Logger;
   maxPayloadBytes: number;
@@ -36,6 +40,8 @@ export interface SocketDeps {
 
 interface SocketData {
   player: Player | null;
+  /** The login session of an account's token (its sockets are in channel session:<id>), else null. */
+  session?: string | null;
   /** Token bucket for rate limiting. */
   bucket: { tokens: number; at: number };
 }
@@ -100,19 +106,38 @@ export interface AttachedSockets {
 }
 
 export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
-  const { service, tokens, daily, log } = deps;
+  const { service, accounts, daily, log } = deps;
 
   io.use((socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    let player: Player | null = null;
-    if (token !== undefined && token !== null && token !== "") {
-      player = tokens.verify(token);
-      if (!player) return next(new Error("BAD_TOKEN"));
+    if (token === undefined || token === null || token === "") {
+      if (!socket.recovered || !dataOf(socket).player) {
+        socket.data = { player: null, session: null, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
+      }
+      return next();
     }
-    if (!socket.recovered || !dataOf(socket).player) {
-      socket.data = { player, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
-    }
-    next();
+    // Accounts.resolve: the signature, and an account token's session must not be revoked; the
+    // name and `account` come from the server, never from the client.
+    accounts.resolve(token).then(
+      (v) => {
+        if (!v) return next(new Error("BAD_TOKEN"));
+        if (!socket.recovered || !dataOf(socket).player) {
+          socket.data = { player: v.player, session: v.session, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
+        }
+        next();
+      },
+      (e: unknown) => {
+        log.warn({ err: e }, "could not verify a token");
+        next(new Error("UNAVAILABLE"));
+      },
+    );
+  });
+
+  // A revoked session's sockets (every socket of the player for "log out everywhere") are
+  // disconnected on every node, through the adapter.
+  accounts.onRevoke((playerId, sessions) => {
+    if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
+    else for (const s of sessions) io.in(`session:${s}`).disconnectSockets(true);
   });
 
   /**
@@ -377,6 +402,15 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   io.on("connection", (socket) => {
     const player = dataOf(socket).player;
     if (player) void socket.join(ch.player(player.id));
+    const session = dataOf(socket).session;
+    if (session) void socket.join(`session:${session}`);
+    // A recovered connection skips the middleware: its session may have been revoked while it was away.
+    if (socket.recovered && session) {
+      accounts.resolve((socket.handshake.auth as { token?: unknown } | undefined)?.token).then(
+        (v) => v?.session === session || socket.disconnect(true),
+        () => socket.disconnect(true),
+      );
+    }
     socket.emit("session", { player, recovered: socket.recovered });
 
     // One listener per socket for every message (not one closure per event and socket).

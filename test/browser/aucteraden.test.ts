@@ -15,10 +15,11 @@ import type { Browser, Page } from "playwright-core";
 import { view as auctView } from "../../src/games/aucteraden/view.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
 import type { Room } from "../../src/platform/room.js";
-import { guest, lcg, TestClient, until } from "../support/harness.js";
+import { lcg, TestClient, until } from "../support/harness.js";
+import { account } from "../support/accounts.js";
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
-import { cardsOnPage, CHROMIUM, chromiumAvailable, DESKTOP, enterName, launchChromium, newPage, PHONE, renderedVersion, startBazaar, type Bazaar } from "./support.js";
+import { cardsOnPage, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, renderedVersion, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -153,7 +154,7 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     const store = bazaar.server.store;
 
     // Someone else has played today's deal already (over the protocol), so the board has two rows.
-    const bea = await guest(url, "Bea");
+    const bea = await account(url, "Bea"); // the rated attempt is for accounts
     const client = await new TestClient(url, bea.token).ready();
     const started = await client.call("daily:start", { game: "aucteraden" });
     expect(started.ok).toBe(true);
@@ -170,7 +171,7 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     client.socket.close();
 
     const { context, page } = await newPage(browser, DESKTOP);
-    await enterName(page, url, "Iris");
+    await enterAccount(page, url, "Iris"); // the rated daily attempt is for accounts
     const me = (await page.evaluate(playerIdInStorage)) as string;
 
     // The lobby's daily panel: today's day, the commitment (as GET /api/daily publishes it), the time to the next deal.

@@ -14,6 +14,7 @@ import {
   chromiumAvailable,
   createRoom,
   DESKTOP,
+  enterAccount,
   enterName,
   launchChromium,
   newPage,
@@ -77,7 +78,7 @@ describe.skipIf(!available)("web client in chromium", () => {
     const spec = await newPage(browser, DESKTOP);
 
     // Ann creates a ranked room for three.
-    await enterName(ann.page, url, "Ann");
+    await enterAccount(ann.page, url, "Ann");
     const roomId = await createRoom(ann.page, { seats: 3, ranked: true });
     expect(await ann.page.locator("#share-url").inputValue()).toBe(`${url}/room/${roomId}`);
 
@@ -87,10 +88,10 @@ describe.skipIf(!available)("web client in chromium", () => {
     await spec.page.getByTestId("spectating").waitFor();
 
     // Bob joins from the lobby list; Cat from the shared link.
-    await enterName(bob.page, url, "Bob");
+    await enterAccount(bob.page, url, "Bob");
     await bob.page.locator(`.room-row[data-room="${roomId}"]`).getByRole("button", { name: /^Join/ }).click();
     await bob.page.waitForURL(`**/room/${roomId}`);
-    await enterName(cat.page, url, "Cat", `/room/${roomId}`);
+    await enterAccount(cat.page, url, "Cat", `/room/${roomId}`);
     await cat.page.getByRole("button", { name: "Sit here" }).first().click();
     await cat.page.locator(".wait-seat.you").waitFor();
 

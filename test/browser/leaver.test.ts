@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { deadlineOf } from "../../src/platform/clocks.js";
 import type { Room } from "../../src/platform/room.js";
 import { until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterName, launchChromium, newPage, PHONE, playOneMove, renderedVersion, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, launchChromium, newPage, PHONE, playOneMove, renderedVersion, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -49,7 +49,7 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const cat = await newPage(browser, DESKTOP);
 
     // The create form: a clock per game; ranked greys out "No clock".
-    await enterName(ann.page, url, "Ann");
+    await enterAccount(ann.page, url, "Ann");
     await ann.page.locator("#c-clock option").first().waitFor({ state: "attached" });
     const games = (await (await fetch(`${url}/api/games`)).json()) as { games: Array<{ id: string; clocks: Array<{ id: string; label: string; turnMs: number; bankMs: number }> }> };
     const gm = games.games.find((g) => g.id === "goblin-market")!;
@@ -68,13 +68,13 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     expect(await ann.page.getByTestId("room-clock").textContent()).toContain(preset.label);
 
     // Bob sees the room's pace in the lobby list and joins from there; Cat from the link.
-    await enterName(bob.page, url, "Bob");
+    await enterAccount(bob.page, url, "Bob");
     const row = bob.page.locator(`.room-row[data-room="${roomId}"]`);
     await row.waitFor();
     expect(await row.getByTestId("room-pace").textContent()).toContain(preset.label.split(":")[0]!);
     await row.getByRole("button", { name: /^Join/ }).click();
     await bob.page.waitForURL(`**/room/${roomId}`);
-    await enterName(cat.page, url, "Cat", `/room/${roomId}`);
+    await enterAccount(cat.page, url, "Cat", `/room/${roomId}`);
     await cat.page.getByRole("button", { name: "Sit here" }).first().click();
     await cat.page.locator(".wait-seat.you").waitFor();
 
@@ -248,7 +248,7 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const store = bazaar.server.store;
     const ann = await newPage(browser, DESKTOP);
     const bob = await newPage(browser, DESKTOP);
-    await enterName(ann.page, url, "Ann");
+    await enterAccount(ann.page, url, "Ann");
     // A casual room with a pace picked in the form (and one bot).
     await ann.page.locator("#c-clock option").first().waitFor({ state: "attached" });
     const games = (await (await fetch(`${url}/api/games`)).json()) as { games: Array<{ id: string; clocks: Array<{ id: string }> }> };
@@ -258,7 +258,7 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const roomId = await createRoom(ann.page, { seats: 3, ranked: false, bots: 1 });
     const room0 = (await store.get(roomId))!;
     expect(room0.clock?.id).toBe(pace);
-    await enterName(bob.page, url, "Bob", `/room/${roomId}`);
+    await enterAccount(bob.page, url, "Bob", `/room/${roomId}`);
     await bob.page.getByRole("button", { name: "Sit here" }).first().click();
     await bob.page.locator(".wait-seat.you").waitFor();
     await expect.poll(() => ann.page.getByTestId("start").isEnabled()).toBe(true);
@@ -340,11 +340,11 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const url = bazaar.server.url;
     const store = bazaar.server.store;
     const pages = await Promise.all([newPage(browser, DESKTOP), newPage(browser, PHONE), newPage(browser, DESKTOP)]);
-    await enterName(pages[0]!.page, url, "Ann");
+    await enterAccount(pages[0]!.page, url, "Ann");
     const roomId = await createRoom(pages[0]!.page, { seats: 3, ranked: true });
     for (const [i, name] of ["Bob", "Cat"].entries()) {
       const p = pages[i + 1]!.page;
-      await enterName(p, url, name, `/room/${roomId}`);
+      await enterAccount(p, url, name, `/room/${roomId}`);
       await p.getByRole("button", { name: "Sit here" }).first().click();
       await p.locator(".wait-seat.you").waitFor();
     }

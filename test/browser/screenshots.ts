@@ -14,6 +14,7 @@ import {
   CHROMIUM,
   createRoom,
   DESKTOP,
+  enterAccount,
   enterName,
   launchChromium,
   newPage,
@@ -25,6 +26,7 @@ import {
   startBazaar,
 } from "./support.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
+import { recordFinishedGame } from "../../src/db/finished-games.js";
 import { aucteraden } from "../../src/games/aucteraden/index.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
 import { view as auctView } from "../../src/games/aucteraden/view.js";
@@ -59,7 +61,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await enterName(rossetti.page, url, "Rossetti");
     await createRoom(rossetti.page, { seats: 4, ranked: false, bots: 2 });
     const marlowe = await newPage(browser);
-    await enterName(marlowe.page, url, "Marlowe");
+    await enterAccount(marlowe.page, url, "Marlowe");
     await createRoom(marlowe.page, { seats: 5, ranked: true });
     const kit = await newPage(browser);
     await enterName(kit.page, url, "Kit");
@@ -71,15 +73,15 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     const lizzie = await newPage(browser, DESKTOP);
     const jeanie = await newPage(browser, PHONE);
     const watcher = await newPage(browser, DESKTOP);
-    await enterName(laura.page, url, "Laura");
+    await enterAccount(laura.page, url, "Laura");
     await laura.page.locator(".room-row").nth(2).waitFor();
     await shot(laura.page, "lobby.png");
-    await enterName(jeanie.page, url, "Jeanie");
+    await enterAccount(jeanie.page, url, "Jeanie");
     await jeanie.page.locator(".room-row").nth(2).waitFor();
     await shot(jeanie.page, "lobby-phone.png");
 
     const roomId = await createRoom(laura.page, { seats: 3, ranked: true });
-    await enterName(lizzie.page, url, "Lizzie");
+    await enterAccount(lizzie.page, url, "Lizzie");
     await lizzie.page.locator(`.room-row[data-room="${roomId}"]`).getByRole("button", { name: /^Join/ }).click();
     await jeanie.page.goto(`${url}/room/${roomId}`);
     await jeanie.page.getByRole("button", { name: "Sit here" }).first().click();
@@ -88,6 +90,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await laura.page.locator(".wait-seat.you").waitFor();
     await until(async () => ((await store.get(roomId))!.seats.every((s) => s.playerId) ? true : undefined), "seats filled");
     await shot(laura.page, "waiting.png");
+    await seedHistory(bazaar, roomId);
     await laura.page.getByTestId("start").click();
 
     const byName: Record<string, Page> = { Laura: laura.page, Lizzie: lizzie.page, Jeanie: jeanie.page };
@@ -129,6 +132,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await jeanie.page.evaluate(RESET_VIEW);
     await jeanie.page.screenshot({ path: join(outDir, "end-phone.png") });
     saved.push(join(outDir, "end-phone.png"));
+    saved.push(...(await historyShots(bazaar, laura.page, roomId, outDir)));
     for (const p of [rossetti, marlowe, kit, laura, lizzie, jeanie, watcher]) await p.context.close();
     saved.push(...(await sorcerousFuturesShots(browser, bazaar, outDir)));
     saved.push(...(await aucteradenShots(browser, bazaar, outDir)));
@@ -138,6 +142,60 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await browser.close();
     await bazaar.close();
   }
+}
+
+/**
+ * So that the profile's chart and the leaderboard have something to draw, a dozen ranked games
+ * between the accounts seated in `roomId` are recorded before it starts, on the days before,
+ * through the same function that records a finished room (their moves are not replayable: seed
+ * and actions are placeholders; the replay shot is of the real game).
+ */
+async function seedHistory(bazaar: Bazaar, roomId: string): Promise<void> {
+  const room = (await bazaar.server.store.get(roomId))!;
+  const players = room.seats.map((s) => ({ id: s.playerId!, name: s.name! }));
+  const t0 = Date.now() - 13 * 86_400_000;
+  for (let i = 0; i < 12; i++) {
+    const places = [[1, 2, 3], [2, 1, 3], [1, 3, 2], [3, 1, 2]][i % 4]!;
+    await recordFinishedGame(bazaar.db, {
+      roomId: `shot${i}${roomId}`.slice(0, 24),
+      gameType: "goblin-market",
+      ranked: true,
+      options: {},
+      seed: `screenshot-seed-${i}`,
+      commitment: "0".repeat(64),
+      actions: [],
+      outcome: { scores: places.map((p) => 40 - p * 6), places },
+      startedAt: new Date(t0 + i * 86_400_000),
+      finishedAt: new Date(t0 + i * 86_400_000 + 1_200_000),
+      seats: players.map((p, seat) => ({ seat, playerId: p.id, name: p.name, isBot: false })),
+      daily: null,
+    });
+  }
+}
+
+/** Laura's profile, the leaderboards and the replay of the game just played (profile.png, leaderboards.png, replay.png). */
+async function historyShots(bazaar: Bazaar, page: Page, roomId: string, outDir: string): Promise<string[]> {
+  const url = bazaar.server.url;
+  const played = (await bazaar.server.store.get(roomId))!;
+  const files: string[] = [];
+  const save = async (name: string) => {
+    const file = join(outDir, name);
+    await page.evaluate(RESET_VIEW);
+    await page.screenshot({ path: file, fullPage: true });
+    files.push(file);
+  };
+  await page.goto(`${url}/player/Laura`);
+  await page.locator('[data-testid="rating-card"][data-game="goblin-market"] [data-testid="chart-point"]').nth(12).waitFor();
+  await page.getByTestId("game-row").nth(5).waitFor();
+  await save("profile.png");
+  await page.goto(`${url}/leaderboards`);
+  await page.getByTestId("leader-row").nth(2).waitFor();
+  await save("leaderboards.png");
+  await page.goto(`${url}/game/${roomId}?step=${Math.floor(played.actions.length / 2)}`);
+  await page.getByTestId("replay-seed-ok").waitFor();
+  await page.locator(".auction").waitFor();
+  await save("replay.png");
+  return files;
 }
 
 /** Only the Sorcerous Futures screenshots (sorcerous-futures-*.png), on their own server. */
@@ -338,7 +396,7 @@ async function aucteradenShots(browser: Browser, bazaar: Bazaar, outDir: string)
   }
 
   const goblin = await newPage(browser, DESKTOP);
-  await enterName(goblin.page, url, "Goblin Gill");
+  await enterAccount(goblin.page, url, "Goblin Gill");
   await goblin.page.getByTestId("daily-panel").waitFor();
   await goblin.page.getByTestId("daily-play").click();
   await goblin.page.waitForURL(/\/room\/[^/]+$/);

@@ -93,6 +93,40 @@ export async function enterName(page: Page, baseUrl: string, name: string, path 
 }
 
 /**
+ * Open the site and enter as an account (ranked rooms and the rated daily attempt need one),
+ * through the entry screen's account forms: register `name` (password "password of <name>"), or
+ * log in when an earlier test of this server registered it.
+ */
+export async function enterAccount(page: Page, baseUrl: string, name: string, path = "/"): Promise<void> {
+  const password = `password of ${name}`;
+  await page.goto(baseUrl + path);
+  await page.getByTestId("account-entry").locator("summary").click();
+  await page.getByTestId("acc-tab-register").click();
+  await page.getByLabel("Choose a name (unique)").fill(name);
+  await page.getByLabel("Password").fill(password);
+  await page.getByTestId("acc-submit").click();
+  const outcome = await Promise.race([
+    page.locator('[data-testid="account-status"]').waitFor({ state: "attached" }).then(() => "in"),
+    page.getByTestId("acc-error").waitFor().then(() => "error"),
+  ]);
+  if (outcome === "error") {
+    const text = (await page.getByTestId("acc-error").textContent()) ?? "";
+    if (!text.includes("belongs to another account")) throw new Error(`could not register ${name}: ${text}`);
+    await page.getByTestId("acc-tab-login").click();
+    await page.getByLabel("Account name").fill(name);
+    await page.getByLabel("Password").fill(password);
+    await page.getByTestId("acc-submit").click();
+    await Promise.race([
+      page.locator('[data-testid="account-status"]').waitFor({ state: "attached" }),
+      page.getByTestId("acc-error").waitFor().then(async () => {
+        throw new Error(`could not log in as ${name}: ${await page.getByTestId("acc-error").textContent()}`);
+      }),
+    ]);
+  }
+  await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+}
+
+/**
  * Fill in the lobby's create-room form; returns the new room id (from the URL). `game` is the
  * game id to choose in the form (default: the form's first game, Goblin Market).
  */

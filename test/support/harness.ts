@@ -77,6 +77,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     dataDir: mkdtempSync(join(tmpdir(), "gb-test-")),
     botDelayMs: 5,
     rateLimitPerSecond: 1000,
+    // Tests register accounts each from its own X-Forwarded-For address (support/accounts.ts).
+    trustProxy: true,
     ...overrides,
   };
 }

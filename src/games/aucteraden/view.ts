@@ -1,7 +1,8 @@
 /**
  * What a viewer may know. Aucteraden has one seat and no per-seat secrets: the player and
  * spectators see the same public facts (one view for all: see viewKey). Never included: the RNG
- * state and the identity or order of the undrawn cards (their count only), even after the end.
+ * state and the identity or order of the undrawn cards (their count only), even after the end;
+ * only the replay of a finished game (viewer `all`) lists them.
  */
 import type { Suit } from "../decktet/cards.js";
 import type { Outcome, Viewer } from "../types.js";
@@ -38,16 +39,20 @@ export interface AucteradenView {
   score: ScoreBreakdown;
   ended: AucteradenState["ended"];
   outcome: Outcome | null;
+  /** Only for the replay of a finished game (viewer `all`): the undrawn cards, top first. */
+  hidden?: { deck: string[] };
 }
 
-/** The player and spectators see the same view (the envelope says which seat is yours). */
-export function viewKey(): string {
-  return "all";
+/** The player and spectators see the same view (the envelope says which seat is yours); a finished game's replay sees the deck too. */
+export function viewKey(_state: AucteradenState, viewer: Viewer): string {
+  return viewer.kind === "all" ? "everything" : "all";
 }
 
-export function view(state: AucteradenState, _viewer: Viewer): AucteradenView {
+/** The replay of a finished game (viewer `all`) also sees the undrawn cards, top first, as they lay then. */
+export function view(state: AucteradenState, viewer: Viewer): AucteradenView {
   const over = state.phase === "over";
   return {
+    ...(viewer.kind === "all" ? { hidden: { deck: [...state.deck] } } : {}),
     game: state.game,
     players: 1,
     extended: state.extended,

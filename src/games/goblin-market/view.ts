@@ -1,7 +1,8 @@
 /**
  * What a viewer may know. Goblin Market has no per-seat secrets: every seat and spectator
  * sees the same public facts (one view for all: see viewKey). Never included: the RNG state,
- * and the identity or order of the undrawn Auction Deck and Goblin Deck cards (counts only).
+ * and the identity or order of the undrawn Auction Deck and Goblin Deck cards (counts only),
+ * except for the replay of a finished game (viewer `all`).
  */
 import type { Outcome, Viewer } from "../types.js";
 import { bidPlaces, highBid } from "./bids.js";
@@ -23,12 +24,22 @@ function scoreOf(cards: readonly string[]): SeatScore {
 /** What the seat whose turn it is must decide. */
 export type Pending = "bid" | "take" | "choose" | null;
 
-/** Everyone sees the same view (the envelope says which seat is yours). */
-export function viewKey(): string {
-  return "all";
+/** Everyone sees the same view (the envelope says which seat is yours); a finished game's replay sees the decks too. */
+export function viewKey(_state: GoblinMarketState, viewer: Viewer): string {
+  return viewer.kind === "all" ? "everything" : "all";
 }
 
-export function view(state: GoblinMarketState, _viewer: Viewer) {
+/**
+ * The replay of a finished game (viewer `all`) also sees what nobody saw at the time: the undrawn
+ * Auction Deck and Goblin Deck, top first, as they lay at that point.
+ */
+export function view(state: GoblinMarketState, viewer: Viewer) {
+  return viewer.kind === "all"
+    ? { ...publicView(state), hidden: { auctionDeck: [...state.auctionDeck], goblinDeck: [...state.goblinDeck] } }
+    : publicView(state);
+}
+
+function publicView(state: GoblinMarketState) {
   const a = state.auction;
   const high = a ? highBid(a) : null;
   const pending: Pending =

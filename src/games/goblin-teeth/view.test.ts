@@ -74,7 +74,7 @@ function viewProblems(prev: GoblinTeethState | null, s: GoblinTeethState, added:
         const ej = JSON.stringify(e);
         for (const id of hidden) bad(before.has(id) && names(ej, id), `${who}: log ${e.n} (${e.type}) names hidden ${id}`);
         if (viewer.kind === "spectator") bad(e.to !== undefined, `spectator gets private log ${e.n}`);
-        else bad(e.to !== undefined && !e.to.includes(viewer.seat), `${who} gets someone else's log ${e.n}`);
+        else if (viewer.kind === "seat") bad(e.to !== undefined && !e.to.includes(viewer.seat), `${who} gets someone else's log ${e.n}`);
       }
     }
   }

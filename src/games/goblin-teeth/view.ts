@@ -13,7 +13,8 @@
  * from the viewer's own entries, and the tests hold every view to it). A face-up Item someone took
  * is told by face in the log (`award`), never listed as a card in that hand. Never: another hand's
  * other cards, an unknown face-down Item, the decks' contents or order, the RNG. At the end,
- * everything is revealed.
+ * everything is revealed. The replay of a finished game (viewer `all`) sees everything at every
+ * step: the face-down Item in the pot, and `hidden` (every hand, both decks top first).
  */
 import type { Outcome, Viewer } from "../types.js";
 import { knowsCard } from "./cards.js";
@@ -41,6 +42,8 @@ export function view(state: GoblinTeethState, viewer: Viewer) {
   const n = state.players;
   const over = state.phase === "over";
   const me = viewer.kind === "seat" ? viewer.seat : null;
+  // The replay of a finished game: everything, as it was at that point (never the RNG).
+  const all = viewer.kind === "all";
   const head = state.pending[0] ?? null;
   return {
     game: state.game,
@@ -62,7 +65,7 @@ export function view(state: GoblinTeethState, viewer: Viewer) {
     turnState: { ...state.turnState },
     offerings: state.offerings.map(offeringView),
     pot: state.pot.map((p, slot) => {
-      const known = over || !p.faceDown || knowsCard(state, p.item, viewer);
+      const known = over || all || !p.faceDown || knowsCard(state, p.item, viewer);
       return {
         slot,
         faceDown: p.faceDown,
@@ -99,6 +102,7 @@ export function view(state: GoblinTeethState, viewer: Viewer) {
     result: state.result ? structuredClone(state.result) : null,
     reveal: over ? { hands: state.hands.map((h) => h.map(cardView)), itemDeck: [...state.itemDeck], cheatDeck: [...state.cheatDeck] } : null,
     outcome: outcome(state),
+    ...(all ? { hidden: { hands: state.hands.map((h) => [...h]), itemDeck: [...state.itemDeck], cheatDeck: [...state.cheatDeck] } } : {}),
   };
 }
 

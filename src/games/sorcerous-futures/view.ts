@@ -6,7 +6,9 @@
  * results of finished games. A seat also gets `mine`: its own hand/valuations and its own
  * face-down cards as far as it has seen them (null = unseen). Never included before a game's
  * end: another seat's valuations, an unseen face-down card, the 3-player extras, the deck's
- * contents or order, the RNG state.
+ * contents or order, the RNG state. The replay of a finished game (viewer `all`) gets the
+ * spectators' view plus `hidden`: every seat's valuations and face-down cards, the extras and the
+ * deck as they were at that point (never the RNG).
  *
  * `unaccounted` (the expert-tracking panel) names, per suit, every card the viewer cannot place:
  * it is the game's whole card list minus what the viewer sees or knows, so it says nothing about
@@ -112,6 +114,16 @@ export function view(state: SorcerousFuturesState, viewer: Viewer) {
     unaccounted: unaccounted(state, viewer),
     results: structuredClone(state.results),
     outcome: outcome(state),
+    // Only for the replay of a finished game: everything that was hidden at that point.
+    ...(viewer.kind === "all"
+      ? {
+          hidden: {
+            seats: state.valuations.map((valuations, seat) => ({ seat, valuations: [...valuations], faceDown: [...state.faceDown[seat]] })),
+            extras: n === 3 ? { valuations: [...state.extraValuations], setAside: [...state.extraSetAside] } : null,
+            deck: [...state.deck],
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,0 +1,191 @@
+/**
+ * Accounts in the browser (docs/protocol.md, "Accounts and sessions"): register (a guest keeps
+ * their id, games and ratings), log in, log out, log out everywhere, change password, rename.
+ * The token lives where the guest token lived (Store.identity, localStorage); every refusal is
+ * shown with the server's own message.
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import type { Store } from "./store.js";
+import type { ErrorInfo, Player } from "./types.js";
+
+/** A player as the server describes them: `account` only for a logged-in account. */
+export type AccountPlayer = Player & { account?: boolean };
+
+interface Reply {
+  ok: boolean;
+  token?: string;
+  player?: AccountPlayer;
+  error?: ErrorInfo;
+  revoked?: number;
+  [k: string]: unknown;
+}
+
+export function isAccount(s: Store): boolean {
+  return (s.identity?.player as AccountPlayer | undefined)?.account === true;
+}
+
+/** The server's own message for a refusal (it is written for players), or a network sentence. */
+function message(r: Reply): string {
+  return r.error?.message || "That did not work; please try again.";
+}
+
+async function send(s: Store, method: "GET" | "POST", path: string, body?: unknown): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (s.identity) headers.authorization = `Bearer ${s.identity.token}`;
+  try {
+    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return (await res.json()) as Reply;
+  } catch {
+    return { ok: false, error: { code: "OFFLINE", message: "Could not reach the server. Check your connection and try again." } };
+  }
+}
+
+/** Register; with a guest identity in this browser, that guest becomes the account. Null or the error. */
+export async function register(s: Store, name: string, password: string): Promise<string | null> {
+  const guestToken = s.identity && !isAccount(s) ? s.identity.token : undefined;
+  const r = await send(s, "POST", "/api/register", { name: name.trim(), password, ...(guestToken ? { token: guestToken } : {}) });
+  if (!r.ok || !r.token || !r.player) return message(r);
+  s.adoptIdentity(r.token, r.player, guestToken ? `Your account “${r.player.name}” keeps this guest's games and ratings.` : `Welcome, ${r.player.name}.`);
+  return null;
+}
+
+export async function login(s: Store, name: string, password: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/login", { name: name.trim(), password });
+  if (!r.ok || !r.token || !r.player) return message(r);
+  s.adoptIdentity(r.token, r.player, `Logged in as ${r.player.name}.`);
+  return null;
+}
+
+/** Ends this browser's session (or, `everywhere`, every session of the account). */
+export async function logout(s: Store, everywhere = false): Promise<string | null> {
+  const r = await send(s, "POST", everywhere ? "/api/logout-all" : "/api/logout", {});
+  // A token the server no longer knows is logged out already.
+  if (!r.ok && r.error?.code !== "BAD_TOKEN") return message(r);
+  s.forgetIdentity(everywhere ? "You are logged out on every device." : "You are logged out. Log in again, or continue as a guest.");
+  s.socket.disconnect().connect();
+  return null;
+}
+
+export async function changePassword(s: Store, old: string, next: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/password", { old, new: next });
+  if (!r.ok) return message(r);
+  s.toast(r.revoked ? `Password changed; ${r.revoked} other session${r.revoked === 1 ? " was" : "s were"} logged out.` : "Password changed.", "info");
+  return null;
+}
+
+/** An account's new display name (shown at every table where it sits). */
+export async function renameAccount(s: Store, name: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/rename", { name: name.trim() });
+  if (!r.ok || !r.player || !s.identity) return message(r);
+  s.adoptIdentity(s.identity.token, r.player, `You are now “${r.player.name}”.`);
+  return null;
+}
+
+// ---- templates --------------------------------------------------------------------------------
+
+type Mode = "login" | "register";
+const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "" };
+
+function field(id: string, label: string, type: string, autocomplete: string, extra: { min?: number; value?: string } = {}): TemplateResult {
+  return html`<label for=${id}>${label}</label>
+    <input id=${id} name=${id} type=${type} required autocomplete=${autocomplete} .value=${extra.value ?? ""}
+      maxlength=${type === "password" ? 200 : 24} minlength=${extra.min ?? nothing} />`;
+}
+
+/**
+ * Log in / register, for the name screen and the guest's menu. `asGuest`: a guest identity is
+ * in this browser (registering upgrades it).
+ */
+export function accountForms(s: Store, asGuest: boolean): TemplateResult {
+  const m = forms.mode;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = e.target as HTMLFormElement;
+    const name = (f.elements.namedItem("acc-name") as HTMLInputElement).value;
+    const password = (f.elements.namedItem("acc-password") as HTMLInputElement).value;
+    forms.busy = true;
+    forms.error = "";
+    s.changed();
+    forms.error = (await (m === "login" ? login(s, name, password) : register(s, name, password))) ?? "";
+    forms.busy = false;
+    if (!forms.error) (f.closest("details") as HTMLDetailsElement | null)?.removeAttribute("open");
+    s.changed();
+  };
+  return html`<div class="account-forms" data-testid="account-forms">
+    <div class="seg" role="tablist" aria-label="Account">
+      <button type="button" role="tab" class="seg-opt ${m === "login" ? "on" : ""}" aria-selected=${m === "login"} data-testid="acc-tab-login"
+        @click=${() => { forms.mode = "login"; forms.error = ""; s.changed(); }}>Log in</button>
+      <button type="button" role="tab" class="seg-opt ${m === "register" ? "on" : ""}" aria-selected=${m === "register"} data-testid="acc-tab-register"
+        @click=${() => { forms.mode = "register"; forms.error = ""; s.changed(); }}>Create an account</button>
+    </div>
+    <form class="account-form" @submit=${submit} data-testid=${`acc-form-${m}`}>
+      ${field("acc-name", m === "login" ? "Account name" : "Choose a name (unique)", "text", "username", { value: m === "register" && asGuest ? (s.me?.name ?? "") : "" })}
+      ${field("acc-password", "Password", "password", m === "login" ? "current-password" : "new-password", m === "register" ? { min: 8 } : {})}
+      ${forms.error ? html`<p class="form-error" role="alert" data-testid="acc-error">${forms.error}</p>` : nothing}
+      <button class="btn small primary" data-testid="acc-submit" ?disabled=${forms.busy}>${m === "login" ? "Log in" : "Create account"}</button>
+      <p class="muted small">${m === "register"
+        ? asGuest
+          ? "8 to 200 characters. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device."
+          : "8 to 200 characters. An account plays ranked games and the rated daily challenge, from any device."
+        : "Log in on any device with your account name and password."}</p>
+    </form>
+  </div>`;
+}
+
+/** An account's own settings in the identity menu: change password, log out here or everywhere. */
+export function accountSettings(s: Store): TemplateResult {
+  const pw = async (e: Event) => {
+    e.preventDefault();
+    const f = e.target as HTMLFormElement;
+    const old = (f.elements.namedItem("pw-old") as HTMLInputElement).value;
+    const next = (f.elements.namedItem("pw-new") as HTMLInputElement).value;
+    forms.pwBusy = true;
+    s.changed();
+    forms.pwError = (await changePassword(s, old, next)) ?? "";
+    forms.pwBusy = false;
+    if (!forms.pwError) f.reset();
+    s.changed();
+  };
+  const out = async (everywhere: boolean) => {
+    if (everywhere && !confirm("Log out on every device, this one included?")) return;
+    forms.outError = (await logout(s, everywhere)) ?? "";
+    s.changed();
+  };
+  return html`<div class="account-settings" data-testid="account-settings">
+    <form class="account-form" @submit=${pw}>
+      <p class="menu-title">Change password</p>
+      ${field("pw-old", "Current password", "password", "current-password")}
+      ${field("pw-new", "New password (8 to 200 characters)", "password", "new-password", { min: 8 })}
+      ${forms.pwError ? html`<p class="form-error" role="alert">${forms.pwError}</p>` : nothing}
+      <button class="btn small" ?disabled=${forms.pwBusy}>Change password</button>
+      <p class="muted small">Your other devices are logged out; this one stays.</p>
+    </form>
+    <div class="account-out">
+      <button class="btn small" data-testid="logout" @click=${() => void out(false)}>Log out</button>
+      <button class="btn small ghost" data-testid="logout-all" @click=${() => void out(true)}>Log out everywhere</button>
+    </div>
+    ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
+  </div>`;
+}
+
+/** Where ranked play is offered to a guest: why they cannot, and the way to an account. */
+export function rankedNeedsAccount(s: Store): TemplateResult {
+  return html`<p class="account-hint small" data-testid="ranked-needs-account">
+    <button type="button" class="linklike" @click=${() => openAccountMenu(s, "register")}>Create an account to play ranked</button>
+    (ratings and the daily board are for accounts; your games so far come with you).</p>`;
+}
+
+/** Opens the identity menu on the account forms. */
+export function openAccountMenu(s: Store, mode: Mode): void {
+  forms.mode = mode;
+  forms.error = "";
+  s.changed();
+  queueMicrotask(() => {
+    const menu = document.querySelector<HTMLDetailsElement>("details[data-testid=me]");
+    if (menu) {
+      menu.open = true;
+      menu.querySelector<HTMLInputElement>("#acc-name")?.focus();
+    }
+  });
+}

@@ -1,0 +1,259 @@
+/**
+ * A player's profile, /player/<name> (an account's name, any case) or /player/id:<player id> (a
+ * guest): per game their rating as one number (a "?" while provisional), rated games and wins,
+ * a rating-over-time chart, and every finished game they played, newest first, a page at a time,
+ * each linking to its replay (/game/<id>). Data: GET /api/players/:name and /games
+ * (docs/protocol.md, "Profiles and leaderboards").
+ */
+import { html, nothing, svg, type TemplateResult } from "lit-html";
+import { deltaText } from "../../src/protocol/rating-display.js";
+import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, ProfileReply } from "../../src/protocol/profiles.js";
+import { friendly } from "./errors.js";
+import type { Store } from "./store.js";
+import type { ErrorInfo } from "./types.js";
+
+const PAGE = 20;
+
+interface Loaded {
+  profile: ProfileReply | null;
+  error: string;
+  /** The asker the list was loaded for (today's daily deals depend on who asks). */
+  asker: string;
+  games: GameListEntry[];
+  next: string | null;
+  gamesError: string;
+  loadingGames: boolean;
+}
+
+const cache = new Map<string, Loaded>();
+const inflight = new Set<string>();
+
+/** GET as the current player (when there is one): who asks decides whether today's daily deals open. */
+export async function getApi<T>(s: Store, url: string): Promise<{ ok: true; body: T } | { ok: false; error: string; code: string }> {
+  try {
+    const res = await fetch(url, { headers: s.identity ? { authorization: `Bearer ${s.identity.token}` } : {} });
+    const body = (await res.json()) as ({ ok: true } & T) | { ok: false; error: ErrorInfo };
+    if (!body.ok) return { ok: false, error: friendly(body.error), code: body.error.code };
+    return { ok: true, body: body as T };
+  } catch {
+    return { ok: false, error: "Could not reach the server. Check your connection and try again.", code: "OFFLINE" };
+  }
+}
+
+const enc = (key: string) => encodeURIComponent(key);
+
+/** (Re)load a profile and its first page of games; what was shown stays until the answer comes. */
+function load(s: Store, key: string): void {
+  if (inflight.has(key)) return;
+  inflight.add(key);
+  const asker = s.me?.id ?? "";
+  const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true };
+  entry.asker = asker;
+  cache.set(key, entry);
+  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}`)]).then(([p, g]) => {
+    inflight.delete(key);
+    entry.profile = p.ok ? p.body : null;
+    entry.error = p.ok ? "" : p.code === "NOT_FOUND" ? `Nobody here goes by “${key}”.` : p.error;
+    if (g.ok) {
+      entry.games = g.body.games;
+      entry.next = g.body.next;
+      entry.gamesError = "";
+    } else entry.gamesError = g.error;
+    entry.loadingGames = false;
+    s.changed();
+  });
+}
+
+/** The route object the page was last drawn for: a new one (a navigation, back or forward) reloads. */
+let drawnFor: unknown = null;
+
+function loadOlder(s: Store, key: string, entry: Loaded): void {
+  if (!entry.next || entry.loadingGames) return;
+  entry.loadingGames = true;
+  s.changed();
+  void getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}&before=${encodeURIComponent(entry.next)}`).then((g) => {
+    entry.loadingGames = false;
+    if (g.ok) {
+      const have = new Set(entry.games.map((x) => `${x.id}|${x.finishedAt}`));
+      entry.games = [...entry.games, ...g.body.games.filter((x) => !have.has(`${x.id}|${x.finishedAt}`))];
+      entry.next = g.body.next;
+      entry.gamesError = "";
+    } else entry.gamesError = g.error;
+    s.changed();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const dateWords = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const timeWords = (iso: string) =>
+  new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
+const placeWord = (n: number) => {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
+};
+
+/** A rating with its provisional mark, e.g. 1540? */
+export function ratingMark(rating: number, provisional: boolean): TemplateResult {
+  return html`<span class="rating-num" data-rating=${rating} data-provisional=${provisional ? "yes" : "no"}>${rating}${provisional
+    ? html`<abbr class="provisional-mark" title="Provisional: too few rated games to be sure yet">?</abbr>`
+    : nothing}</span>`;
+}
+
+/** Round numbers for the y axis: about four ticks covering [lo, hi]. */
+function ticks(lo: number, hi: number): number[] {
+  const span = Math.max(hi - lo, 20);
+  const raw = span / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((x) => x >= raw) ?? 10 * mag;
+  const out: number[] = [];
+  for (let v = Math.floor(lo / step) * step; v <= Math.ceil(hi / step) * step + 1e-9; v += step) out.push(Math.round(v));
+  return out;
+}
+
+/**
+ * The rating after each rated game, oldest first, as an SVG line chart: x is the game's number
+ * (games are evenly spaced, whatever the days between them), y the rating, with axes and labels;
+ * hollow points are provisional. Every point has a tooltip (its game, date and rating), and the
+ * chart's description states the range for screen readers.
+ */
+export function ratingChart(game: string, gameName: string, points: HistoryPoint[], totalGames: number): TemplateResult {
+  if (points.length === 0) return html`<p class="muted small">No rated games yet.</p>`;
+  const W = 420;
+  const H = 190;
+  const L = 44;
+  const R = 10;
+  const T = 10;
+  const B = 36;
+  const ratings = points.map((p) => p.rating);
+  const yt = ticks(Math.min(...ratings), Math.max(...ratings));
+  const lo = yt[0]!;
+  const hi = yt[yt.length - 1]!;
+  const first = totalGames - points.length + 1;
+  const x = (i: number) => (points.length === 1 ? L + (W - L - R) / 2 : L + ((W - L - R) * i) / (points.length - 1));
+  const y = (r: number) => T + ((H - T - B) * (hi - r)) / Math.max(1, hi - lo);
+  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  const xLabels = points.length === 1 ? [0] : [...new Set([0, Math.round((points.length - 1) / 2), points.length - 1])];
+  const id = `chart-${game}`;
+  const last = points[points.length - 1]!;
+  const desc = `${points.length} rated game${points.length === 1 ? "" : "s"}${first > 1 ? ` (games ${first} to ${totalGames})` : ""}: from ${points[0]!.rating} after the first to ${last.rating} now; lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}.`;
+  return html`<figure class="rating-chart">
+    <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-t ${id}-d" data-testid="rating-chart" data-game=${game} data-points=${points.length}>
+      ${svg`<title id="${id}-t">${gameName} rating over time</title><desc id="${id}-d">${desc}</desc>
+      <g class="chart-grid" aria-hidden="true">
+        ${yt.map((v) => svg`<line x1=${L} x2=${W - R} y1=${y(v)} y2=${y(v)}></line><text class="chart-y" x=${L - 6} y=${y(v) + 4} text-anchor="end">${v}</text>`)}
+        <line class="chart-axis" x1=${L} x2=${L} y1=${T} y2=${H - B}></line>
+        <line class="chart-axis" x1=${L} x2=${W - R} y1=${H - B} y2=${H - B}></line>
+        ${xLabels.map((i) => svg`<text class="chart-x" x=${x(i)} y=${H - B + 15} text-anchor=${points.length === 1 ? "middle" : i === 0 ? "start" : i === points.length - 1 ? "end" : "middle"}>${`game ${first + i}`}</text>`)}
+        <text class="chart-x chart-axis-name" x=${(L + W - R) / 2} y=${H - 4} text-anchor="middle">rated games, oldest to newest</text>
+      </g>
+      <path class="chart-line" d=${line} aria-hidden="true"></path>
+      ${points.map((p, i) => svg`<circle class="chart-point ${p.provisional ? "provisional" : ""}" data-testid="chart-point" data-rating=${p.rating}
+        cx=${x(i).toFixed(1)} cy=${y(p.rating).toFixed(1)} r="4"><title>${`Game ${first + i}, ${dateWords(p.at)}: ${p.rating}${p.provisional ? " (provisional)" : ""}`}</title></circle>`)}`}
+    </svg>
+    <figcaption class="muted small">Rating after each rated game${points.some((p) => p.provisional) ? "; hollow points are provisional" : ""}.</figcaption>
+  </figure>`;
+}
+
+function ratingCard(s: Store, r: ProfileRating): TemplateResult {
+  const name = s.gameName(r.game);
+  const pct = r.games ? Math.round((100 * r.wins) / r.games) : 0;
+  return html`<section class="panel rating-card" data-testid="rating-card" data-game=${r.game} aria-labelledby=${`rc-${r.game}`}>
+    <h2 class="panel-title" id=${`rc-${r.game}`}>${name}</h2>
+    <div class="rating-card-head">
+      <div class="rating-big" data-testid="profile-rating">${ratingMark(r.rating, r.provisional)}</div>
+      <dl class="rating-facts">
+        <div><dt>Rated games</dt><dd data-testid="rated-games">${r.games}</dd></div>
+        <div><dt>Wins</dt><dd data-testid="wins">${r.wins}${r.games ? html` <span class="muted small">(${pct}%)</span>` : nothing}</dd></div>
+      </dl>
+    </div>
+    ${r.provisional ? html`<p class="muted small">Provisional: the rating settles after a few more rated games.</p>` : nothing}
+    ${ratingChart(r.game, name, r.history, r.games)}
+    <p class="small"><a href=${`/leaderboards/${r.game}`} data-nav>${name} leaderboard</a></p>
+  </section>`;
+}
+
+function playersCell(g: GameListEntry, ownerId: string): TemplateResult {
+  const order = [...g.players].sort((a, b) => a.place - b.place || a.seat - b.seat);
+  return html`<ol class="game-players">
+    ${order.map((p) => html`<li class=${p.playerId === ownerId ? "owner" : ""}><span class="muted small">${placeWord(p.place)}</span>
+      ${p.profile && p.playerId !== ownerId ? html`<a href=${p.profile} data-nav>${p.name}</a>` : html`<span>${p.name}</span>`}${p.bot ? html` <span class="tag">bot</span>` : nothing}
+      <span class="muted small">${p.score}</span>${p.forfeit ? html` <span class="tag away-tag">${p.forfeit === "resigned" ? "resigned" : "timed out"}</span>` : nothing}</li>`)}
+  </ol>`;
+}
+
+function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
+  const c = g.ratingChange;
+  const solo = g.players.length === 1;
+  return html`<tr data-testid="game-row" data-game-id=${g.id ?? ""} data-game=${g.game}>
+    <td class="nowrap"><time datetime=${g.finishedAt} title=${timeWords(g.finishedAt)}>${dateWords(g.finishedAt)}</time></td>
+    <td>${s.gameName(g.game)}
+      <div>${g.daily ? html`<span class="badge daily">Daily ${g.daily}</span>` : g.ranked ? html`<span class="badge ranked">Ranked</span>` : html`<span class="badge casual">Casual</span>`}</div></td>
+    <td>${solo ? html`<span class="muted small">solitaire</span>` : playersCell(g, ownerId)}</td>
+    <td class="nowrap"><b>${solo ? "" : placeWord(g.me.place)}</b> ${solo ? html`<b>${g.me.score}</b>` : html`<span class="muted small">(${g.me.score})</span>`}</td>
+    <td class="nowrap">${c
+      ? html`<span data-testid="game-rating-change">${c.before}${c.beforeProvisional ? "?" : ""} → ${c.after}${c.afterProvisional ? "?" : ""}</span>
+          <span class=${c.delta >= 0 ? "up" : "down"}>(${deltaText(c.delta)})</span>`
+      : html`<span class="muted small">${g.ranked && !g.daily ? "not rated" : "—"}</span>`}</td>
+    <td>${g.id
+      ? html`<a class="btn small ghost" href=${`/game/${g.id}`} data-nav data-testid="replay-link">Replay</a>`
+      : html`<span class="muted small" title="Today's daily deal: its replay opens once you have played it, or when the day is over.">after the day</span>`}</td>
+  </tr>`;
+}
+
+function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): TemplateResult {
+  return html`<section class="panel profile-games" aria-labelledby="pg-h">
+    <h2 class="panel-title" id="pg-h">Games <span class="muted small">newest first</span></h2>
+    ${e.games.length === 0 && !e.loadingGames
+      ? html`<p class="muted empty">${e.gamesError || "No finished games yet."}</p>`
+      : html`<div class="table-scroll"><table class="results game-list" data-testid="game-list">
+          <caption class="sr-only">Finished games, newest first</caption>
+          <thead><tr><th scope="col">Finished</th><th scope="col">Game</th><th scope="col">Players (place, score)</th><th scope="col">Result</th><th scope="col">Rating</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>
+          <tbody>${e.games.map((g) => gameRow(s, g, ownerId))}</tbody>
+        </table></div>`}
+    ${e.gamesError && e.games.length ? html`<p class="form-error" role="alert">${e.gamesError}</p>` : nothing}
+    ${e.next
+      ? html`<p><button class="btn" data-testid="older-games" ?disabled=${e.loadingGames} @click=${() => loadOlder(s, key, e)}>${e.loadingGames ? "Loading…" : "Show older games"}</button></p>`
+      : e.games.length
+        ? html`<p class="muted small" data-testid="games-end">That is every game.</p>`
+        : nothing}
+  </section>`;
+}
+
+export function profilePage(s: Store, key: string): TemplateResult {
+  let e = cache.get(key);
+  // Each visit shows fresh numbers (a game may have finished since); so does a new identity in
+  // this tab (today's daily deals may open differently).
+  if (!e || drawnFor !== s.route || e.asker !== (s.me?.id ?? "")) {
+    drawnFor = s.route;
+    load(s, key);
+    e = cache.get(key)!;
+  }
+  if (e.error) {
+    return html`<section class="panel notfound" data-testid="profile-missing"><h1>Player not found</h1><p>${e.error}</p>
+      <p class="muted small">Profiles are at /player/&lt;name&gt; for registered players; guests' profiles are linked from the leaderboards and game lists.</p>
+      <p><a class="btn primary" href="/leaderboards" data-nav>Leaderboards</a> <a class="btn ghost" href="/" data-nav>Lobby</a></p></section>`;
+  }
+  const p = e.profile;
+  if (!p) return html`<section class="panel loading" aria-busy="true"><p>Loading the profile…</p></section>`;
+  const unrated = p.played.filter((x) => !p.ratings.some((r) => r.game === x.game));
+  const isMe = s.me?.id === p.player.id;
+  return html`<div class="profile" data-testid="profile" data-player=${p.player.id}>
+    <div class="profile-head">
+      <span class="avatar big" aria-hidden="true">${p.player.name[0]?.toUpperCase() ?? "?"}</span>
+      <div>
+        <h1 data-testid="profile-name">${p.player.name}${isMe ? html` <span class="tag you-tag">you</span>` : nothing}</h1>
+        <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
+          · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
+      </div>
+    </div>
+    ${p.ratings.length
+      ? html`<div class="rating-cards">${p.ratings.map((r) => ratingCard(s, r))}</div>`
+      : html`<p class="muted">No rated games yet: ratings come from ranked games between people.</p>`}
+    ${unrated.length
+      ? html`<p class="muted small profile-unrated">${unrated.map((x) => `${s.gameName(x.game)}: ${x.games} game${x.games === 1 ? "" : "s"}`).join(" · ")} (not rated)</p>`
+      : nothing}
+    ${gamesSection(s, key, e, p.player.id)}
+  </div>`;
+}

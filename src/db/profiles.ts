@@ -1,0 +1,213 @@
+/**
+ * Queries behind the profile page and the rating leaderboards (docs/protocol.md, "Profiles and
+ * leaderboards"). Read-only: everything here comes from what recordFinishedGame wrote (Game,
+ * GameSeat with each rated seat's OpenSkill values before and after, Rating) and from Account
+ * (read here, written by the accounts code).
+ */
+import { Prisma } from "../generated/prisma/client.js";
+import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA } from "../protocol/rating-display.js";
+import { profilePath } from "../protocol/profiles.js";
+import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating } from "../protocol/profiles.js";
+import type { Database } from "./client.js";
+
+/** The most rating-history points a profile lists per game (the newest). */
+export const HISTORY_POINTS = 500;
+
+/** How a name is matched to an account: NFC, lower case (Account.nameKey). */
+export function nameKeyOf(name: string): string {
+  return name.normalize("NFC").trim().toLowerCase();
+}
+
+export interface ProfileOwner {
+  id: string;
+  name: string;
+  /** The account's name, or null for a guest. */
+  account: string | null;
+  since: Date;
+}
+
+/**
+ * The player a profile key names: `id:<player id>` (any recorded player, guests included) or an
+ * account's name, matched case-insensitively. Null when there is none.
+ */
+export async function findProfileOwner(db: Database, key: string): Promise<ProfileOwner | null> {
+  const byId = key.startsWith("id:");
+  const rows = byId
+    ? await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date }>>`
+        SELECT p."id", p."name", a."name" AS "account", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+        FROM "Player" p LEFT JOIN "Account" a ON a."playerId" = p."id"
+        WHERE p."id" = ${key.slice(3)}`
+    : await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date }>>`
+        SELECT p."id", p."name", a."name" AS "account", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+        FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
+        WHERE a."nameKey" = ${nameKeyOf(key)}`;
+  const r = rows[0];
+  return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since) } : null;
+}
+
+/** Every game rating of a player (by game id), with wins and the rating after each rated game. */
+export async function profileRatings(db: Database, playerId: string): Promise<ProfileRating[]> {
+  const ratings = await db.prisma.rating.findMany({ where: { playerId }, orderBy: { gameType: "asc" } });
+  if (ratings.length === 0) return [];
+  const wins = await db.prisma.$queryRaw<Array<{ gameType: string; wins: number }>>`
+    SELECT g."gameType", count(*)::int AS "wins"
+    FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId"
+    WHERE s."playerId" = ${playerId} AND s."muAfter" IS NOT NULL AND s."place" = 1 AND s."forfeit" IS NULL
+    GROUP BY g."gameType"`;
+  const points = await db.prisma.$queryRaw<Array<{ gameType: string; gameId: string; at: Date; mu: number; sigma: number }>>`
+    SELECT "gameType", "gameId", "at", "mu", "sigma" FROM (
+      SELECT g."gameType", g."id" AS "gameId", g."finishedAt" AS "at", s."muAfter" AS "mu", s."sigmaAfter" AS "sigma",
+        row_number() OVER (PARTITION BY g."gameType" ORDER BY g."finishedAt" DESC, g."id" DESC) AS "n"
+      FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId"
+      WHERE s."playerId" = ${playerId} AND s."muAfter" IS NOT NULL AND s."sigmaAfter" IS NOT NULL
+    ) AS h
+    WHERE "n" <= ${HISTORY_POINTS}
+    ORDER BY "gameType", "at" ASC, "gameId" ASC`;
+  const winsBy = new Map(wins.map((w) => [w.gameType, Number(w.wins)]));
+  const historyBy = new Map<string, HistoryPoint[]>();
+  for (const p of points) {
+    const list = historyBy.get(p.gameType) ?? [];
+    list.push({ at: new Date(p.at).toISOString(), rating: displayRating(Number(p.mu)), provisional: isProvisional(Number(p.sigma)), gameId: p.gameId });
+    historyBy.set(p.gameType, list);
+  }
+  return ratings.map((r) => ({
+    game: r.gameType,
+    rating: displayRating(r.mu),
+    provisional: isProvisional(r.sigma),
+    games: r.games,
+    wins: winsBy.get(r.gameType) ?? 0,
+    mu: r.mu,
+    sigma: r.sigma,
+    history: historyBy.get(r.gameType) ?? [],
+  }));
+}
+
+/** How many finished games of each type the player sat in (ranked, casual and daily alike). */
+export async function playedCounts(db: Database, playerId: string): Promise<Array<{ game: string; games: number }>> {
+  const rows = await db.prisma.$queryRaw<Array<{ game: string; games: number }>>`
+    SELECT g."gameType" AS "game", count(DISTINCT g."id")::int AS "games"
+    FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId"
+    WHERE s."playerId" = ${playerId}
+    GROUP BY g."gameType" ORDER BY g."gameType"`;
+  return rows.map((r) => ({ game: r.game, games: Number(r.games) }));
+}
+
+/**
+ * Where a page of a player's games ends: the last game's finishedAt and the md5 of its id (the
+ * order's tie-break). A cursor holds no room id, so a page whose last game is a daily deal the
+ * asker may not see yet does not give its id away.
+ */
+export interface GamesCursor {
+  at: Date;
+  key: string;
+}
+
+const CURSOR_RE = /^(\d{1,15})\.([0-9a-f]{32})$/;
+
+export function encodeCursor(c: GamesCursor): string {
+  return `${c.at.getTime()}.${c.key}`;
+}
+
+/** The cursor in a `before` parameter, or null when it is not one. */
+export function decodeCursor(raw: string): GamesCursor | null {
+  const m = CURSOR_RE.exec(raw);
+  if (!m) return null;
+  const at = new Date(Number(m[1]));
+  return Number.isNaN(at.getTime()) ? null : { at, key: m[2]! };
+}
+
+export interface PlayerGameRow {
+  id: string;
+  game: string;
+  finishedAt: Date;
+  ranked: boolean;
+  daily: string | null;
+  players: GameListPlayer[];
+  me: { seat: number; place: number; score: number; forfeit: string | null };
+  ratingChange: ReturnType<typeof displayedChange> | null;
+  cursor: GamesCursor;
+}
+
+/**
+ * A page of the finished games a player sat in, newest first (finishedAt, then md5 of the id),
+ * strictly after `before`; `limit` + 1 are read to know whether another page follows.
+ */
+export async function playerGames(db: Database, playerId: string, before: GamesCursor | null, limit: number): Promise<{ rows: PlayerGameRow[]; more: boolean }> {
+  const after = before ? Prisma.sql`AND (g."finishedAt", md5(g."id")) < (${before.at}, ${before.key})` : Prisma.empty;
+  const games = await db.prisma.$queryRaw<Array<{ id: string; gameType: string; finishedAt: Date; ranked: boolean; daily: string | null; key: string }>>`
+    SELECT g."id", g."gameType", g."finishedAt", g."ranked", g."daily", md5(g."id") AS "key"
+    FROM "Game" g
+    WHERE EXISTS (SELECT 1 FROM "GameSeat" s WHERE s."gameId" = g."id" AND s."playerId" = ${playerId}) ${after}
+    ORDER BY g."finishedAt" DESC, md5(g."id") DESC
+    LIMIT ${limit + 1}`;
+  const more = games.length > limit;
+  const page = games.slice(0, limit);
+  if (page.length === 0) return { rows: [], more: false };
+  const seats = await db.prisma.$queryRaw<
+    Array<{ gameId: string; seat: number; playerId: string | null; name: string; isBot: boolean; score: number; place: number; forfeit: string | null; account: string | null; muBefore: number | null; sigmaBefore: number | null; muAfter: number | null; sigmaAfter: number | null }>
+  >`
+    SELECT s."gameId", s."seat", s."playerId", s."name", s."isBot", s."score", s."place", s."forfeit", a."name" AS "account",
+      s."muBefore", s."sigmaBefore", s."muAfter", s."sigmaAfter"
+    FROM "GameSeat" s LEFT JOIN "Account" a ON a."playerId" = s."playerId"
+    WHERE s."gameId" IN (${Prisma.join(page.map((g) => g.id))})
+    ORDER BY s."gameId", s."seat"`;
+  const bySeats = new Map<string, typeof seats>();
+  for (const s of seats) bySeats.set(s.gameId, [...(bySeats.get(s.gameId) ?? []), s]);
+  const rows = page.map((g): PlayerGameRow => {
+    const list = bySeats.get(g.id) ?? [];
+    const mine = list.find((s) => s.playerId === playerId)!;
+    const rated = list.find((s) => s.playerId === playerId && s.muBefore !== null && s.sigmaBefore !== null && s.muAfter !== null && s.sigmaAfter !== null);
+    return {
+      id: g.id,
+      game: g.gameType,
+      finishedAt: new Date(g.finishedAt),
+      ranked: g.ranked,
+      daily: g.daily,
+      players: list.map((s) => ({
+        seat: s.seat,
+        name: s.isBot || s.playerId === null ? s.name : (s.account ?? s.name),
+        playerId: s.playerId,
+        bot: s.isBot,
+        place: s.place,
+        score: Number(s.score),
+        forfeit: s.forfeit,
+        profile: s.playerId === null ? null : profilePath({ playerId: s.playerId, account: s.account }),
+      })),
+      me: { seat: mine.seat, place: mine.place, score: Number(mine.score), forfeit: mine.forfeit },
+      ratingChange: rated ? displayedChange({ mu: Number(rated.muBefore), sigma: Number(rated.sigmaBefore) }, { mu: Number(rated.muAfter), sigma: Number(rated.sigmaAfter) }) : null,
+      cursor: { at: new Date(g.finishedAt), key: g.key },
+    };
+  });
+  return { rows, more };
+}
+
+/**
+ * A game's rating leaderboard: players whose rating is settled first, by displayed rating (mu;
+ * then the conservative ordinal, more games, id), each with its rank; then provisional ones,
+ * the same way, unranked.
+ */
+export async function ratingLeaderboard(db: Database, gameType: string, limit: number): Promise<LeaderboardRow[]> {
+  const take = Math.max(1, Math.min(1000, Math.floor(limit)));
+  const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; account: string | null; mu: number; sigma: number; ordinal: number; games: number }>>`
+    SELECT r."playerId", p."name", a."name" AS "account", r."mu", r."sigma", r."ordinal", r."games"
+    FROM "Rating" r JOIN "Player" p ON p."id" = r."playerId" LEFT JOIN "Account" a ON a."playerId" = r."playerId"
+    WHERE r."gameType" = ${gameType}
+    ORDER BY (r."sigma" > ${PROVISIONAL_SIGMA}::double precision) ASC, r."mu" DESC, r."ordinal" DESC, r."games" DESC, r."playerId" ASC
+    LIMIT ${take}`;
+  let rank = 0;
+  return rows.map((r) => {
+    const provisional = isProvisional(Number(r.sigma));
+    return {
+      playerId: r.playerId,
+      name: r.account ?? r.name,
+      mu: Number(r.mu),
+      sigma: Number(r.sigma),
+      ordinal: Number(r.ordinal),
+      games: Number(r.games),
+      rating: displayRating(Number(r.mu)),
+      provisional,
+      rank: provisional ? null : ++rank,
+      profile: profilePath({ playerId: r.playerId, account: r.account }),
+    };
+  });
+}

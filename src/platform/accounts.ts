@@ -1,0 +1,288 @@
+/**
+ * Accounts and login sessions (docs/protocol.md, "Accounts and sessions").
+ *
+ * A player is a guest (a signed token holding an id and a name, nothing stored) or an account (a
+ * unique name, compared case-insensitively, and a scrypt password hash, in Postgres). A guest who
+ * registers with their guest token becomes the account under the same player id, so the games and
+ * ratings recorded under that id stay theirs; their old guest tokens stop working.
+ *
+ * Every login (registration included) is a Session row; an account token names its session, and
+ * is good only while that session is not revoked: `verify` reads the session and the account on
+ * every HTTP request and every socket connection (no cache), so a revocation is refused at once
+ * everywhere, and `onRevoke` listeners (the socket layer) disconnect the live sockets of revoked
+ * sessions on every node at once.
+ *
+ * Rate limits (rate-limit.ts, ACCOUNT_LIMITS): failed logins per account name and per address,
+ * registrations per address. A successful login clears its name's failures.
+ */
+import { randomBytes } from "node:crypto";
+import type { Database } from "../db/client.js";
+import { Prisma } from "../generated/prisma/client.js";
+import { err } from "./errors.js";
+import { nameKey, validateName, type Player, type TokenIssuer } from "./identity.js";
+import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
+import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
+
+export interface AccountsOptions {
+  limiter: RateLimiter;
+  /** The server's clock (tests move it): rate-limit windows, session times. */
+  now?: () => number;
+}
+
+/** A token's player and, for an account, its session. */
+export interface Verified {
+  player: Player;
+  session: string | null;
+}
+
+export interface SessionInfo {
+  id: string;
+  createdAt: number;
+  lastSeenAt: number;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** Sessions just revoked: their sockets must go ("all": every socket of the player). */
+export type RevokeListener = (playerId: string, sessions: readonly string[] | "all") => void;
+
+/** lastSeenAt of a session is written at most this often (not on every request). */
+const SEEN_EVERY_MS = 5 * 60_000;
+
+const BAD_LOGIN = () => err("BAD_LOGIN", "That name and password do not match an account.");
+export const BAD_TOKEN_MESSAGE = "The server did not recognise your identity token (it may have been logged out); log in again or continue as a guest.";
+const badToken = () => err("BAD_TOKEN", BAD_TOKEN_MESSAGE);
+
+function isUniqueViolation(e: unknown): e is Prisma.PrismaClientKnownRequestError {
+  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+}
+
+/** Which unique key a P2002 broke ("nameKey" or the account's primary key). */
+function violated(e: Prisma.PrismaClientKnownRequestError): string {
+  const meta = JSON.stringify(e.meta ?? {}) + e.message;
+  return meta.includes("nameKey") ? "nameKey" : "other";
+}
+
+function address(a: string): string {
+  return a.slice(0, 64);
+}
+
+export class Accounts {
+  private readonly limiter: RateLimiter;
+  private readonly now: () => number;
+  private readonly revokeListeners: RevokeListener[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly tokens: TokenIssuer,
+    opts: AccountsOptions,
+  ) {
+    this.limiter = opts.limiter;
+    this.now = opts.now ?? Date.now;
+  }
+
+  onRevoke(listener: RevokeListener): void {
+    this.revokeListeners.push(listener);
+  }
+
+  private revoked(playerId: string, sessions: readonly string[] | "all"): void {
+    if (sessions !== "all" && sessions.length === 0) return;
+    for (const l of this.revokeListeners) l(playerId, sessions);
+  }
+
+  /**
+   * The player a token names, or null for a token that is malformed, not ours, of a revoked or
+   * unknown session, or a guest token of a player who has since registered. An account's name is
+   * the account's, whatever the token says.
+   */
+  async verify(token: unknown): Promise<Player | null> {
+    return (await this.resolve(token))?.player ?? null;
+  }
+
+  async resolve(token: unknown): Promise<Verified | null> {
+    const c = this.tokens.decode(token);
+    if (!c) return null;
+    if (c.kind === "guest") {
+      const registered = await this.db.prisma.account.findUnique({ where: { playerId: c.id }, select: { playerId: true } });
+      return registered ? null : { player: { id: c.id, name: c.name }, session: null };
+    }
+    const s = await this.db.prisma.session.findUnique({
+      where: { id: c.session },
+      select: { playerId: true, revokedAt: true, lastSeenAt: true, player: { select: { account: { select: { name: true } } } } },
+    });
+    if (!s || s.playerId !== c.id || s.revokedAt !== null || !s.player.account) return null;
+    const now = this.now();
+    if (now - s.lastSeenAt.getTime() > SEEN_EVERY_MS) {
+      void this.db.prisma.session.update({ where: { id: c.session }, data: { lastSeenAt: new Date(now) } }).catch(() => {});
+    }
+    return { player: { id: c.id, name: s.player.account.name, account: true }, session: c.session };
+  }
+
+  /** Like resolve, but BAD_TOKEN instead of null. */
+  async require(token: unknown): Promise<Verified> {
+    const v = await this.resolve(token);
+    if (!v) throw badToken();
+    return v;
+  }
+
+  /** A guest's token (nothing stored). */
+  guestToken(player: Player): string {
+    return this.tokens.issue({ id: player.id, name: player.name });
+  }
+
+  /** Whether an account holds this name (case-insensitively), other than `exceptPlayerId`'s. */
+  async nameHeld(name: string, exceptPlayerId?: string): Promise<boolean> {
+    const a = await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(name) }, select: { playerId: true } });
+    return a !== null && a.playerId !== exceptPlayerId;
+  }
+
+  private async newSession(tx: Prisma.TransactionClient, playerId: string, userAgent: string | undefined): Promise<string> {
+    const id = "s_" + randomBytes(16).toString("base64url");
+    const at = new Date(this.now());
+    await tx.session.create({ data: { id, playerId, createdAt: at, lastSeenAt: at, userAgent: userAgent ? userAgent.slice(0, 200) : null } });
+    return id;
+  }
+
+  /** Checks a registration before anything is stored (so callers may check the tables first). */
+  async checkRegistration(input: { name?: unknown; password?: unknown; token?: unknown }): Promise<{ name: string; password: string; guest: Player | null }> {
+    const name = validateName(input.name);
+    const password = checkPassword(input.password);
+    let guest: Player | null = null;
+    if (input.token !== undefined && input.token !== null && input.token !== "") {
+      const c = this.tokens.decode(input.token);
+      if (!c) throw badToken();
+      if (c.kind !== "guest") throw err("ALREADY_REGISTERED", "You are logged in to an account already; log out to register another.");
+      const v = await this.resolve(input.token);
+      if (!v) throw badToken();
+      guest = v.player;
+    }
+    if (await this.nameHeld(name, guest?.id)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+    return { name, password, guest };
+  }
+
+  /**
+   * A new account, logged in. With a guest's token (`guest`), the guest becomes the account: same
+   * player id, so the games and ratings recorded under it stay theirs.
+   */
+  async register(
+    checked: { name: string; password: string; guest: Player | null },
+    client: { address: string; userAgent?: string },
+  ): Promise<{ token: string; player: Player; session: string }> {
+    const limits: Limit[] = [{ key: `register:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.registrationsPerAddress }];
+    await enforce(this.limiter, limits, this.now(), "registrations from your address");
+    await record(this.limiter, limits);
+    const { name, password, guest } = checked;
+    const hash = await hashPassword(password);
+    const playerId = guest?.id ?? "p_" + randomBytes(12).toString("base64url");
+    const at = new Date(this.now());
+    try {
+      const session = await this.db.prisma.$transaction(async (tx) => {
+        await tx.player.upsert({ where: { id: playerId }, create: { id: playerId, name, lastSeenAt: at }, update: { name, lastSeenAt: at } });
+        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), passwordHash: hash, createdAt: at } });
+        return this.newSession(tx, playerId, client.userAgent);
+      });
+      // The guest's tokens stop working (verify refuses a registered player's guest token): their sockets go too.
+      if (guest) this.revoked(playerId, "all");
+      return { token: this.tokens.issueSession(playerId, session), player: { id: playerId, name, account: true }, session };
+    } catch (e) {
+      if (isUniqueViolation(e)) {
+        if (violated(e) === "nameKey") throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+        throw err("ALREADY_REGISTERED", "This guest has become an account already; log in to it.");
+      }
+      throw e;
+    }
+  }
+
+  /** Logs in to an account: a new session and its token. BAD_LOGIN whether the name or the password is wrong. */
+  async login(input: { name?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string }> {
+    const raw = typeof input.name === "string" ? input.name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+    const key = nameKey(raw);
+    const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
+    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    await enforce(this.limiter, [byName, byAddr], this.now(), "failed logins");
+    const password = typeof input.password === "string" && input.password.length <= 1000 ? input.password : "";
+    const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });
+    // An unknown name costs the same hashing time as a wrong password.
+    const ok = account ? await verifyPassword(password, account.passwordHash) : (await verifyPassword(password, await decoyHash()), false);
+    if (!account || !ok) {
+      await record(this.limiter, [byName, byAddr]);
+      throw BAD_LOGIN();
+    }
+    await this.limiter.clear(byName.key, byName.windowMs);
+    const rehash = needsRehash(account.passwordHash) ? await hashPassword(password) : null;
+    const session = await this.db.prisma.$transaction(async (tx) => {
+      if (rehash) await tx.account.update({ where: { playerId: account.playerId }, data: { passwordHash: rehash } });
+      return this.newSession(tx, account.playerId, client.userAgent);
+    });
+    return { token: this.tokens.issueSession(account.playerId, session), player: { id: account.playerId, name: account.name, account: true }, session };
+  }
+
+  /** Ends one session (the token's). */
+  async logout(v: Verified): Promise<void> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have nothing to log out of: a guest identity lives only in this browser.");
+    await this.db.prisma.session.updateMany({ where: { id: v.session, revokedAt: null }, data: { revokedAt: new Date(this.now()) } });
+    this.revoked(v.player.id, [v.session]);
+  }
+
+  /** Ends every session of the player, this one included; every socket of theirs is disconnected. */
+  async logoutAll(v: Verified): Promise<number> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have nothing to log out of: a guest identity lives only in this browser.");
+    const r = await this.db.prisma.session.updateMany({ where: { playerId: v.player.id, revokedAt: null }, data: { revokedAt: new Date(this.now()) } });
+    this.revoked(v.player.id, "all");
+    return r.count;
+  }
+
+  /** A new password; every other session is logged out (this one stays). */
+  async changePassword(v: Verified, input: { old: unknown; new: unknown }, client: { address: string }): Promise<{ revoked: number }> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password: register to make an account.");
+    const next = checkPassword(input.new);
+    const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
+    if (!account) throw badToken();
+    const byName: Limit = { key: `login-fail:name:${account.nameKey}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
+    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    await enforce(this.limiter, [byName, byAddr], this.now(), "wrong passwords");
+    const old = typeof input.old === "string" && input.old.length <= 1000 ? input.old : "";
+    if (!(await verifyPassword(old, account.passwordHash))) {
+      await record(this.limiter, [byName, byAddr]);
+      throw err("BAD_LOGIN", "Your current password is not right; nothing was changed.");
+    }
+    const hash = await hashPassword(next);
+    const at = new Date(this.now());
+    const others = await this.db.prisma.$transaction(async (tx) => {
+      await tx.account.update({ where: { playerId: v.player.id }, data: { passwordHash: hash } });
+      const open = await tx.session.findMany({ where: { playerId: v.player.id, revokedAt: null, NOT: { id: v.session! } }, select: { id: true } });
+      await tx.session.updateMany({ where: { id: { in: open.map((s) => s.id) } }, data: { revokedAt: at } });
+      return open.map((s) => s.id);
+    });
+    this.revoked(v.player.id, others);
+    return { revoked: others.length };
+  }
+
+  /** The account's name and its live sessions (newest first). */
+  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[] }> {
+    if (!v.session) return { player: v.player, createdAt: null, sessions: [] };
+    const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
+    const sessions = await this.db.prisma.session.findMany({ where: { playerId: v.player.id, revokedAt: null }, orderBy: { createdAt: "desc" }, take: 50 });
+    return {
+      player: v.player,
+      createdAt: account?.createdAt.getTime() ?? null,
+      sessions: sessions.map((s) => ({ id: s.id, createdAt: s.createdAt.getTime(), lastSeenAt: s.lastSeenAt.getTime(), userAgent: s.userAgent, current: s.id === v.session })),
+    };
+  }
+
+  /** An account's new display name (unique among accounts, case-insensitively). */
+  async rename(v: Verified, name: string): Promise<Player> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests rename with POST /api/guest.");
+    const at = new Date(this.now());
+    try {
+      await this.db.prisma.$transaction(async (tx) => {
+        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name) } });
+        await tx.player.update({ where: { id: v.player.id }, data: { name, lastSeenAt: at } });
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+      throw e;
+    }
+    return { id: v.player.id, name, account: true };
+  }
+}

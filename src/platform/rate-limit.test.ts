@@ -1,0 +1,68 @@
+/** The counting limits behind login and registration, in-process and in Redis, on an injected clock. */
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { AppError } from "./errors.js";
+import { enforce, MemoryRateLimiter, record, RedisRateLimiter, type Limit, type RateLimiter } from "./rate-limit.js";
+
+const REDIS_URL = process.env.GB_TEST_REDIS_URL;
+const clients: Redis[] = [];
+afterAll(() => clients.forEach((c) => c.disconnect()));
+
+type Make = (now: () => number) => RateLimiter;
+const kinds: Array<{ name: string; make: Make }> = [{ name: "memory", make: (now) => new MemoryRateLimiter(now) }];
+if (REDIS_URL) {
+  kinds.push({
+    name: "redis",
+    make: (now) => {
+      const r = new Redis(REDIS_URL);
+      clients.push(r);
+      return new RedisRateLimiter(r, `gbt:${Math.random().toString(36).slice(2)}:`, now);
+    },
+  });
+} else {
+  console.log("rate-limit tests: no Redis available, Redis variant SKIPPED");
+}
+
+async function refusal(p: Promise<unknown>): Promise<AppError | null> {
+  try {
+    await p;
+    return null;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+}
+
+describe.each(kinds)("rate limits ($name)", ({ make }) => {
+  it("counts within a window, refuses at the limit with the wait in seconds, and starts again in the next window", async () => {
+    let t = 16_666_667 * 60_000; // a window boundary for 60 s windows
+    const limiter = make(() => t);
+    const limit: Limit = { key: "login-fail:name:ann", max: 3, windowMs: 60_000 };
+    for (let i = 0; i < 3; i++) {
+      expect(await refusal(enforce(limiter, [limit], t, "tries"))).toBeNull();
+      await record(limiter, [limit]);
+    }
+    t += 20_000;
+    const e = await refusal(enforce(limiter, [limit], t, "tries"));
+    expect(e?.code).toBe("RATE_LIMITED");
+    expect(e?.message).toContain("retry after 40 s");
+    // Other keys are not affected.
+    expect(await refusal(enforce(limiter, [{ ...limit, key: "login-fail:name:bob" }], t, "tries"))).toBeNull();
+    t += 40_000; // the next window
+    expect(await refusal(enforce(limiter, [limit], t, "tries"))).toBeNull();
+    expect((await limiter.count(limit.key, limit.windowMs)).count).toBe(0);
+  });
+
+  it("refuses when any of several limits is reached, and clear() forgets a key's window", async () => {
+    const t = 2_000_000_000_000;
+    const limiter = make(() => t);
+    const byName: Limit = { key: "n", max: 10, windowMs: 900_000 };
+    const byAddr: Limit = { key: "a", max: 2, windowMs: 900_000 };
+    await record(limiter, [byName, byAddr]);
+    await record(limiter, [byName, byAddr]);
+    expect((await refusal(enforce(limiter, [byName, byAddr], t, "tries")))?.code).toBe("RATE_LIMITED");
+    await limiter.clear("a", 900_000);
+    expect(await refusal(enforce(limiter, [byName, byAddr], t, "tries"))).toBeNull();
+    expect((await limiter.count("n", 900_000)).count).toBe(2);
+  });
+});

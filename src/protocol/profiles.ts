@@ -1,0 +1,117 @@
+/**
+ * Profiles and leaderboards over HTTP (docs/protocol.md, "Profiles and leaderboards"): the reply
+ * shapes, shared by the server and the browser client, and how a player's profile is addressed.
+ * No Node imports.
+ */
+
+/**
+ * The profile path of a player: `/player/<account name>` for a registered player, else
+ * `/player/id:<player id>` (a guest's name is not unique, their id is).
+ */
+export function profilePath(p: { playerId: string; account: string | null }): string {
+  return p.account !== null ? `/player/${encodeURIComponent(p.account)}` : `/player/id:${encodeURIComponent(p.playerId)}`;
+}
+
+export interface ProfilePlayer {
+  id: string;
+  /** The account's name, or a guest's last display name. */
+  name: string;
+  /** Registered (has an account): the profile is also at /player/<name>. */
+  account: boolean;
+  /** When this player was first seen: their first recorded game's start, or when they were first recorded (ISO 8601). */
+  since: string;
+  /** This profile's path (see profilePath). */
+  profile: string;
+}
+
+export interface HistoryPoint {
+  /** When the game finished (ISO 8601). */
+  at: string;
+  /** The displayed rating after that game. */
+  rating: number;
+  provisional: boolean;
+  /** The game (its replay is /game/<id>). */
+  gameId: string;
+}
+
+export interface ProfileRating {
+  game: string;
+  /** Displayed rating (src/protocol/rating-display.ts). */
+  rating: number;
+  provisional: boolean;
+  /** Rated games. */
+  games: number;
+  /** Rated games won (first place, shared or not, without forfeiting). */
+  wins: number;
+  mu: number;
+  sigma: number;
+  /** Oldest first: one point per rated game (the last HISTORY_POINTS games at most). */
+  history: HistoryPoint[];
+}
+
+export interface ProfileReply {
+  ok: true;
+  player: ProfilePlayer;
+  ratings: ProfileRating[];
+  /** Every finished game per game type, ranked or not (daily challenges included). */
+  played: Array<{ game: string; games: number }>;
+}
+
+export interface GameListPlayer {
+  seat: number;
+  name: string;
+  playerId: string | null;
+  bot: boolean;
+  place: number;
+  score: number;
+  /** "timeout" | "resigned": a bot finished the seat for its player. */
+  forfeit: string | null;
+  /** Profile path, or null for a bot. */
+  profile: string | null;
+}
+
+export interface GameListEntry {
+  /**
+   * The game (its replay: /game/<id>); null for a daily deal the asker may not see yet (today's,
+   * before their own attempt at it is over), whose score is still listed.
+   */
+  id: string | null;
+  game: string;
+  finishedAt: string;
+  ranked: boolean;
+  /** A daily-challenge deal: its UTC day. */
+  daily: string | null;
+  players: GameListPlayer[];
+  /** The profile owner's seat in it (their first, if several). */
+  me: { seat: number; place: number; score: number; forfeit: string | null };
+  /** The profile owner's rating change in displayed numbers, or null (not rated). */
+  ratingChange: { before: number; after: number; delta: number; beforeProvisional: boolean; afterProvisional: boolean } | null;
+}
+
+export interface GamesPageReply {
+  ok: true;
+  games: GameListEntry[];
+  /** Pass as `before` for the next (older) page; null when this is the last page. */
+  next: string | null;
+}
+
+export interface LeaderboardRow {
+  playerId: string;
+  name: string;
+  mu: number;
+  sigma: number;
+  ordinal: number;
+  games: number;
+  /** Displayed rating. */
+  rating: number;
+  provisional: boolean;
+  /** 1-based place among players whose rating is not provisional; null while provisional. */
+  rank: number | null;
+  profile: string;
+}
+
+export interface LeaderboardReply {
+  ok: true;
+  game: string;
+  players: LeaderboardRow[];
+}

@@ -1,0 +1,82 @@
+/**
+ * Profiles over HTTP (docs/protocol.md, "Profiles and leaderboards"):
+ *   GET /api/players/:name        a player's ratings (displayed numbers), counts and rating history
+ *   GET /api/players/:name/games  their finished games, newest first, a page at a time
+ * `:name` is an account's name (any case) or `id:<player id>` (guests have no account).
+ * Registered by http.ts, which lends its `requester` (who asks decides whether today's daily
+ * deals in a game list may be opened).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Database } from "../db/client.js";
+import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, type ProfileOwner } from "../db/profiles.js";
+import { err } from "../platform/errors.js";
+import type { Player } from "../platform/identity.js";
+import type { DailyChallenges } from "../platform/daily.js";
+import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply } from "../protocol/profiles.js";
+
+export interface ProfileDeps {
+  db: Database;
+  daily: DailyChallenges;
+  /** Who asks (a Bearer token), null when anonymous; throws BAD_TOKEN for a forged token. */
+  requester: (req: FastifyRequest) => Player | null | Promise<Player | null>;
+}
+
+/** Page sizes of GET /api/players/:name/games. */
+export const GAMES_PAGE_DEFAULT = 20;
+export const GAMES_PAGE_MAX = 100;
+
+function pageLimit(raw: string | undefined): number {
+  const n = raw === undefined ? GAMES_PAGE_DEFAULT : Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > GAMES_PAGE_MAX) throw err("BAD_LIMIT", `limit is a whole number from 1 to ${GAMES_PAGE_MAX}.`);
+  return n;
+}
+
+async function owner(db: Database, raw: unknown): Promise<ProfileOwner> {
+  const key = typeof raw === "string" ? raw : "";
+  const found = key.length >= 1 && key.length <= 80 ? await findProfileOwner(db, key) : null;
+  if (!found) throw err("NOT_FOUND", key.startsWith("id:") ? "No player with that id has finished a game here." : "No player is registered under that name.");
+  return found;
+}
+
+export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
+  const { db, daily } = deps;
+
+  app.get<{ Params: { name: string } }>("/api/players/:name", async (req): Promise<ProfileReply> => {
+    const p = await owner(db, req.params.name);
+    const [ratings, played] = await Promise.all([profileRatings(db, p.id), playedCounts(db, p.id)]);
+    return {
+      ok: true,
+      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }) },
+      ratings,
+      played,
+    };
+  });
+
+  app.get<{ Params: { name: string }; Querystring: { before?: string; limit?: string } }>("/api/players/:name/games", async (req): Promise<GamesPageReply> => {
+    const viewer = await deps.requester(req);
+    const limit = pageLimit(req.query.limit);
+    let before = null;
+    if (req.query.before !== undefined && req.query.before !== "") {
+      before = decodeCursor(req.query.before);
+      if (!before) throw err("BAD_CURSOR", "before is the `next` value of the previous page.");
+    }
+    const p = await owner(db, req.params.name);
+    const { rows, more } = await playerGames(db, p.id, before, limit);
+    // Today's daily deal: listed with its score, but its id (the way to its record and room) only
+    // for who may know that deal (sat in it, or has finished their own attempt at it).
+    const knows = new Map<string, boolean>();
+    const games: GameListEntry[] = [];
+    for (const r of rows) {
+      let id: string | null = r.id;
+      if (r.daily !== null && !(viewer !== null && r.players.some((s) => s.playerId === viewer.id))) {
+        const k = `${r.game}|${r.daily}`;
+        let ok = knows.get(k);
+        if (ok === undefined) knows.set(k, (ok = await daily.knowsDeal(r.game, r.daily, viewer?.id ?? null)));
+        if (!ok) id = null;
+      }
+      games.push({ id, game: r.game, finishedAt: r.finishedAt.toISOString(), ranked: r.ranked, daily: r.daily, players: r.players, me: r.me, ratingChange: r.ratingChange });
+    }
+    const last = rows[rows.length - 1];
+    return { ok: true, games, next: more && last ? encodeCursor(last.cursor) : null };
+  });
+}

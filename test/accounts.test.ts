@@ -1,0 +1,366 @@
+/**
+ * Accounts and sessions over HTTP and Socket.IO (docs/protocol.md, "Accounts and sessions"):
+ * unique names, wrong passwords, rate limits on an injected clock, a guest upgrade keeping its
+ * games and ratings, ranked tables refused to guests, renames reaching every viewer, session
+ * revocation (HTTP and live sockets), and tokens that cannot be forged.
+ */
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/client.js";
+import { recordFinishedGame } from "../src/db/finished-games.js";
+import { createLogger } from "../src/logger.js";
+import { TokenIssuer } from "../src/platform/identity.js";
+import { startServer, type RunningServer } from "../src/server.js";
+import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, testConfig, TestClient, until } from "./support/harness.js";
+
+const SECRET = testConfig().tokenSecret!;
+const MIN = 60_000;
+
+interface Reply {
+  status: number;
+  body: { ok: boolean; error?: { code: string; message: string }; [k: string]: any };
+  retryAfter: string | null;
+}
+
+describe.each(backends())("accounts and sessions ($name)", (backend) => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+  let now = Date.UTC(2026, 10, 25, 12, 0, 0);
+  const clock = () => now;
+  const open: TestClient[] = [];
+  /** Each registration comes from its own address unless one is given (5 a hour per address). */
+  let ipSeq = 0;
+  const freshIp = () => `10.0.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`;
+
+  async function call(method: "GET" | "POST", path: string, body?: unknown, token?: string, ip?: string): Promise<Reply> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (ip) headers["x-forwarded-for"] = ip;
+    const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Reply["body"], retryAfter: res.headers.get("retry-after") };
+  }
+  const post = (path: string, body: unknown, token?: string, ip?: string) => call("POST", path, body, token, ip);
+  const me = (token: string) => call("GET", "/api/me", undefined, token);
+  async function register(name: string, password = "password-" + name, token?: string): Promise<{ token: string; id: string }> {
+    const r = await post("/api/register", { name, password, ...(token ? { token } : {}) }, undefined, freshIp());
+    expect(r.body.ok, JSON.stringify(r.body)).toBe(true);
+    return { token: r.body.token, id: r.body.player.id };
+  }
+  async function socket(token?: string): Promise<TestClient> {
+    const c = await new TestClient(server.url, token).ready();
+    open.push(c);
+    return c;
+  }
+  async function refusedSocket(token: string): Promise<string> {
+    const c = new TestClient(server.url, token);
+    open.push(c);
+    try {
+      await c.ready();
+      return "connected";
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(backend.realPg));
+    // X-Forwarded-For is trusted here so that each test can come from its own address.
+    const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, trustProxy: true });
+    server = await startServer(config, { db, redisPrefix: newPrefix(), logger: createLogger(config.logLevel, "acc"), now: clock, manualTimers: true, sweepEveryMs: 500 });
+  });
+  afterAll(async () => {
+    for (const c of open) c.close();
+    await server?.close();
+    await dispose?.();
+  });
+
+  it("registers unique names, compared case-insensitively, and refuses weak passwords and account names for guests", async () => {
+    const ann = await register("Ann");
+    expect((await me(ann.token)).body.player).toEqual({ id: ann.id, name: "Ann", account: true });
+    for (const name of ["Ann", "ANN", "ann", " ann "]) {
+      const dup = await post("/api/register", { name, password: "another-password" }, undefined, freshIp());
+      expect(dup.status).toBe(409);
+      expect(dup.body.error?.code).toBe("NAME_TAKEN");
+    }
+    const weak = await post("/api/register", { name: "Weakling", password: "short" }, undefined, freshIp());
+    expect(weak.body.error?.code).toBe("WEAK_PASSWORD");
+    expect((await post("/api/register", { name: "Long", password: "x".repeat(201) }, undefined, freshIp())).body.error?.code).toBe("WEAK_PASSWORD");
+    expect((await post("/api/register", { name: "", password: "long enough" }, undefined, freshIp())).body.error?.code).toBe("BAD_NAME");
+    // A guest cannot take an account's name (any case); other names are fine.
+    const g = await post("/api/guest", { name: "aNN" });
+    expect(g.body.error?.code).toBe("NAME_TAKEN");
+    expect((await post("/api/guest", { name: "Annette" })).body.ok).toBe(true);
+  });
+
+  it("logs in on any device with the right password only; a wrong name and a wrong password read the same", async () => {
+    const bo = await register("Bo", "bo's password");
+    const wrongPassword = await post("/api/login", { name: "Bo", password: "not bo's password" }, undefined, freshIp());
+    const wrongName = await post("/api/login", { name: "Nobody", password: "bo's password" }, undefined, freshIp());
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.body.error?.code).toBe("BAD_LOGIN");
+    expect(wrongName.body.error).toEqual(wrongPassword.body.error);
+    const login = await post("/api/login", { name: "bO", password: "bo's password" }, undefined, freshIp());
+    expect(login.body.ok).toBe(true);
+    expect(login.body.player).toEqual({ id: bo.id, name: "Bo", account: true });
+    // Two devices, two sessions, both listed.
+    const sessions = (await me(login.body.token)).body.sessions as Array<{ current: boolean }>;
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+  });
+
+  it("rate-limits failed logins per account and per address, and registrations per address, on the server's clock", async () => {
+    await register("Cass", "cass password");
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) expect((await post("/api/login", { name: "Cass", password: `guess ${i} ...` }, undefined, ip)).body.error?.code).toBe("BAD_LOGIN");
+    // The 11th try is refused even with the right password, from any address.
+    const limited = await post("/api/login", { name: "cass", password: "cass password" }, undefined, freshIp());
+    expect(limited.status).toBe(429);
+    expect(limited.body.error?.code).toBe("RATE_LIMITED");
+    expect(limited.body.error?.message).toMatch(/retry after \d+ s/);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(15 * 60);
+    now += 15 * MIN;
+    expect((await post("/api/login", { name: "Cass", password: "cass password" }, undefined, freshIp())).body.ok).toBe(true);
+
+    // Per address: 30 failures over many names from one address stop that address only.
+    const sprayer = freshIp();
+    for (let i = 0; i < 30; i++) await post("/api/login", { name: `Ghost${i}`, password: "whatever1" }, undefined, sprayer);
+    expect((await post("/api/login", { name: "Cass", password: "cass password" }, undefined, sprayer)).body.error?.code).toBe("RATE_LIMITED");
+    expect((await post("/api/login", { name: "Cass", password: "cass password" }, undefined, freshIp())).body.ok).toBe(true);
+
+    // Registrations: 5 an hour from one address.
+    const farm = freshIp();
+    for (let i = 0; i < 5; i++) expect((await post("/api/register", { name: `Farm${i}`, password: "farm password" }, undefined, farm)).body.ok).toBe(true);
+    const sixth = await post("/api/register", { name: "Farm5", password: "farm password" }, undefined, farm);
+    expect(sixth.body.error?.code).toBe("RATE_LIMITED");
+    expect(sixth.retryAfter).not.toBeNull();
+    now += 60 * MIN;
+    expect((await post("/api/register", { name: "Farm5", password: "farm password" }, undefined, farm)).body.ok).toBe(true);
+  });
+
+  it("turns a guest into an account keeping the same id, games and ratings; the old guest token stops working", async () => {
+    const g = await guest(server.url, "Dot");
+    const other = await guest(server.url, "Eli");
+    const at = new Date(now);
+    const base = { options: {}, seed: "s", commitment: "c", actions: [], startedAt: at, finishedAt: at, gameType: "goblin-market" };
+    // A casual game and a ranked one (played before ranked needed an account) under the guest's id.
+    await recordFinishedGame(db, { ...base, roomId: "dotcasual", ranked: false, outcome: { scores: [3, 1], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: null, name: "Bot 1", isBot: true }] });
+    await recordFinishedGame(db, { ...base, roomId: "dotranked", ranked: true, outcome: { scores: [5, 2], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: other.player.id, name: "Eli", isBot: false }] });
+    const ratingBefore = await db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
+
+    const acc = await register("Dorothy", "dorothy's password", g.token);
+    expect(acc.id).toBe(g.player.id);
+    const seats = await db.prisma.gameSeat.findMany({ where: { playerId: g.player.id }, orderBy: { gameId: "asc" } });
+    expect(seats.map((s) => s.gameId)).toEqual(["dotcasual", "dotranked"]);
+    const ratingAfter = await db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
+    expect(ratingAfter.mu).toBe(ratingBefore.mu);
+    expect(ratingAfter.games).toBe(1);
+    expect((await me(acc.token)).body.player).toEqual({ id: g.player.id, name: "Dorothy", account: true });
+
+    // The guest token is no good any more (anyone holding it would be this account).
+    expect((await me(g.token)).body.error?.code).toBe("BAD_TOKEN");
+    expect(await refusedSocket(g.token)).toBe("BAD_TOKEN");
+    expect((await post("/api/register", { name: "Dot2", password: "dorothy's password", token: g.token }, undefined, freshIp())).body.error?.code).toBe("BAD_TOKEN");
+    expect((await post("/api/register", { name: "Dot3", password: "dorothy's password", token: acc.token }, undefined, freshIp())).body.error?.code).toBe("ALREADY_REGISTERED");
+    // And the account logs in with its new name on another device.
+    expect((await post("/api/login", { name: "dorothy", password: "dorothy's password" }, undefined, freshIp())).body.player.id).toBe(g.player.id);
+  });
+
+  it("refuses guests ranked rooms and the rated daily attempt, and lets them play casual and the daily unrated", async () => {
+    const fay = await guest(server.url, "Fay");
+    const g = await socket(fay.token);
+    const refused = await g.call("room:create", { game: "goblin-market", seats: 3, ranked: true });
+    expect(refused.error?.code).toBe("ACCOUNT_REQUIRED");
+    expect(refused.error?.message).toMatch(/create an account/i);
+    const acct = await socket((await register("Gus")).token);
+    const ranked = await acct.call("room:create", { game: "goblin-market", seats: 3, ranked: true });
+    expect(ranked.ok, JSON.stringify(ranked)).toBe(true);
+    expect((await g.call("room:join", { roomId: ranked.roomId })).error?.code).toBe("ACCOUNT_REQUIRED");
+    const casual = await g.call("room:create", { game: "goblin-market", seats: 3 });
+    expect(casual.ok).toBe(true);
+    expect((await acct.call("room:join", { roomId: casual.roomId })).ok).toBe(true);
+
+    expect((await g.call("daily:start", { game: "aucteraden", ranked: true })).error?.code).toBe("ACCOUNT_REQUIRED");
+    const unrated = await g.call("daily:start", { game: "aucteraden" });
+    expect(unrated.ok, JSON.stringify(unrated)).toBe(true);
+    expect((unrated.state as { ranked: boolean }).ranked).toBe(false);
+    const rated = await acct.call("daily:start", { game: "aucteraden" });
+    expect(rated.ok, JSON.stringify(rated)).toBe(true);
+    expect((rated.state as { ranked: boolean }).ranked).toBe(true);
+
+    // A guest who has seen today's deal and then registers (same id) gets no rated attempt at it.
+    const upgraded = await socket((await register("Faye", "faye's password", fay.token)).token);
+    const seen = await upgraded.call("daily:start", { game: "aucteraden" });
+    expect(seen.error?.code).toBe("DAILY_SEEN");
+    expect((await upgraded.call("room:create", { game: "goblin-market", seats: 3, ranked: true })).ok).toBe(true);
+  });
+
+  it("shows a rename at every table the player sits at, to every viewer; one name per table", async () => {
+    const hal = await register("Hal");
+    const halSock = await socket(hal.token);
+    const ivyGuest = await guest(server.url, "Ivy");
+    const ivy = await socket(ivyGuest.token);
+    const watcher = await socket();
+    const open1 = await halSock.call("room:create", { game: "goblin-market", seats: 3 });
+    const roomA = open1.roomId as string;
+    expect((await ivy.call("room:join", { roomId: roomA })).ok).toBe(true);
+    const roomB = (await halSock.call("room:create", { game: "goblin-market", seats: 3, bots: 1 })).roomId as string;
+    expect((await ivy.call("room:join", { roomId: roomB })).ok).toBe(true);
+    expect((await halSock.call("room:start", { roomId: roomB })).ok).toBe(true); // a live game
+    expect((await watcher.call("room:sync", { roomId: roomB })).ok).toBe(true);
+    await until(() => ivy.rooms.get(roomB)?.state.status === "playing", "the game to start");
+
+    // Same name as a seated player: refused.
+    const copycat = await socket((await guest(server.url, "IVY")).token);
+    expect((await copycat.call("room:join", { roomId: roomA })).error?.code).toBe("NAME_IN_ROOM");
+
+    const seatNames = (c: TestClient, roomId: string) => ((c.rooms.get(roomId)?.state.seats ?? []) as Array<{ name: string | null }>).map((s) => s.name);
+    const renamed = await post("/api/rename", { name: "Harold" }, hal.token);
+    expect(renamed.body.ok, JSON.stringify(renamed.body)).toBe(true);
+    await until(() => seatNames(ivy, roomA)[0] === "Harold" && seatNames(ivy, roomB)[0] === "Harold", "Ivy to see Harold at both tables");
+    await until(() => seatNames(watcher, roomB)[0] === "Harold", "the spectator to see Harold");
+    await until(() => seatNames(halSock, roomA)[0] === "Harold", "Harold to see himself");
+    expect((await me(hal.token)).body.player.name).toBe("Harold");
+
+    // A guest's rename (POST /api/guest with its token) reaches the tables too.
+    const ivyRenamed = await post("/api/guest", { name: "Ivy Lee", token: ivyGuest.token });
+    expect(ivyRenamed.body.player.id).toBe(ivyGuest.player.id);
+    await until(() => seatNames(halSock, roomA)[1] === "Ivy Lee" && seatNames(watcher, roomB)[1] === "Ivy Lee", "Harold and the spectator to see Ivy Lee");
+
+    // A rename to a name someone at the table goes by, or another account's name, is refused and changes nothing.
+    const clash = await post("/api/guest", { name: "harold", token: ivyGuest.token });
+    expect(clash.body.error?.code).toBe("NAME_TAKEN"); // an account holds it
+    await register("Jo");
+    expect((await post("/api/rename", { name: "JO" }, hal.token)).body.error?.code).toBe("NAME_TAKEN");
+    expect((await post("/api/rename", { name: "ivy lee" }, hal.token)).body.error?.code).toBe("NAME_IN_ROOM");
+    expect((await me(hal.token)).body.player.name).toBe("Harold");
+    expect(seatNames(ivy, roomA)[0]).toBe("Harold");
+    // Guests rename through /api/guest; /api/rename is for accounts.
+    expect((await post("/api/rename", { name: "Ivy Two" }, ivyGuest.token)).body.error?.code).toBe("ACCOUNT_REQUIRED");
+  });
+
+  it("logs out one session, every session, and the others on a password change: tokens refused, live sockets disconnected", async () => {
+    const { token: t0 } = await register("Kim", "kim's password");
+    const login = async (password = "kim's password") => {
+      const r = await post("/api/login", { name: "Kim", password }, undefined, freshIp());
+      expect(r.body.ok, JSON.stringify(r.body)).toBe(true);
+      return r.body.token as string;
+    };
+    const [t1, t2] = [await login(), await login()];
+    const [s1, s2] = [await socket(t1), await socket(t2)];
+    const gone = (c: TestClient) => new Promise<string>((resolve) => c.socket.once("disconnect", (reason) => resolve(reason)));
+
+    // Log out one session: its token and its sockets only.
+    const s1Gone = gone(s1);
+    expect((await post("/api/logout", {}, t1)).body.ok).toBe(true);
+    expect(await s1Gone).toBe("io server disconnect");
+    expect((await me(t1)).body.error?.code).toBe("BAD_TOKEN");
+    expect(await refusedSocket(t1)).toBe("BAD_TOKEN");
+    expect((await me(t2)).body.ok).toBe(true);
+    expect(s2.socket.connected).toBe(true);
+
+    // Change the password from session t2: the others (t0) are logged out, t2 stays.
+    const s0 = await socket(t0);
+    const s0Gone = gone(s0);
+    expect((await post("/api/password", { old: "wrong password", new: "kim's new password" }, t2)).body.error?.code).toBe("BAD_LOGIN");
+    expect((await post("/api/password", { old: "kim's password", new: "short" }, t2)).body.error?.code).toBe("WEAK_PASSWORD");
+    const changed = await post("/api/password", { old: "kim's password", new: "kim's new password" }, t2);
+    expect(changed.body).toEqual({ ok: true, revoked: 1 });
+    expect(await s0Gone).toBe("io server disconnect");
+    expect((await me(t0)).body.error?.code).toBe("BAD_TOKEN");
+    expect((await me(t2)).body.ok).toBe(true);
+    expect((await post("/api/login", { name: "Kim", password: "kim's password" }, undefined, freshIp())).body.error?.code).toBe("BAD_LOGIN");
+    const t3 = await login("kim's new password");
+    const s3 = await socket(t3);
+
+    // Log out everywhere: every token refused, every live socket disconnected.
+    const [s2Gone, s3Gone] = [gone(s2), gone(s3)];
+    expect((await post("/api/logout-all", {}, t3)).body).toEqual({ ok: true, revoked: 2 });
+    expect(await s2Gone).toBe("io server disconnect");
+    expect(await s3Gone).toBe("io server disconnect");
+    for (const t of [t2, t3]) {
+      expect((await me(t)).body.error?.code).toBe("BAD_TOKEN");
+      expect((await call("GET", "/api/daily/aucteraden/board", undefined, t)).body.error?.code).toBe("BAD_TOKEN");
+      expect(await refusedSocket(t)).toBe("BAD_TOKEN");
+    }
+    expect((await post("/api/logout-all", {}, t3)).body.error?.code).toBe("BAD_TOKEN");
+    expect((await post("/api/logout", {})).body.error?.code).toBe("ACCOUNT_REQUIRED");
+  });
+
+  it("cannot be forged: a tampered body, another key, another player's session, an unknown session are all BAD_TOKEN", async () => {
+    const lu = await register("Lu");
+    const mo = await register("Mo");
+    const [body, mac] = lu.token.split(".") as [string, string];
+    const claims = JSON.parse(Buffer.from(body, "base64url").toString()) as { p: string; s: string; t: number };
+    const sign = (b: string, key = SECRET) => `${b}.${createHmac("sha256", key).update(b).digest("base64url")}`;
+    const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const forged = {
+      "tampered body (Mo's id, Lu's mac)": `${enc({ ...claims, p: mo.id })}.${mac}`,
+      "a changed mac": `${body}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`,
+      "signed with another key": new TokenIssuer("not-the-server-secret-at-all").issueSession(lu.id, claims.s),
+      "a guest token for an account's id, another key": new TokenIssuer("not-the-server-secret-at-all").issue({ id: lu.id, name: "Lu" }),
+      "Lu's session under Mo's id (right key)": sign(enc({ p: mo.id, s: claims.s, t: claims.t })),
+      "an unknown session (right key)": sign(enc({ p: lu.id, s: "s_madeup", t: claims.t })),
+      "a guest token for an account's id (right key)": sign(enc({ p: lu.id, n: "Lu", t: claims.t })),
+      "no signature": body,
+      garbage: "x.y",
+    };
+    for (const [what, token] of Object.entries(forged)) {
+      const r = await me(token);
+      expect(r.body.error?.code, what).toBe("BAD_TOKEN");
+      expect(r.status, what).toBe(401);
+      expect(await refusedSocket(token), what).toBe("BAD_TOKEN");
+    }
+    expect((await me(lu.token)).body.player.name).toBe("Lu");
+  });
+});
+
+describe("without TRUST_PROXY, X-Forwarded-For is ignored", () => {
+  it("counts registrations by the connection's address", async () => {
+    const { db, dispose } = await openTestDatabase(false);
+    const config = testConfig({ trustProxy: false });
+    const server = await startServer(config, { db, redisPrefix: newPrefix(), logger: createLogger(config.logLevel, "acc2"), manualTimers: true, now: () => Date.UTC(2026, 10, 25) });
+    try {
+      const reg = (i: number) =>
+        fetch(`${server.url}/api/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `10.9.9.${i}` }, body: JSON.stringify({ name: `Reg${i}`, password: "a password" }) }).then((r) => r.json() as Promise<{ ok: boolean; error?: { code: string } }>);
+      for (let i = 0; i < 5; i++) expect((await reg(i)).ok).toBe(true);
+      expect((await reg(5)).error?.code).toBe("RATE_LIMITED");
+    } finally {
+      await server.close();
+      await dispose();
+    }
+  });
+});
+
+describe.skipIf(!REDIS_URL)("log out everywhere across two nodes", () => {
+  it("disconnects the player's sockets on the other node and refuses the token there", async () => {
+    const { db, dispose } = await openTestDatabase(false);
+    const prefix = newPrefix();
+    const backend = { name: "redis", redis: true, realPg: false };
+    const a = await startTestServer(backend, db, prefix, "node-a");
+    const b = await startTestServer(backend, db, prefix, "node-b");
+    const clients: TestClient[] = [];
+    try {
+      const reg = await fetch(`${a.url}/api/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "10.77.0.1" }, body: JSON.stringify({ name: "Nodey", password: "nodey's password" }) });
+      const { token } = (await reg.json()) as { token: string };
+      const onB = await new TestClient(b.url, token).ready();
+      clients.push(onB);
+      const gone = new Promise<string>((resolve) => onB.socket.once("disconnect", (reason) => resolve(reason)));
+      const out = await fetch(`${a.url}/api/logout-all`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      expect(((await out.json()) as { ok: boolean }).ok).toBe(true);
+      expect(await gone).toBe("io server disconnect");
+      const again = new TestClient(b.url, token);
+      clients.push(again);
+      await expect(again.ready()).rejects.toThrow("BAD_TOKEN");
+      const me = await fetch(`${b.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(401);
+    } finally {
+      for (const c of clients) c.close();
+      await a.close();
+      await b.close();
+      await dispose();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Accounts in a real browser: a guest is told to create an account where ranked play is offered,
+ * turns into an account from the identity menu keeping their player id, can then choose ranked;
+ * a wrong login shows the server's own words; logging out everywhere from a second device logs
+ * the first one out at once (its socket is disconnected and its token refused).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, startBazaar, type Bazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+const playerIdInStorage = `JSON.parse(localStorage.getItem("goblin-bazaar.identity")).player.id`;
+
+describe.skipIf(!available)("accounts in the browser", () => {
+  let bazaar: Bazaar;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [bazaar, browser] = await Promise.all([startBazaar(), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+
+  it("a guest registers from the menu keeping their id, can then play ranked; log out everywhere reaches the other device", async () => {
+    const url = bazaar.server.url;
+    const one = await newPage(browser, DESKTOP);
+    const page = one.page;
+    await enterName(page, url, "Nell");
+    const guestId = await page.evaluate(playerIdInStorage);
+
+    // Where ranked play is offered, the guest is told to create an account; the option is off.
+    // In the create form and in the daily challenge panel.
+    await page.getByTestId("ranked-needs-account").first().waitFor();
+    expect(await page.getByTestId("ranked-needs-account").count()).toBe(2);
+    expect(await page.getByTestId("ranked-needs-account").first().textContent()).toContain("Create an account to play ranked");
+    expect(await page.locator('input[name="mode"][value="ranked"]').isDisabled()).toBe(true);
+
+    // The hint opens the menu on the registration form, the guest's name filled in.
+    await page.getByRole("button", { name: "Create an account to play ranked" }).first().click();
+    await page.getByTestId("acc-form-register").waitFor();
+    expect(await page.getByLabel("Choose a name (unique)").inputValue()).toBe("Nell");
+    await page.getByLabel("Password").fill("short");
+    await page.getByTestId("acc-submit").click();
+    // The browser's own minlength check or the server's words: either way, no account yet.
+    expect(await page.getByTestId("account-status").textContent()).toContain("guest");
+    await page.getByLabel("Password").fill("password of Nell");
+    await page.getByTestId("acc-submit").click();
+    await expect.poll(() => page.getByTestId("account-status").textContent()).toContain("Logged in");
+    expect(await page.evaluate(playerIdInStorage)).toBe(guestId);
+    await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+    await expect.poll(() => page.getByTestId("ranked-needs-account").count()).toBe(0);
+    expect(await page.locator('input[name="mode"][value="ranked"]').isDisabled()).toBe(false);
+
+    // Another device: a wrong password is refused in the server's words, the right one logs in.
+    const two = await newPage(browser, PHONE);
+    await two.page.goto(url + "/");
+    await two.page.getByTestId("account-entry").locator("summary").click();
+    await two.page.getByLabel("Account name").fill("nell");
+    await two.page.getByLabel("Password").fill("not Nell's password");
+    await two.page.getByTestId("acc-submit").click();
+    await expect.poll(() => two.page.getByTestId("acc-error").textContent()).toBe("That name and password do not match an account.");
+    await enterAccount(two.page, url, "Nell"); // registered already: logs in
+    expect(await two.page.evaluate(playerIdInStorage)).toBe(guestId);
+
+    // Log out everywhere from the phone: the desktop is logged out at once.
+    two.page.once("dialog", (d) => void d.accept());
+    await two.page.locator('[data-testid="me"] summary').click();
+    await two.page.getByTestId("logout-all").click();
+    await two.page.getByLabel("Your display name").waitFor();
+    await page.getByLabel("Your display name").waitFor();
+    expect(await page.locator(".notice").first().textContent()).toContain("You were logged out");
+    expect(await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)).toBeNull();
+    await one.context.close();
+    await two.context.close();
+  }, 120_000);
+});

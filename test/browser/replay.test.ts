@@ -1,0 +1,217 @@
+/**
+ * The replay viewer in a real browser (playwright-core driving Debian's chromium). A game of each
+ * of the four games is played to the end over the protocol (one person, bots in the other seats);
+ * then /game/<id> replays it: the deal verified in words, steps by the buttons, the keys and the
+ * slider, to the end where the final scores are the recorded ones; "viewing as" switches between
+ * everyone (the hidden cards listed), a player and a spectator; the shareable link opens at its
+ * step. A spectator's end screen of the finished room links to the replay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { randomLegalAction } from "../../src/games/legal.js";
+import type { LegalAction } from "../../src/games/types.js";
+import { guest, lcg, TestClient, until } from "../support/harness.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, launchChromium, newPage, PHONE, startBazaar, type Bazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) {
+  console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.\n`);
+}
+
+async function json(url: string): Promise<Record<string, any>> {
+  return (await (await fetch(url)).json()) as Record<string, any>;
+}
+
+/** One person plays a room (bots fill the other seats) to the end over the protocol; returns its finished record. */
+async function playGame(base: string, game: string, seats: number, seed: number): Promise<{ roomId: string; record: Record<string, any> }> {
+  const me = await guest(base, "Rae");
+  const c = await new TestClient(base, me.token).ready();
+  try {
+    const created = await c.call("room:create", { game, seats, bots: seats - 1, clock: "none" });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const roomId = created.roomId as string;
+    expect((await c.call("room:start", { roomId })).ok).toBe(true);
+    const random = lcg(seed);
+    for (let i = 0; i < 3000; i++) {
+      await c.sync(roomId);
+      const view = c.view(roomId) as Record<string, any>;
+      if (view.status === "finished") break;
+      const legal = view.legal as LegalAction[];
+      if (legal.length === 0) {
+        // A bot's turn: wait for it to move.
+        await until(async () => ((await c.sync(roomId), c.view(roomId).version as number) > (view.version as number)), "a bot to move");
+        continue;
+      }
+      const ack = await c.call("game:act", { roomId, action: randomLegalAction(legal, random) });
+      expect(ack.ok, JSON.stringify(ack)).toBe(true);
+    }
+    const record = await until(async () => {
+      const r = await json(`${base}/api/finished/${roomId}`);
+      return r.ok ? (r.game as Record<string, any>) : undefined;
+    }, `the ${game} game to be recorded`);
+    return { roomId, record };
+  } finally {
+    c.close();
+  }
+}
+
+const step = async (page: Page) => Number(await page.getByTestId("replay").getAttribute("data-step"));
+
+describe.skipIf(!available)("replay viewer (browser)", () => {
+  let bazaar: Bazaar;
+  let base: string;
+  let browser: Browser;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    bazaar = await startBazaar({ botDelayMs: 5 });
+    base = `http://127.0.0.1:${bazaar.server.port}`;
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+
+  const open = async (path: string, size = DESKTOP) => {
+    const { context, page } = await newPage(browser, size);
+    page.on("pageerror", (e) => errors.push(`${path}: ${e.message}`));
+    await page.goto(base + path);
+    await page.getByTestId("replay").waitFor();
+    return { context, page };
+  };
+
+  it("steps through a Goblin Teeth game by buttons, keys and slider to the final scores, as everyone, a player and a spectator", async () => {
+    const { roomId, record } = await playGame(base, "goblin-teeth", 3, 11);
+    const last = record.actions.length as number;
+    const { context, page } = await open(`/game/${roomId}`);
+    const replay = page.getByTestId("replay");
+    expect(await replay.getAttribute("data-total")).toBe(String(last + 1));
+    expect(await step(page)).toBe(0);
+    await expect.poll(() => page.getByTestId("replay-step").textContent()).toContain("The deal");
+    // The deal, verified in plain words, with the seed the record has.
+    await page.getByTestId("replay-seed-ok").waitFor();
+    expect(await page.getByTestId("replay-seed-ok").textContent()).toContain("Deal verified: the seed matches the commitment published at the start.");
+    expect(await page.getByTestId("replay-seed").textContent()).toBe(record.seed);
+    // Everything hidden: every hand at the deal.
+    await page.getByTestId("replay-hidden").waitFor();
+    expect(await page.getByTestId("replay-hidden").locator("dt").allTextContents()).toEqual(expect.arrayContaining(["Rae's hand", "Bot 1's hand", "Bot 2's hand"]));
+
+    // Buttons.
+    await page.getByTestId("replay-next").click();
+    await expect.poll(() => step(page)).toBe(1);
+    expect(await page.getByTestId("replay-lines").textContent()).toMatch(/moved/);
+    await page.getByTestId("replay-prev").click();
+    await expect.poll(() => step(page)).toBe(0);
+    expect(await page.getByTestId("replay-prev").isDisabled()).toBe(true);
+    // Keys.
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => step(page)).toBe(2);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => step(page)).toBe(1);
+    // The slider, dragged to the middle (it reports its value as a range input does).
+    const mid = Math.floor(last / 2);
+    await page.getByTestId("replay-slider").evaluate((el, v) => {
+      (el as unknown as { value: string }).value = String(v);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }, mid);
+    await expect.poll(() => step(page)).toBe(mid);
+    await page.locator(".gt-table").waitFor();
+    // ...and moved by its own arrow key.
+    await page.getByTestId("replay-slider").focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => step(page)).toBe(mid + 1);
+    await page.getByTestId("replay-slider").blur();
+    // The shareable link names the step.
+    await expect.poll(() => page.getByTestId("replay-url").inputValue()).toBe(`${base}/game/${roomId}?step=${mid + 1}`);
+    expect(new URL(page.url()).search).toBe(`?step=${mid + 1}`);
+
+    // A player's own view: their hand, nothing else hidden shown.
+    await page.selectOption('[data-testid="replay-viewer"]', "seat:0");
+    await expect.poll(() => replay.getAttribute("data-viewer")).toBe("seat:0");
+    await page.locator(".gt-table").waitFor();
+    expect(await page.getByTestId("replay-hidden").count()).toBe(0);
+    expect(await step(page)).toBe(mid + 1);
+    await expect.poll(() => page.getByTestId("replay-url").inputValue()).toBe(`${base}/game/${roomId}?step=${mid + 1}&viewer=seat%3A0`);
+    // A spectator's.
+    await page.selectOption('[data-testid="replay-viewer"]', "spectator");
+    await expect.poll(() => replay.getAttribute("data-viewer")).toBe("spectator");
+    await page.locator(".gt-table").waitFor();
+    expect(await page.getByTestId("replay-hidden").count()).toBe(0);
+    await page.selectOption('[data-testid="replay-viewer"]', "all");
+    await page.getByTestId("replay-hidden").waitFor();
+
+    // End: the final scores, as recorded.
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("End");
+    await expect.poll(() => step(page)).toBe(last);
+    await page.getByTestId("end-screen").waitFor();
+    const rows = page.getByTestId("result-row");
+    expect(await rows.count()).toBe(3);
+    const shown = (await rows.allTextContents()).join(" ");
+    for (const score of record.outcome.scores as number[]) expect(shown).toContain(String(score));
+    expect(await page.getByTestId("replay-next").isDisabled()).toBe(true);
+    expect(await page.getByTestId("replay-link").count()).toBe(0);
+    await page.keyboard.press("Home");
+    await expect.poll(() => step(page)).toBe(0);
+    await context.close();
+
+    // The link opens the replay at its step, as that viewer.
+    const shared = await open(`/game/${roomId}?step=${mid + 1}&viewer=seat:1`, PHONE);
+    await expect.poll(() => step(shared.page)).toBe(mid + 1);
+    expect(await shared.page.getByTestId("replay").getAttribute("data-viewer")).toBe("seat:1");
+    await shared.page.locator(".gt-table").waitFor();
+    await shared.context.close();
+
+    // A spectator of the finished room finds the replay from its end screen.
+    const { context: wc, page: watcher } = await newPage(browser);
+    watcher.on("pageerror", (e) => errors.push(`room: ${e.message}`));
+    await watcher.goto(`${base}/room/${roomId}`);
+    await watcher.getByRole("button", { name: "Just watch games" }).click();
+    await watcher.getByTestId("replay-link").click();
+    await watcher.waitForURL(`${base}/game/${roomId}`);
+    await watcher.getByTestId("replay").waitFor();
+    await watcher.getByTestId("replay-seed-ok").waitFor();
+    await wc.close();
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it.each([
+    ["goblin-market", 3],
+    ["sorcerous-futures", 3],
+    ["aucteraden", 1],
+  ] as const)("replays %s to its final scores with the game's own table", async (game, seats) => {
+    const { roomId, record } = await playGame(base, game, seats, 5);
+    const last = record.actions.length as number;
+    const { context, page } = await open(`/game/${roomId}`);
+    await page.getByTestId("replay-seed-ok").waitFor();
+    await page.getByTestId("replay-hidden").waitFor();
+    await page.getByTestId("replay-next").click();
+    await expect.poll(() => step(page)).toBe(1);
+    await page.getByTestId("replay-last").click();
+    await expect.poll(() => step(page)).toBe(last);
+    await page.getByTestId("end-screen").waitFor();
+    // Aucteraden's table has its own end screen with the one score; the others list every seat.
+    const shown = game === "aucteraden" ? await page.getByTestId("final-score").textContent() : (await page.getByTestId("result-row").allTextContents()).join(" ");
+    for (const score of record.outcome.scores as number[]) expect(shown).toContain(String(score));
+    if (seats > 1) {
+      await page.selectOption('[data-testid="replay-viewer"]', "seat:1");
+      await expect.poll(() => page.getByTestId("replay").getAttribute("data-viewer")).toBe("seat:1");
+      await page.getByTestId("end-screen").waitFor();
+    }
+    await page.getByTestId("replay-first").click();
+    await expect.poll(() => step(page)).toBe(0);
+    await context.close();
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it("says plainly when there is nothing to replay", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${base}/game/AAAAAAAAAAAAAAAAAAAAAA`);
+    await page.getByTestId("replay-error").waitFor();
+    expect(await page.getByTestId("replay-error").getAttribute("data-code")).toBe("NOT_FOUND");
+    expect(await page.getByTestId("replay-error").textContent()).toContain("No finished game with that id");
+    await context.close();
+  });
+});
