@@ -25,6 +25,7 @@ import { DailyChallenges } from "./platform/daily.js";
 import { RoomService } from "./platform/room-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
+import { registerOpenApi } from "./transport/openapi.js";
 import { attachSockets } from "./transport/socket.js";
 import { adapterRedis as newAdapterRedis } from "./transport/adapter-redis.js";
 import { checkInternals, parserOptions, useFastPaths } from "./transport/internals.js";
@@ -73,6 +74,8 @@ async function tokenSecret(config: Config, redis: Redis | undefined, prefix: str
   return fresh;
 }
 
+const NOT_FOUND = { code: "NOT_FOUND", message: "No such endpoint." };
+
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel, config.nodeId);
   const prefix = opts.redisPrefix ?? config.redisPrefix ?? "gb:";
@@ -103,18 +106,28 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024, trustProxy: config.trustProxy,
     // Request start/end lines only at debug: info stays readable at load.
     logController: new LogController({ disableRequestLogging: () => !log.isLevelEnabled("debug") }),
+    // Requests the router rejects before any route (a path segment over 100 characters, a bad
+    // URL) get the same error shape as every other reply: such a path names nothing here.
+    frameworkErrors: (error, _req, reply) => {
+      const tooLong = (error as { code?: string }).code === "FST_ERR_MAX_PARAM_LENGTH";
+      const out = reply as unknown as { status(code: number): { send(body: unknown): unknown } };
+      void out.status(tooLong ? 404 : 400).send({ ok: false, error: tooLong ? NOT_FOUND : { code: "BAD_REQUEST", message: "That request could not be understood." } });
+    },
   });
+  // The OpenAPI document (GET /api/openapi.json), from the routes' schemas: registered first, so it sees them.
+  await registerOpenApi(app);
   registerRoutes(app, { service, tokens, db, daily, nodeId: config.nodeId, accounts });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   if (existsSync(join(clientDir, "index.html"))) {
     await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
     app.setNotFoundHandler((req, reply) =>
-      req.url.startsWith("/api/") ? reply.status(404).send({ ok: false, error: { code: "NOT_FOUND", message: "No such endpoint." } }) : reply.sendFile("index.html"),
+      req.url.startsWith("/api/") ? reply.status(404).send({ ok: false, error: NOT_FOUND }) : reply.sendFile("index.html"),
     );
   } else {
     app.get("/", async (_req, reply) =>
       reply.type("text/html").send("<!doctype html><title>Goblin Bazaar</title><h1>Goblin Bazaar</h1><p>The server is running. The web client has not been built (see README).</p>"),
     );
+    app.setNotFoundHandler((_req, reply) => reply.status(404).send({ ok: false, error: NOT_FOUND }));
   }
 
   const io = new Server(app.server, {

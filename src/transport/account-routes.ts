@@ -12,6 +12,7 @@ import { AppError, err, toErrorReply } from "../platform/errors.js";
 import { newPlayerId, validateName, type Player } from "../platform/identity.js";
 import type { Accounts, Verified } from "../platform/accounts.js";
 import type { RoomService } from "../platform/room-service.js";
+import { arrayOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 
 export interface AccountRouteDeps {
   accounts: Accounts;
@@ -56,10 +57,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
   const { accounts, service } = deps;
 
   /** A route whose refusals get their own statuses (and Retry-After when rate-limited). */
-  function route(path: string, method: "GET" | "POST", handler: (req: FastifyRequest) => Promise<Record<string, unknown>>): void {
+  function route(path: string, method: "GET" | "POST", doc: RouteDoc, handler: (req: FastifyRequest) => Promise<Record<string, unknown>>): void {
     app.route({
       method,
       url: path,
+      schema: routeDoc(doc),
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         try {
           return { ok: true, ...(await handler(req)) };
@@ -101,7 +103,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
    * A guest identity: a name in, a signed token out. With the guest's own token, renames the same
    * player (at every table they sit at, too). A name an account holds is refused (NAME_TAKEN).
    */
-  route("/api/guest", "POST", async (req) => {
+  route("/api/guest", "POST", {
+    summary: "Get a guest identity, or rename your guest",
+    description: "A name in, a signed token out. With the guest's own token, renames the same player (at every table they sit at, too). A name an account holds is NAME_TAKEN; an account's token is NOT_A_GUEST.",
+    tags: ["accounts"],
+    body: obj({ name: str("1 to 24 letters, digits, spaces, _ . ' - (else BAD_NAME)."), token: str("Your guest token, to rename that guest.") }, { optional: ["token"] }),
+    response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 409, 413) },
+  }, async (req) => {
     const body = bodyOf(req);
     const name = validateName(body.name);
     const c = body.token !== undefined ? await accounts.resolve(body.token) : null;
@@ -115,7 +123,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     return { token, player };
   });
 
-  route("/api/register", "POST", async (req) => {
+  route("/api/register", "POST", {
+    summary: "Register an account",
+    description: "A new account, logged in. With a guest's token, the guest becomes the account (same id) and their guest tokens stop working. Names are unique case-insensitively.",
+    tags: ["accounts"],
+    body: obj({ name: str("1 to 24 letters, digits, spaces, _ . ' - (else BAD_NAME)."), password: str("8 to 200 characters (else WEAK_PASSWORD)."), token: str("A guest's token, to keep that guest's games.") }, { optional: ["token"] }),
+    response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 409, 413, 429) },
+  }, async (req) => {
     const checked = await accounts.checkRegistration(bodyOf(req));
     const rooms = checked.guest ? await tablesFor(checked.guest, checked.name) : null;
     const r = await accounts.register(checked, client(req));
@@ -123,26 +137,64 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     return { token: r.token, player: r.player };
   });
 
-  route("/api/login", "POST", async (req) => {
+  route("/api/login", "POST", {
+    summary: "Log in",
+    description: "A new session. The name is matched case-insensitively. A wrong name or password is BAD_LOGIN.",
+    tags: ["accounts"],
+    body: obj({ name: str(), password: str() }),
+    response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 413, 429) },
+  }, async (req) => {
     const r = await accounts.login(bodyOf(req), client(req));
     return { token: r.token, player: r.player };
   });
 
-  route("/api/logout", "POST", async (req) => {
+  route("/api/logout", "POST", {
+    summary: "Log out this session",
+    description: "This session ends: its token is refused from now on and its sockets are disconnected. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({}), ...errors(401, 403) },
+  }, async (req) => {
     await accounts.logout(await accountOf(req));
     return {};
   });
 
-  route("/api/logout-all", "POST", async (req) => {
+  route("/api/logout-all", "POST", {
+    summary: "Log out every session",
+    description: "Every session of the account ends, this one too; every socket of the player is disconnected. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({ revoked: int("Sessions ended.") }), ...errors(401, 403) },
+  }, async (req) => {
     return { revoked: await accounts.logoutAll(await accountOf(req)) };
   });
 
-  route("/api/password", "POST", async (req) => {
+  route("/api/password", "POST", {
+    summary: "Change your password",
+    description: "Every other session ends; this one stays. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: obj({ old: str("The current password."), new: str("8 to 200 characters (else WEAK_PASSWORD).") }),
+    response: { 200: okReply({ revoked: int("Other sessions ended.") }), ...errors(400, 401, 403, 413, 429) },
+  }, async (req) => {
     const body = bodyOf(req);
     return await accounts.changePassword(await accountOf(req), { old: body.old, new: body.new }, client(req));
   });
 
-  route("/api/me", "GET", async (req) => {
+  route("/api/me", "GET", {
+    summary: "Who you are, and your sessions",
+    description: "A guest's token gives account false and no sessions.",
+    tags: ["accounts"],
+    bearer: true,
+    response: {
+      200: okReply({
+        player: playerShape,
+        createdAt: nullable(num("When the account was made, epoch ms; null for a guest.")),
+        sessions: arrayOf(obj({ id: str(), createdAt: num("epoch ms"), lastSeenAt: num("epoch ms"), userAgent: nullable(str()), current: bool("This request's session.") })),
+      }),
+      ...errors(401),
+    },
+  }, async (req) => {
     const token = bearer(req);
     if (token === undefined) throw err("BAD_TOKEN", "Send your token (Authorization: Bearer <token>) to see who you are.");
     const v = await accounts.require(token);
@@ -150,7 +202,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions };
   });
 
-  route("/api/rename", "POST", async (req) => {
+  route("/api/rename", "POST", {
+    summary: "Rename your account",
+    description: "The account's new display name, shown at its tables too. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: obj({ name: str("1 to 24 letters, digits, spaces, _ . ' - (else BAD_NAME).") }),
+    response: { 200: okReply({ player: playerShape }), ...errors(400, 401, 403, 409, 413) },
+  }, async (req) => {
     const v = await accountOf(req);
     const name = validateName(bodyOf(req).name);
     if (await accounts.nameHeld(name, v.player.id)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);

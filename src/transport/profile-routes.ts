@@ -13,6 +13,7 @@ import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply } from "../protocol/profiles.js";
+import { arrayOf, bool, errors, int, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 
 export interface ProfileDeps {
   db: Database;
@@ -41,7 +42,25 @@ async function owner(db: Database, raw: unknown): Promise<ProfileOwner> {
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
   const { db, daily } = deps;
 
-  app.get<{ Params: { name: string } }>("/api/players/:name", async (req): Promise<ProfileReply> => {
+  app.get<{ Params: { name: string } }>("/api/players/:name", {
+    schema: routeDoc({
+      summary: "A player's profile",
+      description: "Ratings (displayed numbers) with their history, and finished games counted by game type.",
+      tags: ["profiles"],
+      params: obj({ name: str("An account's name (any case), or id:<player id>.") }),
+      response: {
+        200: okReply({
+          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page.") }),
+          ratings: arrayOf(obj({
+            game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num(),
+            history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
+          })),
+          played: arrayOf(obj({ game: str(), games: int() })),
+        }),
+        ...errors(404),
+      },
+    }),
+  }, async (req): Promise<ProfileReply> => {
     const p = await owner(db, req.params.name);
     const [ratings, played] = await Promise.all([profileRatings(db, p.id), playedCounts(db, p.id)]);
     return {
@@ -52,7 +71,34 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     };
   });
 
-  app.get<{ Params: { name: string }; Querystring: { before?: string; limit?: string } }>("/api/players/:name/games", async (req): Promise<GamesPageReply> => {
+  app.get<{ Params: { name: string }; Querystring: { before?: string; limit?: string } }>("/api/players/:name/games", {
+    schema: routeDoc({
+      summary: "A player's finished games, a page at a time",
+      description: "Newest first. `next` is null on the last page, else pass it as `before`. A game on today's daily deal has id null for whoever may not know that deal yet (the token is optional).",
+      tags: ["profiles"],
+      bearer: true,
+      params: obj({ name: str("An account's name (any case), or id:<player id>.") }),
+      querystring: obj(
+        {
+          before: str("The `next` of the previous page (else BAD_CURSOR)."),
+          limit: { type: "integer", minimum: 1, maximum: GAMES_PAGE_MAX, default: GAMES_PAGE_DEFAULT, description: "Else BAD_LIMIT." },
+        },
+        { optional: ["before", "limit"] },
+      ),
+      response: {
+        200: okReply({
+          games: arrayOf(obj({
+            id: nullable(str()), game: str(), finishedAt: str("ISO 8601."), ranked: bool(), daily: nullable(str("A daily deal's day.")),
+            players: arrayOf(obj({ seat: int(), name: str(), playerId: nullable(str()), bot: bool(), place: int(), score: num(), forfeit: nullable(str()), profile: nullable(str()) })),
+            me: obj({ seat: int(), place: int(), score: num(), forfeit: nullable(str()) }),
+            ratingChange: nullable(obj({ before: num(), after: num(), delta: num(), beforeProvisional: bool(), afterProvisional: bool() })),
+          })),
+          next: nullable(str("The cursor of the next, older page.")),
+        }),
+        ...errors(400, 401, 404),
+      },
+    }),
+  }, async (req): Promise<GamesPageReply> => {
     const viewer = await deps.requester(req);
     const limit = pageLimit(req.query.limit);
     let before = null;

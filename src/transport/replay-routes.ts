@@ -15,6 +15,7 @@ import { AppError, err, toErrorReply } from "../platform/errors.js";
 import { checkRoomId } from "../platform/room-service.js";
 import { parseViewer, replayRecord } from "../platform/replay.js";
 import type { HttpDeps } from "./http.js";
+import { arrayOf, bool, errors, int, nullable, num, obj, okReply, roomIdParam, routeDoc, str } from "./openapi.js";
 
 /** At most this many steps' views per request (a long five-player Goblin Teeth game: ~4 KB a view, 160+ steps). */
 export const REPLAY_WINDOW = 50;
@@ -41,7 +42,49 @@ export function registerReplayRoutes(app: FastifyInstance, deps: Pick<HttpDeps, 
 
   const refuse = (reply: FastifyReply, status: number, e: AppError) => reply.status(status).send(toErrorReply(e));
 
-  app.get<{ Params: { id: string }; Querystring: { viewer?: string; from?: string; to?: string } }>("/api/replay/:id", async (req, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { viewer?: string; from?: string; to?: string } }>("/api/replay/:id", {
+    schema: routeDoc({
+      summary: "A finished game replayed step by step",
+      description: `Replayed with its own rules, with the proof (seed check, every action accepted, outcome as recorded) and one viewer's view at each step of a window of at most ${REPLAY_WINDOW} steps. A game on today's daily deal waits until the day is over (DAILY_SPOILER, DAILY_REPLAY_LATER). The token is optional.`,
+      tags: ["replays"],
+      bearer: true,
+      params: roomIdParam,
+      querystring: obj(
+        {
+          viewer: { type: "string", pattern: "^(all|spectator|seat:[0-9]{1,2})$", default: "all", description: "Whose view: all, spectator or seat:N (else BAD_VIEWER)." },
+          from: { type: "integer", minimum: 0, default: 0, description: "First step (else BAD_RANGE)." },
+          to: { type: "integer", minimum: 0, description: `Last step; default from + ${REPLAY_WINDOW - 1} or the last step (else BAD_RANGE).` },
+        },
+        { optional: ["viewer", "from", "to"] },
+      ),
+      response: {
+        200: okReply(
+          {
+            roomId: str(), game: str(), options: { description: "The room's options." },
+            players: arrayOf(obj({ seat: int(), name: str(), bot: bool(), forfeit: nullable(str()) })),
+            ranked: bool(), startedAt: nullable(num("epoch ms")), finishedAt: nullable(num("epoch ms")), daily: nullable(str()),
+            ratingChanges: arrayOf({ type: "object", additionalProperties: true }),
+            viewer: str(),
+            seedCheck: obj({ seed: str(), commitment: str(), sha256: str(), ok: bool() }),
+            actionsCheck: obj({ ok: bool(), refused: { type: "object", additionalProperties: true } }, { optional: ["refused"] }),
+            outcomeCheck: obj({ ok: bool(), recorded: { type: "object", additionalProperties: true }, replayed: { type: ["object", "null"], additionalProperties: true }, rules: str() }, { optional: ["rules"] }),
+            proven: bool("Every check passed."),
+            total: int("The number of steps (actions)."), from: int(), to: int(),
+            steps: arrayOf(obj(
+              {
+                n: int(), seat: nullable(int()), action: { description: "The step's action; null at step 0." }, at: nullable(num("epoch ms")), bot: { type: "boolean", const: true },
+                log: arrayOf({ type: "object", additionalProperties: true }), active: arrayOf(int()),
+                view: { type: "object", additionalProperties: true, description: "The viewer's view after this step (the room:state view)." },
+              },
+              { optional: ["bot", "view"] },
+            )),
+          },
+          { open: true },
+        ),
+        ...errors(400, 401, 403, 404),
+      },
+    }),
+  }, async (req, reply) => {
     const who = await requester(req);
     const record = await getFinishedGame(db, checkRoomId(req.params.id));
     if (!record) return refuse(reply, 404, err("NOT_FOUND", "No finished game with that id: only finished games can be replayed."));
