@@ -1,0 +1,270 @@
+/**
+ * Quick play (issue 23): the queue's operations for one node, over a shared QueueStore.
+ *
+ * Any number of nodes run a QueueService on the same store. `tick()` (every node calls it, e.g.
+ * every second) does one round: refresh the leases of this node's players, drop expired leases,
+ * end matches past their accept deadline, then for every pool form tables (matchmaking.ts) and
+ * claim them. A claim is atomic in the store, so when two nodes form overlapping tables one claim
+ * wins and the other changes nothing: nobody is seated twice. A claimed table is a pending match;
+ * `onProposed` asks its players to accept (the caller delivers it to them, wherever they are
+ * connected). When the last player accepts, the node handling that accept completes the match
+ * (once, atomically) and calls `onReady`; a fully accepted match left behind by a node that died
+ * is completed by the next tick past its deadline on any node.
+ *
+ * Not wired here (the seam for the socket layer and RoomService):
+ * - onProposed(match): send each player "table found, accept within N s" (match.deadline).
+ * - onReady(players, pool, match): create a room for `pool` (ranked per pool.mode, its seats and
+ *   clock; `match.bots` bot seats in casual), seat exactly `players` and start it.
+ * - onFailed(outcome): tell the dropped they left the queue and the requeued they are back.
+ * - onExpired(entries): players dropped because their lease ran out.
+ * - The caller refreshes a player's lease while their socket is connected (by joining through
+ *   this node, which heartbeats its own players on every tick) and calls leave() on disconnect.
+ */
+import { randomBytes } from "node:crypto";
+import { findGame } from "../games/registry.js";
+import { parseClock, NO_CLOCK } from "./clocks.js";
+import { err } from "./errors.js";
+import { formTables, parsePoolKey, poolKey, queueRating, type PoolSpec } from "./matchmaking.js";
+import type { MatchOutcome, PendingMatch, QueueEntry, QueueStatus, QueueStore } from "./queue-store.js";
+
+/** A queued player's entry lives this long after its node last refreshed it. */
+export const LEASE_MS = 30_000;
+/** A node refreshes its players' leases at least this often (tick() does it when due). */
+export const REFRESH_MS = 10_000;
+/** Time to accept a table once it is found. */
+export const ACCEPT_MS = 10_000;
+/** The bot wait a casual player may choose, ms. */
+export const BOTS_AFTER_MIN_MS = 5_000;
+export const BOTS_AFTER_MAX_MS = 10 * 60_000;
+
+export interface QueuePlayer {
+  id: string;
+  name: string;
+  /** Whether the player has an account (ranked quick play takes accounts only). */
+  account: boolean;
+}
+
+export interface QueueRequest {
+  game: unknown;
+  seats: unknown;
+  /** A clock preset id ("none": no clock, casual only); absent: the game's default. */
+  clock?: unknown;
+  ranked?: unknown;
+  /** Casual only: fill empty seats with bots after this wait (ms); absent or null: never. */
+  botsAfterMs?: unknown;
+}
+
+export interface QueueServiceOptions {
+  now: () => number;
+  leaseMs?: number;
+  refreshMs?: number;
+  acceptMs?: number;
+  /** Match ids; random by default. */
+  newId?: () => string;
+  onProposed?: (match: PendingMatch) => void;
+  onReady?: (players: QueueEntry[], pool: PoolSpec, match: PendingMatch) => void;
+  onFailed?: (outcome: MatchOutcome & { kind: "failed" }) => void;
+  onExpired?: (entries: QueueEntry[]) => void;
+}
+
+export interface TickResult {
+  expired: QueueEntry[];
+  proposed: PendingMatch[];
+  ready: PendingMatch[];
+  failed: (MatchOutcome & { kind: "failed" })[];
+  /** Tables formed but lost to another node (or to a player leaving) at claim time. */
+  lostClaims: number;
+}
+
+/** The pool a request names, checked as createRoom checks a room (same codes). */
+export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { pool: PoolSpec; botsAfterMs: number | null } {
+  if (!input || typeof input !== "object") throw err("BAD_REQUEST", "Say which game to queue for.");
+  const game = findGame(input.game);
+  if (!game) throw err("UNKNOWN_GAME", "Pick one of the games this server offers.");
+  const seats = input.seats;
+  const low = Math.max(2, game.minPlayers);
+  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < low || seats > game.maxPlayers) {
+    throw err("BAD_SEATS", game.maxPlayers < 2 ? `${game.name} is played alone: there is no one to match you with.` : `Quick play for ${game.name} takes ${low} to ${game.maxPlayers} players.`);
+  }
+  const ranked = input.ranked ?? true;
+  if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
+  if (ranked && !player.account) {
+    throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (Account, then Register), or queue casual as a guest.");
+  }
+  const clock = parseClock(game, input.clock, ranked, seats);
+  const b = input.botsAfterMs ?? null;
+  if (b !== null) {
+    if (ranked) throw err("RANKED_NO_BOTS", "Ranked games are between people only; queue casual to allow bots.");
+    if (typeof b !== "number" || !Number.isInteger(b) || b < BOTS_AFTER_MIN_MS || b > BOTS_AFTER_MAX_MS) {
+      throw err("BAD_BOTS_WAIT", `Choose a bot wait between ${BOTS_AFTER_MIN_MS / 1000} seconds and ${BOTS_AFTER_MAX_MS / 60_000} minutes, or none.`);
+    }
+  }
+  return { pool: { game: game.id, seats, clock: clock?.id ?? NO_CLOCK, mode: ranked ? "ranked" : "casual" }, botsAfterMs: b as number | null };
+}
+
+const checkId = (v: unknown, what: string): string => {
+  if (typeof v !== "string" || v.length === 0 || v.length > 100 || /\s/.test(v)) throw err("BAD_REQUEST", `${what} must be a non-empty id.`);
+  return v;
+};
+
+export class QueueService {
+  private readonly leaseMs: number;
+  private readonly refreshMs: number;
+  private readonly acceptMs: number;
+  private readonly newId: () => string;
+  /** This node's queued players: their leases are refreshed by this node. */
+  private readonly local = new Set<string>();
+  private lastRefresh = -Infinity;
+  private stopped = false;
+
+  constructor(
+    private readonly store: QueueStore,
+    private readonly opts: QueueServiceOptions,
+  ) {
+    this.leaseMs = opts.leaseMs ?? LEASE_MS;
+    this.refreshMs = opts.refreshMs ?? REFRESH_MS;
+    this.acceptMs = opts.acceptMs ?? ACCEPT_MS;
+    this.newId = opts.newId ?? (() => `m_${randomBytes(9).toString("base64url")}`);
+  }
+
+  /** Queues a player; their rating for that game is the caller's (null: unrated). */
+  async join(player: QueuePlayer, input: QueueRequest, rating: { mu: number; sigma: number } | null): Promise<QueueStatus> {
+    this.live();
+    checkId(player?.id, "Player id");
+    const { pool, botsAfterMs } = parseQueueRequest(player, input);
+    const now = this.opts.now();
+    const entry: QueueEntry = {
+      playerId: player.id,
+      name: player.name,
+      pool: poolKey(pool),
+      rating: queueRating(rating),
+      joinedAt: now,
+      botsAfterMs,
+      account: player.account,
+    };
+    await this.store.join(entry, now + this.leaseMs);
+    this.local.add(player.id);
+    return (await this.store.status(player.id, now))!;
+  }
+
+  /** Leaves the queue, or declines the table found for the player. False: they were in neither. */
+  async leave(playerId: string): Promise<boolean> {
+    this.live();
+    checkId(playerId, "Player id");
+    this.local.delete(playerId);
+    if (await this.store.leave(playerId)) return true;
+    const s = await this.store.status(playerId, this.opts.now());
+    if (s?.state !== "match") return false;
+    try {
+      await this.decline(playerId, s.match.id);
+      return true;
+    } catch {
+      return false; // the match ended meanwhile
+    }
+  }
+
+  /** Accepts a found table; when this completes it, onReady runs and the match is returned. */
+  async accept(playerId: string, matchId: string): Promise<{ match: PendingMatch; ready: boolean }> {
+    this.live();
+    checkId(playerId, "Player id");
+    checkId(matchId, "Match id");
+    const match = await this.store.accept(matchId, playerId, this.opts.now());
+    if (match.accepted.length < match.players.length) return { match, ready: false };
+    const done = await this.store.complete(matchId);
+    if (done) this.ready(done);
+    return { match: done ?? match, ready: done !== null };
+  }
+
+  /** Declines a found table: the player leaves the queue, the others go back to it. */
+  async decline(playerId: string, matchId: string): Promise<MatchOutcome & { kind: "failed" }> {
+    this.live();
+    checkId(playerId, "Player id");
+    checkId(matchId, "Match id");
+    const outcome = await this.store.decline(matchId, playerId, this.opts.now() + this.leaseMs);
+    this.local.delete(playerId);
+    this.afterFailed(outcome);
+    return outcome;
+  }
+
+  /** Where the player is: queued (place, queue length, wait), in a found table, or null. */
+  async status(playerId: string): Promise<QueueStatus | null> {
+    checkId(playerId, "Player id");
+    return this.store.status(playerId, this.opts.now());
+  }
+
+  /** Players queued per pool key. */
+  counts(): Promise<Record<string, number>> {
+    return this.store.counts();
+  }
+
+  /** Refreshes this node's players' leases now. */
+  async heartbeat(): Promise<void> {
+    this.live();
+    const now = this.opts.now();
+    this.lastRefresh = now;
+    if (this.local.size === 0) return;
+    const kept = new Set(await this.store.refresh([...this.local], now + this.leaseMs));
+    // Players neither queued nor in a pending match (seated, left through another node, expired)
+    // stop being refreshed; a player in a pending match stays listed, to be refreshed again if
+    // the match fails and puts them back in the queue.
+    for (const id of this.local) if (!kept.has(id)) this.local.delete(id);
+  }
+
+  /** One matching round (see the module comment). */
+  async tick(): Promise<TickResult> {
+    this.live();
+    const now = this.opts.now();
+    if (now - this.lastRefresh >= this.refreshMs) await this.heartbeat();
+    const result: TickResult = { expired: [], proposed: [], ready: [], failed: [], lostClaims: 0 };
+    result.expired = await this.store.expireLeases(now);
+    for (const e of result.expired) this.local.delete(e.playerId);
+    if (result.expired.length) this.opts.onExpired?.(result.expired);
+    for (const o of await this.store.expireMatches(now, now + this.leaseMs)) {
+      if (o.kind === "ready") {
+        result.ready.push(o.match);
+        this.ready(o.match);
+      } else {
+        result.failed.push(o);
+        this.afterFailed(o);
+      }
+    }
+    const counts = await this.store.counts();
+    for (const key of Object.keys(counts).sort()) {
+      const pool = parsePoolKey(key);
+      if (!pool || counts[key]! < 1) continue;
+      const waiting = await this.store.waiting(key);
+      for (const table of formTables(waiting, now, pool.seats)) {
+        const match = await this.store.claim(
+          { id: this.newId(), pool: key, playerIds: table.players.map((p) => p.playerId), bots: table.bots, proposedAt: now, deadline: now + this.acceptMs },
+          now,
+        );
+        if (!match) {
+          result.lostClaims++;
+          continue;
+        }
+        result.proposed.push(match);
+        this.opts.onProposed?.(match);
+      }
+    }
+    return result;
+  }
+
+  /** Stops this node's service: no more ticks or refreshes (its players' leases run out). */
+  stop(): void {
+    this.stopped = true;
+    this.local.clear();
+  }
+
+  private live(): void {
+    if (this.stopped) throw err("QUEUE_STOPPED", "Quick play is restarting on this server; try again in a moment.");
+  }
+
+  private ready(match: PendingMatch): void {
+    this.opts.onReady?.(match.players, parsePoolKey(match.pool)!, match);
+  }
+
+  private afterFailed(o: MatchOutcome & { kind: "failed" }): void {
+    for (const id of o.dropped) this.local.delete(id);
+    this.opts.onFailed?.(o);
+  }
+}
