@@ -26,6 +26,8 @@ export interface Config {
   openCheckMs: number;
   /** How often each node looks for due timers (clocks, bots, idle rooms) in the room store, ms. */
   timerPollMs: number;
+  /** How often each node runs a quick play round (leases, accept deadlines, forming tables), ms. */
+  queueTickMs: number;
   /** Largest accepted event payload, bytes (larger ones get PAYLOAD_TOO_LARGE). */
   maxPayloadBytes: number;
   /** Events per second a socket may send before RATE_LIMITED. */
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hostAwayMs: int("HOST_AWAY_MS", env.HOST_AWAY_MS, 300_000),
     openCheckMs: int("OPEN_CHECK_MS", env.OPEN_CHECK_MS, 600_000),
     timerPollMs: int("TIMER_POLL_MS", env.TIMER_POLL_MS, 250),
+    queueTickMs: int("QUEUE_TICK_MS", env.QUEUE_TICK_MS, 1000),
     maxPayloadBytes: int("MAX_PAYLOAD_BYTES", env.MAX_PAYLOAD_BYTES, 8192),
     rateLimitPerSecond: int("RATE_LIMIT_PER_SECOND", env.RATE_LIMIT_PER_SECOND, 30),
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,

@@ -23,6 +23,8 @@ import { RedisRoomStore } from "./platform/redis-room-store.js";
 import { ResultRecorder } from "./platform/results.js";
 import { DailyChallenges } from "./platform/daily.js";
 import { RoomService } from "./platform/room-service.js";
+import { MemoryQueueStore, RedisQueueStore } from "./platform/queue-store.js";
+import { QueueService } from "./platform/queue-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
@@ -36,6 +38,8 @@ export interface RunningServer {
   service: RoomService;
   store: RoomStore;
   timers: TimerDriver;
+  /** Quick play: tests with manualTimers call `queue.tick()` themselves. */
+  queue: QueueService;
   db: Database;
   log: Logger;
   port: number;
@@ -102,6 +106,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
   });
   const daily = new DailyChallenges(service, db, secret, opts.now);
+  // Quick play's queue: in Redis (shared by every node) beside the rooms, else in this process.
+  const queue = new QueueService(redis ? new RedisQueueStore(redis, `${prefix}queue:`) : new MemoryQueueStore(), { now: clock });
 
   const app = Fastify({ loggerInstance: log as unknown as FastifyBaseLogger, bodyLimit: 64 * 1024, trustProxy: config.trustProxy,
     // Request start/end lines only at debug: info stays readable at load.
@@ -148,7 +154,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   } else {
     log.info("FAST_PATHS=off: public APIs only");
   }
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond });
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, queue: { queue, db } });
 
   const timers = new TimerDriver(service, log, {
     pollMs: opts.manualTimers ? 0 : config.timerPollMs,
@@ -156,6 +162,22 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     isPresent: sockets.isPresent,
   });
   timers.start();
+  // One quick play round per QUEUE_TICK_MS on every node (none with manualTimers: tests tick).
+  let queueRound: Promise<void> | undefined;
+  const queueTimer =
+    opts.manualTimers || config.queueTickMs === 0
+      ? undefined
+      : setInterval(() => {
+          if (queueRound) return;
+          queueRound = queue
+            .tick()
+            .then(
+              () => undefined,
+              (e: unknown) => log.error({ err: e }, "quick play round failed"),
+            )
+            .finally(() => (queueRound = undefined));
+        }, config.queueTickMs);
+  queueTimer?.unref();
   const recorder = new ResultRecorder(service, db, log);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
@@ -173,6 +195,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     service,
     store,
     timers,
+    queue,
     db,
     log,
     port,
@@ -181,6 +204,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       if (closed) return;
       closed = true;
       timers.stop();
+      if (queueTimer) clearInterval(queueTimer);
+      await queueRound;
+      queue.stop();
       recorder.stop();
       io.close();
       await app.close();

@@ -345,4 +345,55 @@ describe.each(factories)("quick play service ($name)", ({ shared }) => {
     const last = await b.service.tick();
     expect(last.proposed.map((m) => m.players.map((p) => p.playerId))).toEqual([["b7", "b8", "b9"]]);
   });
+
+  it("refreshes only players present on the node; another node that adopts a player keeps them queued", async () => {
+    const clock = new Clock();
+    const make = shared();
+    const here = new Set(["p1", "p2"]);
+    const a = node(make(), clock, "A", { present: (id) => here.has(id) });
+    const b = node(make(), clock, "B");
+    for (const id of ["p1", "p2", "p3"]) await a.service.join(account(id), GM4, rated(1500));
+    expect(a.service.localPlayers().sort()).toEqual(["p1", "p2", "p3"]);
+    // p3 has no connection on A: A stops tracking it at its next refresh; p2 moves to node B.
+    here.delete("p2");
+    b.service.adopt("p2");
+    for (let i = 0; i < 3; i++) {
+      clock.t += 10_000;
+      await a.service.tick();
+      await b.service.heartbeat();
+    }
+    expect(a.service.localPlayers()).toEqual(["p1"]);
+    // p3's lease (from its join) has run out; p1 (A) and p2 (B) were refreshed.
+    expect(await a.service.status("p3")).toBeNull();
+    expect(await a.service.status("p1")).toMatchObject({ state: "queued" });
+    expect(await a.service.status("p2")).toMatchObject({ state: "queued" });
+  });
+
+  it("awaits asynchronous hooks, and tells why a table failed", async () => {
+    const clock = new Clock();
+    const reasons: string[] = [];
+    let ticked = 0;
+    const { service } = node(shared()(), clock, "n", {
+      onFailed: async (_o, reason) => {
+        await new Promise((r) => setTimeout(r, 5));
+        reasons.push(reason);
+      },
+      onTick: async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        ticked++;
+      },
+    });
+    for (const id of ["d1", "d2", "d3", "d4"]) await service.join(account(id), GM4, rated(1500));
+    const first = await service.tick();
+    expect(ticked).toBe(1);
+    await service.decline("d2", first.proposed[0]!.id);
+    expect(reasons).toEqual(["declined"]);
+    await service.join(account("d5"), GM4, rated(1500));
+    const second = await service.tick();
+    await service.accept("d1", second.proposed[0]!.id);
+    clock.t += ACCEPT_MS;
+    await service.tick();
+    expect(reasons).toEqual(["declined", "timeout"]);
+    expect(ticked).toBe(3);
+  });
 });

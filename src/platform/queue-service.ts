@@ -17,8 +17,15 @@
  *   clock; `match.bots` bot seats in casual), seat exactly `players` and start it.
  * - onFailed(outcome): tell the dropped they left the queue and the requeued they are back.
  * - onExpired(entries): players dropped because their lease ran out.
- * - The caller refreshes a player's lease while their socket is connected (by joining through
- *   this node, which heartbeats its own players on every tick) and calls leave() on disconnect.
+ * - Leases: a node refreshes the leases of the players it tracks (those who joined through it,
+ *   or that it `adopt`ed, e.g. when they connect to it) on every tick when due; with `present`,
+ *   only of those for whom present(id) is true (a connected socket on this node), and a tracked
+ *   player who is not present is no longer tracked (their lease runs out unless they come back,
+ *   here or on another node, which adopts them). So a player whose last socket closes stays
+ *   queued until their lease runs out (LEASE_MS after the last refresh).
+ *
+ * Hooks may return promises: the service awaits them (tick's and accept's results are complete
+ * once the hooks have run); a hook must not throw (the socket layer logs its own failures).
  */
 import { randomBytes } from "node:crypto";
 import { findGame } from "../games/registry.js";
@@ -54,17 +61,27 @@ export interface QueueRequest {
   botsAfterMs?: unknown;
 }
 
-export interface QueueServiceOptions {
+/** Why a pending match failed: someone declined (or left the queue), or the accept time ran out. */
+export type FailReason = "declined" | "timeout";
+
+export interface QueueHooks {
+  onProposed?: (match: PendingMatch) => unknown;
+  onReady?: (players: QueueEntry[], pool: PoolSpec, match: PendingMatch) => unknown;
+  onFailed?: (outcome: MatchOutcome & { kind: "failed" }, reason: FailReason) => unknown;
+  onExpired?: (entries: QueueEntry[]) => unknown;
+  /** After each tick, with its result. */
+  onTick?: (result: TickResult) => unknown;
+  /** Whether a tracked player has a connection on this node (absent: always). */
+  present?: (playerId: string) => boolean;
+}
+
+export interface QueueServiceOptions extends QueueHooks {
   now: () => number;
   leaseMs?: number;
   refreshMs?: number;
   acceptMs?: number;
   /** Match ids; random by default. */
   newId?: () => string;
-  onProposed?: (match: PendingMatch) => void;
-  onReady?: (players: QueueEntry[], pool: PoolSpec, match: PendingMatch) => void;
-  onFailed?: (outcome: MatchOutcome & { kind: "failed" }) => void;
-  onExpired?: (entries: QueueEntry[]) => void;
 }
 
 export interface TickResult {
@@ -116,11 +133,13 @@ export class QueueService {
   private readonly local = new Set<string>();
   private lastRefresh = -Infinity;
   private stopped = false;
+  private readonly opts: QueueServiceOptions;
 
   constructor(
     private readonly store: QueueStore,
-    private readonly opts: QueueServiceOptions,
+    opts: QueueServiceOptions,
   ) {
+    this.opts = { ...opts };
     this.leaseMs = opts.leaseMs ?? LEASE_MS;
     this.refreshMs = opts.refreshMs ?? REFRESH_MS;
     this.acceptMs = opts.acceptMs ?? ACCEPT_MS;
@@ -171,7 +190,7 @@ export class QueueService {
     const match = await this.store.accept(matchId, playerId, this.opts.now());
     if (match.accepted.length < match.players.length) return { match, ready: false };
     const done = await this.store.complete(matchId);
-    if (done) this.ready(done);
+    if (done) await this.ready(done);
     return { match: done ?? match, ready: done !== null };
   }
 
@@ -182,7 +201,7 @@ export class QueueService {
     checkId(matchId, "Match id");
     const outcome = await this.store.decline(matchId, playerId, this.opts.now() + this.leaseMs);
     this.local.delete(playerId);
-    this.afterFailed(outcome);
+    await this.afterFailed(outcome, "declined");
     return outcome;
   }
 
@@ -197,17 +216,35 @@ export class QueueService {
     return this.store.counts();
   }
 
+  /** Sets or replaces hooks (the socket layer wires them after the service is built). */
+  setHooks(hooks: QueueHooks): void {
+    Object.assign(this.opts, hooks);
+  }
+
+  /** Tracks a player on this node (they connected here): their lease is refreshed from now on while present. */
+  adopt(playerId: string): void {
+    if (!this.stopped) this.local.add(playerId);
+  }
+
+  /** The players this node tracks (queued or in a pending match, as far as it last saw). */
+  localPlayers(): string[] {
+    return [...this.local];
+  }
+
   /** Refreshes this node's players' leases now. */
   async heartbeat(): Promise<void> {
     this.live();
     const now = this.opts.now();
     this.lastRefresh = now;
+    const present = this.opts.present;
+    if (present) for (const id of this.local) if (!present(id)) this.local.delete(id);
     if (this.local.size === 0) return;
-    const kept = new Set(await this.store.refresh([...this.local], now + this.leaseMs));
+    const ids = [...this.local];
+    const kept = new Set(await this.store.refresh(ids, now + this.leaseMs));
     // Players neither queued nor in a pending match (seated, left through another node, expired)
     // stop being refreshed; a player in a pending match stays listed, to be refreshed again if
     // the match fails and puts them back in the queue.
-    for (const id of this.local) if (!kept.has(id)) this.local.delete(id);
+    for (const id of ids) if (!kept.has(id)) this.local.delete(id);
   }
 
   /** One matching round (see the module comment). */
@@ -218,14 +255,14 @@ export class QueueService {
     const result: TickResult = { expired: [], proposed: [], ready: [], failed: [], lostClaims: 0 };
     result.expired = await this.store.expireLeases(now);
     for (const e of result.expired) this.local.delete(e.playerId);
-    if (result.expired.length) this.opts.onExpired?.(result.expired);
+    if (result.expired.length) await this.opts.onExpired?.(result.expired);
     for (const o of await this.store.expireMatches(now, now + this.leaseMs)) {
       if (o.kind === "ready") {
         result.ready.push(o.match);
-        this.ready(o.match);
+        await this.ready(o.match);
       } else {
         result.failed.push(o);
-        this.afterFailed(o);
+        await this.afterFailed(o, "timeout");
       }
     }
     const counts = await this.store.counts();
@@ -243,9 +280,10 @@ export class QueueService {
           continue;
         }
         result.proposed.push(match);
-        this.opts.onProposed?.(match);
+        await this.opts.onProposed?.(match);
       }
     }
+    await this.opts.onTick?.(result);
     return result;
   }
 
@@ -259,12 +297,12 @@ export class QueueService {
     if (this.stopped) throw err("QUEUE_STOPPED", "Quick play is restarting on this server; try again in a moment.");
   }
 
-  private ready(match: PendingMatch): void {
-    this.opts.onReady?.(match.players, parsePoolKey(match.pool)!, match);
+  private async ready(match: PendingMatch): Promise<void> {
+    await this.opts.onReady?.(match.players, parsePoolKey(match.pool)!, match);
   }
 
-  private afterFailed(o: MatchOutcome & { kind: "failed" }): void {
+  private async afterFailed(o: MatchOutcome & { kind: "failed" }, reason: FailReason): Promise<void> {
     for (const id of o.dropped) this.local.delete(id);
-    this.opts.onFailed?.(o);
+    await this.opts.onFailed?.(o, reason);
   }
 }

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Action, Seat } from "../games/types.js";
 import { newSeed } from "./commitment.js";
 import { AppError, err } from "./errors.js";
-import type { Player } from "./identity.js";
+import { nameKey, type Player } from "./identity.js";
 import {
   actInRoom,
   closeAbandoned,
@@ -242,6 +242,37 @@ export class RoomService {
     this.remember(room);
     this.emit(null, room);
     return room;
+  }
+
+  /**
+   * A quick play table (issue 23): a new room for the pool's game, seats and clock, ranked or
+   * casual (`bots` bot seats, casual only), with exactly `players` seated in that order (the first
+   * is the host) and started, written once as a new room (createRoom, joinRoom and startRoom
+   * composed), so change delivery, timers and the lobby see it like any other. Two players at one
+   * table never share a name (a casual table of guests may): a later one is shown as "Name 2".
+   */
+  async createMatchRoom(players: readonly Player[], pool: { game: string; seats: number; clock: string; ranked: boolean }, bots = 0): Promise<Room> {
+    if (players.length === 0 || players.length + bots !== pool.seats) throw err("BAD_SEATS", "A quick play table needs exactly one player or bot per seat.");
+    const named: Player[] = [];
+    for (const p of players) {
+      let name = p.name;
+      for (let n = 2; named.some((q) => nameKey(q.name) === nameKey(name)); n++) name = `${p.name.slice(0, 21)} ${n}`;
+      named.push({ ...p, name });
+    }
+    const host = named[0]!;
+    const seed = this.seed();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = this.now();
+      let room = createRoom(this.roomId(), host, { game: pool.game, seats: pool.seats, ranked: pool.ranked, bots, clock: pool.clock }, now);
+      for (const p of named.slice(1)) room = joinRoom(room, p, undefined, now);
+      room = startRoom(room, host, seed, now);
+      if ((await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) {
+        this.remember(room);
+        this.emit(null, room);
+        return room;
+      }
+    }
+    throw err("BUSY", "Could not create a room; please try again.");
   }
 
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {

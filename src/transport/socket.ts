@@ -26,6 +26,7 @@ import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import type { GameInfo } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
+import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 
 export interface SocketDeps {
   service: RoomService;
@@ -36,6 +37,8 @@ export interface SocketDeps {
   log: Logger;
   maxPayloadBytes: number;
   rateLimitPerSecond: number;
+  /** Quick play (queue-events.ts); absent: no queue:* events. */
+  queue?: QueueWiring;
 }
 
 interface SocketData {
@@ -357,6 +360,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       return { version: room.version, duplicate };
     },
   };
+
+  if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object
