@@ -10,6 +10,7 @@ import { dailyPanel } from "./daily.js";
 import { profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
 import { replayPage } from "./replay.js";
+import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
@@ -92,12 +93,13 @@ function shell(): TemplateResult {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" data-nav>${logo()}<span>Goblin Bazaar</span></a>
-      <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${connBadge()}${identityMenu()}</div>
+      <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.conn !== "connected" && s.conn !== "connecting"
       ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : "Connection lost. Reconnecting… your seat is kept."}</div>`
       : nothing}
     <main id="main" tabindex="-1">${page()}</main>
+    ${s.me ? queueDialog(s) : nothing}
     ${toasts()}
     <div class="sr-only" aria-live="polite" data-testid="announcer">${announced}</div>
   `;
@@ -328,6 +330,7 @@ function lobbyPage(): TemplateResult {
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
+    ${quickPlayPanel(s)}
     ${dailyPanel(s)}
     <div class="lobby-grid">
       ${createPanel()}
@@ -500,6 +503,8 @@ function draw(): void {
 }
 
 function titleFor(): string {
+  const found = queueTitle(s);
+  if (found) return found;
   if (s.route.page === "room") {
     const room = s.rooms.get(s.route.roomId);
     if (room?.legal.length && room.status === "playing") return "● Your turn · Goblin Bazaar";

@@ -8,6 +8,7 @@
 import { io, type Socket } from "socket.io-client";
 import { absorbPush, absorbSyncReply } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
+import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -86,6 +87,11 @@ export class Store {
   /** Last error to show beside the game controls. */
   actError: string | null = null;
   toasts: Toast[] = [];
+  /** Quick play (quickplay.ts): where this player stands in the queue, and players queued per pool. */
+  queue: QueueStatus | null = null;
+  queueCounts: QueueCount[] = [];
+  /** Date.now() when `queue` arrived (the wait and the accept countdown tick from it). */
+  queueAt = 0;
   private toastSeq = 0;
   private listeners = new Set<() => void>();
   private scheduled = false;
@@ -156,6 +162,7 @@ export class Store {
       this.setConn("connected");
       this.lobbySubscribed = false;
       void this.refreshScreen();
+      if (this.identity) void this.queueRequest("queue:status", {});
     });
     s.on("disconnect", (reason) => {
       this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
@@ -202,6 +209,16 @@ export class Store {
       this.changed();
     });
     s.on("lobby:room", (r: RoomSummary) => this.absorbSummary(r));
+    s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
+    s.on("queue:counts", (p: { counts: QueueCount[] }) => {
+      if (Array.isArray(p?.counts)) this.queueCounts = p.counts;
+      this.changed();
+    });
+    s.on("queue:ready", (p: { matchId: string; roomId: string }) => {
+      if (this.queue) this.queue = { ...this.queue, queued: null, match: null, notice: undefined };
+      this.changed();
+      if (typeof p?.roomId === "string" && (this.route.page !== "room" || this.route.roomId !== p.roomId)) this.navigate(`/room/${p.roomId}`);
+    });
   }
 
   // ---- identity ---------------------------------------------------------------------------
@@ -335,6 +352,8 @@ export class Store {
     if (ack.ok) {
       this.lobbySubscribed = true;
       this.lobby = { games: ack.games, open: ack.open, live: ack.live };
+      const counts = (ack as { queueCounts?: QueueCount[] }).queueCounts;
+      if (Array.isArray(counts)) this.queueCounts = counts;
       this.changed();
     } else this.toast(friendly(ack.error));
   }
@@ -524,6 +543,31 @@ export class Store {
       void this.sync(roomId);
     }
     this.changed();
+  }
+
+  // ---- quick play (docs/protocol.md; drawn by quickplay.ts) -------------------------------
+
+  /** serverTime of the last status answered to a request: a push made before it is stale. */
+  private queueAckTime = 0;
+
+  private absorbQueue(st: QueueStatus | null | undefined, pushed = false): void {
+    if (!st || typeof st !== "object") return;
+    // A periodic push made just before a leave or accept may arrive after its answer: keep the answer.
+    if (pushed && typeof st.serverTime === "number" && st.serverTime < this.queueAckTime) return;
+    if (!pushed && typeof st.serverTime === "number") this.queueAckTime = st.serverTime;
+    this.queue = st;
+    this.queueAt = Date.now();
+    if (Array.isArray(st.counts)) this.queueCounts = st.counts;
+    if (st.notice) this.toast(st.notice, "info");
+    this.changed();
+  }
+
+  /** A queue request; its status kept. Returns the refusal in the server's own words, or null. */
+  async queueRequest(event: "queue:join" | "queue:leave" | "queue:accept" | "queue:decline" | "queue:status", payload: Record<string, unknown>): Promise<string | null> {
+    const ack = await this.request<{ status: QueueStatus }>(event, payload);
+    if (!ack.ok) return ack.error.message || friendly(ack.error);
+    this.absorbQueue(ack.status);
+    return null;
   }
 
   private connected(timeoutMs: number): Promise<void> {

@@ -141,3 +141,43 @@ export interface RoomUpdate {
 
 /** A `room:state` payload: a whole view or an update (it has `patch`). */
 export type RoomState = RoomView | RoomUpdate;
+
+// ---- Quick play (docs/protocol.md, "Quick play") ------------------------------------------------
+
+/** A quick play pool: one game, table size, clock preset ("none": no clock) and mode. */
+export interface QueuePool {
+  game: string;
+  seats: number;
+  clock: string;
+  ranked: boolean;
+}
+
+/** Players queued in one pool. */
+export interface QueueCount extends QueuePool {
+  queued: number;
+}
+
+/** A player's quick play state, as `queue:status` and the queue events' acks carry it. */
+export interface QueueStatus {
+  queued: null | {
+    pool: QueuePool;
+    /** 1-based: 1 is next in line. */
+    place: number;
+    waitMs: number;
+    /** ± display rating points the table may span now. */
+    window: number;
+    botsAfterMs: number | null;
+  };
+  match: null | {
+    matchId: string;
+    pool: QueuePool;
+    /** Server epoch ms. */
+    deadline: number;
+    players: Array<{ name: string; accepted: boolean }>;
+    youAccepted: boolean;
+  };
+  counts: QueueCount[];
+  serverTime: number;
+  /** Why the state just changed, in a sentence (a table failed, the lease ran out), when it did. */
+  notice?: string;
+}

@@ -14,6 +14,7 @@
  * disconnect itself: a page reload or a short network drop keeps their place.
  */
 import type { Server, Socket } from "socket.io";
+import type { QueueCount as WireCount, QueuePool as WirePool, QueueStatus as WireQueueStatus } from "../protocol/wire.js";
 import type { Logger } from "../logger.js";
 import type { Database } from "../db/client.js";
 import { err } from "../platform/errors.js";
@@ -37,25 +38,8 @@ export const STATUS_EVERY_MS = 5_000;
 /** Queue counts go to the lobby at most this often (ms). */
 export const COUNTS_EVERY_MS = 1_000;
 
-export interface WirePool {
-  game: string;
-  seats: number;
-  clock: string;
-  ranked: boolean;
-}
-
-export interface WireCount extends WirePool {
-  queued: number;
-}
-
-export interface WireQueueStatus {
-  queued: null | { pool: WirePool; place: number; waitMs: number; window: number; botsAfterMs: number | null };
-  match: null | { matchId: string; pool: WirePool; deadline: number; players: Array<{ name: string; accepted: boolean }>; youAccepted: boolean };
-  counts: WireCount[];
-  serverTime: number;
-  /** Why the state just changed, in a sentence (a table failed, the lease ran out), when it did. */
-  notice?: string;
-}
+/** The wire shapes (src/protocol/wire.ts), as this module names them. */
+export type { WireCount, WirePool, WireQueueStatus };
 
 const wirePool = (p: PoolSpec): WirePool => ({ game: p.game, seats: p.seats, clock: p.clock, ranked: p.mode === "ranked" });
 

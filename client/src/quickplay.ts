@@ -1,0 +1,299 @@
+/**
+ * Quick play (issue 23; docs/protocol.md, "Quick play"): the lobby panel that queues a player for
+ * a game (player count, clock, ranked or casual, and for casual an optional wait after which bots
+ * fill the empty seats), shows their place, wait and rating window while queued with players
+ * queued per game, and the dialog that asks them to accept a table once one is found, drawn on
+ * every page (a player may be watching a room meanwhile). The store keeps the server's status
+ * (`s.queue`, pushed as `queue:status`) and goes to the room on `queue:ready`.
+ *
+ * Times tick here, from the status' own `serverTime`: the wait grows and the accept countdown
+ * falls each second between pushes, without trusting this browser's clock for more than the
+ * time since the status arrived.
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import { isAccount, openAccountMenu } from "./account.js";
+import { fmtClock, paceName } from "./clock.js";
+import type { Store } from "./store.js";
+import type { GameInfo } from "./types.js";
+import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
+
+// ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
+
+export type { QueueCount, QueuePool, QueueStatus };
+
+// ---- helpers ------------------------------------------------------------------------------
+
+/** The bot waits offered for casual quick play, ms (null: never). */
+export const BOT_WAITS: { ms: number | null; label: string }[] = [
+  { ms: null, label: "Off" },
+  { ms: 15_000, label: "15 s" },
+  { ms: 30_000, label: "30 s" },
+  { ms: 60_000, label: "1 min" },
+  { ms: 120_000, label: "2 min" },
+];
+
+/** Games quick play offers: those played by two or more (solitaire has no one to match). */
+function queueGames(s: Store): GameInfo[] {
+  return (s.lobby?.games ?? []).filter((g) => g.maxPlayers >= 2);
+}
+
+function minSeats(g: GameInfo): number {
+  return Math.max(2, g.minPlayers);
+}
+
+/** The server's clock now, from the latest status (its serverTime plus the time since it came). */
+function queueNow(s: Store): number {
+  return (s.queue?.serverTime ?? Date.now()) + (Date.now() - s.queueAt);
+}
+
+function clockName(s: Store, pool: QueuePool): string {
+  if (pool.clock === "none") return "No clock";
+  const label = s.lobby?.games.find((g) => g.id === pool.game)?.clocks.find((c) => c.id === pool.clock)?.label;
+  return label ? paceName(label) : pool.clock;
+}
+
+export function poolText(s: Store, pool: QueuePool): string {
+  return `${s.gameName(pool.game)} · ${pool.seats} players · ${pool.ranked ? "Ranked" : "Casual"} · ${clockName(s, pool)}`;
+}
+
+function samePool(a: QueuePool, b: QueuePool): boolean {
+  return a.game === b.game && a.seats === b.seats && a.clock === b.clock && a.ranked === b.ranked;
+}
+
+function queuedForGame(s: Store, game: string): number {
+  return s.queueCounts.filter((c) => c.game === game).reduce((n, c) => n + c.queued, 0);
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// A re-render every second while queued or asked to accept (the wait and the countdown move).
+let ticker: ReturnType<typeof setInterval> | null = null;
+function keepTicking(s: Store): void {
+  const active = !!(s.queue?.queued || s.queue?.match);
+  if (active && !ticker) {
+    ticker = setInterval(() => {
+      if (!s.queue?.queued && !s.queue?.match) {
+        clearInterval(ticker!);
+        ticker = null;
+      }
+      s.changed();
+    }, 1000);
+  }
+}
+
+/**
+ * The create form's "Create an account to play ranked" hint (account.ts rankedNeedsAccount), with
+ * a test id of its own: the lobby's count of that hint stays the create form's and the daily's.
+ */
+function needsAccount(s: Store): TemplateResult {
+  return html`<p class="account-hint small" data-testid="qp-needs-account">
+    <button type="button" class="linklike" @click=${() => openAccountMenu(s, "register")}>Create an account to play ranked</button>
+    (ratings and the daily board are for accounts; your games so far come with you).</p>`;
+}
+
+// ---- the lobby panel ----------------------------------------------------------------------
+
+/** `picked`: ranked or casual as chosen (null: ranked for an account, casual for a guest). */
+const form = { game: "", seats: 0, clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, error: "", busy: false };
+
+function chosenGame(s: Store): GameInfo | undefined {
+  const games = queueGames(s);
+  let g = games.find((x) => x.id === form.game);
+  if (!g && games[0]) {
+    g = games.find((x) => x.id === "goblin-market") ?? games[0];
+    form.game = g.id;
+    form.seats = 0;
+    form.clock = "";
+  }
+  if (g) {
+    if (form.seats < minSeats(g) || form.seats > g.maxPlayers) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
+    if (!g.clocks.some((c) => c.id === form.clock)) form.clock = g.clocks[0]?.id ?? "none";
+  }
+  return g;
+}
+
+export function quickPlayPanel(s: Store): TemplateResult {
+  keepTicking(s);
+  const q = s.queue?.queued;
+  return html`<section class="panel quickplay" aria-labelledby="qp-h" data-testid="quick-play-panel">
+    <h2 id="qp-h" class="panel-title">Quick play <span class="muted small qp-sub">find a table of players near your rating</span></h2>
+    ${q ? queuedView(s, q) : joinForm(s)}
+    ${countsLine(s)}
+  </section>`;
+}
+
+function joinForm(s: Store): TemplateResult {
+  const games = queueGames(s);
+  const g = chosenGame(s);
+  const canPlay = !!s.me;
+  const account = isAccount(s);
+  form.ranked = account && (form.picked ?? true); // ranked quick play is for accounts
+  const pending = !!s.queue?.match;
+  const upd = (patch: Partial<typeof form>) => {
+    Object.assign(form, patch, { error: "" });
+    if (form.picked) form.botsAfterMs = null;
+    s.changed();
+  };
+  const pool: QueuePool | null = g ? { game: g.id, seats: form.seats, clock: form.clock, ranked: form.ranked } : null;
+  const here = pool ? (s.queueCounts.find((c) => samePool(c, pool))?.queued ?? 0) : 0;
+  return html`<form class="qp-form" data-testid="qp-form" @submit=${async (e: Event) => {
+    e.preventDefault();
+    if (!canPlay || form.busy || !g) return;
+    form.busy = true;
+    form.error = "";
+    s.changed();
+    const req: Record<string, unknown> = { game: g.id, seats: form.seats, clock: form.clock, ranked: form.ranked };
+    if (!form.ranked && form.botsAfterMs !== null) req.botsAfterMs = form.botsAfterMs;
+    form.error = (await s.queueRequest("queue:join", req)) ?? "";
+    form.busy = false;
+    s.changed();
+  }}>
+    ${!canPlay ? html`<p class="muted">Choose a name to play.</p>` : nothing}
+    <div class="qp-fields">
+      <label class="qp-field"><span>Game</span>
+        <select id="qp-game" ?disabled=${!canPlay} @change=${(e: Event) => upd({ game: (e.target as HTMLSelectElement).value, seats: 0, clock: "" })}>
+          ${games.map((x) => {
+            const n = queuedForGame(s, x.id);
+            return html`<option value=${x.id} ?selected=${x.id === form.game}>${x.name}${n ? ` (${n} queued)` : ""}</option>`;
+          })}
+        </select></label>
+      <label class="qp-field"><span>Players</span>
+        <select id="qp-seats" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ seats: Number((e.target as HTMLSelectElement).value) })}>
+          ${g ? Array.from({ length: g.maxPlayers - minSeats(g) + 1 }, (_, i) => minSeats(g) + i).map((n) => html`<option value=${n} ?selected=${n === form.seats}>${n}</option>`) : nothing}
+        </select></label>
+      <label class="qp-field"><span>Clock</span>
+        <select id="qp-clock" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>
+          ${(g?.clocks ?? []).map((c) => html`<option value=${c.id} ?selected=${c.id === form.clock} title=${c.label}>${paceName(c.label)}</option>`)}
+        </select></label>
+      <div class="qp-field qp-mode"><span id="qp-mode-l">Mode</span>
+        <div class="seg" role="radiogroup" aria-labelledby="qp-mode-l">
+          <label class="seg-opt"><input type="radio" name="qp-mode" value="ranked" data-testid="qp-ranked" aria-label="Ranked quick play" .checked=${form.ranked} ?disabled=${!canPlay || !account}
+            @change=${() => upd({ picked: true })} /> Ranked</label>
+          <label class="seg-opt"><input type="radio" name="qp-mode" value="casual" data-testid="qp-casual" aria-label="Casual quick play" .checked=${!form.ranked} ?disabled=${!canPlay}
+            @change=${() => upd({ picked: false })} /> Casual</label>
+        </div></div>
+      ${!form.ranked
+        ? html`<label class="qp-field"><span>Fill with bots after</span>
+            <select id="qp-bots" ?disabled=${!canPlay} @change=${(e: Event) => {
+              const v = (e.target as HTMLSelectElement).value;
+              upd({ botsAfterMs: v === "off" ? null : Number(v) });
+            }}>
+              ${BOT_WAITS.map((b) => html`<option value=${b.ms === null ? "off" : b.ms} ?selected=${b.ms === form.botsAfterMs}>${b.label}</option>`)}
+            </select></label>`
+        : nothing}
+    </div>
+    ${canPlay && !account ? needsAccount(s) : nothing}
+    ${g ? html`<p class="muted small qp-hint">${g.clocks.find((c) => c.id === form.clock)?.label ?? ""}.
+      ${form.ranked ? "Ranked: the result changes your rating." : form.botsAfterMs !== null ? `Casual: if no table forms within ${BOT_WAITS.find((b) => b.ms === form.botsAfterMs)?.label}, bots take the empty seats.` : "Casual: no ratings change."}</p>` : nothing}
+    ${form.error ? html`<p class="form-error" role="alert" data-testid="qp-error">${form.error}</p>` : nothing}
+    <div class="qp-go">
+      <button class="btn primary qp-button" data-testid="quick-play" ?disabled=${!canPlay || form.busy || !g || pending}>Quick play</button>
+      ${pool ? html`<span class="muted small" data-testid="qp-pool-count">${here ? `${plural(here, "player")} waiting for this table` : "Nobody waiting for this table yet"}</span>` : nothing}
+    </div>
+  </form>`;
+}
+
+function queuedView(s: Store, q: NonNullable<QueueStatus["queued"]>): TemplateResult {
+  const wait = q.waitMs + Math.max(0, Date.now() - s.queueAt);
+  const botsIn = q.botsAfterMs !== null ? q.botsAfterMs - wait : null;
+  return html`<div class="qp-queued" data-testid="queue-status" data-place=${q.place}>
+    <p class="qp-searching"><span class="pulse" aria-hidden="true"></span> <b>Looking for a table…</b></p>
+    <p class="qp-pool" data-testid="queue-pool">${poolText(s, q.pool)}</p>
+    <dl class="qp-stats">
+      <div><dt>Your place</dt><dd data-testid="queue-place" aria-live="polite">${q.place}</dd></div>
+      <div><dt>Waiting</dt><dd data-testid="queue-wait">${fmtClock(wait)}</dd></div>
+      <div><dt>Rating window</dt><dd data-testid="queue-window">±${Math.round(q.window)}</dd></div>
+    </dl>
+    ${botsIn !== null
+      ? html`<p class="muted small" data-testid="queue-bots">${botsIn > 0 ? `Bots fill the empty seats in ${fmtClock(botsIn)} if no table forms.` : "Bots will fill the empty seats at the next round."}</p>`
+      : nothing}
+    <p class="muted small">The window widens the longer you wait. You can browse meanwhile: we ask you to accept when a table is found.</p>
+    <button class="btn" data-testid="queue-leave" ?disabled=${form.busy} @click=${async () => {
+      form.busy = true;
+      s.changed();
+      const e = await s.queueRequest("queue:leave", {});
+      form.busy = false;
+      if (e) s.toast(e);
+      s.changed();
+    }}>Leave the queue</button>
+  </div>`;
+}
+
+function countsLine(s: Store): TemplateResult {
+  const games = queueGames(s);
+  const shown = games.map((g) => ({ g, n: queuedForGame(s, g.id) }));
+  return html`<p class="muted small qp-counts" data-testid="queue-counts">Queued now:
+    ${shown.map(({ g, n }, i) => html`${i ? " · " : ""}<span data-game=${g.id} data-queued=${n}>${g.name} <b>${n}</b></span>`)}</p>`;
+}
+
+// ---- the accept dialog (every page) -------------------------------------------------------
+
+let focusedMatch = "";
+/** How long the dialog had when it opened, ms (the bar's full width). */
+let matchSpan = 10_000;
+const dialog = { busy: false };
+
+export function queueDialog(s: Store): TemplateResult | typeof nothing {
+  keepTicking(s);
+  const m = s.queue?.match;
+  if (!m) {
+    focusedMatch = "";
+    return nothing;
+  }
+  const left = m.deadline - queueNow(s);
+  const accepted = m.players.filter((p) => p.accepted).length;
+  if (focusedMatch !== m.matchId) {
+    focusedMatch = m.matchId;
+    matchSpan = Math.max(1000, left);
+    queueMicrotask(() => document.querySelector<HTMLElement>('[data-testid="queue-accept"]')?.focus({ preventScroll: true }));
+  }
+  const send = async (event: "queue:accept" | "queue:decline") => {
+    if (dialog.busy) return;
+    dialog.busy = true;
+    s.changed();
+    const e = await s.queueRequest(event, { matchId: m.matchId });
+    dialog.busy = false;
+    if (e) s.toast(e);
+    s.changed();
+  };
+  return html`<div class="qp-backdrop">
+    <div class="panel qp-dialog" role="dialog" aria-modal="true" aria-labelledby="qp-found-h" aria-describedby="qp-found-d"
+      data-testid="queue-proposal" data-match=${m.matchId} data-accepted=${accepted}>
+      <h2 id="qp-found-h">Game found!</h2>
+      <p id="qp-found-d" class="qp-pool">${poolText(s, m.pool)}</p>
+      <ul class="qp-players">
+        ${m.players.map((p) => html`<li class=${p.accepted ? "ok" : ""} data-testid="queue-player" data-accepted=${p.accepted ? "yes" : "no"}>
+          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>
+          <span class="qp-mark">${p.accepted ? "✓ accepted" : "waiting…"}</span></li>`)}
+      </ul>
+      <p class="qp-countdown" data-testid="queue-countdown" aria-live="off">${left > 0
+        ? html`${m.youAccepted ? `Waiting for ${plural(m.players.length - accepted, "player")} to accept` : "Accept within"} <b>${Math.ceil(left / 1000)} s</b>`
+        : "Time is up…"}</p>
+      <div class="qp-bar" aria-hidden="true"><span style=${`width:${Math.max(0, Math.min(100, (left / matchSpan) * 100))}%`}></span></div>
+      ${m.youAccepted
+        ? html`<p class="qp-accepted" role="status" data-testid="queue-you-accepted">You accepted: the game starts as soon as everyone has.</p>`
+        : html`<div class="qp-actions">
+            <button class="btn primary qp-accept" data-testid="queue-accept" ?disabled=${dialog.busy || left <= 0} @click=${() => void send("queue:accept")}>Accept</button>
+            <button class="btn ghost" data-testid="queue-decline" ?disabled=${dialog.busy} @click=${() => void send("queue:decline")}>Decline</button></div>
+          <p class="muted small">Declining, or not answering in time, takes you out of the queue; the others keep their places.</p>`}
+    </div>
+  </div>`;
+}
+
+/** In the top bar away from the lobby while queued: the wait, and a way back to the panel. */
+export function queuePill(s: Store): TemplateResult | typeof nothing {
+  const q = s.queue?.queued;
+  if (!q || !s.me || s.route.page === "lobby") return nothing;
+  keepTicking(s);
+  const wait = fmtClock(q.waitMs + Math.max(0, Date.now() - s.queueAt));
+  return html`<a class="qp-pill" href="/" data-nav data-testid="queue-pill" title=${`In the quick play queue: ${poolText(s, q.pool)}`}
+    aria-label=${`In the quick play queue for ${s.gameName(q.pool.game)}, waiting ${wait}. Open the lobby.`}>
+    <span class="pulse" aria-hidden="true"></span><span class="qp-pill-label">Queue</span> <span class="qp-pill-wait">${wait}</span></a>`;
+}
+
+/** The tab title while a found table waits for this player's answer (or the others'). */
+export function queueTitle(s: Store): string | null {
+  return s.queue?.match ? "Game found! · Goblin Bazaar" : null;
+}

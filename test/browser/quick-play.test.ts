@@ -1,0 +1,277 @@
+/**
+ * Quick play in a real browser (issue 23): four players (two desktops, two phones) register,
+ * press Quick play for a four-player ranked Goblin Market table, watch their place in the queue,
+ * accept the table found, land in the same room and play the game to its end through the UI.
+ * Also: a guest sees ranked quick play refused with the account hint, queues casual and leaves.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { until } from "../support/harness.js";
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  DESKTOP,
+  enterAccount,
+  enterName,
+  launchChromium,
+  newPage,
+  PHONE,
+  playOneMove,
+  renderedVersion,
+  startBazaar,
+  type Bazaar,
+} from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) {
+  console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}. Install Debian's chromium or set CHROMIUM_PATH.\n`);
+}
+
+/** Choose a pool in the lobby's Quick play panel and press the button. */
+async function quickPlay(page: Page, opts: { game: string; seats: number; ranked: boolean; botsAfter?: string }): Promise<void> {
+  const panel = page.getByTestId("quick-play-panel");
+  await panel.waitFor();
+  await page.locator(`#qp-game option[value="${opts.game}"]`).waitFor({ state: "attached" });
+  await page.selectOption("#qp-game", opts.game);
+  await page.selectOption("#qp-seats", String(opts.seats));
+  await panel.getByTestId(opts.ranked ? "qp-ranked" : "qp-casual").check();
+  if (opts.botsAfter) await page.selectOption("#qp-bots", { label: opts.botsAfter });
+  await page.getByTestId("quick-play").click();
+}
+
+/** Plays a started Goblin Market room to its end through the UI of the seats' pages (bots play their own). */
+async function playThroughUI(bazaar: Bazaar, roomId: string, pageOfSeat: (Page | null)[]): Promise<number> {
+  const store = bazaar.server.store;
+  let moves = 0;
+  for (;;) {
+    const room = (await store.get(roomId))!;
+    if (room.status === "finished") return moves;
+    expect(room.status).toBe("playing");
+    const seat = (room.state as { turn: number }).turn;
+    const page = pageOfSeat[seat];
+    if (!page) {
+      // A bot's turn: it moves by itself.
+      await until(async () => ((await store.get(roomId))!.version > room.version ? true : undefined), "the bot to move", 10_000);
+      continue;
+    }
+    await until(async () => (await renderedVersion(page)) >= room.version, `seat ${seat} to render v${room.version}`);
+    await playOneMove(page, moves);
+    moves++;
+    await until(async () => ((await store.get(roomId))!.version > room.version ? true : undefined), "the move to land", 10_000);
+    expect(moves).toBeLessThan(500);
+  }
+}
+
+describe.skipIf(!available)("quick play in chromium", () => {
+  let bazaar: Bazaar;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [bazaar, browser] = await Promise.all([startBazaar(), launchChromium()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+
+  it("a guest cannot queue ranked (the account hint says why), queues casual, sees the wait and leaves", async () => {
+    const url = bazaar.server.url;
+    const { context, page } = await newPage(browser, PHONE);
+    await enterName(page, url, "Gus");
+    const panel = page.getByTestId("quick-play-panel");
+    await panel.waitFor();
+    // Defaults: Goblin Market for four, the first clock preset; ranked is off and disabled for a guest.
+    expect(await page.locator("#qp-game").inputValue()).toBe("goblin-market");
+    expect(await page.locator("#qp-seats").inputValue()).toBe("4");
+    expect(await page.locator("#qp-clock").inputValue()).toBe(await page.locator("#qp-clock option").first().getAttribute("value"));
+    expect(await panel.getByTestId("qp-ranked").isDisabled()).toBe(true);
+    expect(await panel.getByTestId("qp-casual").isChecked()).toBe(true);
+    expect(await panel.getByTestId("qp-needs-account").textContent()).toContain("Create an account to play ranked");
+    // The bot wait is a casual choice: off by default, the offered waits listed.
+    expect(await page.locator("#qp-bots").inputValue()).toBe("off");
+    expect(await page.locator("#qp-bots option").allTextContents()).toEqual(["Off", "15 s", "30 s", "1 min", "2 min"]);
+    // Nothing overflows the phone's width.
+    const width = Number(await page.evaluate("document.documentElement.scrollWidth"));
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+
+    await page.getByTestId("quick-play").click();
+    const status = page.getByTestId("queue-status");
+    await status.waitFor();
+    expect(await status.getAttribute("data-place")).toBe("1");
+    expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4 players · Casual");
+    expect(await page.getByTestId("queue-window").textContent()).toMatch(/^±\d+$/);
+    // The wait ticks in the page between the server's updates.
+    const wait0 = (await page.getByTestId("queue-wait").textContent())!;
+    await expect.poll(() => page.getByTestId("queue-wait").textContent(), { timeout: 4000 }).not.toBe(wait0);
+    // The counts show this player queued for Goblin Market.
+    await expect.poll(() => panel.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("1");
+
+    // A reload keeps the place (the page asks for its status on connecting).
+    await page.reload();
+    await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+    await status.waitFor();
+    expect(await status.getAttribute("data-place")).toBe("1");
+    // Away from the lobby, the top bar shows the wait and leads back to the panel.
+    await page.getByTestId("nav-leaderboards").click();
+    const pill = page.getByTestId("queue-pill");
+    await pill.waitFor();
+    expect(await pill.textContent()).toMatch(/\d:\d\d/);
+    expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
+    await pill.click();
+    await status.waitFor();
+    expect(await pill.count()).toBe(0);
+
+    // A second tab of the same player shows the same place, and follows the first tab's Leave.
+    const tab2 = await context.newPage();
+    await tab2.goto(url + "/");
+    await tab2.getByTestId("queue-status").waitFor();
+    expect(await tab2.getByTestId("queue-status").getAttribute("data-place")).toBe("1");
+
+    await page.getByTestId("queue-leave").click();
+    await page.getByTestId("quick-play").waitFor();
+    expect(await status.count()).toBe(0);
+    await tab2.getByTestId("quick-play").waitFor();
+    await tab2.close();
+    // A refusal comes back in the server's own words.
+    expect(await page.evaluate(`window.goblinBazaar.queueRequest("queue:join", { game: "goblin-market", seats: 9, ranked: false })`)).toBe(
+      "Quick play for Goblin Market takes 3 to 6 players.",
+    );
+    await expect.poll(() => panel.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("0");
+    await context.close();
+  }, 60_000);
+
+  it("four players queue for ranked Goblin Market, accept the table found, and play it to the end", async () => {
+    const t0 = Date.now();
+    const url = bazaar.server.url;
+    const store = bazaar.server.store;
+    const names = ["Quill", "Rook", "Sable", "Tansy"];
+    const sizes = [DESKTOP, PHONE, DESKTOP, PHONE];
+    const pages = await Promise.all(names.map((_, i) => newPage(browser, sizes[i])));
+    const byName: Record<string, Page> = {};
+    for (const [i, name] of names.entries()) {
+      await enterAccount(pages[i]!.page, url, name);
+      byName[name] = pages[i]!.page;
+    }
+
+    // The first three queue and wait; each sees their place.
+    for (const [i, name] of names.slice(0, 3).entries()) {
+      const page = byName[name]!;
+      expect(await page.getByTestId("qp-ranked").isChecked()).toBe(true); // an account queues ranked by default
+      await quickPlay(page, { game: "goblin-market", seats: 4, ranked: true });
+      await page.getByTestId("queue-status").waitFor();
+      await expect.poll(() => page.getByTestId("queue-place").textContent(), { timeout: 5000 }).toBe(String(i + 1));
+      expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4 players · Ranked");
+    }
+    // The fourth sees three waiting for exactly this table before joining them.
+    const last = byName[names[3]!]!;
+    await expect.poll(() => last.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("3");
+    await last.selectOption("#qp-seats", "4");
+    await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).toContain("3 players waiting");
+    await quickPlay(last, { game: "goblin-market", seats: 4, ranked: true });
+
+    // A table is found: everyone gets the dialog, with the four names and a countdown.
+    for (const name of names) {
+      const page = byName[name]!;
+      const dialog = page.getByTestId("queue-proposal");
+      await dialog.waitFor();
+      expect(await page.getByRole("dialog").count()).toBe(1);
+      expect((await dialog.locator(".qp-name").allTextContents()).sort()).toEqual([...names].sort());
+      expect(await dialog.getByTestId("queue-countdown").textContent()).toMatch(/\d+ s/);
+      expect(await page.title()).toContain("Game found!");
+    }
+    // They accept one by one; the others see who has.
+    for (const [i, name] of names.entries()) {
+      await byName[name]!.getByTestId("queue-accept").click();
+      if (i < names.length - 1) {
+        await byName[name]!.getByTestId("queue-you-accepted").waitFor();
+        const other = byName[names[names.length - 1]!]!;
+        await expect.poll(() => other.getByTestId("queue-proposal").getAttribute("data-accepted"), { timeout: 5000 }).toBe(String(i + 1));
+      }
+    }
+
+    // Everyone lands in the same room, and the game has started.
+    for (const name of names) await byName[name]!.waitForURL(/\/room\/[^/]+$/);
+    const roomIds = new Set(names.map((n) => new URL(byName[n]!.url()).pathname.split("/").pop()!));
+    expect(roomIds.size).toBe(1);
+    const roomId = [...roomIds][0]!;
+    for (const name of names) {
+      const page = byName[name]!;
+      await page.locator(".auction").waitFor();
+      expect(await page.getByTestId("queue-proposal").count()).toBe(0);
+      expect(await page.title()).not.toContain("Game found!");
+    }
+    const room0 = (await store.get(roomId))!;
+    expect(room0.ranked).toBe(true);
+    expect(room0.seats.map((x) => x.name).sort()).toEqual([...names].sort());
+    expect(room0.seats.every((x) => !x.bot)).toBe(true);
+
+    // They play it to the end through the UI.
+    const moves = await playThroughUI(bazaar, roomId, room0.seats.map((x) => byName[x.name!]!));
+    await until(async () => ((await store.get(roomId))!.ratingChanges ? true : undefined), "ratings recorded");
+    for (const name of names) {
+      const end = byName[name]!.getByTestId("end-screen");
+      await end.waitFor();
+      expect(await end.getByTestId("result-row").count()).toBe(4);
+      await expect.poll(() => end.getByTestId("rating-change").count(), { timeout: 5000 }).toBe(4);
+    }
+    console.log(`[browser] quick play: queued, matched and played ${moves} moves in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+    for (const p of pages) await p.context.close();
+  }, 240_000);
+
+  it("casual quick play with bots after 15 s (the server's clock moved by the test): a missed table, a declined one, then bots fill the table", async () => {
+    // A server of its own whose clock the test moves forward (its queue still ticks every second).
+    let skew = 0;
+    const clocked = await startBazaar({ now: () => Date.now() + skew });
+    try {
+      const url = clocked.server.url;
+      const { context, page } = await newPage(browser, PHONE);
+      await enterName(page, url, "Bea");
+      const queueWithBots = async () => {
+        await quickPlay(page, { game: "goblin-market", seats: 4, ranked: false, botsAfter: "15 s" });
+        await page.getByTestId("queue-status").waitFor();
+        expect(await page.getByTestId("queue-bots").textContent()).toMatch(/Bots fill the empty seats in 0:1\d/);
+        // Alone in the pool: nothing forms before the wait is over.
+        expect(await page.getByTestId("queue-proposal").count()).toBe(0);
+        skew += 15_000;
+        const dialog = page.getByTestId("queue-proposal");
+        await dialog.waitFor({ timeout: 5000 });
+        expect(await dialog.locator(".qp-name").allTextContents()).toEqual(["Bea"]);
+        expect(await page.title()).toContain("Game found!");
+        return dialog;
+      };
+
+      // 1. The table is found but Bea does not answer in time: she leaves the queue, told so.
+      await queueWithBots();
+      skew += 11_000;
+      await page.getByTestId("queue-proposal").waitFor({ state: "detached", timeout: 5000 });
+      await expect.poll(() => page.locator('[data-testid="toast"] span').allTextContents(), { timeout: 5000 }).toContain("You did not accept the table in time, so you left the queue.");
+      await page.getByTestId("quick-play").waitFor();
+      expect(await page.title()).not.toContain("Game found!");
+
+      // 2. Found again; she declines: out of the queue, told so.
+      const second = await queueWithBots();
+      await second.getByTestId("queue-decline").click();
+      await second.waitFor({ state: "detached" });
+      await expect.poll(() => page.locator('[data-testid="toast"] span').allTextContents(), { timeout: 5000 }).toContain("You declined the table and left the queue.");
+      await page.getByTestId("quick-play").waitFor();
+
+      // 3. Found again; she accepts: a casual room with three bots, started, which she plays to the end.
+      const third = await queueWithBots();
+      await third.getByTestId("queue-accept").click();
+      await page.waitForURL(/\/room\/[^/]+$/);
+      const roomId = new URL(page.url()).pathname.split("/").pop()!;
+      await page.locator(".auction").waitFor();
+      const room0 = (await clocked.server.store.get(roomId))!;
+      expect(room0.ranked).toBe(false);
+      expect(room0.seats.filter((x) => x.bot).length).toBe(3);
+      expect(room0.seats.filter((x) => x.name === "Bea" && !x.bot).length).toBe(1);
+      const moves = await playThroughUI(clocked, roomId, room0.seats.map((x) => (x.bot ? null : page)));
+      expect(moves).toBeGreaterThan(0);
+      await page.getByTestId("end-screen").waitFor();
+      await context.close();
+    } finally {
+      await clocked.close();
+    }
+  }, 120_000);
+});
