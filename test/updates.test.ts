@@ -159,28 +159,35 @@ describe("updates over sockets", () => {
       expect(expectExact(away, roomId, pid, label)).toBeGreaterThan(5);
     }
 
-    // Away for longer than the history: the whole view.
-    await until(async () => spectator.rooms.get(roomId)!.version === (await current()).version, "spectator up to date");
-    const since = spectator.rooms.get(roomId)!.version;
-    spectator.socket.disconnect();
-    await moves(HISTORY_VERSIONS + 2);
-    spectator.socket.connect();
-    await spectator.ready();
-    const ack = await spectator.sync(roomId);
+    // Away for longer than the history: the whole view. On a new, longer game (Goblin Market), so
+    // that the room really moves on by more versions than the node keeps before it ends.
+    const long = await table("goblin-market", 3);
+    const longRoom = async () => (await rec.server.store.get(long.roomId))!;
+    const watcher = long.spectator;
+    await until(async () => watcher.rooms.get(long.roomId)!.version === (await longRoom()).version, "spectator up to date");
+    const since = watcher.rooms.get(long.roomId)!.version;
+    watcher.socket.disconnect();
+    await playAnyActive(rec.server.store, long.roomId, long.clients, lcg(7), undefined, HISTORY_VERSIONS + 2).catch((e: Error) => {
+      if (!/did not end/.test(e.message)) throw e;
+    });
+    const now = await longRoom();
+    expect(now.status, "the game still runs: it moved on past the history").toBe("playing");
+    expect(now.version - since).toBeGreaterThanOrEqual(HISTORY_VERSIONS);
+    watcher.socket.connect();
+    await watcher.ready();
+    const ack = await watcher.sync(long.roomId);
     const state = ack.state as unknown as RoomView;
     expect(state).not.toHaveProperty("patch");
     expect(state.logFrom).toBe(0);
-    const now = await current();
-    expect(now.version - since).toBeGreaterThanOrEqual(HISTORY_VERSIONS);
-    expect(spectator.rooms.get(roomId)!.state).toEqual(json(roomView(now, { kind: "spectator" }, 0, state.serverTime)));
+    expect(watcher.rooms.get(long.roomId)!.state).toEqual(json(roomView(now, { kind: "spectator" }, 0, state.serverTime)));
 
     // A version this node never showed (or none at all): the whole view; a malformed since is refused.
     for (const bad of [now.version + 5, 0]) {
-      const r = await spectator.call("room:sync", { roomId, since: bad });
+      const r = await watcher.call("room:sync", { roomId: long.roomId, since: bad });
       expect(r.ok).toBe(true);
       expect(r.state).not.toHaveProperty("patch");
     }
-    for (const bad of ["3", -1, 1.5]) expect(((await spectator.call("room:sync", { roomId, since: bad })) as Ack).error?.code).toBe("BAD_REQUEST");
-    for (const c of [...clients, second, spectator]) c.close();
+    for (const bad of ["3", -1, 1.5]) expect(((await watcher.call("room:sync", { roomId: long.roomId, since: bad })) as Ack).error?.code).toBe("BAD_REQUEST");
+    for (const c of [...clients, second, spectator, ...long.clients, watcher]) c.close();
   }, 120_000);
 });
