@@ -11,6 +11,7 @@ import { loadBoard } from "./daily.js";
 import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { Store } from "./store.js";
 import { logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
+import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
 
 /** The engine's own view types (type-only import: no server code enters the bundle). */
@@ -534,6 +535,7 @@ function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
       ${seedOpen ? seedCheck(s, room) : nothing}
       ${seedOpen ? html`<p class="small">Replay and check the whole game: <code>npm run replay -- ${room.roomId}</code>.</p>` : nothing}
     </details>
+    ${s.route.page !== "replay" ? rematchPanel(s, room) : nothing}
     <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>
       ${seedOpen && s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { LogEntry, RatingChange, RoomView } from "./types.js";
 import { deltaText, displayedChange } from "../../src/protocol/rating-display.js";
+import { rematchPanel } from "./rematch.js";
 
 export { seatClock } from "./clock.js";
 
@@ -169,6 +170,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
       <p class="small">Anyone can check the whole game: <code>npm run replay -- ${room.roomId}</code> on the server replays every move from this seed
         and confirms the shuffles and the result (or save <code>/api/finished/${room.roomId}</code> and use <code>npm run replay -- --file game.json</code>).</p>
     </details>
+    ${s.route.page !== "replay" ? rematchPanel(s, room) : nothing}
     <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>
       ${s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;

@@ -27,6 +27,12 @@ import {
   renameSeat,
   seatOf,
   startRoom,
+  answerRematch,
+  createRematchRoom,
+  offerRematch,
+  rematchFor,
+  releaseSeat,
+  startRematchIfReady,
   type CreateRoomInput,
   type RatingChangeInfo,
   type Room,
@@ -398,6 +404,63 @@ export class RoomService {
       }
     }
     return { renamed, refused };
+  }
+
+  /**
+   * Rematch (issue 23; docs/protocol.md, "Rematch"): a player of the finished room `id` asks for
+   * one. The first asks creates the new room (createRematchRoom) and then records the offer on the
+   * finished room; if another player's offer was recorded first, the room just made is closed and
+   * this player accepts that offer instead. A later ask accepts: the player takes the seat kept
+   * for them in the new room, then their acceptance is recorded. When every kept seat is taken
+   * the new room starts (new seed). Returns the new room as it stands.
+   */
+  async rematch(id: unknown, player: Player): Promise<Room> {
+    const oldId = checkRoomId(id);
+    const old = await this.get(oldId);
+    if (!old.rematch) {
+      const fresh = createRematchRoom(this.roomId(), old, player, this.now());
+      if (!(await this.store.compareAndSetOrGet(fresh, 0, this.firstNote(fresh))).ok) throw err("BUSY", "Could not create a room; please try again.");
+      this.remember(fresh);
+      this.emit(null, fresh);
+      try {
+        await this.mutate(oldId, (r) => offerRematch(r, player.id, fresh.id, this.now()));
+        return await this.startRematchIfReady(fresh.id);
+      } catch (e) {
+        await this.mutate(fresh.id, (r) => (r.status === "open" ? leaveRoom(r, player, this.now()) : null)).catch(() => {});
+        if (!(e instanceof AppError && e.code === "REMATCH_OFFERED")) throw e;
+      }
+    }
+    return this.acceptRematch(oldId, player);
+  }
+
+  private async acceptRematch(oldId: string, player: Player): Promise<Room> {
+    const offer = rematchFor(await this.get(oldId), player.id);
+    const mine = offer.accepted.includes(player.id);
+    let next: Room;
+    try {
+      next = (await this.mutate(offer.roomId, (r) => (mine && seatOf(r, player.id) !== null ? null : joinRoom(r, player, r.reserved?.indexOf(player.id) ?? -1, this.now())))).room;
+    } catch (e) {
+      if (e instanceof AppError && (e.code === "ROOM_NOT_OPEN" || e.code === "NO_SUCH_ROOM")) throw err("REMATCH_GONE", "The rematch room has started without you or closed; find another game in the lobby.");
+      if (e instanceof AppError && (e.code === "BAD_SEAT" || e.code === "SEAT_TAKEN")) throw err("REMATCH_SEAT_GONE", "Your seat in the rematch was given up (you left it); join the room as anyone would.");
+      throw e;
+    }
+    await this.mutate(oldId, (r) => answerRematch(r, player.id, true, this.now()));
+    return (await this.startRematchIfReady(next.id)) ?? next;
+  }
+
+  /** Declines the rematch of finished room `id`: the seat kept for the player opens to anyone. */
+  async declineRematch(id: unknown, player: Player): Promise<Room> {
+    const oldId = checkRoomId(id);
+    const { room } = await this.mutate(oldId, (r) => answerRematch(r, player.id, false, this.now()));
+    await this.mutate(room.rematch!.roomId, (r) => releaseSeat(r, player.id, this.now())).catch((e: unknown) => {
+      if (!(e instanceof AppError && e.code === "NO_SUCH_ROOM")) throw e;
+    });
+    return room;
+  }
+
+  private async startRematchIfReady(id: string): Promise<Room> {
+    const seed = this.seed();
+    return (await this.mutate(id, (r) => startRematchIfReady(r, seed, this.now()))).room;
   }
 
   async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {

@@ -94,6 +94,21 @@ export interface Room {
   legacyPending?: ActionRecord[];
   /** Why a room closed other than by everyone leaving: "aborted" (a ranked game's first move never made), "host-away". */
   ended?: "aborted" | "host-away";
+  /** A finished room: the rematch offered from its end screen (rematch.ts in transport; see offerRematch). */
+  rematch?: RematchOffer;
+  /**
+   * A rematch room before it starts: per seat, the player of the finished game it is kept for
+   * (null: open to anyone, or a bot). A kept seat is freed when its player declines or leaves.
+   */
+  reserved?: (string | null)[];
+}
+
+/** A rematch offered on a finished room: the new room, who offered, who accepted and who declined. */
+export interface RematchOffer {
+  roomId: string;
+  by: string;
+  accepted: string[];
+  declined: string[];
 }
 
 
@@ -103,7 +118,8 @@ export function summarize(room: Room): RoomSummary {
     game: room.game,
     ranked: room.ranked,
     status: room.status,
-    seats: room.seats.map((s) => ({ name: s.name, bot: s.bot, taken: s.bot || s.playerId !== null })),
+    // A seat a rematch keeps for its player counts as taken (nobody else may sit there).
+    seats: room.seats.map((s, i) => ({ name: s.name, bot: s.bot, taken: s.bot || s.playerId !== null || (room.status === "open" && !!room.reserved?.[i]) })),
     createdAt: room.createdAt,
     clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
@@ -255,8 +271,10 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
     throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
   }
   let target: number;
+  const keptFor = (i: number) => room.reserved?.[i] ?? null;
   if (seat === undefined || seat === null) {
-    target = room.seats.findIndex((s) => !s.bot && s.playerId === null);
+    const own = room.reserved?.indexOf(player.id) ?? -1;
+    target = own >= 0 && room.seats[own]!.playerId === null ? own : room.seats.findIndex((s, i) => !s.bot && s.playerId === null && keptFor(i) === null);
     if (target < 0) throw err("ROOM_FULL", "Every seat in this room is taken.");
   } else {
     if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
@@ -264,6 +282,7 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
     }
     const s = room.seats[seat]!;
     if (s.bot || s.playerId !== null) throw err("SEAT_TAKEN", "That seat is taken; pick a free one.");
+    if (keptFor(seat) !== null && keptFor(seat) !== player.id) throw err("SEAT_RESERVED", "That seat is kept for a player of the last game, who may still accept the rematch; pick a free one.");
     target = seat;
   }
   const seats = room.seats.map((s, i) => (i === target ? { playerId: player.id, name: player.name, bot: false } : s));
@@ -306,6 +325,8 @@ export function leaveRoom(room: Room, player: Player, now: number): Room {
   const seat = seatOf(room, player.id);
   if (seat === null) throw err("NOT_SEATED", "You do not sit in this room.");
   const seats = room.seats.map((s, i) => (i === seat ? { playerId: null, name: null, bot: false } : s));
+  // A rematch seat kept for this player is free for anyone once they leave.
+  if (room.reserved?.[seat]) room = { ...room, reserved: room.reserved.map((r, i) => (i === seat ? null : r)) };
   const humans = seats.filter((s) => s.playerId !== null);
   if (humans.length === 0) return bump(room, now, { seats, status: "closed" });
   if (room.hostId !== player.id) return bump(room, now, { seats });
@@ -486,4 +507,81 @@ export function hostPresence(room: Room, present: boolean, now: number): Room | 
 export function markPersisted(room: Room, ratingChanges: RatingChangeInfo[], now: number): Room {
   if (room.persisted) return room;
   return bump(room, now, { persisted: true, ratingChanges });
+}
+
+
+/* ---------------------------------------------------------------- rematch (issue 23) */
+
+/** The players (not bots) who sat at a finished table: who may offer, accept or decline its rematch. */
+function rematchSeat(room: Room, playerId: string): Seat {
+  if (room.status !== "finished") throw err("NOT_FINISHED", "A rematch can be offered once the game has ended.");
+  if (room.daily) throw err("NO_REMATCH", "A daily challenge is played once a day; there is no rematch.");
+  const seat = seatOf(room, playerId);
+  if (seat === null || room.seats[seat]!.bot) throw err("NOT_A_PLAYER", "Only the players of this game can offer or answer a rematch.");
+  return seat;
+}
+
+/**
+ * The new room of a rematch of the finished room `old`, offered by `player`: the same game,
+ * options, clock, ranked flag and seats, bots in the same seats (same names), the offerer in
+ * their own seat, and every other player's seat kept for them (`reserved`). The seed is drawn
+ * when it starts. The usual checks apply (a ranked rematch needs an account: ACCOUNT_REQUIRED).
+ */
+export function createRematchRoom(id: string, old: Room, player: Player, now: number): Room {
+  const seat = rematchSeat(old, player.id);
+  if (old.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
+  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none" }, now);
+  const seats: SeatInfo[] = old.seats.map((s, i) =>
+    s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
+  );
+  const reserved = old.seats.map((s, i) => (s.bot || i === seat ? null : s.playerId));
+  return { ...base, seats, reserved };
+}
+
+/** Records the offer on the finished room (REMATCH_OFFERED when one already is: accept that one). */
+export function offerRematch(room: Room, playerId: string, newRoomId: string, now: number): Room {
+  rematchSeat(room, playerId);
+  if (room.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
+  return bump(room, now, { rematch: { roomId: newRoomId, by: playerId, accepted: [playerId], declined: [] } });
+}
+
+/** The offer a player may answer: NO_REMATCH when none, REMATCH_DECLINED when they declined it. */
+export function rematchFor(room: Room, playerId: string): RematchOffer {
+  rematchSeat(room, playerId);
+  const offer = room.rematch;
+  if (!offer) throw err("NO_REMATCH", "Nobody has offered a rematch of this game.");
+  if (offer.declined.includes(playerId)) throw err("REMATCH_DECLINED", "You declined this rematch; your seat was given up.");
+  return offer;
+}
+
+/** A player's answer on the finished room (null: already recorded). */
+export function answerRematch(room: Room, playerId: string, accept: boolean, now: number): Room | null {
+  const offer = rematchFor(room, playerId);
+  if (offer.accepted.includes(playerId)) {
+    if (accept) return null;
+    throw err("REMATCH_ACCEPTED", "You already accepted this rematch; leave the new room instead.");
+  }
+  const rematch = accept ? { ...offer, accepted: [...offer.accepted, playerId] } : { ...offer, declined: [...offer.declined, playerId] };
+  return bump(room, now, { rematch });
+}
+
+/** The rematch room gives up the seat it kept for a player who declined (null: nothing kept for them). */
+export function releaseSeat(room: Room, playerId: string, now: number): Room | null {
+  const i = room.reserved?.indexOf(playerId) ?? -1;
+  if (room.status !== "open" || i < 0 || room.seats[i]!.playerId !== null) return null;
+  return bump(room, now, { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) });
+}
+
+/**
+ * Starts a rematch room once every player it kept a seat for has taken it and no seat is empty
+ * (null: not yet, or not a rematch room). Seats freed by a decline make it an ordinary open room
+ * that its host starts as usual.
+ */
+export function startRematchIfReady(room: Room, seed: string, now: number): Room | null {
+  if (room.status !== "open" || !room.reserved) return null;
+  if (room.seats.some((s) => !s.bot && s.playerId === null)) return null;
+  if (room.reserved.some((r, i) => r !== null && room.seats[i]!.playerId !== r)) return null;
+  const host = room.seats.find((s) => s.playerId === room.hostId);
+  if (!host) return null;
+  return startRoom(room, { id: room.hostId, name: host.name ?? "" }, seed, now);
 }

@@ -43,6 +43,9 @@ export function sharedFacts(room: Room, logFrom: number, now: number): Omit<Room
     serverTime: now,
     notices: room.notices ?? [],
     ended: room.ended ?? null,
+    // Rematch (issue 23): the offer on a finished room; the seats a rematch room keeps until it starts.
+    ...(room.rematch ? { rematch: room.rematch } : {}),
+    ...(room.reserved && room.status === "open" ? { reserved: room.reserved } : {}),
   };
 }
 

@@ -119,6 +119,13 @@ export interface RoomView {
   notices: RoomNotice[];
   /** Why a closed room closed, when not by everyone leaving: "aborted" or "host-away". */
   ended: "aborted" | "host-away" | null;
+  /**
+   * A finished room: the rematch offered from its end screen (absent: none yet). `roomId`: the new
+   * room; `by`: who offered; `accepted` / `declined`: player ids (the offerer has accepted).
+   */
+  rematch?: { roomId: string; by: string; accepted: string[]; declined: string[] };
+  /** An open rematch room: per seat, the player of the last game it is kept for (null: open to anyone, or a bot). */
+  reserved?: (string | null)[];
 }
 
 /**

@@ -27,6 +27,7 @@ import type { DailyChallenges } from "../platform/daily.js";
 import type { GameInfo } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
+import { registerRematchEvents } from "./rematch-events.js";
 
 export interface SocketDeps {
   service: RoomService;
@@ -362,6 +363,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   };
 
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
+  registerRematchEvents(handlers, service);
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object

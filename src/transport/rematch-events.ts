@@ -1,0 +1,33 @@
+/**
+ * Rematch over Socket.IO (issue 23; docs/protocol.md, "Rematch"): `room:rematch` offers a rematch
+ * of a finished room, or accepts the one offered; `room:rematch-decline` declines it. The rules
+ * live in room.ts and RoomService; this only reads the payload and the player.
+ * Registered from socket.ts, into its handler table (same acks, errors and limits as every event).
+ */
+import type { Socket } from "socket.io";
+import { err } from "../platform/errors.js";
+import type { Player } from "../platform/identity.js";
+import type { RoomService } from "../platform/room-service.js";
+
+type Payload = Record<string, unknown>;
+type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
+
+export function registerRematchEvents(handlers: Record<string, Handler>, service: RoomService): void {
+  const playerOf = (socket: Socket): Player => {
+    const p = (socket.data as { player?: Player | null }).player;
+    if (!p) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
+    return p;
+  };
+
+  handlers["room:rematch"] = async (socket, p) => {
+    const player = playerOf(socket);
+    const room = await service.rematch(p.roomId, player);
+    // The client opens the new room (room:sync) to watch it, as after following a room link.
+    return { roomId: room.id, status: room.status, version: room.version };
+  };
+
+  handlers["room:rematch-decline"] = async (socket, p) => {
+    const room = await service.declineRematch(p.roomId, playerOf(socket));
+    return { roomId: room.id, version: room.version };
+  };
+}

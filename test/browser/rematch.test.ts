@@ -1,0 +1,76 @@
+/**
+ * Rematch from the end screen in a real browser (issue 23): three guests finish a Goblin Teeth
+ * game (seated and played through the server, to reach the end screen fast); one presses
+ * "Rematch", the others see the offer with who accepted and press "Accept"; every page ends in the
+ * new room, which has started with the same players in the same seats.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { randomLegalAction } from "../../src/games/legal.js";
+import { gameOf, gameState, type Room } from "../../src/platform/room.js";
+import type { Player } from "../../src/platform/identity.js";
+import { lcg, until } from "../support/harness.js";
+import { CHROMIUM, chromiumAvailable, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+describe.skipIf(!available)("rematch in the browser", () => {
+  let bazaar: Bazaar;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    bazaar = await startBazaar();
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+
+  it("three players finish, one offers a rematch, the others accept, and the new game starts", async () => {
+    const url = bazaar.server.url;
+    const service = bazaar.server.service;
+    const pages: Page[] = [];
+    const players: Player[] = [];
+    for (const name of ["Rin", "Sol", "Tam"]) {
+      const { page } = await newPage(browser);
+      await enterName(page, url, name);
+      const id = JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player };
+      pages.push(page);
+      players.push(id.player);
+    }
+    let room: Room = await service.createMatchRoom(players, { game: "goblin-teeth", seats: 3, clock: "none", ranked: false });
+    const old = room.id;
+    const random = lcg(12);
+    while (room.status === "playing") {
+      const g = gameOf(room);
+      const seat = g.activeSeats(gameState(room))[0]!;
+      room = (await service.act(old, players[seat]!, randomLegalAction(g.legalActions(gameState(room), seat), random)!)).room;
+    }
+    for (const p of pages) await p.goto(`${url}/room/${old}`);
+    for (const p of pages) await p.locator('[data-testid="end-screen"]').waitFor();
+
+    await pages[1]!.locator('[data-testid="rematch"]').click();
+    await pages[1]!.waitForURL((u) => u.pathname.startsWith("/room/") && !u.pathname.endsWith(old));
+    const newId = new URL(pages[1]!.url()).pathname.split("/").pop()!;
+    expect((await service.get(newId)).status).toBe("open");
+
+    // The others see the offer: Sol accepted, they are waiting.
+    await pages[0]!.locator('[data-testid="rematch-answer"][data-state="accepted"]').waitFor();
+    expect(await pages[0]!.locator('[data-testid="rematch-answer"][data-state="waiting"]').count()).toBe(2);
+    await pages[0]!.locator('[data-testid="rematch-accept"]').click();
+    await pages[0]!.waitForURL(`${url}/room/${newId}`);
+    await pages[2]!.locator('[data-testid="rematch-answer"][data-state="accepted"] >> nth=1').waitFor();
+    await pages[2]!.locator('[data-testid="rematch-accept"]').click();
+    await pages[2]!.waitForURL(`${url}/room/${newId}`);
+
+    const fresh = await until(async () => {
+      const r = await service.get(newId);
+      return r.status === "playing" ? r : undefined;
+    }, "the rematch to start");
+    expect(fresh.seats.map((s) => s.playerId)).toEqual(players.map((p) => p.id));
+    for (const p of pages) await p.locator(`.room[data-room="${newId}"][data-status="playing"]`).waitFor();
+  }, 120_000);
+});

@@ -1,0 +1,249 @@
+/**
+ * Rematch from the end screen (issue 23; docs/protocol.md, "Rematch"), over the real protocol on
+ * both backends: one player of a finished game offers, the others accept, and the new room starts
+ * with the same players in the same seats (bots stay bots), a new seed, the same options and
+ * clock; a decline frees that seat and the room waits; plus every refusal. Pure checks of the
+ * room operations for what cannot be reached over sockets (a guest offered a ranked rematch).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/db/client.js";
+import type { RunningServer } from "../src/server.js";
+import type { Room } from "../src/platform/room.js";
+import { answerRematch, createRematchRoom, createRoom, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady } from "../src/platform/room.js";
+import { AppError } from "../src/platform/errors.js";
+import { randomLegalAction } from "../src/games/legal.js";
+import type { LegalAction } from "../src/games/types.js";
+import { backends, guest, lcg, newPrefix, openTestDatabase, playAnyActive, startTestServer, TestClient, until, type Ack } from "./support/harness.js";
+
+const code = (a: Ack) => (a.ok ? "ok" : a.error!.code);
+
+describe.each(backends())("rematch ($name)", (backend) => {
+  let server: RunningServer;
+  let db: Database;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, dispose } = await openTestDatabase(backend.realPg));
+    server = await startTestServer(backend, db, newPrefix());
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  async function players(names: string[]) {
+    const ids = await Promise.all(names.map((n) => guest(server.url, n)));
+    const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
+    return { ids, clients };
+  }
+
+  /** A finished game of `clients` (in seat order) plus `bots` bots, played with random legal moves. */
+  async function finishedGame(clients: TestClient[], bots: number, seed: number, extra: Record<string, unknown> = {}, game = "goblin-market"): Promise<string> {
+    const created = await clients[0]!.call("room:create", { game, seats: clients.length + bots, bots, clock: "none", ...extra });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const roomId = created.roomId as string;
+    for (const c of clients.slice(1)) expect((await c.call("room:join", { roomId })).ok).toBe(true);
+    for (const c of clients.slice(1)) expect((await c.sync(roomId)).ok).toBe(true);
+    expect((await clients[0]!.call("room:start", { roomId })).ok).toBe(true);
+    // People's seats played with random legal moves; bots' seats by the server's bots.
+    const random = lcg(seed);
+    for (let i = 0; i < 5000; i++) {
+      const r = (await server.store.get(roomId))!;
+      if (r.status === "finished") break;
+      const humans = gameOf(r).activeSeats(gameState(r)).filter((s) => s < clients.length);
+      if (humans.length === 0) {
+        await until(async () => (await server.store.get(roomId))!.version > r.version, "a bot to move");
+        continue;
+      }
+      const seat = humans[Math.floor(random() * humans.length)]!;
+      const me = clients[seat]!;
+      const mine = await until(() => {
+        const v = me.rooms.get(roomId);
+        return v && v.version >= r.version ? (v.state as { legal: LegalAction[] }) : undefined;
+      }, `seat ${seat} to see v${r.version}`);
+      const ack = await me.call("game:act", { roomId, action: randomLegalAction(mine.legal, random) });
+      // A bot may have moved in between (STALE-free: a refusal just means look again).
+      if (!ack.ok && (await server.store.get(roomId))!.version === r.version) throw new Error(JSON.stringify(ack));
+    }
+    await until(async () => (await server.store.get(roomId))!.persisted === true, "the result recorded");
+    return roomId;
+  }
+
+  it("one offers, everyone accepts: same players in the same seats, bots stay bots, new seed, same options and clock", async () => {
+    const { ids, clients } = await players(["Ann", "Bob", "Cat"]);
+    const old = await finishedGame(clients, 1, 11);
+    const before = (await server.store.get(old))!;
+    const [ann, bob, cat] = clients;
+    const stranger = await new TestClient(server.url, (await guest(server.url, "Stranger")).token).ready();
+
+    // Errors before any offer.
+    expect(code(await ann!.call("room:rematch-decline", { roomId: old }))).toBe("NO_REMATCH");
+    expect(code(await stranger.call("room:rematch", { roomId: old }))).toBe("NOT_A_PLAYER");
+    expect(code(await ann!.call("room:rematch", { roomId: "no such!" }))).toBe("BAD_ROOM_ID");
+    expect(code(await ann!.call("room:rematch", { roomId: "nosuchroom" }))).toBe("NO_SUCH_ROOM");
+    expect((await server.store.get(old))!.version).toBe(before.version);
+
+    // Bob (seat 1) offers: the new room keeps Ann's and Cat's seats; every viewer of the old room sees the offer.
+    const offered = await bob!.call("room:rematch", { roomId: old });
+    expect(offered.ok, JSON.stringify(offered)).toBe(true);
+    const newId = offered.roomId as string;
+    expect(newId).not.toBe(old);
+    expect(offered.status).toBe("open");
+    const seen = await until(() => (ann!.rooms.get(old)?.state as { rematch?: { roomId: string; by: string; accepted: string[] } } | undefined)?.rematch, "Ann to see the offer");
+    expect(seen).toEqual({ roomId: newId, by: ids[1]!.player.id, accepted: [ids[1]!.player.id], declined: [] });
+    let fresh = (await server.store.get(newId))!;
+    expect(fresh.seats.map((s) => [s.playerId, s.bot])).toEqual([[null, false], [ids[1]!.player.id, false], [null, false], [null, true]]);
+    expect(fresh.reserved).toEqual([ids[0]!.player.id, null, ids[2]!.player.id, null]);
+    // A stranger cannot take a kept seat, and there is no other free seat.
+    expect(code(await stranger.call("room:join", { roomId: newId, seat: 0 }))).toBe("SEAT_RESERVED");
+    expect(code(await stranger.call("room:join", { roomId: newId }))).toBe("ROOM_FULL");
+    // The offerer asking again changes nothing; they cannot decline their own offer.
+    expect(code(await bob!.call("room:rematch", { roomId: old }))).toBe("ok");
+    expect(code(await bob!.call("room:rematch-decline", { roomId: old }))).toBe("REMATCH_ACCEPTED");
+
+    const a = await ann!.call("room:rematch", { roomId: old });
+    expect(a.ok && a.roomId).toBe(newId);
+    expect(a.status).toBe("open");
+    expect((await server.store.get(newId))!.status).toBe("open");
+    const c = await cat!.call("room:rematch", { roomId: old });
+    expect(c.ok && c.roomId).toBe(newId);
+    expect(c.status).toBe("playing");
+
+    fresh = (await server.store.get(newId))!;
+    expect(fresh.status).toBe("playing");
+    expect(fresh.seats.map((s) => [s.playerId, s.name, s.bot])).toEqual(before.seats.map((s) => [s.playerId, s.name, s.bot]));
+    expect(fresh.seed).not.toBe(before.seed);
+    expect(fresh.commitment).not.toBe(before.commitment);
+    expect(fresh.options).toEqual(before.options);
+    expect(fresh.clock).toEqual(before.clock);
+    expect(fresh.ranked).toBe(before.ranked);
+    expect(fresh.game).toBe(before.game);
+    const after = (await server.store.get(old))!;
+    expect(after.rematch!.accepted.sort()).toEqual(ids.map((x) => x.player.id).sort());
+    expect(after.status).toBe("finished");
+    // The players see the new game once they open it.
+    expect((await ann!.sync(newId)).ok).toBe(true);
+    expect((ann!.rooms.get(newId)!.state as { status: string; seat: number }).seat).toBe(0);
+    // Too late to decline, and the game in play cannot be rematched.
+    expect(code(await cat!.call("room:rematch-decline", { roomId: old }))).toBe("REMATCH_ACCEPTED");
+    expect(code(await ann!.call("room:rematch", { roomId: newId }))).toBe("NOT_FINISHED");
+    for (const x of [...clients, stranger]) x.close();
+  }, 180_000);
+
+  it("one declines: their seat opens to anyone and the others' room waits", async () => {
+    const { ids, clients } = await players(["Dee", "Eve", "Fay"]);
+    const old = await finishedGame(clients, 0, 23, { clock: "none" });
+    const [dee, eve, fay] = clients;
+    const off = await dee!.call("room:rematch", { roomId: old });
+    expect(off.ok).toBe(true);
+    const newId = off.roomId as string;
+    expect(code(await eve!.call("room:rematch-decline", { roomId: old }))).toBe("ok");
+    await until(() => (fay!.rooms.get(old)?.state as { rematch?: { declined: string[] } } | undefined)?.rematch?.declined.includes(ids[1]!.player.id), "Fay to see the decline");
+    expect(code(await eve!.call("room:rematch", { roomId: old }))).toBe("REMATCH_DECLINED");
+    expect(code(await eve!.call("room:rematch-decline", { roomId: old }))).toBe("REMATCH_DECLINED");
+    const f = await fay!.call("room:rematch", { roomId: old });
+    expect(f.ok && f.status).toBe("open");
+    let room = (await server.store.get(newId))!;
+    expect(room.status).toBe("open");
+    expect(room.seats[1]).toEqual({ playerId: null, name: null, bot: false });
+    expect(room.reserved).toEqual([null, null, ids[2]!.player.id]);
+    // The freed seat is anyone's; the host starts the room as usual.
+    const gus = await new TestClient(server.url, (await guest(server.url, "Gus")).token).ready();
+    expect(code(await gus.call("room:join", { roomId: newId }))).toBe("ok");
+    room = (await server.store.get(newId))!;
+    expect(room.seats[1]!.name).toBe("Gus");
+    expect(room.status).toBe("open");
+    expect(code(await dee!.call("room:start", { roomId: newId }))).toBe("ok");
+    for (const x of [...clients, gus]) x.close();
+  }, 180_000);
+
+  it("a player who leaves the rematch room frees their seat; a solitaire rematch starts at once", async () => {
+    const { ids, clients } = await players(["Hal", "Ivy", "Kim"]);
+    const old = await finishedGame(clients, 0, 5, {}, "goblin-teeth");
+    const [hal, ivy, kim] = clients;
+    const newId = (await hal!.call("room:rematch", { roomId: old })).roomId as string;
+    expect(code(await ivy!.call("room:rematch", { roomId: old }))).toBe("ok");
+    expect(code(await ivy!.call("room:leave", { roomId: newId }))).toBe("ok");
+    expect((await server.store.get(newId))!.reserved).toEqual([null, null, ids[2]!.player.id]);
+    expect(code(await ivy!.call("room:rematch", { roomId: old }))).toBe("REMATCH_SEAT_GONE");
+    const k = await kim!.call("room:rematch", { roomId: old });
+    expect(k.ok && k.status).toBe("open");
+    expect((await server.store.get(newId))!.seats[1]!.playerId).toBeNull();
+    // Everyone leaves: the room closes, and a late acceptance is told so.
+    expect(code(await hal!.call("room:leave", { roomId: newId }))).toBe("ok");
+    expect(code(await kim!.call("room:leave", { roomId: newId }))).toBe("ok");
+    expect((await server.store.get(newId))!.status).toBe("closed");
+    expect(code(await kim!.call("room:rematch", { roomId: old }))).toBe("REMATCH_GONE");
+    for (const x of clients) x.close();
+
+    const solo = (await players(["Jo"])).clients[0]!;
+    const created = await solo.call("room:create", { game: "aucteraden", seats: 1 });
+    expect(created.ok).toBe(true);
+    const soloId = created.roomId as string;
+    expect((await solo.call("room:start", { roomId: soloId })).ok).toBe(true);
+    await playAnyActive(server.store, soloId, [solo], lcg(3));
+    const again = await solo.call("room:rematch", { roomId: soloId });
+    expect(again.ok && again.status).toBe("playing");
+    solo.close();
+  }, 180_000);
+});
+
+describe("rematch room operations", () => {
+  const ann = { id: "p-ann", name: "Ann", account: true };
+  const bob = { id: "p-bob", name: "Bob", account: true };
+
+  function finished(ranked: boolean): Room {
+    let r = createRoom("old", ann, { game: "goblin-teeth", seats: 2, ranked, clock: ranked ? undefined : "none" }, 1000);
+    r = joinRoom(r, bob, undefined, 1000);
+    r = startRoom(r, ann, "seed-1", 1000);
+    const random = lcg(9);
+    for (let i = 0; i < 5000 && r.status === "playing"; i++) {
+      const g = gameOf(r);
+      const seat = g.activeSeats(gameState(r))[0]!;
+      r = actInRoom(r, seat, randomLegalAction(g.legalActions(gameState(r), seat), random)!, undefined, 1000)!;
+    }
+    expect(r.status).toBe("finished");
+    return r;
+  }
+
+  const codeOf = (f: () => unknown) => {
+    try {
+      f();
+      return "ok";
+    } catch (e) {
+      return (e as AppError).code;
+    }
+  };
+
+  it("a guest is refused a ranked rematch; an account gets one, kept seats and all", () => {
+    const old = finished(true);
+    expect(codeOf(() => createRematchRoom("new", old, { id: "p-bob", name: "Bob" }, 2000))).toBe("ACCOUNT_REQUIRED");
+    const fresh = createRematchRoom("new", old, bob, 2000);
+    expect(fresh.ranked).toBe(true);
+    expect(fresh.clock).toEqual(old.clock);
+    expect(codeOf(() => joinRoom(fresh, { id: "p-ann", name: "Ann" }, 0, 2000))).toBe("ACCOUNT_REQUIRED");
+    const withAnn = joinRoom(fresh, ann, undefined, 2000);
+    expect(withAnn.seats[0]!.playerId).toBe("p-ann");
+    const started = startRematchIfReady(withAnn, "seed-2", 2000)!;
+    expect(started.status).toBe("playing");
+    expect(started.seed).toBe("seed-2");
+  });
+
+  it("refuses bad answers and leaves the room untouched", () => {
+    const old = finished(false);
+    expect(codeOf(() => answerRematch(old, "p-ann", true, 2000))).toBe("NO_REMATCH");
+    expect(codeOf(() => offerRematch(old, "p-nobody", "new", 2000))).toBe("NOT_A_PLAYER");
+    const offered = offerRematch(old, "p-ann", "new", 2000);
+    expect(offered.version).toBe(old.version + 1);
+    expect(codeOf(() => offerRematch(offered, "p-bob", "new2", 2000))).toBe("REMATCH_OFFERED");
+    expect(codeOf(() => createRematchRoom("new2", offered, bob, 2000))).toBe("REMATCH_OFFERED");
+    expect(answerRematch(offered, "p-ann", true, 2000)).toBeNull();
+    const declined = answerRematch(offered, "p-bob", false, 2000)!;
+    expect(declined.rematch!.declined).toEqual(["p-bob"]);
+    expect(codeOf(() => answerRematch(declined, "p-bob", true, 2000))).toBe("REMATCH_DECLINED");
+    const open = createRoom("o", ann, { game: "goblin-teeth", seats: 2, clock: "none" }, 1);
+    expect(codeOf(() => offerRematch(open, "p-ann", "new", 2000))).toBe("NOT_FINISHED");
+    expect(codeOf(() => createRematchRoom("n", { ...old, daily: "2026-11-24" }, ann, 2000))).toBe("NO_REMATCH");
+  });
+});
