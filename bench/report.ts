@@ -97,6 +97,55 @@ export interface SystemResult {
   };
 }
 
+/** The quick play queue scenario (`--queue`; queue-load.ts, docs/performance.md "Quick play queue"). */
+export interface QueueSettings {
+  game: string;
+  seats: number;
+  /** Players arriving per second. */
+  rate: number;
+  seconds: number;
+  /** Casual, clockless pool, guests, no bots; each player leaves on queue:ready (the room idles). */
+  pool: string;
+}
+
+export interface QueueResult {
+  settings: QueueSettings;
+  /** Players whose queue:join was sent in the window / got a table / had none when the drain ended. */
+  joined: number;
+  seated: number;
+  unseated: number;
+  /** Tables formed (queue:ready, any player) inside the window, and per second. */
+  tables: number;
+  tablesPerSecond: number;
+  /** ms, queue:join ack -> queue:ready. */
+  timeToTableMs: LatencySummary;
+  /** ms, queue:join sent -> ack. */
+  joinAckMs: LatencySummary;
+  /** ms, socket opened -> connected. */
+  connectMs: LatencySummary;
+  /** queue:status notices (tables that failed) in the window. */
+  notices: number;
+  errors: number;
+  errorCodes: Record<string, number>;
+  /** Server CPU over the window (arrivals at the steady rate), all nodes. */
+  serverCpuSeconds: number | null;
+  serverCpuMsPerPlayer: number | null;
+  serverCpuMsPerTable: number | null;
+  /** The same run's baseline server CPU per action, and our CPU per queued player over it. */
+  baselineCpuMsPerAction: number | null;
+  perPlayerOverBaselineAction: number | null;
+  serverPeakRssMB: number | null;
+  generatorCpuSeconds: number;
+  generatorEventLoopDelayP99Ms: number;
+  /** Redis CPU over the window (the queue and the rooms it makes live there). */
+  redisCpuSeconds: number | null;
+  machineCpuSeconds: number | null;
+  otherCpuSeconds: number | null;
+  stealSeconds: number | null;
+  gc?: { server: GcSummary | null; generator: GcSummary | null };
+  setupSeconds: number;
+}
+
 export interface BenchReport {
   date: string;
   label?: string;
@@ -107,6 +156,8 @@ export interface BenchReport {
   ratios: Record<string, number | null>;
   targets: Array<{ target: string; value: string; met: boolean | null }>;
   profile?: Array<{ fn: string; selfMs: number; share: number }>;
+  /** With --queue only. */
+  queue?: QueueResult | null;
 }
 
 export function machine(): BenchReport["machine"] {
@@ -265,11 +316,43 @@ export function markdown(r: BenchReport): string {
       ),
     );
   }
+  if (r.queue) lines.push("", ...queueMarkdown(r.queue, b));
   if (r.targets.length > 0) {
     lines.push("", "Targets:", "");
     for (const t of r.targets) lines.push(`- ${t.met === null ? "n/a" : t.met ? "met" : "MISSED"}: ${t.target}: ${t.value}`);
   }
   return lines.join("\n") + "\n";
+}
+
+/** The quick play queue scenario's table (beside the same run's baseline, when it ran). */
+export function queueMarkdown(q: QueueResult, b: SystemResult | null): string[] {
+  const s = q.settings;
+  const row = (name: string, v: string) => `| ${name} | ${v} |`;
+  const lat = (l: LatencySummary) => `${fmt(l.p50, 1)} / ${fmt(l.p99, 1)} / ${fmt(l.max, 1)}`;
+  return [
+    `Quick play queue: ${s.rate} players per second join pool ${s.pool} for ${s.seconds} s; each accepts its table at once and disconnects on queue:ready.`,
+    "",
+    "| quick play queue | ours |",
+    "|---|---:|",
+    row("players joined in window / seated / no table by the end", `${q.joined} / ${q.seated} / ${q.unseated}`),
+    row("tables formed in window / per second", `${q.tables} / ${fmt(q.tablesPerSecond, 2)}`),
+    row("time to table, join ack to queue:ready (p50 / p99 / max ms)", lat(q.timeToTableMs)),
+    row("queue:join ack (p50 / p99 / max ms)", lat(q.joinAckMs)),
+    row("connect (p50 / p99 / max ms)", lat(q.connectMs)),
+    row("errors / failed-table notices", `${q.errors} / ${q.notices}${q.errors ? ` (${Object.entries(q.errorCodes).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`),
+    row("server CPU in window (s)", fmt(q.serverCpuSeconds, 2)),
+    row("server CPU per queued player / per table (ms)", `${fmt(q.serverCpuMsPerPlayer, 3)} / ${fmt(q.serverCpuMsPerTable, 3)}`),
+    row(
+      "server CPU per queued player / baseline's per action (same run)",
+      q.perPlayerOverBaselineAction === null ? `- (baseline ${b ? "without CPU" : "not run"})` : `${fmt(q.perPlayerOverBaselineAction, 2)}x (${fmt(q.serverCpuMsPerPlayer, 3)} vs ${fmt(q.baselineCpuMsPerAction, 3)} ms)`,
+    ),
+    row("server peak RSS (MB)", fmt(q.serverPeakRssMB)),
+    row("Redis CPU in window (s)", fmt(q.redisCpuSeconds, 2)),
+    row("server GC: scavenges (n / ms / longest) · mark-compacts (n / ms)", gcText(q.gc?.server)),
+    row("server event-loop stalls >= 20 ms (n / longest ms)", stallText(q.gc?.server)),
+    row("queue generator CPU (s) / loop delay p99 (ms)", `${fmt(q.generatorCpuSeconds, 2)} / ${fmt(q.generatorEventLoopDelayP99Ms)}`),
+    row("machine CPU busy in window (s) / not server, generator or Redis / stolen", `${fmt(q.machineCpuSeconds, 1)} / ${fmt(q.otherCpuSeconds, 1)} / ${fmt(q.stealSeconds, 1)}`),
+  ];
 }
 
 /** Append the table to a markdown file (created with a heading if it does not exist). */

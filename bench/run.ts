@@ -7,7 +7,9 @@
  *    players + SPECTATORS through the public protocol, one action every PERIOD ms per room.
  * 2. Baseline: the same generator drives a bare Socket.IO server (baseline-server.ts) with the
  *    same rooms, sizes, rate and payload (a typical room:state captured in step 1).
- * 3. Reports both, and the ratios, as JSON (stdout, or --json <file>) and as a markdown table
+ * 3. With --queue, the quick play queue scenario on a fresh server of ours (queue-load.ts):
+ *    players join a casual pool at a steady rate, accept, and leave on queue:ready.
+ * 4. Reports them, and the ratios, as JSON (stdout, or --json <file>) and as a markdown table
  *    (stderr, and appended to --md <file> if asked: nothing is written into the repository's docs
  *    unless that file is one of them).
  *
@@ -25,7 +27,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { summarizeGc, type GcSummary } from "./gc-watch.js";
 import type { LoadConfig, LoadResult } from "./load.js";
-import { appendReport, machine, markdown, ratios, targets, type BenchReport, type Settings, type SystemResult } from "./report.js";
+import type { QueueLoadConfig, QueueLoadResult } from "./queue-load.js";
+import { appendReport, machine, markdown, ratios, targets, type BenchReport, type QueueResult, type QueueSettings, type Settings, type SystemResult } from "./report.js";
 import { slowCommandsSince, slowLogMark } from "./redis-slowlog.js";
 import { startTimerProbe } from "./timer-probe.js";
 import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
@@ -65,6 +68,14 @@ const HELP = `npm run bench -- [options]
   --label TEXT       a label for the table heading
   --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
                      (the baseline server's profile goes to DIR/baseline)
+  --queue            after the move workload(s), run the quick play queue scenario on a fresh
+                     server of ours: players join a casual clockless pool at a steady rate, accept
+                     at once and leave on queue:ready; reports time to table and server CPU per
+                     queued player beside the baseline's CPU per action (off by default: it adds
+                     about a minute). With --only baseline, the queue runs beside the baseline only
+  --queue-rate N     players arriving per second (default 40)
+  --queue-seconds S  the queue's measured window (default: --seconds)
+  --queue-seats N    table size of the pool (default 4; Goblin Market takes 3 to 6)
 Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (default
 postgresql://postgres@127.0.0.1:5432/postgres; the bench makes and drops its own database there).
 Diagnostics: BENCH_SERVER_NODE_ARGS (extra node flags for the server, e.g. "--trace-gc"),
@@ -90,6 +101,10 @@ const OPTIONS = {
   md: { type: "string" },
   label: { type: "string" },
   profile: { type: "string" },
+  queue: { type: "boolean", default: false },
+  "queue-rate": { type: "string", default: "40" },
+  "queue-seconds": { type: "string" },
+  "queue-seats": { type: "string", default: "4" },
   help: { type: "boolean", default: false },
 } as const;
 
@@ -129,6 +144,22 @@ const settings: Settings = {
   warm: num("warm", args.warm, 0),
   generators: num("generators", args.generators, 1),
 };
+const queueSettings: QueueSettings | null = args.queue
+  ? {
+      game: "goblin-market",
+      seats: num("queue-seats", args["queue-seats"], 3),
+      rate: num("queue-rate", args["queue-rate"], 1),
+      seconds: num("queue-seconds", args["queue-seconds"] ?? args.seconds, 1),
+      pool: "",
+    }
+  : null;
+if (queueSettings) {
+  if (queueSettings.seats > 6) {
+    console.error("--queue-seats: Goblin Market takes 3 to 6 players");
+    process.exit(2);
+  }
+  queueSettings.pool = `${queueSettings.game}/${queueSettings.seats}/none/casual`;
+}
 if (settings.seats > 6) {
   console.error("--seats: Goblin Market takes 3 to 6 players");
   process.exit(2);
@@ -206,8 +237,8 @@ async function pgQuery<T extends pg.QueryResultRow>(url: string, sql: string, pa
   }
 }
 
-async function freshDatabase(): Promise<{ name: string; url: string }> {
-  const name = `gb_bench_${runId}`;
+async function freshDatabase(tag = ""): Promise<{ name: string; url: string }> {
+  const name = `gb_bench_${runId}${tag}`;
   await pgQuery(PG_URL, `CREATE DATABASE ${name}`);
   cleanups.push(async () => void (await pgQuery(PG_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
   const url = new URL(PG_URL);
@@ -326,9 +357,9 @@ function gcDir(): string {
 }
 
 /** GC and stalls of the processes whose watch files are given (together), inside [from, from + window]. */
-function gcOf(files: string[], from: number): GcSummary | null {
+function gcOf(files: string[], from: number, seconds = settings.seconds): GcSummary | null {
   const texts = files.filter((f) => existsSync(f)).map((f) => readFileSync(f, "utf8"));
-  return texts.length === 0 ? null : summarizeGc(texts.join("\n"), from, from + settings.seconds * 1000);
+  return texts.length === 0 ? null : summarizeGc(texts.join("\n"), from, from + seconds * 1000);
 }
 
 interface Generators {
@@ -428,12 +459,16 @@ const SERVER_NODE_FLAGS = (JSON.parse(readFileSync(join(root, "package.json"), "
   .split(/\s+/)
   .filter((t) => t.startsWith("--"));
 
-async function runOurs(sampleFile: string): Promise<{ result: SystemResult; profile?: BenchReport["profile"] }> {
+/**
+ * Starts our server as the bench runs it (settings.nodes nodes, Redis under its own key prefix, a
+ * throwaway database gb_bench_<run><tag>), and registers the clean-up of its keys and database.
+ */
+async function startOurServer(tag: string): Promise<{ db: { name: string; url: string }; prefix: string; redis: Redis; nodes: Array<{ proc: ChildProcess; url: string }> }> {
   // BENCH_SERVER_MAIN: another build's main.js (to compare builds on the same machine and day).
   const mainJs = process.env.BENCH_SERVER_MAIN ? resolve(process.env.BENCH_SERVER_MAIN) : join(root, "dist", "main.js");
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run npm run build (npm run bench does it)`);
-  const db = await freshDatabase();
-  const prefix = `gbbench:${runId}:`;
+  const db = await freshDatabase(tag);
+  const prefix = `gbbench:${runId}${tag}:`;
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
   cleanups.push(async () => {
     await deleteKeys(redis, `${prefix}*`);
@@ -446,7 +481,8 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const nodes: Array<{ proc: ChildProcess; url: string }> = [];
   for (let i = 0; i < settings.nodes; i++) {
     const port = await freePort();
-    const nodeArgs = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
+    // --profile profiles the move workload's server only (not the queue scenario's).
+    const nodeArgs = [...SERVER_NODE_FLAGS, ...GC_WATCH, ...(args.profile && tag === "" ? ["--cpu-prof", "--cpu-prof-dir", resolve(args.profile)] : [])];
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--trace-gc").
     nodeArgs.push(...envArgs("BENCH_SERVER_NODE_ARGS"));
     const proc = track(
@@ -465,7 +501,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
           BOT_DELAY_MS: "600",
           RATE_LIMIT_PER_SECOND: "100000",
           NODE_ID: `bench-${i}`,
-          BENCH_GC_FILE: join(gcDir(), `ours-node-${i}.txt`),
+          BENCH_GC_FILE: join(gcDir(), `ours${tag}-node-${i}.txt`),
         },
         stdio: ["ignore", "inherit", "inherit"],
       }),
@@ -475,6 +511,11 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
     await waitHealthy(url, proc);
     nodes.push({ proc, url });
   }
+  return { db, prefix, redis, nodes };
+}
+
+async function runOurs(sampleFile: string): Promise<{ result: SystemResult; profile?: BenchReport["profile"] }> {
+  const { db, prefix, redis, nodes } = await startOurServer("");
   log(`ours: ${settings.nodes} node(s) up (database ${db.name}, Redis prefix ${prefix})`);
   const probe = await startTimerProbe(nodes[0]!.url, settings.timerRooms ?? 0);
   cleanups.push(async () => probe.stop());
@@ -606,6 +647,100 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   return result;
 }
 
+/**
+ * The quick play queue scenario (--queue): a fresh server of ours (the same flags, Redis and a
+ * database of its own), one queue generator (queue-load.ts) at a steady arrival rate. Server CPU
+ * is read over the window exactly (the generator says when its window's arrivals start and stop).
+ */
+async function runQueue(q: QueueSettings, baseline: SystemResult | null): Promise<QueueResult> {
+  const { db, prefix, redis, nodes } = await startOurServer("_q");
+  log(`queue: ${settings.nodes} node(s) up (database ${db.name}, Redis prefix ${prefix})`);
+  const cfg: QueueLoadConfig = { urls: nodes.map((n) => n.url), game: q.game, seats: q.seats, rate: q.rate, seconds: q.seconds, warmSeconds: 3, timeoutMs: 20_000 };
+  const genGc = join(gcDir(), "queue-generator.txt");
+  const gen = track(
+    fork(join(here, "queue-load.js"), [], { env: { ...process.env, BENCH_QUEUE_CONFIG: JSON.stringify(cfg), BENCH_GC_FILE: genGc }, execArgv: [...GC_WATCH, ...LOAD_NODE_ARGS], stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    "queue generator",
+  );
+  let cpu: CpuWindow | null = null;
+  let machine0: MachineTimes | null = null;
+  let window0 = 0;
+  let serverCpu: number | null = null;
+  let machineUsed: MachineTimes | null = null;
+  let redis0: number | null = null;
+  let redis1: Promise<number | null> = Promise.resolve(null);
+  let readyUp!: () => void;
+  const ready = new Promise<void>((r) => (readyUp = r));
+  const result = new Promise<QueueLoadResult>((res, rej) => {
+    gen.on("message", (m: { type: string; result?: QueueLoadResult; message?: string; rooms?: number; setupMs?: number }) => {
+      if (m.type === "ready") {
+        log(`queue generator: ${m.rooms} guest tokens ready in ${((m.setupMs ?? 0) / 1000).toFixed(1)} s`);
+        readyUp();
+      } else if (m.type === "window-start") {
+        cpu = new CpuWindow(nodes.map((n) => n.proc.pid!));
+        machine0 = machineTimes();
+        window0 = Date.now();
+        void redisCpu(redis).then((v) => (redis0 = v), () => {});
+        log(`queue: measuring for ${q.seconds} s at ${q.rate} players/s`);
+      } else if (m.type === "window-end") {
+        serverCpu = cpu?.used() ?? null;
+        machineUsed = machineDelta(machine0, machineTimes());
+        redis1 = redisCpu(redis).catch(() => null);
+      } else if (m.type === "result") res(m.result!);
+      else if (m.type === "error") rej(new Error(`queue generator: ${m.message}`));
+    });
+    gen.once("exit", (code) => rej(new Error(`queue generator exited (${code}) before reporting`)));
+  });
+  await Promise.race([ready, result]);
+  await sleep(1500);
+  gen.send({ type: "go" });
+  const load = await result;
+  const r1 = await redis1;
+  const redisUsed = redis0 === null || r1 === null ? null : Math.round((r1 - redis0) * 100) / 100;
+  let peak: number | null = 0;
+  for (const n of nodes) {
+    const p = peakRssBytes(n.proc.pid!);
+    peak = p === null || peak === null ? null : peak + p;
+  }
+  await stop(gen);
+  for (const n of nodes) await stop(n.proc);
+  const windowS = load.windowMs / 1000;
+  const perPlayer = serverCpu === null || load.joined === 0 ? null : Math.round(((serverCpu as number) / load.joined) * 1e6) / 1e3;
+  const tables = load.tablesInWindow;
+  const base = baseline?.serverCpuMsPerAction ?? null;
+  const m = machineUsed as MachineTimes | null;
+  return {
+    settings: q,
+    joined: load.joined,
+    seated: load.seated,
+    unseated: load.unseated,
+    tables,
+    tablesPerSecond: windowS > 0 ? Math.round((tables / windowS) * 100) / 100 : 0,
+    timeToTableMs: summarize(load.timeToTable),
+    joinAckMs: summarize(load.joinAck),
+    connectMs: summarize(load.connect),
+    notices: load.notices,
+    errors: load.errors,
+    errorCodes: load.errorCodes,
+    serverCpuSeconds: serverCpu,
+    serverCpuMsPerPlayer: perPlayer,
+    serverCpuMsPerTable: serverCpu === null || tables === 0 ? null : Math.round(((serverCpu as number) / tables) * 1e6) / 1e3,
+    baselineCpuMsPerAction: base,
+    perPlayerOverBaselineAction: perPlayer === null || !base ? null : Math.round((perPlayer / base) * 100) / 100,
+    serverPeakRssMB: peak === null ? null : Math.round((peak / 1024 ** 2) * 10) / 10,
+    generatorCpuSeconds: load.cpuSeconds,
+    generatorEventLoopDelayP99Ms: load.eventLoopDelayP99Ms,
+    machineCpuSeconds: m === null ? null : Math.round(m.busy * 10) / 10,
+    redisCpuSeconds: redisUsed,
+    otherCpuSeconds: m === null || serverCpu === null ? null : Math.round(Math.max(0, m.busy - (serverCpu as number) - load.cpuSeconds - (redisUsed ?? 0)) * 10) / 10,
+    stealSeconds: m === null ? null : Math.round(m.steal * 10) / 10,
+    gc: {
+      server: gcOf(nodes.map((_, i) => join(gcDir(), `ours_q-node-${i}.txt`)), window0, q.seconds),
+      generator: gcOf([genGc], window0, q.seconds),
+    },
+    setupSeconds: Math.round(load.setupMs / 100) / 10,
+  };
+}
+
 /** Top self-time functions of the server's CPU profile(s). */
 function summariseProfiles(dir: string): BenchReport["profile"] {
   interface Node {
@@ -643,6 +778,7 @@ async function main(): Promise<void> {
   let profile: BenchReport["profile"];
   if (args.only !== "baseline") ({ result: ours, profile } = await runOurs(sampleFile));
   if (args.only !== "ours") baseline = await runBaseline(sampleFile, ours?.payloadBytes || 2500);
+  const queue = queueSettings ? await runQueue(queueSettings, baseline) : null;
   const report: BenchReport = {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     ...(args.label ? { label: args.label } : {}),
@@ -653,6 +789,7 @@ async function main(): Promise<void> {
     ratios: ratios(ours, baseline),
     targets: targets(ours, baseline, settings),
     ...(profile ? { profile } : {}),
+    ...(queue ? { queue } : {}),
   };
   const json = JSON.stringify(report, null, 2);
   if (args.json) writeFileSync(args.json, json + "\n");

@@ -1,7 +1,8 @@
 /**
  * The load benchmark (the bench/ package) must not rot: a short run (`npm run bench -- --rooms 50
- * --seconds 5`) against the test services. No timing assertions: only that it completed, reported
- * both systems, and lost no action. Its JSON and its table go to a temp folder (--json, --md).
+ * --seconds 5`, plus a 3 s quick play queue scenario, `--queue`) against the test services. No
+ * timing assertions: only that it completed, reported both systems, lost no action, and seated
+ * every queued player without error. Its JSON and its table go to a temp folder (--json, --md).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -33,7 +34,7 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     const json = join(dir, "bench.json");
     const md = join(dir, "performance.md");
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
-      const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--json", json, "--md", md], {
+      const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--queue", "--queue-seconds", "3", "--queue-rate", "20", "--json", json, "--md", md], {
         cwd: root,
         env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
         stdio: ["ignore", "ignore", "pipe"],
@@ -64,5 +65,19 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     expect(table).toContain("| latency p99 (ms) |");
     expect(table).toContain("ours / baseline");
     expect(table).toContain("| server GC: scavenges");
+
+    // The quick play queue scenario (--queue): every player who joined in the window got a table,
+    // with no error, and its server CPU per player is set beside the baseline's per action.
+    const q = report.queue;
+    expect(q.settings).toMatchObject({ rate: 20, seconds: 3, seats: 4, pool: "goblin-market/4/none/casual" });
+    expect(q.joined).toBeGreaterThan(0);
+    expect(q.seated).toBe(q.joined);
+    expect(q.unseated).toBe(0);
+    expect(q.errors).toBe(0);
+    expect(q.timeToTableMs.count).toBe(q.seated);
+    expect(q.tables).toBeGreaterThan(0);
+    expect(q.serverCpuMsPerPlayer).toBeGreaterThan(0);
+    expect(q.perPlayerOverBaselineAction).toBeGreaterThan(0);
+    expect(table).toContain("| time to table, join ack to queue:ready (p50 / p99 / max ms) |");
   }, 240_000);
 });
