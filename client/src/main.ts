@@ -311,6 +311,37 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
   </li>`;
 }
 
+// Your games (issue 23): the rooms you sit in, first; "Your turn" where you must act.
+function yourGamesPanel(): TemplateResult | typeof nothing {
+  const mine = s.mine;
+  if (!s.me || !mine) return nothing;
+  const notify = typeof Notification !== "undefined"
+    ? html`<label class="notify-toggle small"><input type="checkbox" data-testid="notify-turns" .checked=${s.notifyTurns}
+        @change=${(e: Event) => void s.setNotifyTurns((e.target as HTMLInputElement).checked)} /> Notify me when it is my turn</label>`
+    : nothing;
+  // Nothing to show until you sit somewhere (the toggle comes with your first game).
+  if (mine.length === 0) return nothing;
+  const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || b.createdAt - a.createdAt);
+  return html`<section class="panel your-games" aria-labelledby="mine-h" data-testid="your-games">
+    <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2>${notify}</div>
+    <ul class="room-list">${rows.map((r) => {
+      const turn = s.yourTurn.has(r.id);
+      const names = r.seats.map((x, i) => (i === r.seat ? "you" : x.taken ? `${x.name ?? "?"}${x.bot ? " (bot)" : ""}` : null)).filter(Boolean).join(", ");
+      const label = r.status === "open" ? "Open" : "Resume";
+      return html`<li class="room-row mine-row ${turn ? "my-turn" : ""}" data-room=${r.id}>
+        <div class="room-main">
+          <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
+            <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
+            ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}</div>
+          <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
+          <div class="muted small room-names">${names}</div>
+        </div>
+        <div class="room-actions"><a class="btn small ${turn ? "primary" : ""}" href=${`/room/${r.id}`} data-nav aria-label=${`${label} ${s.gameName(r.game)}: ${names}`}>${label}</a></div>
+      </li>`;
+    })}</ul>
+  </section>`;
+}
+
 function lobbyPage(): TemplateResult {
   const l = s.lobby;
   return html`<div class="lobby">
@@ -330,6 +361,7 @@ function lobbyPage(): TemplateResult {
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
+    ${yourGamesPanel()}
     ${quickPlayPanel(s)}
     ${dailyPanel(s)}
     <div class="lobby-grid">
@@ -505,11 +537,15 @@ function draw(): void {
 function titleFor(): string {
   const found = queueTitle(s);
   if (found) return found;
+  // Your games: how many of your rooms wait for you (this one included).
+  const turns = s.yourTurn.size;
   if (s.route.page === "room") {
     const room = s.rooms.get(s.route.roomId);
-    if (room?.legal.length && room.status === "playing") return "● Your turn · Goblin Bazaar";
+    if (room?.legal.length && room.status === "playing" && turns <= 1) return "● Your turn · Goblin Bazaar";
+    if (turns) return `(${turns}) Your turn — Goblin Bazaar`;
     if (room) return `${s.gameName(room.game)} · Goblin Bazaar`;
   }
+  if (turns) return `(${turns}) Your turn — Goblin Bazaar`;
   return "Goblin Bazaar";
 }
 

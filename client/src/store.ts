@@ -10,6 +10,7 @@ import { absorbPush, absorbSyncReply } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
+import type { TurnYours, YourRoom } from "../../src/protocol/wire.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
@@ -24,6 +25,8 @@ export interface Toast {
 
 const ID_KEY = "goblin-bazaar.identity";
 const WATCH_KEY = "goblin-bazaar.watch-only";
+/** "1": show a browser notification when it becomes your turn while the page is hidden. */
+const NOTIFY_KEY = "goblin-bazaar.notify-turns";
 
 interface Identity {
   token: string;
@@ -92,6 +95,12 @@ export class Store {
   queueCounts: QueueCount[] = [];
   /** Date.now() when `queue` arrived (the wait and the accept countdown tick from it). */
   queueAt = 0;
+  /** Your games (the lobby's first section): the open and playing rooms you sit in; null before the lobby loads. */
+  mine: YourRoom[] | null = null;
+  /** Rooms where it is your turn now (from `mine`, `turn:yours` and the views you hold): the tab title counts them. */
+  yourTurn = new Set<string>();
+  /** Whether you asked for a browser notification when it becomes your turn (kept in localStorage). */
+  notifyTurns = localStorage.getItem(NOTIFY_KEY) === "1";
   private toastSeq = 0;
   private listeners = new Set<() => void>();
   private scheduled = false;
@@ -209,6 +218,7 @@ export class Store {
       this.changed();
     });
     s.on("lobby:room", (r: RoomSummary) => this.absorbSummary(r));
+    s.on("turn:yours", (t: TurnYours) => this.turnYours(t));
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
     s.on("queue:counts", (p: { counts: QueueCount[] }) => {
       if (Array.isArray(p?.counts)) this.queueCounts = p.counts;
@@ -283,6 +293,8 @@ export class Store {
     if (before === this.identity?.player.id) return;
     this.rooms.clear();
     this.held.clear();
+    this.mine = null;
+    this.yourTurn.clear();
     // A sync in flight was asked as the old player: its reply is dropped, and a new one may start.
     this.syncing.clear();
     this.viewer++;
@@ -347,11 +359,12 @@ export class Store {
   // ---- lobby ------------------------------------------------------------------------------
 
   async subscribeLobby(): Promise<void> {
-    if (this.lobbySubscribed) return;
-    const ack = await this.request<LobbyLists>("lobby:subscribe", {});
+    if (this.lobbySubscribed) return this.refreshMine();
+    const ack = await this.request<LobbyLists & { mine?: YourRoom[] }>("lobby:subscribe", {});
     if (ack.ok) {
       this.lobbySubscribed = true;
       this.lobby = { games: ack.games, open: ack.open, live: ack.live };
+      this.takeMine(ack.mine);
       const counts = (ack as { queueCounts?: QueueCount[] }).queueCounts;
       if (Array.isArray(counts)) this.queueCounts = counts;
       this.changed();
@@ -359,6 +372,7 @@ export class Store {
   }
 
   private absorbSummary(r: RoomSummary): void {
+    this.mineSummary(r);
     if (!this.lobby) return;
     const open = this.lobby.open.filter((x) => x.id !== r.id);
     const live = this.lobby.live.filter((x) => x.id !== r.id);
@@ -366,6 +380,95 @@ export class Store {
     if (r.status === "playing") live.push(r);
     const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
     this.lobby = { ...this.lobby, open: open.sort(newest), live: live.sort(newest) };
+    this.changed();
+  }
+
+  // ---- your games ---------------------------------------------------------------------------
+
+  /** Your games read again (on coming back to the lobby: turns may have moved while you were away). */
+  async refreshMine(): Promise<void> {
+    if (!this.me) return;
+    const ack = await this.request<{ mine: YourRoom[] }>("lobby:mine", {});
+    if (ack.ok) this.takeMine(ack.mine);
+  }
+
+  private takeMine(list: YourRoom[] | undefined): void {
+    if (!Array.isArray(list)) return;
+    this.mine = list;
+    this.yourTurn = new Set(list.filter((r) => r.status === "playing" && r.active.includes(r.seat)).map((r) => r.id));
+    this.changed();
+  }
+
+  /** A lobby:room push about one of your games: its status and seats; gone when no longer open or playing. */
+  private mineSummary(r: RoomSummary): void {
+    if (!this.mine) return;
+    const i = this.mine.findIndex((x) => x.id === r.id);
+    if (i < 0) return;
+    if (r.status !== "open" && r.status !== "playing") {
+      this.mine = this.mine.filter((x) => x.id !== r.id);
+      this.yourTurn.delete(r.id);
+    } else this.mine = this.mine.map((x) => (x.id === r.id ? { ...x, ...r, seat: x.seat, active: x.active } : x));
+    this.changed();
+  }
+
+  /** A view of a room you sit in says whether it is your turn there. */
+  private noteTurn(v: RoomView): void {
+    if (v.seat === null) return;
+    const mine = v.status === "playing" && v.active.includes(v.seat) && !v.seats[v.seat]?.away;
+    if (mine === this.yourTurn.has(v.roomId)) return;
+    if (mine) this.yourTurn.add(v.roomId);
+    else this.yourTurn.delete(v.roomId);
+    if (this.mine) this.mine = this.mine.map((x) => (x.id === v.roomId ? { ...x, status: v.status, active: v.active } : x));
+  }
+
+  /** `turn:yours`: one of your seats must act now (maybe in a room you are not watching). */
+  private turnYours(t: TurnYours): void {
+    if (!t || typeof t.roomId !== "string") return;
+    // A view held already newer than this push knows better.
+    const held = this.rooms.get(t.roomId);
+    if (held && held.version > t.version) return;
+    this.yourTurn.add(t.roomId);
+    const entry = this.mine?.find((x) => x.id === t.roomId);
+    if (entry) this.mine = this.mine!.map((x) => (x === entry ? { ...x, status: "playing", active: x.active.includes(t.seat) ? x.active : [...x.active, t.seat] } : x));
+    else if (this.mine && this.route.page === "lobby") void this.refreshMine();
+    this.changed();
+    this.notifyTurn(t);
+  }
+
+  private notifyTurn(t: TurnYours): void {
+    if (!this.notifyTurns || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+    if (document.visibilityState !== "hidden") return;
+    try {
+      const n = new Notification(`Your turn — ${this.gameName(t.game)}`, { body: "It is your turn. Click to go to the table.", tag: `turn-${t.roomId}` });
+      n.onclick = () => {
+        window.focus();
+        this.navigate(`/room/${t.roomId}`);
+        n.close();
+      };
+      this.notified.push(t.roomId);
+    } catch {
+      // Some browsers allow notifications only from a service worker: the tab title still says it.
+    }
+  }
+
+  /** Rooms a turn notification was shown for (for tests and the curious). */
+  notified: string[] = [];
+
+  /** The "Notify me when it is my turn" toggle: on asks the browser's permission first. */
+  async setNotifyTurns(on: boolean): Promise<void> {
+    if (on) {
+      if (typeof Notification === "undefined") return this.toast("This browser cannot show notifications.");
+      const permission = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+      if (permission !== "granted") {
+        this.notifyTurns = false;
+        localStorage.removeItem(NOTIFY_KEY);
+        this.changed();
+        return this.toast("Notifications are blocked for this site; allow them in the browser's site settings to use this.");
+      }
+    }
+    this.notifyTurns = on;
+    if (on) localStorage.setItem(NOTIFY_KEY, "1");
+    else localStorage.removeItem(NOTIFY_KEY);
     this.changed();
   }
 
@@ -382,6 +485,7 @@ export class Store {
    */
   private arrived(v: RoomView): RoomView {
     if (typeof v.serverTime === "number") this.serverOffset = v.serverTime - Date.now();
+    this.noteTurn(v);
     if (v.seat !== null && v.seats[v.seat]?.away && v.legal.length) return { ...v, legal: [] };
     return v;
   }

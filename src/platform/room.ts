@@ -10,7 +10,7 @@ import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import { nameKey, type Player } from "./identity.js";
-import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway } from "../protocol/wire.js";
+import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway, YourRoom } from "../protocol/wire.js";
 import { advanceClocks, expiredSeats, parseClock, startClocks, stopClock, type ClockSetting, type SeatClock } from "./clocks.js";
 
 export type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway };
@@ -124,6 +124,41 @@ export function summarize(room: Room): RoomSummary {
     clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
   };
+}
+
+// Your games (issue 23; docs/protocol.md, "Your games").
+
+/** The seats that must act now: the game's activeSeats while it plays, else none. */
+export function activeOf(room: Room): Seat[] {
+  if (room.status !== "playing" || room.state === undefined) return [];
+  return gameOf(room).activeSeats(gameState(room));
+}
+
+/** A room as listed under a player's own games (`mine`): the summary, their seat, who must act. */
+export function summarizeFor(room: Room, playerId: string): YourRoom | null {
+  const seat = seatOf(room, playerId);
+  if (seat === null) return null;
+  return { ...summarize(room), seat, active: activeOf(room) };
+}
+
+/**
+ * The people whose turn a change made: seats that must act after it and did not before, played by
+ * their person (not bots, not a seat a bot plays while its player is away). A move that leaves the
+ * same seat to act again tells nobody.
+ */
+export function newTurns(prev: Room | null | undefined, next: Room): Array<{ playerId: string; seat: Seat }> {
+  if (next.status !== "playing" || (prev && prev.version >= next.version)) return [];
+  const now = activeOf(next);
+  if (now.length === 0) return [];
+  const before = prev ? activeOf(prev) : [];
+  const out: Array<{ playerId: string; seat: Seat }> = [];
+  for (const seat of now) {
+    const pid = next.seats[seat]?.playerId;
+    if (!pid || !personPlays(next, seat)) continue;
+    if (before.includes(seat) && personPlays(prev!, seat)) continue;
+    out.push({ playerId: pid, seat });
+  }
+  return out;
 }
 
 /** Whether a person plays this seat now (not a bot seat, not a seat a bot plays while its player is away). */

@@ -77,6 +77,26 @@ export interface RoomSummary {
   daily?: string;
 }
 
+/**
+ * Your games (issue 23; docs/protocol.md, "Your games"): an open or playing room you sit in, as
+ * listed in `mine` of lobby:subscribe and lobby:mine. `seat`: yours; `active`: the seats that must
+ * act now ([] before the start). Made from the room as read at that moment: later turn changes
+ * arrive as `turn:yours` (public lists carry no `active`: it would change on every move).
+ */
+export interface YourRoom extends RoomSummary {
+  seat: number;
+  active: number[];
+}
+
+/** `turn:yours`, sent to every socket of a player when one of their seats becomes one that must act. */
+export interface TurnYours {
+  roomId: string;
+  game: string;
+  /** The room's version at which it became your turn. */
+  version: number;
+  seat: number;
+}
+
 /** What one viewer receives about a room (`room:state`, and `state` in sync replies). */
 export interface RoomView {
   roomId: string;

@@ -16,7 +16,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, summarize, type Room } from "../platform/room.js";
+import { logLength, newTurns, summarize, summarizeFor, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { viewerFor } from "../platform/views.js";
@@ -24,7 +24,7 @@ import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import type { GameInfo } from "../protocol/wire.js";
+import type { GameInfo, TurnYours, YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { registerRematchEvents } from "./rematch-events.js";
@@ -194,6 +194,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     if (!prev || prev.status !== next.status || seatsChanged(prev, next)) {
       io.to("lobby").emit("lobby:room", summarize(next));
     }
+    // Your games: the node that made the change tells each person whose turn it now is, on all
+    // their sockets (through the adapter), whether or not they watch the room (docs/protocol.md).
+    for (const t of newTurns(prev, next)) {
+      io.to(ch.player(t.playerId)).emit("turn:yours", { roomId: next.id, game: next.game, version: next.version, seat: t.seat } satisfies TurnYours);
+    }
   });
 
   /** A change made on another node: deliver it here if anyone here watches the room. */
@@ -284,13 +289,30 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     }
   }
 
+  /**
+   * Your games: the open and playing rooms this socket's player sits in ([] without a name), newest
+   * first. roomsOf reads every open and live room (cost grows with the rooms in play; no index).
+   */
+  async function yourRooms(socket: Socket): Promise<YourRoom[]> {
+    const pid = dataOf(socket).player?.id;
+    if (!pid) return [];
+    const rooms = await service.roomsOf(pid);
+    return rooms
+      .map((r) => summarizeFor(r, pid))
+      .filter((r): r is YourRoom => r !== null)
+      .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
   const handlers: Record<string, Handler> = {
     "lobby:list": async () => ({ games: gamesList(), ...(await service.list()) }),
 
     "lobby:subscribe": async (socket) => {
       await socket.join("lobby");
-      return { games: gamesList(), ...(await service.list()) };
+      const [lists, mine] = await Promise.all([service.list(), yourRooms(socket)]);
+      return { games: gamesList(), ...lists, mine };
     },
+
+    "lobby:mine": async (socket) => ({ mine: await yourRooms(socket) }),
 
     "room:create": async (socket, p) => {
       const player = requirePlayer(socket);

@@ -89,6 +89,9 @@ export async function enterName(page: Page, baseUrl: string, name: string, path 
   await page.goto(baseUrl + path);
   await page.getByLabel("Your display name").fill(name);
   await page.getByRole("button", { name: "Enter the bazaar" }).click();
+  // The page was connected (as a watcher) before the name: wait for the identity itself, then for
+  // the socket it reconnects with.
+  await page.locator('[data-testid="me"]').waitFor({ state: "attached" });
   await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
 }
 
