@@ -141,7 +141,7 @@ describe.skipIf(!available)("quick play in chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("four players queue for ranked Goblin Market, accept the table found, and play it to the end", async () => {
+  it("four players queue for ranked Goblin Market, accept the table found, play it to the end, and three of them rematch", async () => {
     const t0 = Date.now();
     const url = bazaar.server.url;
     const store = bazaar.server.store;
@@ -208,7 +208,10 @@ describe.skipIf(!available)("quick play in chromium", () => {
 
     // They play it to the end through the UI.
     const moves = await playThroughUI(bazaar, roomId, room0.seats.map((x) => byName[x.name!]!));
-    await until(async () => ((await store.get(roomId))!.ratingChanges ? true : undefined), "ratings recorded");
+    const final = await until(async () => {
+      const r = (await store.get(roomId))!;
+      return r.ratingChanges ? r : undefined;
+    }, "ratings recorded");
     for (const name of names) {
       const end = byName[name]!.getByTestId("end-screen");
       await end.waitFor();
@@ -216,6 +219,29 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await expect.poll(() => end.getByTestId("rating-change").count(), { timeout: 5000 }).toBe(4);
     }
     console.log(`[browser] quick play: queued, matched and played ${moves} moves in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+
+    // Three of them rematch from the end screen; the fourth declines, which frees that seat.
+    const [offerer, second, third, fourth] = room0.seats.map((x) => x.name!);
+    const offerPage = byName[offerer!]!;
+    await offerPage.getByTestId("rematch").click();
+    await offerPage.waitForURL((u) => u.pathname.startsWith("/room/") && !u.pathname.endsWith(roomId));
+    const rematchId = new URL(offerPage.url()).pathname.split("/").pop()!;
+    for (const name of [second!, third!]) {
+      const page = byName[name]!;
+      await page.getByTestId("rematch-accept").click();
+      await page.waitForURL(`**/room/${rematchId}`);
+    }
+    const declining = byName[fourth!]!;
+    await declining.getByTestId("rematch-decline").click();
+    await expect.poll(() => declining.locator('[data-testid="rematch-answer"][data-state="declined"]').count(), { timeout: 5000 }).toBe(1);
+    const rematch = await until(async () => {
+      const r = (await store.get(rematchId))!;
+      return r.seats.filter((x) => x.playerId).length === 3 ? r : undefined;
+    }, "three seated in the rematch");
+    expect(rematch.status, "a declined seat keeps the rematch from starting by itself").toBe("open");
+    expect(rematch.ranked).toBe(true);
+    expect(rematch.seats.map((x) => x.name ?? null)).toEqual([offerer, second, third, null]);
+    expect(rematch.seed).not.toBe(final.seed);
     for (const p of pages) await p.context.close();
   }, 240_000);
 
