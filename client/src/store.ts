@@ -245,21 +245,11 @@ export class Store {
     }
     if (!reply.ok || !reply.token || !reply.player) return friendly(reply.error);
     const first = !this.identity;
-    const before = this.identity?.player.id;
-    this.identity = { token: reply.token, player: reply.player };
-    this.dropViewsIfPlayerChanged(before);
-    localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
-    this.identityNotice = null;
-    this.watchOnly = false;
-    sessionStorage.removeItem(WATCH_KEY);
-    // Reconnect so the socket acts for the (new) identity.
-    this.socket.disconnect().connect();
-    if (!first) this.toast(`You are now “${reply.player.name}”.`, "info");
-    this.changed();
+    this.adoptIdentity(reply.token, reply.player, first ? undefined : `You are now “${reply.player.name}”.`);
     return null;
   }
 
-  /** A token and player from the account routes (account.ts): kept like a guest's, socket reconnected. */
+  /** A token and player (a guest's from /api/guest, or from the account routes: account.ts): kept, socket reconnected. */
   adoptIdentity(token: string, player: Player, toast?: string): void {
     const before = this.identity?.player.id;
     this.identity = { token, player };
@@ -364,6 +354,8 @@ export class Store {
     if (ack.ok) {
       this.lobbySubscribed = true;
       this.lobby = { games: ack.games, open: ack.open, live: ack.live };
+      const serverTime = (ack as { serverTime?: number }).serverTime;
+      if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
       this.takeMine(ack.mine);
       const counts = (ack as { queueCounts?: QueueCount[] }).queueCounts;
       if (Array.isArray(counts)) this.queueCounts = counts;
