@@ -14,7 +14,7 @@ import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
-import { clockBar, paceLabel, paceName, startClockTicker, stopwatchIcon } from "./clock.js";
+import { clockBar, paceLabel, paceName, serverNow, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 
 const s = new Store();
@@ -119,6 +119,24 @@ function page(): TemplateResult {
 
 let nameError = "";
 let nameBusy = false;
+/**
+ * An invitation link (/room/<id>) on the name screen: a room still open offers a seat; a game
+ * already started (or over) offers to watch it, since its seats can no longer change.
+ */
+function invitationNotice(): TemplateResult {
+  const room = s.route.page === "room" ? s.rooms.get(s.route.roomId) : undefined;
+  if (!room) return html`<p class="notice" data-testid="invitation">You have been invited to a table.</p>`;
+  if (room.status === "open") return html`<p class="notice" data-testid="invitation" data-status="open">You have been invited to a table. Choose a name to take a seat.</p>`;
+  const why = room.status === "playing" ? "This game has already started, so its seats are taken." : room.status === "finished" ? "This game is over." : "This room has closed.";
+  return html`<div class="notice invite-started" data-testid="invitation" data-status=${room.status}>
+    <p>You have been invited to a table. ${why}${room.status === "playing" ? " You can still watch it." : ""}</p>
+    ${room.status === "playing" || room.status === "finished"
+      ? html`<button class="btn primary" data-testid="watch-started" @click=${() => s.justWatch()}>Watch${room.status === "finished" ? " the end" : ""}</button>`
+      : nothing}
+    <p class="muted small">Or choose a name below to play other games.</p>
+  </div>`;
+}
+
 function nameScreen(): TemplateResult {
   const invited = s.route.page === "room";
   return html`<section class="welcome">
@@ -126,7 +144,7 @@ function nameScreen(): TemplateResult {
     <h1>Goblin Bazaar</h1>
     <p class="tagline">Sly little auction games with the Decktet. Bid, pass, take the cards and let the goblins pay you.</p>
     ${s.identityNotice ? html`<p class="notice" role="alert">${s.identityNotice}</p>` : nothing}
-    ${invited ? html`<p class="notice">You have been invited to a table. Choose a name to take a seat.</p>` : nothing}
+    ${invited ? invitationNotice() : nothing}
     <form class="name-form" @submit=${async (e: Event) => {
       e.preventDefault();
       const input = (e.target as HTMLFormElement).elements.namedItem("name") as HTMLInputElement;
@@ -300,6 +318,7 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
       ${r.daily ? html`<span class="badge daily" title="The daily deal of ${r.daily} (UTC). Today's can be watched once you have played it.">Daily ${r.daily}</span>` : nothing}
       <span class="badge pace" data-testid="room-pace" data-clock=${r.clock ?? "none"} title=${paceLabel(gameById(r.game), r.clock)}>${stopwatchIcon()} ${r.clock === null ? "No clock" : paceName(paceLabel(gameById(r.game), r.clock))}</span></div>
       <div class="room-seats">${seatDots(r)}<span>${taken}/${r.seats.length} seats${kind === "open" ? ` · ${r.seats.length - taken} free` : ""}</span></div>
+      ${kind === "open" ? openRoomFacts(r) : nothing}
       <div class="muted small room-names">${names || "nobody yet"}</div>
     </div>
     <div class="room-actions">
@@ -342,6 +361,64 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   </section>`;
 }
 
+// Lobby hygiene (issue 23): an open room's age and its host's presence; a filter by game
+// (remembered for this tab in sessionStorage) above the room lists, with counts.
+const LOBBY_GAME_KEY = "goblin-bazaar.lobby-game";
+
+/** The game the room lists are filtered by ("": every game); a game this server lacks counts as none. */
+function lobbyGame(): string {
+  const g = sessionStorage.getItem(LOBBY_GAME_KEY) ?? "";
+  return g && s.lobby && !s.lobby.games.some((x) => x.id === g) ? "" : g;
+}
+
+function setLobbyGame(game: string): void {
+  if (game) sessionStorage.setItem(LOBBY_GAME_KEY, game);
+  else sessionStorage.removeItem(LOBBY_GAME_KEY);
+  s.changed();
+}
+
+function shown(rooms: RoomSummary[] | undefined): RoomSummary[] {
+  const g = lobbyGame();
+  return !rooms ? [] : g ? rooms.filter((r) => r.game === g) : rooms;
+}
+
+function gameFilter(): TemplateResult | typeof nothing {
+  const l = s.lobby;
+  if (!l) return nothing;
+  const current = lobbyGame();
+  const count = (g: string) => l.open.filter((r) => !g || r.game === g).length + l.live.filter((r) => !g || r.game === g).length;
+  const chip = (id: string, label: string) => html`<button type="button" class="filter-chip ${current === id ? "on" : ""}" data-game=${id || "all"}
+      aria-pressed=${current === id ? "true" : "false"} @click=${() => setLobbyGame(id)}>${label} <span class="count">${count(id)}</span></button>`;
+  return html`<div class="game-filter" role="group" aria-label="Show rooms of" data-testid="game-filter">
+    <span class="muted small">Show</span>${chip("", "All games")}${l.games.map((g) => chip(g.id, g.name))}
+  </div>`;
+}
+
+/** "just now", "3 min", "2 h", "4 days": how long ago, by the server's clock. */
+function agoText(ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.floor(h / 24);
+  return `${d} day${d === 1 ? "" : "s"} ago`;
+}
+
+function openRoomFacts(r: RoomSummary): TemplateResult {
+  const away = r.hostAway === true;
+  return html`<div class="room-facts small">
+    <span class="muted" data-testid="room-age" title=${new Date(r.createdAt).toLocaleString()}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
+    <span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
+      title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>
+  </div>`;
+}
+
+// The ages shown in the lobby move on by themselves.
+setInterval(() => {
+  if (s.route.page === "lobby" && s.lobby?.open.length) s.changed();
+}, 30_000);
+
 function lobbyPage(): TemplateResult {
   const l = s.lobby;
   return html`<div class="lobby">
@@ -364,15 +441,16 @@ function lobbyPage(): TemplateResult {
     ${yourGamesPanel()}
     ${quickPlayPanel(s)}
     ${dailyPanel(s)}
+    ${gameFilter()}
     <div class="lobby-grid">
       ${createPanel()}
       <section class="panel open-rooms" aria-labelledby="open-h">
-        <h2 id="open-h" class="panel-title">Open rooms <span class="count">${l?.open.length ?? 0}</span></h2>
-        ${!l ? html`<p class="muted">Loading…</p>` : l.open.length ? html`<ul class="room-list">${l.open.map((r) => roomRow(r, "open"))}</ul>` : html`<p class="muted empty">No open rooms. Create one and share the link!</p>`}
+        <h2 id="open-h" class="panel-title">Open rooms <span class="count">${shown(l?.open).length}</span></h2>
+        ${!l ? html`<p class="muted">Loading…</p>` : shown(l.open).length ? html`<ul class="room-list">${shown(l.open).map((r) => roomRow(r, "open"))}</ul>` : html`<p class="muted empty">${lobbyGame() ? `No open ${s.gameName(lobbyGame())} rooms. Create one and share the link!` : "No open rooms. Create one and share the link!"}</p>`}
       </section>
       <section class="panel live-rooms" aria-labelledby="live-h">
-        <h2 id="live-h" class="panel-title">Live games <span class="count">${l?.live.length ?? 0}</span></h2>
-        ${!l ? html`<p class="muted">Loading…</p>` : l.live.length ? html`<ul class="room-list">${l.live.map((r) => roomRow(r, "live"))}</ul>` : html`<p class="muted empty">Nothing being played right now.</p>`}
+        <h2 id="live-h" class="panel-title">Live games <span class="count">${shown(l?.live).length}</span></h2>
+        ${!l ? html`<p class="muted">Loading…</p>` : shown(l.live).length ? html`<ul class="room-list">${shown(l.live).map((r) => roomRow(r, "live"))}</ul>` : html`<p class="muted empty">${lobbyGame() ? `No ${s.gameName(lobbyGame())} game being played right now.` : "Nothing being played right now."}</p>`}
       </section>
     </div>
   </div>`;
@@ -413,6 +491,7 @@ function roomHead(room: RoomView): TemplateResult {
       <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
         ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}</p>
+      ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>
     ${room.status === "playing" ? shareBox(room.roomId) : nothing}
   </div>`;

@@ -123,6 +123,8 @@ export function summarize(room: Room): RoomSummary {
     createdAt: room.createdAt,
     clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
+    // Lobby hygiene (issue 23): an open room says whether its host is away (noteHost, socket.ts).
+    ...(room.status === "open" ? { hostAway: room.hostAwaySince !== undefined } : {}),
   };
 }
 

@@ -75,6 +75,11 @@ export interface RoomSummary {
   clock: string | null;
   /** A daily-challenge deal: its UTC day (today's may only be watched by players who played it). */
   daily?: string;
+  /**
+   * Open rooms only (absent otherwise): whether the host is away, i.e. no connection of theirs
+   * watches the room (the host-away rule; the room closes after HOST_AWAY_MS). docs/protocol.md.
+   */
+  hostAway?: boolean;
 }
 
 /**

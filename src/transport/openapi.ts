@@ -105,8 +105,9 @@ export const roomSummary = obj(
     id: str(), game: str(), ranked: bool(), status: str(),
     seats: arrayOf(obj({ name: nullable(str()), bot: bool(), taken: bool() })),
     createdAt: num("epoch ms"), clock: nullable(str("The clock preset id, or null (no clock).")), daily: str("A daily deal's day."),
+    hostAway: bool("Open rooms only: whether the host is away (no connection of theirs watches the room)."),
   },
-  { optional: ["daily"] },
+  { optional: ["daily", "hostAway"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num(), ordinal: num(), games: int(),

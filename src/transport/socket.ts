@@ -191,7 +191,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
   service.onChange((prev, next) => {
     deliver(next, logLength(prev), changeNote(prev, next).leftPlayers);
-    if (!prev || prev.status !== next.status || seatsChanged(prev, next)) {
+    if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
       io.to("lobby").emit("lobby:room", summarize(next));
     }
     // Your games: the node that made the change tells each person whose turn it now is, on all
@@ -309,7 +309,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "lobby:subscribe": async (socket) => {
       await socket.join("lobby");
       const [lists, mine] = await Promise.all([service.list(), yourRooms(socket)]);
-      return { games: gamesList(), ...lists, mine };
+      // serverTime: the lobby shows each open room's age by the server's clock (issue 23, lobby hygiene).
+      return { games: gamesList(), ...lists, mine, serverTime: daily.now() };
     },
 
     "lobby:mine": async (socket) => ({ mine: await yourRooms(socket) }),
