@@ -22,6 +22,7 @@ import { prng } from "./stats.js";
 import { lazyUpdateParser, viewFields, type SeatView, type Update } from "./lazy-updates.js";
 import { absorbPush, absorbSyncReply } from "../src/protocol/room-state.js";
 import type { RoomState as ServerRoomState, RoomView } from "../src/protocol/wire.js";
+import { guestToken } from "./guest.js";
 
 export interface LoadConfig {
   mode: "ours" | "baseline";
@@ -201,20 +202,6 @@ function call(socket: Socket, event: string, payload: unknown, timeoutMs = 30_00
 function must(ack: Ack, what: string): Ack {
   if (!ack.ok) throw new Error(`${what}: ${ack.error?.code} ${ack.error?.message}`);
   return ack;
-}
-
-async function guestToken(url: string, name: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const r = await fetch(`${url}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
-      const body = (await r.json()) as { ok: boolean; token: string };
-      if (!body.ok) throw new Error(`guest refused: ${JSON.stringify(body)}`);
-      return body.token;
-    } catch (e) {
-      if (attempt >= 5) throw e;
-      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
-    }
-  }
 }
 
 /** Called for every update a member receives. */

@@ -20,6 +20,7 @@
  */
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { io as connect, type Socket } from "socket.io-client";
+import { guestToken } from "./guest.js";
 
 export interface QueueLoadConfig {
   urls: string[];
@@ -89,20 +90,6 @@ const res: QueueLoadResult = {
 function countError(code: string): void {
   res.errors++;
   res.errorCodes[code] = (res.errorCodes[code] ?? 0) + 1;
-}
-
-async function guestToken(url: string, name: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const r = await fetch(`${url}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
-      const body = (await r.json()) as { ok: boolean; token: string };
-      if (!body.ok) throw new Error(`guest refused: ${JSON.stringify(body)}`);
-      return body.token;
-    } catch (e) {
-      if (attempt >= 5) throw e;
-      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
-    }
-  }
 }
 
 /** Run `fn` over 0..n-1 with at most `limit` in flight. */

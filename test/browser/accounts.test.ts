@@ -4,9 +4,8 @@
  * a wrong login shows the server's own words; logging out everywhere from a second device logs
  * the first one out at once (its socket is disconnected and its token refused).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, startBazaar, type Bazaar } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -14,20 +13,11 @@ if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMI
 const playerIdInStorage = `JSON.parse(localStorage.getItem("goblin-bazaar.identity")).player.id`;
 
 describe.skipIf(!available)("accounts in the browser", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [bazaar, browser] = await Promise.all([startBazaar(), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-  });
+  const t = useBrowserBazaar();
 
   it("a guest registers from the menu keeping their id, can then play ranked; log out everywhere reaches the other device", async () => {
-    const url = bazaar.server.url;
-    const one = await newPage(browser, DESKTOP);
+    const url = t.bazaar.server.url;
+    const one = await newPage(t.browser, DESKTOP);
     const page = one.page;
     await enterName(page, url, "Nell");
     const guestId = await page.evaluate(playerIdInStorage);
@@ -56,7 +46,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
     expect(await page.locator('input[name="mode"][value="ranked"]').isDisabled()).toBe(false);
 
     // Another device: a wrong password is refused in the server's words, the right one logs in.
-    const two = await newPage(browser, PHONE);
+    const two = await newPage(t.browser, PHONE);
     await two.page.goto(url + "/");
     await two.page.getByTestId("account-entry").locator("summary").click();
     await two.page.getByLabel("Account name").fill("nell");

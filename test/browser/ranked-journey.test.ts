@@ -5,34 +5,24 @@
  * rating change as one number; Ann's profile shows the game's rating on its card and as a point
  * on the chart, and the game in her list; its replay steps to the end with the recorded scores.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { displayedChange } from "../../src/protocol/rating-display.js";
 import { until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, launchChromium, newPage, PHONE, playOneMove, renderedVersion, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, newPage, PHONE, playOneMove, renderedVersion, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
 describe.skipIf(!available)("a ranked player's journey: register, play, rating, profile, replay, second device", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [bazaar, browser] = await Promise.all([startBazaar(), launchChromium()]);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-  });
+  const t = useBrowserBazaar();
 
   it("register, play a ranked game (resuming the seat on a second device), see the rating on the profile and the chart, replay it to the end", async () => {
-    const url = bazaar.server.url;
-    const store = bazaar.server.store;
-    const ann = await newPage(browser, DESKTOP);
-    const bob = await newPage(browser, PHONE);
-    const cat = await newPage(browser, DESKTOP);
+    const url = t.bazaar.server.url;
+    const store = t.bazaar.server.store;
+    const ann = await newPage(t.browser, DESKTOP);
+    const bob = await newPage(t.browser, PHONE);
+    const cat = await newPage(t.browser, DESKTOP);
 
     // Three new accounts (registered through the entry screen's form).
     for (const [p, name] of [[ann, "Ann"], [bob, "Bob"], [cat, "Cat"]] as const) {
@@ -62,7 +52,7 @@ describe.skipIf(!available)("a ranked player's journey: register, play, rating, 
       const seat = (room.state as { turn: number }).turn;
       if (moves >= 10 && !second && seat === annSeat) {
         // Ann on another device: she logs in (not registers: the name is hers) and her seat is there.
-        second = await newPage(browser, PHONE);
+        second = await newPage(t.browser, PHONE);
         await enterAccount(second.page, url, "Ann", `/room/${roomId}`);
         // (A view held from before the login was the spectator's: the client drops it and syncs as Ann.)
         await second.page.locator(".seat.you").waitFor();

@@ -4,38 +4,27 @@
  * "Rematch", the others see the offer with who accepted and press "Accept"; every page ends in the
  * new room, which has started with the same players in the same seats.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
 describe.skipIf(!available)("rematch in the browser", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    bazaar = await startBazaar();
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-  });
+  const t = useBrowserBazaar();
 
   it("three players finish, one offers a rematch, the others accept, and the new game starts", async () => {
-    const url = bazaar.server.url;
-    const service = bazaar.server.service;
+    const url = t.bazaar.server.url;
+    const service = t.bazaar.server.service;
     const pages: Page[] = [];
     const players: Player[] = [];
     for (const name of ["Rin", "Sol", "Tam"]) {
-      const { page } = await newPage(browser);
+      const { page } = await newPage(t.browser);
       await enterName(page, url, name);
       const id = JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player };
       pages.push(page);

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { Database } from "../../src/db/client.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
@@ -301,4 +302,28 @@ export async function playGoblinTeethMove(page: Page, random: () => number, chea
       return `${pending}: ${type}`;
     }
   }
+}
+
+/**
+ * A server and a chromium shared by one describe block's tests, started before them and closed
+ * after: `const t = useBrowserBazaar();` then `t.bazaar`, `t.browser` inside the tests.
+ */
+export function useBrowserBazaar(opts: Parameters<typeof startBazaar>[0] = {}): { readonly bazaar: Bazaar; readonly browser: Browser } {
+  let bazaar: Bazaar | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [bazaar, browser] = await Promise.all([startBazaar(opts), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+  return {
+    get bazaar() {
+      return bazaar!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
 }

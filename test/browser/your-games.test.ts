@@ -5,35 +5,23 @@
  * it is my turn" on (permission granted) a hidden page shows a browser notification; "Resume"
  * takes them to the table.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
 describe.skipIf(!available)("your games in the browser", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    bazaar = await startBazaar();
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-  });
+  const t = useBrowserBazaar();
 
   it("lists the game in progress with the badge and the tab title, notifies, and Resume opens it", async () => {
-    const url = bazaar.server.url;
-    const service = bazaar.server.service;
-    const { context, page } = await newPage(browser);
+    const url = t.bazaar.server.url;
+    const service = t.bazaar.server.service;
+    const { context, page } = await newPage(t.browser);
     await context.grantPermissions(["notifications"], { origin: url });
     await enterName(page, url, "Rin");
     const rin = (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
