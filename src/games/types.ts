@@ -186,6 +186,32 @@ export interface GameDefinition<S extends BaseState = BaseState, O = Record<stri
    * still checked exactly, against the rules that scored it (records are never re-scored).
    */
   outcomeAsRecorded?(state: S, recorded: Outcome): { rules: string; outcome: Outcome | null } | null;
+  /**
+   * Optional: this game's bot, a pure function of what one seat may know (src/games/bots.ts calls
+   * it and checks its answer). Absent: bots play a uniformly random legal action.
+   */
+  bot?(turn: BotTurn): Action;
+}
+
+/**
+ * How well a bot plays: "casual" plays sensibly but simply (and a little noisily), "strong" looks
+ * further ahead or weighs things more precisely. Rooms choose; the platform's default is "strong".
+ */
+export type BotStrength = "casual" | "strong";
+
+/**
+ * What a game's bot decides from: only what its seat may know. Never the state: a bot that saw
+ * the state would cheat (hands, decks, face-down cards).
+ */
+export interface BotTurn {
+  seat: Seat;
+  /** `view(state, { kind: "seat", seat })`. */
+  view: unknown;
+  /** `legalActions(state, seat)`, never empty: the bot returns an instance of one of them. */
+  legal: readonly LegalAction[];
+  strength: BotStrength;
+  /** Uniform in [0, 1), from the caller's seeded generator: a bot's only randomness. */
+  random: () => number;
 }
 
 /** A definition with its state type erased, as the registry holds it. */

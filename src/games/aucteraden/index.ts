@@ -7,6 +7,7 @@ import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type AucteradenOptions, type AucteradenState } from "./state.js";
 import { outcome, outcomeAsRecorded, view, viewKey } from "./view.js";
 import { clockPresets } from "./pace.js";
+import { aucteradenBot } from "./bot.js";
 
 export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   id: GAME_ID,
@@ -36,6 +37,7 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
   isOver: (state) => state.phase === "over",
   outcome,
   outcomeAsRecorded,
+  bot: aucteradenBot,
 };
 
 export type { AucteradenState, AucteradenOptions, Market, Phase, Placed } from "./state.js";

@@ -6,6 +6,7 @@ import { parseOptions } from "./options.js";
 import { MAX_PLAYERS, MIN_PLAYERS, setup } from "./setup.js";
 import { GAME_ID, type GoblinMarketOptions, type GoblinMarketState } from "./state.js";
 import { outcome, view, viewKey } from "./view.js";
+import { goblinMarketBot } from "./bot.js";
 
 export const goblinMarket: GameDefinition<GoblinMarketState, GoblinMarketOptions> = {
   id: GAME_ID,
@@ -21,6 +22,7 @@ export const goblinMarket: GameDefinition<GoblinMarketState, GoblinMarketOptions
   viewKey,
   isOver: (state) => state.phase === "over",
   outcome,
+  bot: goblinMarketBot,
 };
 
 export type { GoblinMarketState, GoblinMarketOptions, Auction, Bid, Payouts, Phase } from "./state.js";

@@ -7,6 +7,7 @@ import { setup } from "./setup.js";
 import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
 import { outcome, view } from "./view.js";
 import { clockPresets } from "./pace.js";
+import { goblinTeethBot } from "./bot.js";
 
 export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> = {
   id: GAME_ID,
@@ -32,6 +33,7 @@ export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> =
   view,
   isOver: (state) => state.phase === "over",
   outcome,
+  bot: goblinTeethBot,
 };
 
 export type {

@@ -13,6 +13,7 @@ import {
 } from "./state.js";
 import { outcome, view } from "./view.js";
 import { clockPresets } from "./pace.js";
+import { sorcerousFuturesBot } from "./bot.js";
 
 export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFuturesOptions> = {
   id: GAME_ID,
@@ -47,6 +48,7 @@ export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFu
   view,
   isOver: (state) => state.phase === "over",
   outcome,
+  bot: sorcerousFuturesBot,
 };
 
 export type {
