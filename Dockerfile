@@ -12,7 +12,10 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
+# HOST: the server listens on 127.0.0.1 unless told otherwise; in a container it must accept
+# connections from the published port and from the balancer (docker-compose.yml).
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data
 COPY --from=build /app/package.json ./
@@ -23,6 +26,7 @@ COPY --from=build /app/prisma ./prisma
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
+# Liveness only (is the process serving?): the balancer checks readiness, /api/ready, itself.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The same node flags as `npm start` (package.json; test/config-docs.test.ts keeps them equal).

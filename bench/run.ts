@@ -500,6 +500,12 @@ async function startOurServer(tag: string): Promise<{ db: { name: string; url: s
           LOG_LEVEL: process.env.BENCH_LOG_LEVEL || "warn",
           BOT_DELAY_MS: "600",
           RATE_LIMIT_PER_SECOND: "100000",
+          // Every bench client comes from 127.0.0.1: no HTTP quotas (http-quotas.ts).
+          HTTP_RATE_PER_MINUTE: "0",
+          HTTP_IDENTITY_RATE_PER_MINUTE: "0",
+          GUESTS_PER_HOUR: "0",
+          // Every simulated player connects from this machine: no limit on sockets per address.
+          MAX_CONNECTIONS_PER_ADDRESS: "0",
           NODE_ID: `bench-${i}`,
           BENCH_GC_FILE: join(gcDir(), `ours${tag}-node-${i}.txt`),
         },

@@ -29,6 +29,10 @@ import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { attachSockets } from "./transport/socket.js";
+import { connectionCounter } from "./transport/socket-quotas.js";
+import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
+import { PromMetrics, registerMetricsRoute } from "./transport/metrics.js";
+import { NO_METRICS, type PlatformMetrics } from "./platform/metrics.js";
 import { adapterRedis as newAdapterRedis } from "./transport/adapter-redis.js";
 import { checkInternals, parserOptions, useFastPaths } from "./transport/internals.js";
 
@@ -38,12 +42,25 @@ export interface RunningServer {
   service: RoomService;
   store: RoomStore;
   timers: TimerDriver;
+  /** What the platform reports to GET /metrics (NO_METRICS with METRICS=off): `metrics.rateLimited("http")` counts an HTTP refusal. */
+  metrics: PlatformMetrics;
   /** Quick play: tests with manualTimers call `queue.tick()` themselves. */
   queue: QueueService;
+  /** Records finished games in Postgres: tests call `recorder.sweep()` themselves instead of waiting for the timed one (sweepEveryMs). */
+  recorder: ResultRecorder;
   db: Database;
   log: Logger;
   port: number;
   url: string;
+  /**
+   * Graceful drain, then close (SIGTERM/SIGINT; docs/operations.md): readiness turns false, the
+   * listener closes (no new connections), timers and quick play rounds stop here (other nodes, or
+   * this one after a restart, pick them up from the store), moves in flight are acknowledged,
+   * clients are told to reconnect (to another node behind the balancer), finished games waiting
+   * to be recorded are flushed, then Redis and Postgres are closed. Within `timeoutMs`
+   * (DRAIN_TIMEOUT_MS) as far as this node decides; the caller exits after it.
+   */
+  drain(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,8 +97,26 @@ async function tokenSecret(config: Config, redis: Redis | undefined, prefix: str
 
 const NOT_FOUND = { code: "NOT_FOUND", message: "No such endpoint." };
 
+/**
+ * One warning when a Redis connection is lost and one line when it is back (ioredis reconnects by
+ * itself and emits "error" on every failed attempt; without a listener it prints each to stderr).
+ */
+function reportOutages(redis: Redis, log: Logger, which: string): void {
+  let down = false;
+  redis.on("error", (e: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ redis: which, err: e.message }, "lost the connection to Redis; reconnecting");
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    log.info({ redis: which }, "connected to Redis again");
+  });
+}
+
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
-  const log = opts.logger ?? createLogger(config.logLevel, config.nodeId);
+  const log = opts.logger ?? createLogger(config.logLevel, config.nodeId, config.logFormat);
   const prefix = opts.redisPrefix ?? config.redisPrefix ?? "gb:";
   const ownsDb = !opts.db;
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, logger: log }));
@@ -91,19 +126,30 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     adapterRedis = newAdapterRedis(config.redisUrl, log);
+    reportOutages(redis, log, "rooms");
+    reportOutages(adapterRedis, log, "adapter");
   }
   // The fast paths through dependencies' private internals (transport/internals.ts): each one's
   // shapes are checked here, once, and one that fails takes the public path. FAST_PATHS=off: none.
   const checked = config.fastPaths === "on" ? await checkInternals({ redis }) : {};
-  const store: RoomStore = redis ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true }) : new MemoryRoomStore();
+  // This server's own metrics registry (GET /metrics, transport/metrics.ts); none with METRICS=off.
+  const prom = config.metrics === "on" ? new PromMetrics() : undefined;
+  const metrics: PlatformMetrics = prom ?? NO_METRICS;
+  const store: RoomStore = redis
+    ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true, metrics })
+    : config.roomsFile
+      ? MemoryRoomStore.durable(config.roomsFile, { log })
+      : new MemoryRoomStore();
 
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
   const clock = opts.now ?? Date.now;
-  const accounts = new Accounts(db, tokens, { limiter: redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock), now: clock });
+  const accounts = new Accounts(db, tokens, { limiter: redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock), now: clock, metrics });
   const service = new RoomService(store, {
+    metrics,
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
+    openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
   });
   const daily = new DailyChallenges(service, db, secret, opts.now);
   // Quick play's queue: in Redis (shared by every node) beside the rooms, else in this process.
@@ -122,7 +168,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
   // The OpenAPI document (GET /api/openapi.json), from the routes' schemas: registered first, so it sees them.
   await registerOpenApi(app);
-  registerRoutes(app, { service, tokens, db, daily, nodeId: config.nodeId, accounts });
+  /** Readiness: false until listening, and again from the moment a drain starts. */
+  let phase: "starting" | "ready" | "draining" = "starting";
+  const notReady = (): string | null =>
+    phase === "starting" ? "This node is starting."
+    : phase === "draining" ? "This node is shutting down; connect to another one."
+    : redis && redis.status !== "ready" ? "This node cannot reach its room store."
+    : null;
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   if (existsSync(join(clientDir, "index.html"))) {
     await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
@@ -154,12 +207,21 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   } else {
     log.info("FAST_PATHS=off: public APIs only");
   }
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, queue: { queue, db } });
+  // Sockets per client address, shared by every node through Redis (socket-quotas.ts).
+  const connections = connectionCounter({ redis, prefix, now: clock, log, heartbeat: !opts.manualTimers, nodeName: config.nodeId });
+  const quotas = {
+    limits: { connectionsPerAddress: config.maxConnectionsPerAddress, subscriptionsPerSocket: config.maxSubscriptionsPerSocket, slowReaderMaxBytes: config.slowReaderMaxBytes },
+    counter: connections,
+    trustProxy: config.trustProxy,
+  };
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, queue: { queue, db }, metrics, quotas });
+  if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {
     pollMs: opts.manualTimers ? 0 : config.timerPollMs,
     localTimers: !opts.manualTimers,
     isPresent: sockets.isPresent,
+    metrics,
   });
   timers.start();
   // One quick play round per QUEUE_TICK_MS on every node (none with manualTimers: tests tick).
@@ -178,7 +240,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
             .finally(() => (queueRound = undefined));
         }, config.queueTickMs);
   queueTimer?.unref();
-  const recorder = new ResultRecorder(service, db, log);
+  const recorder = new ResultRecorder(service, db, log, metrics);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
   void recorder.sweep().catch((e) => log.error({ err: e }, "startup sweep failed"));
@@ -186,20 +248,43 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;
-  log.info({ port, rooms: store.kind, db: db.kind }, "Goblin Bazaar listening");
+  log.info({ port, host: config.host, rooms: store.kind, db: db.kind }, "Goblin Bazaar listening");
+  phase = "ready";
 
   let closed = false;
-  return {
+  let drained: Promise<void> | undefined;
+  const running: RunningServer = {
     app,
     io,
     service,
     store,
     timers,
+    metrics,
     queue,
+    recorder,
     db,
     log,
     port,
     url: `http://127.0.0.1:${port}`,
+    drain(timeoutMs = config.drainTimeoutMs) {
+      drained ??= (async () => {
+        phase = "draining";
+        const deadline = Date.now() + timeoutMs;
+        const left = () => Math.max(0, deadline - Date.now());
+        log.info({ timeoutMs }, "draining");
+        app.server.close(); // the listener only: open connections stay until they are closed below
+        timers.stop();
+        if (queueTimer) clearInterval(queueTimer);
+        await queueRound;
+        await sockets.drain(left() * 0.6);
+        // Finished games not yet recorded (Postgres was slow or away) are written now if possible;
+        // any left stay marked in the room store and the next node's sweep records them.
+        await Promise.race([recorder.sweep().catch((e: unknown) => log.warn({ err: e }, "final sweep failed")), new Promise((r) => setTimeout(r, left()).unref())]);
+        await running.close();
+        log.info("drained");
+      })();
+      return drained;
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -211,9 +296,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       io.close();
       await app.close();
       await store.close();
+      await connections.close();
       redis?.disconnect();
       adapterRedis?.disconnect();
       if (ownsDb) await db.close();
     },
   };
+  return running;
 }

@@ -28,7 +28,8 @@ describe("configuration docs", () => {
   it("starts the server with the same node flags everywhere", () => {
     // npm start, the Docker image and the benchmark (which reads package.json) run one command.
     const start = (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts.start;
-    const flags = start.match(/^node ((?:--\S+ )*)dist\/main\.js$/)?.[1]?.trim().split(" ") ?? null;
+    // `exec`: npm's shell becomes the server, so SIGTERM to `npm start` reaches it (test/drain.test.ts).
+    const flags = start.match(/^exec node ((?:--\S+ )*)dist\/main\.js$/)?.[1]?.trim().split(" ") ?? null;
     expect(flags).toContain("--max-semi-space-size=64");
     expect(flags).toContain("--heap-growing-percent=250");
     expect(flags).toContain("--initial-old-space-size=512");

@@ -245,6 +245,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/openapi.json",
       "GET /api/players/:name",
       "GET /api/players/:name/games",
+      "GET /api/ready",
       "GET /api/replay/:id",
       "GET /api/rooms",
       "POST /api/guest",

@@ -1,16 +1,28 @@
 /**
  * The OpenAPI document (GET /api/openapi.json, src/transport/openapi.ts): an OpenAPI 3.x document
- * of exactly the /api routes the server has registered, each with a summary, tags and a 200
- * reply; `security` (bearer) exactly on the routes that read the Authorization header; and the
- * route schemas only document: inputs are still checked by the handlers, with their own codes.
+ * of exactly the /api routes the server has registered, each with a summary, tags, a 200 reply
+ * schema and schemas for every input it takes; `security` (bearer) exactly on the routes that
+ * read the Authorization header. The schemas are live (src/transport/validation.ts): a bad input
+ * on any route is refused by validation with our {ok:false,error} shape and that input's own code
+ * (BAD_LIMIT, BAD_ROOM_ID, WEAK_PASSWORD, ...), bodies are taken as sent (never coerced), and
+ * replies keep every property clients read.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
 import type { RunningServer } from "../src/server.js";
-import { backends, newPrefix, openTestDatabase, startTestServer } from "./support/harness.js";
+import { backends, guest, newPrefix, openTestDatabase, startTestServer } from "./support/harness.js";
+import { account } from "./support/accounts.js";
+import { gamesList } from "../src/transport/socket.js";
 
-type Op = { summary?: string; tags?: string[]; security?: unknown[]; responses?: Record<string, any>; parameters?: Array<{ in: string; name: string }> };
+type Op = {
+  summary?: string;
+  tags?: string[];
+  security?: unknown[];
+  responses?: Record<string, any>;
+  parameters?: Array<{ in: string; name: string; schema?: any }>;
+  requestBody?: { content: Record<string, { schema: any }> };
+};
 
 /** "METHOD /path" of every route Fastify has, from its route tree (HEAD left out: Fastify adds one per GET). */
 function registeredRoutes(tree: string): string[] {
@@ -103,19 +115,98 @@ describe("GET /api/openapi.json", () => {
     }
   });
 
-  it("documents, and leaves checking to the handlers: their own codes, no coercion", async () => {
+  it("documents a schema for every input a route takes, and a 429 where the quotas limit it", () => {
+    for (const [key, op] of operations()) {
+      const unlimited = ["GET /api/health", "GET /api/ready", "GET /api/openapi.json"].includes(key);
+      expect(op.responses?.["429"] !== undefined, key).toBe(!unlimited);
+      for (const p of op.parameters ?? []) expect(p.schema?.type, `${key} ${p.in} ${p.name}`).toBeTruthy();
+      // The Authorization header is the bearerAuth scheme, never a header parameter (OpenAPI ignores those).
+      expect(op.parameters?.some((p) => p.in === "header" && p.name.toLowerCase() === "authorization") ?? false, key).toBe(false);
+      const body = op.requestBody?.content["application/json"]?.schema;
+      if (key.startsWith("POST ") && body) expect(body.type, key).toBe("object");
+    }
+  });
+
+  /**
+   * A bad input of every route that takes one, refused by validation with the code its handler
+   * used to answer: every route with an input in the document must be here.
+   */
+  it("validates every route's inputs, refusing each bad one with its own code", async () => {
+    const acct = await account(server.url, "Valda");
+    const g = await guest(server.url, "Vic");
+    type Case = [route: string, method: "GET" | "POST", path: string, body: unknown, token: string | undefined, status: number, code: string];
+    const cases: Case[] = [
+      ["GET /api/games/:game/leaderboard", "GET", "/api/games/chess/leaderboard", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/players/:name", "GET", `/api/players/${"n".repeat(81)}`, undefined, undefined, 404, "NOT_FOUND"],
+      ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=0", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=1&limit=2", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=2.5", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/finished/:id", "GET", "/api/finished/not%20a%20room", undefined, undefined, 400, "BAD_ROOM_ID"],
+      ["GET /api/daily/:game/board", "GET", "/api/daily/aucteraden/board?day=yesterday", undefined, undefined, 400, "BAD_DAY"],
+      ["GET /api/daily/:game/board", "GET", "/api/daily/aucteraden/board?limit=1001", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/daily/:game/board", "GET", "/api/daily/chess/board", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/daily/:game/best", "GET", "/api/daily/aucteraden/best?limit=many", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/replay/:id", "GET", "/api/replay/r1?viewer=god", undefined, undefined, 400, "BAD_VIEWER"],
+      ["GET /api/replay/:id", "GET", "/api/replay/r1?from=-1", undefined, undefined, 400, "BAD_RANGE"],
+      ["GET /api/replay/:id", "GET", "/api/replay/r1?to=end", undefined, undefined, 400, "BAD_RANGE"],
+      ["GET /api/replay/:id", "GET", "/api/replay/r*1", undefined, undefined, 400, "BAD_ROOM_ID"],
+      // Bodies are taken as sent: a number is not a name (not coerced to "123"), nor a password.
+      ["POST /api/guest", "POST", "/api/guest", { name: 123 }, undefined, 400, "BAD_NAME"],
+      ["POST /api/guest", "POST", "/api/guest", {}, undefined, 400, "BAD_NAME"],
+      ["POST /api/guest", "POST", "/api/guest", ["Orla"], undefined, 400, "BAD_REQUEST"],
+      ["POST /api/guest", "POST", "/api/guest", { name: "Orla", token: 42 }, undefined, 401, "BAD_TOKEN"],
+      ["POST /api/register", "POST", "/api/register", { name: "Orla", password: 12345678 }, undefined, 400, "WEAK_PASSWORD"],
+      ["POST /api/register", "POST", "/api/register", { name: null, password: "long enough" }, undefined, 400, "BAD_NAME"],
+      ["POST /api/login", "POST", "/api/login", { name: "Valda", password: ["x"] }, undefined, 401, "BAD_LOGIN"],
+      ["POST /api/password", "POST", "/api/password", { old: "password of Valda", new: "short" }, acct.token, 400, "WEAK_PASSWORD"],
+      ["POST /api/password", "POST", "/api/password", { new: "a long new password" }, acct.token, 401, "BAD_LOGIN"],
+      ["POST /api/rename", "POST", "/api/rename", { name: false }, acct.token, 400, "BAD_NAME"],
+      ["POST /api/rename", "POST", "/api/rename", "Valda", acct.token, 400, "BAD_REQUEST"],
+    ];
+    for (const [route, method, path, body, token, status, code] of cases) {
+      const res = await fetch(server.url + path, {
+        method,
+        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const reply = (await res.json()) as any;
+      expect({ route, path, status: res.status, reply }).toEqual({ route, path, status, reply: { ok: false, error: { code, message: expect.stringMatching(/\S/) } } });
+    }
+    // Each route that takes an input (path, query or body) has a case above.
+    const withInputs = operations().filter(([, op]) => (op.parameters?.length ?? 0) > 0 || op.requestBody).map(([k]) => k);
+    expect([...new Set(cases.map((c) => c[0]))].sort()).toEqual(withInputs.sort());
+    // A guest token is no account's: the requester is checked before the body (nothing learnt of it).
+    const asGuest = await fetch(`${server.url}/api/rename`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${g.token}` }, body: "{}" });
+    expect(((await asGuest.json()) as any).error.code).toBe("ACCOUNT_REQUIRED");
+  });
+
+  it("validates the Authorization header of every route that reads it", async () => {
+    for (const [key, op] of operations()) {
+      if (!(op.security ?? []).some((s) => Object.keys(s as object).includes("bearerAuth"))) continue;
+      const [method, path] = key.split(" ") as [string, string];
+      const res = await fetch(server.url + path.replace(/:(\w+)/g, (_, p: string) => ({ game: "aucteraden", id: "r1", name: "Valda" })[p]!), {
+        method,
+        headers: { authorization: "Basic dXNlcjpwYXNz", ...(method === "POST" ? { "content-type": "application/json" } : {}) },
+        ...(method === "POST" ? { body: "{}" } : {}),
+      });
+      expect({ key, status: res.status, body: await res.json() }).toEqual({ key, status: 401, body: { ok: false, error: { code: "BAD_TOKEN", message: expect.any(String) } } });
+    }
+  });
+
+  it("coerces the query's numbers, and keeps every property of a reply", async () => {
+    const page = (await fetch(`${server.url}/api/players/Valda/games?limit=5`).then((r) => r.json())) as any;
+    expect(page).toEqual({ ok: true, games: [], next: null });
     const post = (path: string, body: unknown) =>
       fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    // The document says name is a string; a number is still the handler's BAD_NAME (not coerced to "123").
-    expect(await post("/api/guest", { name: 123 })).toMatchObject({ status: 400, body: { ok: false, error: { code: "BAD_NAME" } } });
-    expect(await post("/api/register", { name: "Orla", password: 12345678 })).toMatchObject({ status: 400, body: { error: { code: "WEAK_PASSWORD" } } });
-    const page = await fetch(`${server.url}/api/players/nobody/games?limit=1&limit=2`).then((r) => r.json() as Promise<any>);
-    expect(page.error.code).toBe("BAD_LIMIT");
-    // Replies are sent whole, not cut to the documented properties.
-    const guest = await post("/api/guest", { name: "Orla" });
-    expect(guest.status).toBe(200);
-    expect(Object.keys(guest.body).sort()).toEqual(["ok", "player", "token"]);
+    // Unknown body properties are dropped, not refused; the reply is whole.
+    const g = await post("/api/guest", { name: "Orla", colour: "green" });
+    expect(g.status).toBe(200);
+    expect(Object.keys(g.body).sort()).toEqual(["ok", "player", "token"]);
+    expect(Object.keys(g.body.player).sort()).toEqual(["id", "name"]);
     const health = await fetch(`${server.url}/api/health`).then((r) => r.json() as Promise<any>);
     expect(health).toEqual({ ok: true, node: "node-a", rooms: "memory", db: "pglite" });
+    // The games' options and clock presets are open objects in the schema: every property stays.
+    const games = (await fetch(`${server.url}/api/games`).then((r) => r.json())) as any;
+    expect(games).toEqual({ ok: true, games: JSON.parse(JSON.stringify(gamesList())) });
   });
 });

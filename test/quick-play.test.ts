@@ -7,10 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
-import { openDatabase } from "../src/db/client.js";
 import type { RunningServer } from "../src/server.js";
 import type { WireCount, WireQueueStatus } from "../src/transport/queue-events.js";
-import { backends, freshPgDatabase, guest, newPrefix, openTestDatabase, PG_URL, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
+import { backends, guest, newPrefix, openTestDatabase, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
 import { account } from "./support/accounts.js";
 
 class TestClock {
@@ -316,15 +315,9 @@ describe.skipIf(!REDIS_URL)("quick play on two nodes, one Redis", () => {
     const prefix = newPrefix();
     let dbA: Database;
     let dbB: Database;
-    if (PG_URL) {
-      const fresh = await freshPgDatabase();
-      dbA = await openDatabase({ url: fresh.url });
-      dbB = await openDatabase({ url: fresh.url });
-      cleanup.push(() => dbA.close(), () => dbB.close(), fresh.drop);
-    } else {
-      dbA = dbB = await openDatabase({ pgliteDir: "memory://" });
-      cleanup.push(() => dbA.close());
-    }
+    const dbs = await twoNodeDatabases();
+    ({ a: dbA, b: dbB } = dbs);
+    cleanup.push(dbs.dispose);
     a = await startTestServer(backend, dbA, prefix, "node-a", clock.now);
     b = await startTestServer(backend, dbB, prefix, "node-b", clock.now);
   });

@@ -103,6 +103,11 @@ describe("rooms over the protocol", () => {
     // Over the protocol too: a ranked solitaire room is refused, in words, and the lobby's game list says so.
     const solo = await me.call("room:create", { game: "aucteraden", seats: 1, ranked: true });
     expect(solo.error).toMatchObject({ code: "RANKED_SOLITAIRE", message: expect.stringMatching(/cannot be ranked/) });
+    // A casual solitaire room has its one seat filled at creation, so it starts at once: no Start to press.
+    const casualSolo = await me.call("room:create", { game: "aucteraden", seats: 1 });
+    expect((casualSolo.state as { status: string; legal: unknown[] }).status).toBe("playing");
+    expect((casualSolo.state as { legal: unknown[] }).legal.length).toBeGreaterThan(0);
+    expect((await me.call("room:start", { roomId: casualSolo.roomId })).error!.code).toBe("ROOM_NOT_OPEN");
     const games = (await me.call("lobby:list", {})).games as Array<{ id: string; rankedRooms: boolean }>;
     expect(Object.fromEntries(games.map((g) => [g.id, g.rankedRooms]))).toEqual({ "goblin-market": true, "sorcerous-futures": true, aucteraden: false, "goblin-teeth": true });
     const created = await me.call("room:create", { game: "goblin-market", seats: 4, bots: 3 });
@@ -183,7 +188,7 @@ describe("rooms over the protocol", () => {
     const watcher = await client();
     const created = await me.call("room:create", { game, seats, bots: seats - 1 });
     const roomId = created.roomId as string;
-    await me.call("room:start", { roomId });
+    if (seats > 1) await me.call("room:start", { roomId }); // a solitaire room starts at creation
     await until(() => me.rooms.get(roomId)!.state.status === "playing", "the start");
     const mid = await fetch(`${server.url}/api/finished/${roomId}`);
     expect(mid.status).toBe(404);

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
 import { getFinishedGame } from "../src/db/finished-games.js";
-import { openDatabase } from "../src/db/client.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction } from "../src/games/types.js";
 import type { RunningServer } from "../src/server.js";
-import { freshPgDatabase, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
+import { guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
 
 const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
 
@@ -23,15 +22,9 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
 
   beforeAll(async () => {
     const prefix = newPrefix();
-    if (PG_URL) {
-      const fresh = await freshPgDatabase();
-      dbA = await openDatabase({ url: fresh.url });
-      dbB = await openDatabase({ url: fresh.url });
-      cleanup.push(() => dbA.close(), () => dbB.close(), fresh.drop);
-    } else {
-      dbA = dbB = await openDatabase({ pgliteDir: "memory://" });
-      cleanup.push(() => dbA.close());
-    }
+    const dbs = await twoNodeDatabases();
+    ({ a: dbA, b: dbB } = dbs);
+    cleanup.push(dbs.dispose);
     a = await startTestServer(backend, dbA, prefix, "node-a");
     b = await startTestServer(backend, dbB, prefix, "node-b");
   });

@@ -3,13 +3,15 @@
  * server's deadlines with the server's own time (a view's `serverTime`, kept as an offset from
  * this browser's clock when the view arrived), never with the local clock alone. Also the seat a
  * bot plays for an away player, the low-time warning (a class, a live note and a short beep at
- * 10 s and 5 s, with a remembered mute), and the Resign / Take your seat back controls.
+ * 10 s and 5 s, muted with the page's other sounds: sound.ts), the Sounds on/off switch, and the
+ * Resign / Take your seat back controls.
  *
  * Shared by every game's table: a table puts `seatClock(s, room, seat)` in each seat's header;
  * the room page puts `clockBar(s, room)` above the table.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { clockDeadline } from "../../src/protocol/clock.js";
+import { installAudioUnlock, isMuted, lowTimeBeep, setMuted } from "./sound.js";
 import type { Store } from "./store.js";
 import type { GameInfo, RoomView } from "./types.js";
 
@@ -109,65 +111,7 @@ export function seatClock(s: Store, room: RoomView, seat: number): TemplateResul
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sound: a short beep at 10 s and 5 s left on your own running clock.
-
-const MUTE_KEY = "goblin-bazaar.clock-muted";
-let muted = (() => {
-  try {
-    return localStorage.getItem(MUTE_KEY) === "1";
-  } catch {
-    return false;
-  }
-})();
-let audio: AudioContext | null = null;
-
-export function isMuted(): boolean {
-  return muted;
-}
-
-export function setMuted(s: Store, value: boolean): void {
-  muted = value;
-  try {
-    if (value) localStorage.setItem(MUTE_KEY, "1");
-    else localStorage.removeItem(MUTE_KEY);
-  } catch {
-    /* private mode: the choice lasts this page only */
-  }
-  if (!value) unlockAudio();
-  s.changed();
-}
-
-/** Browsers start audio only after a gesture: make (or resume) the context on one. */
-function unlockAudio(): void {
-  const Ctx = (window as unknown as { AudioContext?: typeof AudioContext; webkitAudioContext?: typeof AudioContext }).AudioContext ??
-    (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
-  if (!Ctx) return;
-  try {
-    audio ??= new Ctx();
-    if (audio.state === "suspended") void audio.resume().catch(() => {});
-  } catch {
-    audio = null;
-  }
-}
-
-/** Low-time warnings so far, for tests: `${roomId}:${deadline}:${threshold}`, then ":muted" when muted. */
-export const beeps: string[] = [];
-(window as unknown as { goblinBazaarBeeps: string[] }).goblinBazaarBeeps = beeps;
-
-function beep(high: boolean): void {
-  if (muted || !audio || audio.state !== "running") return;
-  const t = audio.currentTime;
-  const osc = audio.createOscillator();
-  const gain = audio.createGain();
-  osc.type = "sine";
-  osc.frequency.value = high ? 1046 : 784;
-  gain.gain.setValueAtTime(0.0001, t);
-  gain.gain.exponentialRampToValueAtTime(0.12, t + 0.01);
-  gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.16);
-  osc.connect(gain).connect(audio.destination);
-  osc.start(t);
-  osc.stop(t + 0.18);
-}
+// Sound: a short beep at 10 s and 5 s left on your own running clock (sound.ts plays and logs it).
 
 const warned = new Set<string>();
 
@@ -183,8 +127,7 @@ function checkWarnings(s: Store, room: RoomView): void {
     const key = `${room.roomId}:${deadline}:${threshold}`;
     if (warned.has(key)) continue;
     warned.add(key);
-    beeps.push(muted ? `${key}:muted` : key);
-    beep(threshold === 5_000);
+    lowTimeBeep(key, threshold === 5_000);
   }
 }
 
@@ -201,7 +144,7 @@ function shownNow(s: Store, room: RoomView): string {
 /** While a room with a running clock is on screen: check every 250 ms, redraw when a second ticks over, sound the warnings. */
 export function startClockTicker(s: Store): void {
   if (ticker) return;
-  for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, () => !muted && unlockAudio(), { capture: true, passive: true });
+  installAudioUnlock();
   ticker = setInterval(() => {
     if (s.route.page !== "room") return;
     const room = s.rooms.get(s.route.roomId);
@@ -227,6 +170,17 @@ export function stopwatchIcon(): TemplateResult {
 function bellIcon(off: boolean): TemplateResult {
   return html`<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M5 14V9a5 5 0 0 1 10 0v5l1.5 1.5h-13z M8.3 17.2a1.8 1.8 0 0 0 3.4 0" fill="none" stroke="currentColor" stroke-width="1.7" stroke-linejoin="round" />
     ${off ? html`<path d="M3 3l14 14" stroke="currentColor" stroke-width="1.9" stroke-linecap="round" />` : nothing}</svg>`;
+}
+
+/**
+ * The one switch for the page's sounds (sound.ts): the chime when it becomes your turn and the
+ * low-time beeps. At the table (for a seated player) and in the lobby's Your games.
+ */
+export function soundToggle(s: Store): TemplateResult {
+  const off = isMuted();
+  return html`<button type="button" class="btn small ghost" data-testid="mute" aria-pressed=${off ? "true" : "false"}
+    title=${off ? "Sounds are off: no chime when it becomes your turn, no low-time beeps" : "A chime when it becomes your turn, a beep at 10 and 5 seconds left on your clock"}
+    @click=${() => setMuted(s, !off)}>${bellIcon(off)} ${off ? "Sounds off" : "Sounds on"}</button>`;
 }
 
 export function clockSummary(preset: ClockPreset | null): string {
@@ -260,11 +214,7 @@ export function clockBar(s: Store, room: RoomView): TemplateResult {
     ${low ? html`<span class="clock-warning" role="alert" data-testid="low-time">Under 10 seconds left: move now, or a bot takes your seat.</span>` : nothing}
     ${away}
     <span class="clock-tools">
-      ${room.clock && seat !== null
-        ? html`<button class="btn small ghost" data-testid="mute" aria-pressed=${muted ? "true" : "false"}
-            title=${muted ? "Low-time beeps are off" : "A beep at 10 and 5 seconds left on your clock"}
-            @click=${() => setMuted(s, !muted)}>${bellIcon(muted)} ${muted ? "Sound off" : "Sound on"}</button>`
-        : nothing}
+      ${seat !== null ? soundToggle(s) : nothing}
       ${canResign && !asking ? html`<button class="btn small ghost" data-testid="resign" ?disabled=${busy} @click=${() => {
         resignAsk.roomId = room.roomId;
         s.changed();

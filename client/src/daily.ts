@@ -250,13 +250,9 @@ async function startDaily(s: Store, info: DailyInfo, payload: { ranked?: boolean
   const ack = await s.request<{ roomId: string; state: RoomView; connected: string[] }>("daily:start", { game: info.game, ...payload });
   d.busy = false;
   if (!ack.ok) {
-    let text = friendly(ack.error);
-    if (ack.error.code === "DAILY_DONE") {
-      const score = d.status.get(info.game)?.attempt?.score ?? /\(score (-?\d+)\)/.exec(ack.error.message)?.[1];
-      if (score !== undefined && score !== null) text = `${text} Your score today: ${score} VP.`;
-      fetchStatus(s, info.game);
-    }
-    d.message.set(info.game, { text, kind: "error" });
+    // DAILY_DONE (the server's words give the score): another tab finished the attempt; the panel catches up.
+    if (ack.error.code === "DAILY_DONE") fetchStatus(s, info.game);
+    d.message.set(info.game, { text: friendly(ack.error), kind: "error" });
     s.changed();
     return;
   }
@@ -341,8 +337,12 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
     <p class="daily-next" data-testid="daily-next">Next deal in <b>${untilWords(left)}</b> <span class="muted">(00:00 UTC)</span></p>
     ${statusLine(s, info)}
     <div class="daily-actions">
-      <button type="button" class="btn ${done ? "" : "primary"}" data-testid="daily-play" ?disabled=${!canPlay || d.busy}
-        @click=${() => void startDaily(s, info, {})}>${live ? "Resume today's challenge" : "Play today's challenge"}</button>
+      ${done
+        ? // The one ranked attempt is over: a link to its finished table (score and place), not a button the
+          // server would refuse. (Not its replay: that opens only when the day is over, DAILY_REPLAY_LATER.)
+          html`<a class="btn" data-testid="daily-play" data-state="done" href=${`/room/${a!.roomId}`} data-nav>See your result</a>`
+        : html`<button type="button" class="btn primary" data-testid="daily-play" data-state=${live ? "live" : "none"} ?disabled=${!canPlay || d.busy}
+            @click=${() => void startDaily(s, info, {})}>${live ? "Resume today's challenge" : "Play today's challenge"}</button>`}
       ${done
         ? html`<button type="button" class="btn primary" data-testid="daily-replay-today" ?disabled=${!canPlay || d.busy}
             @click=${() => void startDaily(s, info, { ranked: false, day: info.day })}>Replay today's deal casually</button>`
@@ -383,6 +383,22 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
             : nothing}</p>
     </details>
   </div>`;
+}
+
+/**
+ * Why a live room on a daily deal may not be watched by this player, or null when it may. The
+ * server refuses watchers (DAILY_SPOILER: DailyChallenges.mayWatch and knowsDeal) unless they sit
+ * in the room, the deal's day is over (UTC, by the server's clock), or their own ranked attempt at
+ * that deal is finished (a guest has none): the lobby offers Watch only where it would be let in.
+ */
+export function dailyWatch(s: Store, r: { id: string; game: string; daily?: string }): string | null {
+  if (!r.daily) return null;
+  const today = new Date(Date.now() + s.serverOffset).toISOString().slice(0, 10);
+  if (r.daily < today) return null;
+  if (s.mine?.some((x) => x.id === r.id)) return null;
+  const st = d.status.get(r.game);
+  if (st && st.day === r.daily && st.attempt?.finished) return null;
+  return isAccount(s) ? "Watch it after your own attempt" : "Open to watch after 00:00 UTC";
 }
 
 /** The daily-challenge panel of the lobby: one block per game with a daily challenge. */

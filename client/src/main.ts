@@ -2,11 +2,8 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./styles.css";
 import { cardFace } from "./decktet.js";
-import { gmStatus, gmTable } from "./gm.js";
-import { sfStatus, sfTable } from "./sf.js";
-import { auctStatus, auctTable } from "./auct.js";
-import { gtStatus, gtTable } from "./gt.js";
-import { dailyPanel } from "./daily.js";
+import { gameClient, playersText } from "./games.js";
+import { dailyPanel, dailyWatch } from "./daily.js";
 import { profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
 import { replayPage } from "./replay.js";
@@ -14,7 +11,7 @@ import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
-import { clockBar, paceLabel, paceName, serverNow, startClockTicker, stopwatchIcon } from "./clock.js";
+import { clockBar, paceLabel, paceName, serverNow, soundToggle, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 
 const s = new Store();
@@ -79,10 +76,8 @@ function announcement(): string {
   if (s.route.page !== "room") return "";
   const room = s.rooms.get(s.route.roomId);
   if (!room || room.status !== "playing" && room.status !== "finished") return "";
-  if (room.game === "goblin-market") return gmStatus(room);
-  if (room.game === "sorcerous-futures" && room.view) return sfStatus(room);
-  if (room.game === "aucteraden" && room.view) return auctStatus(room);
-  if (room.game === "goblin-teeth" && room.view) return gtStatus(room);
+  const game = gameClient(room.game);
+  if (game && room.view) return game.status(room);
   return room.legal.length ? "Your turn." : "";
 }
 
@@ -96,7 +91,7 @@ function shell(): TemplateResult {
       <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.conn !== "connected" && s.conn !== "connecting"
-      ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : "Connection lost. Reconnecting… your seat is kept."}</div>`
+      ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : "Connection lost. Reconnecting… your seat is kept."}</div>`
       : nothing}
     <main id="main" tabindex="-1">${page()}</main>
     ${s.me ? queueDialog(s) : nothing}
@@ -174,7 +169,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -232,7 +227,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, options: chosenOptions(g), clock: chosenClock(g) })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -269,6 +264,18 @@ function createPanel(): TemplateResult {
         </select>
         <p class="muted small" id="c-bots-hint">${createForm.ranked ? "Ranked games are between people only." : "Bots take the last seats."}</p>
       </div>
+
+      ${createForm.bots > 0 && !createForm.ranked
+        ? html`<label for="c-bot-strength">Bots play</label>
+            <div>
+              <select id="c-bot-strength" data-testid="bot-strength" ?disabled=${!canPlay} aria-describedby="c-bot-strength-hint"
+                @change=${(e: Event) => upd({ botStrength: (e.target as HTMLSelectElement).value === "casual" ? "casual" : "strong" })}>
+                <option value="strong" ?selected=${createForm.botStrength === "strong"}>Strong</option>
+                <option value="casual" ?selected=${createForm.botStrength === "casual"}>Casual</option>
+              </select>
+              <p class="muted small" id="c-bot-strength-hint">${createForm.botStrength === "strong" ? "Bots that weigh every bid and look ahead." : "Bots that play sensibly but simply."}</p>
+            </div>`
+        : nothing}
 
       ${(g?.options ?? [])
         .filter((o) => !o.players || o.players.includes(createForm.seats))
@@ -325,9 +332,16 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
       ${kind === "open"
         ? html`<button class="btn small primary" ?disabled=${!s.me || full} @click=${() => void s.join(r.id)} aria-label=${`Join ${s.gameName(r.game)} room with ${names}`}>Join</button>
             <a class="btn small ghost" href=${`/room/${r.id}`} data-nav>View</a>`
-        : html`<a class="btn small" href=${`/room/${r.id}`} data-nav aria-label=${`Watch ${s.gameName(r.game)}: ${names}`}>Watch</a>`}
+        : watchOrWhyNot(r, names)}
     </div>
   </li>`;
+}
+
+/** Watch a live room, unless the server would refuse it (today's daily deal before your own attempt: daily.ts). */
+function watchOrWhyNot(r: RoomSummary, names: string): TemplateResult {
+  const refusal = dailyWatch(s, r);
+  if (refusal) return html`<span class="muted small watch-locked" data-testid="watch-locked" title=${refusal}>${refusal}</span>`;
+  return html`<a class="btn small" href=${`/room/${r.id}`} data-nav aria-label=${`Watch ${s.gameName(r.game)}: ${names}`}>Watch</a>`;
 }
 
 // Your games (issue 23): the rooms you sit in, first; "Your turn" where you must act.
@@ -342,7 +356,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   if (mine.length === 0) return nothing;
   const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || b.createdAt - a.createdAt);
   return html`<section class="panel your-games" aria-labelledby="mine-h" data-testid="your-games">
-    <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2>${notify}</div>
+    <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2><span class="your-games-tools">${notify}${soundToggle(s)}</span></div>
     <ul class="room-list">${rows.map((r) => {
       const turn = s.yourTurn.has(r.id);
       const names = r.seats.map((x, i) => (i === r.seat ? "you" : x.taken ? `${x.name ?? "?"}${x.bot ? " (bot)" : ""}` : null)).filter(Boolean).join(", ");
@@ -425,7 +439,7 @@ function lobbyPage(): TemplateResult {
     <div class="lobby-hero">
       <div>
         <h1>${s.me ? html`Welcome, ${s.me.name}` : "The bazaar"}</h1>
-        <p class="muted">${l ? l.games.map((g) => `${g.name}: ${g.minPlayers}–${g.maxPlayers} players`).join(" · ") : "Loading games…"}</p>
+        <p class="muted">${l ? l.games.map((g) => `${g.name}: ${playersText(g)}`).join(" · ") : "Loading games…"}</p>
         <details class="howto">
           <summary>How Goblin Market plays</summary>
           <ul>
@@ -507,11 +521,10 @@ function roomPage(roomId: string): TemplateResult {
   let body: TemplateResult;
   if (room.status === "open") body = waitingRoom(room);
   else if (room.status === "closed") body = closedRoom(room);
-  else if (room.game === "goblin-market" && room.view) body = gmTable(s, room);
-  else if (room.game === "sorcerous-futures" && room.view) body = sfTable(s, room);
-  else if (room.game === "aucteraden" && room.view) body = auctTable(s, room);
-  else if (room.game === "goblin-teeth" && room.view) body = gtTable(s, room);
-  else body = genericTable(room);
+  else {
+    const game = gameClient(room.game);
+    body = game && room.view ? game.table(s, room) : genericTable(room);
+  }
   return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${clockBar(s, room)}${body}</div>`;
 }
 

@@ -8,17 +8,8 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Replay, ReplayStep } from "../../src/protocol/replay.js";
-import { cardChip } from "./decktet.js";
 import { friendly } from "./errors.js";
-import { gmTable } from "./gm.js";
-import { logSentence as gmLogSentence } from "./gm-log.js";
-import { sfTable } from "./sf.js";
-import { sfLogSentence } from "./sf-log.js";
-import { auctTable } from "./auct.js";
-import { auctLogSentence } from "./auct-log.js";
-import { gtTable } from "./gt.js";
-import { gtLogSentence, potHistory } from "./gt-log.js";
-import { cardChip as gtCardChip } from "./gt-cards.js";
+import { gameClient } from "./games.js";
 import { seedCheck } from "./table-common.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, LogEntry, RoomView } from "./types.js";
@@ -93,7 +84,6 @@ async function load(s: Store, sc: ReplayScreen, from: number): Promise<void> {
 
 function errorText(e: ErrorInfo): string {
   if (e.code === "NOT_FOUND") return "No finished game with that id. A game that has only just ended is being recorded: try again in a moment.";
-  if (e.code === "DAILY_REPLAY_LATER" || e.code === "DAILY_SPOILER") return e.message;
   return friendly(e);
 }
 
@@ -243,15 +233,9 @@ function sentence(sc: ReplayScreen, e: LogEntry): TemplateResult {
 
 function sentenceFor(sc: ReplayScreen, e: LogEntry, you: number | null): TemplateResult {
   const m = sc.meta!;
-  const name = (seat: number) => nameOf(m, seat);
-  if (m.game === "goblin-market") return gmLogSentence(e, name);
-  if (m.game === "sorcerous-futures") return sfLogSentence(e, name);
-  if (m.game === "aucteraden") return auctLogSentence(e, name(0));
-  if (m.game === "goblin-teeth") {
-    const view = sc.views.get(sc.step) as { dice?: Array<{ owner: number }> } | undefined;
-    return gtLogSentence(e, { name, you, owner: (die) => view?.dice?.[die]?.owner ?? Math.floor(die / 3) }, potHistory(logThrough(m, sc.step)));
-  }
-  return html`${e.type}`;
+  const game = gameClient(m.game);
+  if (!game) return html`${e.type}`;
+  return game.logSentence(e, { name: (seat) => nameOf(m, seat), you, view: sc.views.get(sc.step), log: logThrough(m, sc.step) });
 }
 
 /** What happened at this step: who moved, and its log lines as the viewer may see them. */
@@ -348,49 +332,17 @@ function synthRoom(sc: ReplayScreen, view: unknown, n: number): RoomView {
 
 function board(s: Store, sc: ReplayScreen, view: unknown): TemplateResult {
   const room = synthRoom(sc, view, sc.step);
-  switch (room.game) {
-    case "goblin-market":
-      return gmTable(s, room);
-    case "sorcerous-futures":
-      return sfTable(s, room);
-    case "aucteraden":
-      return auctTable(s, room);
-    case "goblin-teeth":
-      return gtTable(s, room);
-    default:
-      return html`<pre class="raw">${JSON.stringify(view, null, 2)}</pre>`;
-  }
+  const game = gameClient(room.game);
+  return game ? game.table(s, room) : html`<pre class="raw">${JSON.stringify(view, null, 2)}</pre>`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Everything that was hidden (viewer "all"): each game's `hidden` part of its view.
 
-const chips = (ids: readonly string[], chip: (id: string) => TemplateResult = cardChip) =>
-  ids.length ? html`<span class="chips">${ids.map((id) => chip(id))}</span>` : html`<span class="muted">none</span>`;
-
 function hiddenPanel(game: string, view: unknown): TemplateResult {
   const h = (view as { hidden?: Record<string, unknown> } | null)?.hidden;
   if (!h) return html``;
-  let rows: TemplateResult;
-  if (game === "goblin-market") {
-    const x = h as { auctionDeck: string[]; goblinDeck: string[] };
-    rows = html`<dt>Auction deck, top first</dt><dd>${chips(x.auctionDeck)}</dd><dt>Goblin deck, top first</dt><dd>${chips(x.goblinDeck)}</dd>`;
-  } else if (game === "aucteraden") {
-    rows = html`<dt>Deck, top first</dt><dd>${chips((h as { deck: string[] }).deck)}</dd>`;
-  } else if (game === "sorcerous-futures") {
-    const x = h as { seats: Array<{ seat: number; valuations: string[]; faceDown: string[] }>; extras: { valuations: string[]; setAside: string[] } | null; deck: string[] };
-    rows = html`${x.seats.map((st) => html`<dt>${nameOfView(view, st.seat)}'s valuations</dt><dd>${chips(st.valuations)}</dd>
-        <dt>${nameOfView(view, st.seat)}'s face-down cards</dt><dd>${chips(st.faceDown)}</dd>`)}
-      ${x.extras ? html`<dt>Extra valuations (three players)</dt><dd>${chips(x.extras.valuations)}</dd><dt>Set aside (three players)</dt><dd>${chips(x.extras.setAside)}</dd>` : nothing}
-      <dt>Deck, top first</dt><dd>${chips(x.deck)}</dd>`;
-  } else if (game === "goblin-teeth") {
-    const x = h as { hands: string[][]; itemDeck: string[]; cheatDeck: string[] };
-    rows = html`${x.hands.map((hand, seat) => html`<dt>${nameOfView(view, seat)}'s hand</dt><dd>${chips(hand, gtCardChip)}</dd>`)}
-      <dt>Item deck, top first</dt><dd>${chips(x.itemDeck, gtCardChip)}</dd>
-      <dt>Cheat deck, top first</dt><dd>${chips(x.cheatDeck, gtCardChip)}</dd>`;
-  } else {
-    rows = html`<dt>Hidden</dt><dd><pre class="raw">${JSON.stringify(h, null, 2)}</pre></dd>`;
-  }
+  const rows = gameClient(game)?.hiddenRows(h, (seat) => nameOfView(view, seat)) ?? html`<dt>Hidden</dt><dd><pre class="raw">${JSON.stringify(h, null, 2)}</pre></dd>`;
   return html`<details class="panel replay-hidden" data-testid="replay-hidden" open>
     <summary class="panel-title">Everything hidden at this point</summary>
     <dl class="replay-hidden-list">${rows}</dl>

@@ -8,6 +8,7 @@
 import { io, type Socket } from "socket.io-client";
 import { absorbPush, absorbSyncReply } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
+import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 import type { TurnYours, YourRoom } from "../../src/protocol/wire.js";
@@ -75,6 +76,8 @@ export class Store {
   reconnectAttempt = 0;
   /** Why we last asked for a name again (e.g. the token was refused). */
   identityNotice: string | null = null;
+  /** Why the server refused the connection (a limit: its connect_error's data), in words; null once connected. */
+  connRefused: string | null = null;
   route: Route = parseRoute();
   lobby: LobbyLists | null = null;
   rooms = new Map<string, RoomView>();
@@ -168,6 +171,7 @@ export class Store {
     const s = this.socket;
     s.on("connect", () => {
       this.reconnectAttempt = 0;
+      this.connRefused = null;
       this.setConn("connected");
       this.lobbySubscribed = false;
       void this.refreshScreen();
@@ -198,9 +202,13 @@ export class Store {
         s.connect();
         return;
       }
+      // A limit (TOO_MANY_CONNECTIONS): the server's {code, message} comes as the error's data.
+      const refused = (e as Error & { data?: { code?: unknown; message?: unknown } }).data;
+      this.connRefused = typeof refused?.code === "string" ? friendly({ code: refused.code, message: typeof refused.message === "string" ? refused.message : "" }) : null;
       this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
       // A failed first connection is not retried automatically by Socket.IO when it came from middleware.
-      if (!s.active) setTimeout(() => s.connect(), 2000);
+      // DRAINING: that node is stopping; the next try reaches another one behind the balancer.
+      if (!s.active) setTimeout(() => s.connect(), e.message === "DRAINING" ? 200 + Math.random() * 300 : 2000);
     });
     s.io.on("reconnect_attempt", (n) => {
       this.reconnectAttempt = n;
@@ -403,13 +411,19 @@ export class Store {
     this.changed();
   }
 
-  /** A view of a room you sit in says whether it is your turn there. */
-  private noteTurn(v: RoomView): void {
+  /**
+   * A view of a room you sit in says whether it is your turn there. `seenBefore`: a view of the
+   * room was held already, so a turn that is yours now has just arrived (the first view after a
+   * load or a reconnection may show a turn that was yours all along: no chime for that).
+   */
+  private noteTurn(v: RoomView, seenBefore: boolean): void {
     if (v.seat === null) return;
     const mine = v.status === "playing" && v.active.includes(v.seat) && !v.seats[v.seat]?.away;
     if (mine === this.yourTurn.has(v.roomId)) return;
-    if (mine) this.yourTurn.add(v.roomId);
-    else this.yourTurn.delete(v.roomId);
+    if (mine) {
+      this.yourTurn.add(v.roomId);
+      if (seenBefore) this.turnArrived(v.roomId, v.version);
+    } else this.yourTurn.delete(v.roomId);
     if (this.mine) this.mine = this.mine.map((x) => (x.id === v.roomId ? { ...x, status: v.status, active: v.active } : x));
   }
 
@@ -419,6 +433,7 @@ export class Store {
     // A view held already newer than this push knows better.
     const held = this.rooms.get(t.roomId);
     if (held && held.version > t.version) return;
+    if (!this.yourTurn.has(t.roomId)) this.turnArrived(t.roomId, t.version);
     this.yourTurn.add(t.roomId);
     const entry = this.mine?.find((x) => x.id === t.roomId);
     if (entry) this.mine = this.mine!.map((x) => (x === entry ? { ...x, status: "playing", active: x.active.includes(t.seat) ? x.active : [...x.active, t.seat] } : x));
@@ -441,6 +456,30 @@ export class Store {
     } catch {
       // Some browsers allow notifications only from a service worker: the tab title still says it.
     }
+  }
+
+  /**
+   * Per room, the newest version this tab's own request made (Infinity while one is in flight):
+   * a turn that arrives with it (your Start, your seat taken back, a move that leaves you to act)
+   * is your own doing, so it gets no chime.
+   */
+  private ownChange = new Map<string, number>();
+
+  /** Run `send`, a request of this tab that changes `roomId`, noting the version it made (see ownChange). */
+  private async ownRequest<T extends { version?: number }>(roomId: string, send: () => Promise<Ack<T>>): Promise<Ack<T>> {
+    const before = this.ownChange.get(roomId);
+    this.ownChange.set(roomId, Infinity);
+    const ack = await send();
+    if (ack.ok && typeof ack.version === "number") this.ownChange.set(roomId, Math.max(before ?? 0, ack.version));
+    else if (before === undefined) this.ownChange.delete(roomId);
+    else this.ownChange.set(roomId, before);
+    return ack;
+  }
+
+  /** It has just become your turn in `roomId` (at `version`): chime, unless this tab's own request did it. */
+  private turnArrived(roomId: string, version: number): void {
+    if (version <= (this.ownChange.get(roomId) ?? 0)) return;
+    turnChime(roomId, version);
   }
 
   /** Rooms a turn notification was shown for (for tests and the curious). */
@@ -475,16 +514,17 @@ export class Store {
    * What the client keeps of a view: the server's clock offset noted; a seat a bot plays (its
    * player away) gets no controls (the bot moves; the server refuses the player's moves).
    */
-  private arrived(v: RoomView): RoomView {
+  private arrived(v: RoomView, seenBefore: boolean): RoomView {
     if (typeof v.serverTime === "number") this.serverOffset = v.serverTime - Date.now();
-    this.noteTurn(v);
+    this.noteTurn(v, seenBefore);
     if (v.seat !== null && v.seats[v.seat]?.away && v.legal.length) return { ...v, legal: [] };
     return v;
   }
 
   keep(state: RoomView, connected?: string[]): void {
+    const seenBefore = this.held.has(state.roomId);
     this.held.set(state.roomId, state);
-    state = this.arrived(state);
+    state = this.arrived(state, seenBefore);
     this.rooms.set(state.roomId, state);
     if (connected) this.presence.set(state.roomId, new Set(connected));
     this.roomErrors.delete(state.roomId);
@@ -512,7 +552,7 @@ export class Store {
       if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== v.seat)) this.toast(n.text, "info");
     }
     this.held.set(v.roomId, v);
-    this.rooms.set(v.roomId, this.arrived(v));
+    this.rooms.set(v.roomId, this.arrived(v, true));
     this.changed();
   }
 
@@ -549,7 +589,7 @@ export class Store {
     }
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; options?: Record<string, unknown>; clock?: string }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);
@@ -582,7 +622,7 @@ export class Store {
   async startGame(roomId: string): Promise<void> {
     this.busy = true;
     this.changed();
-    const ack = await this.request("room:start", { roomId });
+    const ack = await this.ownRequest(roomId, () => this.request<{ version: number }>("room:start", { roomId }));
     this.busy = false;
     this.changed();
     if (!ack.ok) this.toast(friendly(ack.error));
@@ -602,7 +642,7 @@ export class Store {
     if (this.busy) return;
     this.busy = true;
     this.changed();
-    const ack = await this.request<{ version: number }>(event, { roomId });
+    const ack = await this.ownRequest(roomId, () => this.request<{ version: number }>(event, { roomId }));
     this.busy = false;
     if (ack.ok) this.toast(done, "info");
     else {
@@ -625,7 +665,7 @@ export class Store {
     let ack: Ack<{ version: number; duplicate: boolean }> | null = null;
     for (let attempt = 0; attempt < 4; attempt++) {
       if (!this.socket.connected) await this.connected(15_000);
-      ack = await this.request<{ version: number; duplicate: boolean }>("game:act", { roomId, action, actionId });
+      ack = await this.ownRequest(roomId, () => this.request<{ version: number; duplicate: boolean }>("game:act", { roomId, action, actionId }));
       if (ack.ok || (ack.error.code !== "TIMEOUT" && ack.error.code !== "OFFLINE" && ack.error.code !== "BUSY")) break;
     }
     this.busy = false;

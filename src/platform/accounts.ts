@@ -18,15 +18,18 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { Prisma } from "../generated/prisma/client.js";
-import { err } from "./errors.js";
+import { AppError, err } from "./errors.js";
 import { nameKey, validateName, type Player, type TokenIssuer } from "./identity.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
+import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 
 export interface AccountsOptions {
   limiter: RateLimiter;
   /** The server's clock (tests move it): rate-limit windows, session times. */
   now?: () => number;
+  /** Told of every refusal by the limits (GET /metrics). */
+  metrics?: Pick<PlatformMetrics, "rateLimited">;
 }
 
 /** A token's player and, for an account, its session. */
@@ -70,6 +73,7 @@ function address(a: string): string {
 export class Accounts {
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
+  private readonly metrics: Pick<PlatformMetrics, "rateLimited">;
   private readonly revokeListeners: RevokeListener[] = [];
 
   constructor(
@@ -79,6 +83,17 @@ export class Accounts {
   ) {
     this.limiter = opts.limiter;
     this.now = opts.now ?? Date.now;
+    this.metrics = opts.metrics ?? NO_METRICS;
+  }
+
+  /** RATE_LIMITED if any of the limits is reached (rate-limit.ts), counted for /metrics. */
+  private async enforce(limits: readonly Limit[], what: string): Promise<void> {
+    try {
+      await enforce(this.limiter, limits, this.now(), what);
+    } catch (e) {
+      if (e instanceof AppError && e.code === "RATE_LIMITED") this.metrics.rateLimited("account");
+      throw e;
+    }
   }
 
   onRevoke(listener: RevokeListener): void {
@@ -169,7 +184,7 @@ export class Accounts {
     client: { address: string; userAgent?: string },
   ): Promise<{ token: string; player: Player; session: string }> {
     const limits: Limit[] = [{ key: `register:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.registrationsPerAddress }];
-    await enforce(this.limiter, limits, this.now(), "registrations from your address");
+    await this.enforce(limits, "registrations from your address");
     await record(this.limiter, limits);
     const { name, password, guest } = checked;
     const hash = await hashPassword(password);
@@ -199,7 +214,7 @@ export class Accounts {
     const key = nameKey(raw);
     const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
     const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
-    await enforce(this.limiter, [byName, byAddr], this.now(), "failed logins");
+    await this.enforce([byName, byAddr], "failed logins");
     const password = typeof input.password === "string" && input.password.length <= 1000 ? input.password : "";
     const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });
     // An unknown name costs the same hashing time as a wrong password.
@@ -240,7 +255,7 @@ export class Accounts {
     if (!account) throw badToken();
     const byName: Limit = { key: `login-fail:name:${account.nameKey}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
     const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
-    await enforce(this.limiter, [byName, byAddr], this.now(), "wrong passwords");
+    await this.enforce([byName, byAddr], "wrong passwords");
     const old = typeof input.old === "string" && input.old.length <= 1000 ? input.old : "";
     if (!(await verifyPassword(old, account.passwordHash))) {
       await record(this.limiter, [byName, byAddr]);

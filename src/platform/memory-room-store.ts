@@ -1,25 +1,45 @@
-/** In-process room store: the zero-setup default for a single node. Same semantics as Redis. */
+/**
+ * In-process room store: the zero-setup default for a single node. Same semantics as Redis.
+ * Given a rooms file (room-journal.ts), every change is also appended to it before it is
+ * acknowledged, and a restarted server picks up every room where it was.
+ */
 import { summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
+import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
 
-interface Entry {
-  version: number;
-  data: string;
-  expiresAt: number;
-}
+type Entry = StoredRoom;
 
 export class MemoryRoomStore implements RoomStore {
   readonly kind = "memory" as const;
-  private readonly rooms = new Map<string, Entry>();
+  private readonly rooms: Map<string, Entry>;
   /** Room id -> next deadline (the Redis store's sorted set). */
-  private readonly dues = new Map<string, number>();
+  private readonly dues: Map<string, number>;
+  /** The rooms file every change is written to, or undefined: rooms in memory only. */
+  private readonly journal: RoomJournal | undefined;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    opened?: { journal: RoomJournal; replayed: Replayed },
+  ) {
+    this.rooms = opened?.replayed.rooms ?? new Map();
+    this.dues = opened?.replayed.dues ?? new Map();
+    this.journal = opened?.journal;
+  }
+
+  /**
+   * A store kept in `file` as well: opens (locks) it and brings back every room it holds that has
+   * not expired, with its deadline. Throws if another process holds the file.
+   */
+  static durable(file: string, opts: RoomJournalOptions = {}): MemoryRoomStore {
+    const now = opts.now ?? Date.now;
+    return new MemoryRoomStore(now, RoomJournal.open(file, { ...opts, now }));
+  }
 
   private entry(id: string): Entry | undefined {
     const e = this.rooms.get(id);
     if (e && e.expiresAt <= this.now()) {
       this.rooms.delete(id);
+      this.journal?.forget(id);
       return undefined;
     }
     return e;
@@ -37,12 +57,21 @@ export class MemoryRoomStore implements RoomStore {
   async compareAndSetOrGet(room: Room, expectedVersion: number, note?: ChangeNote): Promise<CasResult> {
     const cur = this.entry(room.id);
     if ((cur?.version ?? 0) !== expectedVersion) return { ok: false, current: cur ? (JSON.parse(cur.data) as Room) : null };
-    this.rooms.set(room.id, { version: room.version, data: JSON.stringify(room), expiresAt: this.now() + ttlMs(room) });
-    if (note?.due != null) this.dues.set(room.id, note.due);
+    const next: Entry = { version: room.version, data: JSON.stringify(room), expiresAt: this.now() + ttlMs(room) };
+    const due = note?.due ?? null;
+    // Written to the file first: if that fails the change fails, and memory is left as it was.
+    this.journal?.writeRoom(room.id, next, due);
+    this.rooms.set(room.id, next);
+    if (due !== null) this.dues.set(room.id, due);
     else this.dues.delete(room.id);
+    this.journal?.maybeRewrite(() => this.live());
     return { ok: true };
   }
 
+  /**
+   * Leases are not written to the rooms file: after a restart a claimed room is due at its real
+   * deadline again (its firing died with the process), so it fires at once.
+   */
   async claimDue(now: number, limit: number, leaseMs: number): Promise<string[]> {
     const due = [...this.dues].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
     for (const [id] of due) this.dues.set(id, now + leaseMs);
@@ -51,11 +80,20 @@ export class MemoryRoomStore implements RoomStore {
 
   async setDue(id: string, version: number, due: number | null, ifAbsent = false): Promise<void> {
     const e = this.entry(id);
+    // A room that is gone needs no record: its deadline is not brought back without it.
     if (!e) this.dues.delete(id);
     else if (e.version === version && !(ifAbsent && this.dues.has(id))) {
+      if ((this.dues.get(id) ?? null) === due) return;
+      this.journal?.writeDue(id, due);
       if (due === null) this.dues.delete(id);
       else this.dues.set(id, due);
     }
+  }
+
+  /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late), for a rewrite of the rooms file. */
+  private *live(): Iterable<LiveRoom> {
+    const now = this.now();
+    for (const [id, e] of this.rooms) if (e.expiresAt > now) yield [id, e, this.dues.get(id) ?? null];
   }
 
   private all(): Room[] {
@@ -76,6 +114,7 @@ export class MemoryRoomStore implements RoomStore {
   }
 
   async close(): Promise<void> {
+    await this.journal?.close();
     this.rooms.clear();
     this.dues.clear();
   }

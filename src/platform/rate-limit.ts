@@ -6,7 +6,7 @@
  * own clock only decides when an old key is deleted, never whether a count applies.
  */
 import type { Redis } from "ioredis";
-import { err } from "./errors.js";
+import { AppError } from "./errors.js";
 
 export interface Count {
   count: number;
@@ -94,6 +94,16 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
+/** RATE_LIMITED, with when to try again: in the message, and for HTTP's Retry-After header. */
+export class RateLimitedError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(waitMs: number, what: string) {
+    const secs = Math.max(1, Math.ceil(waitMs / 1000));
+    super("RATE_LIMITED", `Too many ${what}; try again in ${secs} second${secs === 1 ? "" : "s"} (retry after ${secs} s).`);
+    this.retryAfterSeconds = secs;
+  }
+}
+
 /** RATE_LIMITED if any of the limits is reached (the message says when to try again), else nothing. */
 export async function enforce(limiter: RateLimiter, limits: readonly Limit[], now: number, what: string): Promise<void> {
   let wait = 0;
@@ -101,10 +111,7 @@ export async function enforce(limiter: RateLimiter, limits: readonly Limit[], no
     const c = await limiter.count(l.key, l.windowMs);
     if (c.count >= l.max) wait = Math.max(wait, c.resetAt - now);
   }
-  if (wait > 0) {
-    const secs = Math.max(1, Math.ceil(wait / 1000));
-    throw err("RATE_LIMITED", `Too many ${what}; try again in ${secs} second${secs === 1 ? "" : "s"} (retry after ${secs} s).`);
-  }
+  if (wait > 0) throw new RateLimitedError(wait, what);
 }
 
 /** Counts one attempt against each limit. */

@@ -36,6 +36,7 @@ import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
+import type { PlatformMetrics } from "./metrics.js";
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed,
@@ -257,6 +258,8 @@ export interface RedisRoomStoreOptions {
    * other than expected.
    */
   corkWrites?: boolean;
+  /** Told how late other nodes' changes arrive through the feed (GET /metrics). */
+  metrics?: Pick<PlatformMetrics, "changeFeedLag">;
 }
 
 export class RedisRoomStore implements RoomStore {
@@ -279,6 +282,7 @@ export class RedisRoomStore implements RoomStore {
   private readonly kept = new KeptLogs();
   private readonly beat: NodeJS.Timeout;
   private readonly idleFollowMs: number;
+  private readonly metrics: Pick<PlatformMetrics, "changeFeedLag"> | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -298,6 +302,7 @@ export class RedisRoomStore implements RoomStore {
     this.feedLength = String(opts.feedLength ?? 1000);
     this.idleFollowMs = opts.idleFollowMs ?? 100;
     this.corkWrites = opts.corkWrites ?? true;
+    this.metrics = opts.metrics;
     redis.defineCommand("gbRoomCas5", { numberOfKeys: 7, lua: CAS });
     redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
@@ -442,6 +447,9 @@ export class RedisRoomStore implements RoomStore {
 
   follow(onChange: (change: RoomChange) => void): () => void {
     const reader = this.redis.duplicate();
+    // Its outages are the main client's (the same server), which server.ts logs: without a listener
+    // ioredis would print every failed reconnection attempt to stderr.
+    reader.on("error", () => {});
     let stopped = false;
     let last: string | null = null;
     const loop = async () => {
@@ -466,6 +474,9 @@ export class RedisRoomStore implements RoomStore {
               try {
                 const m = parseMeta(f);
                 if (m.writer === this.writer) continue;
+                // The entry's id starts with the time Redis wrote it (ms, Redis's clock, which is
+                // every writer's: the lag is true up to this node's clock offset from Redis's).
+                if (this.metrics) this.metrics.changeFeedLag(Math.max(0, Date.now() - Number(last.slice(0, last.indexOf("-")))));
                 const { version, actionsFrom, logFrom } = m;
                 // A slim entry (the writer saw no other follower yet) has no head or chunk: the
                 // follower reads the room from the store.

@@ -9,6 +9,7 @@ import { recordFinishedGame, type FinishedGameRecord } from "../db/finished-game
 import type { Logger } from "../logger.js";
 import type { Room } from "./room.js";
 import type { RoomService } from "./room-service.js";
+import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 
 export function toRecord(room: Room): FinishedGameRecord {
   if (room.status !== "finished" || !room.outcome || !room.seed || !room.commitment || room.startedAt === undefined) {
@@ -45,6 +46,8 @@ export class ResultRecorder {
     private readonly service: RoomService,
     private readonly db: Database,
     private readonly log: Logger,
+    /** Told how each write ended (GET /metrics). */
+    private readonly metrics: PlatformMetrics = NO_METRICS,
   ) {
     service.onChange((prev, next) => {
       if (next.status === "finished" && !next.persisted && prev?.status !== "finished") void this.persist(next.id, next);
@@ -63,8 +66,10 @@ export class ResultRecorder {
       if (!room || room.status !== "finished" || room.persisted) return;
       const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room));
       await this.service.markPersisted(roomId, ratingChanges);
+      this.metrics.finishedGameWrite(inserted ? "written" : "already-written");
       this.log.info({ room: roomId, game: room.game, written: inserted }, "finished game recorded");
     } catch (e) {
+      this.metrics.finishedGameWrite("failed");
       this.log.error({ err: e, room: roomId }, "could not record finished game; will retry");
     } finally {
       this.inFlight.delete(roomId);

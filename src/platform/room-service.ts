@@ -41,6 +41,8 @@ import {
 import type { ChangeNote, RoomStore } from "./room-store.js";
 import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
+import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
+import type { HostedRooms } from "./hosted-rooms.js";
 
 export type ChangeListener = (prev: Room | null, next: Room) => void;
 
@@ -54,6 +56,13 @@ export interface RoomServiceOptions {
   cacheRooms?: number;
   /** Bot delay and idle limits: each write stores the room's next deadline from them (timers.ts). */
   timing?: Partial<Timing>;
+  /** Told of every move, lost compare-and-swap and finished game (GET /metrics). */
+  metrics?: PlatformMetrics;
+  /**
+   * At most `maxPerPlayer` open rooms made with `create` per host at once (0: no limit);
+   * `hosted` lists each player's (hosted-rooms.ts).
+   */
+  openRooms?: { maxPerPlayer: number; hosted: HostedRooms };
 }
 
 const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -114,6 +123,10 @@ export class RoomService {
   private readonly maxAttempts: number;
   /** Newest room this node has read or written, by id (its logs shared between versions: room-cache.ts). */
   private readonly cache: RoomCache;
+  private readonly metrics: PlatformMetrics;
+  private readonly openRooms: { maxPerPlayer: number; hosted: HostedRooms } | null;
+  /** Per player, the room:create under way on this node (see `create`). */
+  private readonly creating = new Map<string, Promise<unknown>>();
   readonly timing: Timing;
 
   constructor(
@@ -126,6 +139,16 @@ export class RoomService {
     this.maxAttempts = opts.maxAttempts ?? 50;
     this.cache = new RoomCache(opts.cacheRooms ?? 2000);
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
+    this.metrics = opts.metrics ?? NO_METRICS;
+    this.openRooms = opts.openRooms && opts.openRooms.maxPerPlayer > 0 ? opts.openRooms : null;
+    const hosted = this.openRooms?.hosted;
+    if (hosted) {
+      // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
+      // dropped at the player's next room:create instead.
+      this.onChange((prev, next) => {
+        if (prev?.status === "open" && (next.status !== "open" || next.hostId !== prev.hostId)) hosted.remove(prev.hostId, [next.id]).catch(() => {});
+      });
+    }
   }
 
   /** The service's clock (injected in tests). */
@@ -138,6 +161,7 @@ export class RoomService {
   }
 
   private emit(prev: Room | null, next: Room): void {
+    if (next.status === "finished" && prev?.status !== "finished") this.metrics.gameFinished(next.game);
     for (const l of this.listeners) l(prev, next);
   }
 
@@ -217,6 +241,7 @@ export class RoomService {
         this.emit(room, next);
         return { room: next, changed: true };
       }
+      this.metrics.casConflict();
       this.cache.delete(id);
       room = res.current && settle(res.current);
       fresh = room !== null;
@@ -230,9 +255,48 @@ export class RoomService {
     return { ...changeNote(null, room), due: nextDue(room, this.timing) };
   }
 
+  /**
+   * A new open room hosted by `host`. With a limit on open rooms (RoomServiceOptions.openRooms),
+   * TOO_MANY_OPEN_ROOMS when they already host that many; one player's creations run one at a
+   * time on a node, so a burst of room:create cannot pass the check together (two nodes at once
+   * may each let one through).
+   */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
+    const limit = this.openRooms;
+    if (!limit) return this.createNow(host, input);
+    const before = this.creating.get(host.id) ?? Promise.resolve();
+    const run = before.then(async () => {
+      await this.checkOpenRooms(host.id, limit);
+      return this.createNow(host, input, (id) => limit.hosted.add(host.id, id));
+    });
+    const tail = run.catch(() => {});
+    this.creating.set(host.id, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.creating.get(host.id) === tail) this.creating.delete(host.id);
+    }
+  }
+
+  /** TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms; drops the index's stale entries. */
+  private async checkOpenRooms(playerId: string, { maxPerPlayer, hosted }: { maxPerPlayer: number; hosted: HostedRooms }): Promise<void> {
+    const ids = await hosted.list(playerId);
+    const rooms = await Promise.all(ids.map((id) => this.store.get(id)));
+    const open = ids.filter((_, i) => rooms[i]?.status === "open" && rooms[i]?.hostId === playerId);
+    if (open.length < ids.length) await hosted.remove(playerId, ids.filter((id) => !open.includes(id)));
+    if (open.length >= maxPerPlayer) {
+      throw err("TOO_MANY_OPEN_ROOMS", `You already host ${open.length} open rooms (at most ${maxPerPlayer}); start one or close one before opening another.`);
+    }
+  }
+
+  /** `beforeWrite`: called with the new room's id before it is stored (the index entry goes first: a stale one is harmless). */
+  private async createNow(host: Player, input: CreateRoomInput, beforeWrite?: (roomId: string) => Promise<void>): Promise<Room> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const room = createRoom(this.roomId(), host, input, this.now());
+      const now = this.now();
+      let room = createRoom(this.roomId(), host, input, now);
+      // A solitaire room has every seat filled at creation (the host's): it starts at once, as the daily challenge does.
+      if (room.seats.length === 1) room = startRoom(room, host, this.seed(), now);
+      await beforeWrite?.(room.id);
       if ((await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) {
         this.remember(room);
         this.emit(null, room);
@@ -301,17 +365,27 @@ export class RoomService {
     if (actionId !== undefined && (typeof actionId !== "string" || actionId.length === 0 || actionId.length > 64)) {
       throw err("BAD_ACTION_ID", "An action id must be a string of 1 to 64 characters.");
     }
+    // A move sent without an id gets one here. If Redis makes the move but its answer is lost with
+    // the connection, the Redis client sends the write again, and its compare-and-swap finds the
+    // room one version on: re-run there, the move would be refused as illegal (a false refusal:
+    // it is in the game) or, when the seat may repeat it, made twice. With the id, the re-run
+    // finds it made (test/faults.test.ts). Random, not derived from the room: a stale cached room
+    // could give two different moves the same id.
+    const moveId = (actionId as string | undefined) ?? `~${randomBytes(6).toString("base64url")}`;
+    const arrived = performance.now();
     try {
       const { room, changed } = await this.mutate(
         roomId,
         (r) => {
           const seat = seatOf(r, player.id);
           if (seat === null) throw err("NOT_SEATED", "Spectators cannot act; you do not sit in this game.");
-          return actInRoom(r, seat, a, actionId as string | undefined, this.now());
+          return actInRoom(r, seat, a, moveId, this.now());
         },
         { gameAction: true },
       );
-      return { room, duplicate: !changed };
+      if (changed) this.metrics.moveApplied(room.game, "player", performance.now() - arrived);
+      // Without the client's id, an unchanged room means this very move was made (its answer lost): not a duplicate of an earlier request.
+      return { room, duplicate: !changed && actionId !== undefined };
     } catch (e) {
       // The seat's clock ran out before the move: write the time-out now (once, whoever does it).
       if (e instanceof AppError && e.code === "TIME_UP") await this.timeOut(roomId).catch(() => {});
@@ -346,16 +420,17 @@ export class RoomService {
 
   /** A bot's action for a seat it plays, valid only against the exact version the bot looked at. */
   async botAct(id: string, seat: Seat, action: Action, version: number): Promise<Room> {
-    return (
-      await this.mutate(
-        id,
-        (r) => {
-          if (!botPlays(r, seat)) throw err("NOT_A_BOT", "No bot plays that seat.");
-          return actInRoom(r, seat, action, undefined, this.now(), true);
-        },
-        { expectVersion: version, gameAction: true },
-      )
-    ).room;
+    const arrived = performance.now();
+    const { room, changed } = await this.mutate(
+      id,
+      (r) => {
+        if (!botPlays(r, seat)) throw err("NOT_A_BOT", "No bot plays that seat.");
+        return actInRoom(r, seat, action, undefined, this.now(), true);
+      },
+      { expectVersion: version, gameAction: true },
+    );
+    if (changed) this.metrics.moveApplied(room.game, "bot", performance.now() - arrived);
+    return room;
   }
 
   async markPersisted(id: string, ratingChanges: RatingChangeInfo[]): Promise<Room> {
@@ -441,7 +516,7 @@ export class RoomService {
       next = (await this.mutate(offer.roomId, (r) => (mine && seatOf(r, player.id) !== null ? null : joinRoom(r, player, r.reserved?.indexOf(player.id) ?? -1, this.now())))).room;
     } catch (e) {
       if (e instanceof AppError && (e.code === "ROOM_NOT_OPEN" || e.code === "NO_SUCH_ROOM")) throw err("REMATCH_GONE", "The rematch room has started without you or closed; find another game in the lobby.");
-      if (e instanceof AppError && (e.code === "BAD_SEAT" || e.code === "SEAT_TAKEN")) throw err("REMATCH_SEAT_GONE", "Your seat in the rematch was given up (you left it); join the room as anyone would.");
+      if (e instanceof AppError && (e.code === "BAD_SEAT" || e.code === "SEAT_TAKEN" || e.code === "ROOM_FULL")) throw err("REMATCH_SEAT_GONE", "Your seat in the rematch was given up (you left it); join the room as anyone would.");
       throw e;
     }
     await this.mutate(oldId, (r) => answerRematch(r, player.id, true, this.now()));

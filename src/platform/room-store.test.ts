@@ -1,4 +1,7 @@
 /** The room store contract, run against both implementations (Redis when available). */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
@@ -19,6 +22,15 @@ const room = (): Room => createRoom(`r${Date.now().toString(36)}${n++}`, host, {
 
 type Factory = { name: string; make: () => Promise<{ store: RoomStore; done: () => Promise<void> }> };
 const factories: Factory[] = [{ name: "memory", make: async () => ({ store: new MemoryRoomStore(), done: async () => {} }) }];
+// The same store kept in a rooms file (room-journal.ts; its replay is tested in room-journal.test.ts).
+factories.push({
+  name: "memory with a rooms file",
+  make: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gb-rooms-"));
+    const store = MemoryRoomStore.durable(join(dir, "rooms.journal"));
+    return { store, done: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
+  },
+});
 if (REDIS_URL) {
   factories.push({
     name: "redis",

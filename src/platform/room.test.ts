@@ -38,6 +38,13 @@ describe("creating rooms", () => {
     expect(r.seats[2]!.name).toBe("Bot 1");
   });
 
+  it("keeps how its bots play: strong unless the room asks for casual; anything else refused", () => {
+    expect(createRoom("b1", ann, { game: "goblin-market", seats: 4, bots: 2 }, 1).botStrength).toBeUndefined();
+    expect(createRoom("b2", ann, { game: "goblin-market", seats: 4, bots: 2, botStrength: "strong" }, 1).botStrength).toBeUndefined();
+    expect(createRoom("b3", ann, { game: "goblin-market", seats: 4, bots: 2, botStrength: "casual" }, 1).botStrength).toBe("casual");
+    expect(code(() => createRoom("b4", ann, { game: "goblin-market", seats: 4, bots: 2, botStrength: "grandmaster" }, 1))).toBe("BAD_BOT_STRENGTH");
+  });
+
   it("refuses bad requests with clear codes", () => {
     expect(code(() => createRoom("x", ann, { game: "chess", seats: 3 }, 1))).toBe("UNKNOWN_GAME");
     expect(code(() => createRoom("x", ann, { game: "goblin-market", seats: 2 }, 1))).toBe("BAD_SEATS");
@@ -65,6 +72,8 @@ describe("joining, leaving, starting", () => {
     expect(code(() => joinRoom(r1, cat, 9, 3))).toBe("BAD_SEAT");
     const full = joinRoom(r1, cat, undefined, 3);
     expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, undefined, 4))).toBe("ROOM_FULL");
+    // A seat picked from a list gone stale: taken, and none left to pick instead, is the room being full.
+    expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, 1, 4))).toBe("ROOM_FULL");
   });
 
   it("passes the host on when the host leaves, closes when everyone has left", () => {

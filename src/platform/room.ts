@@ -4,7 +4,7 @@
  * seed passed in. The room service runs these inside a compare-and-swap loop, so they may be
  * re-run against a newer room at any time.
  */
-import type { Action, AnyGame, LogEntry, Outcome, Seat } from "../games/types.js";
+import type { Action, AnyGame, BotStrength, LogEntry, Outcome, Seat } from "../games/types.js";
 import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
@@ -79,6 +79,8 @@ export interface Room {
   ratingChanges?: RatingChangeInfo[];
   /** The room's clock (absent or null: none). */
   clock?: ClockSetting | null;
+  /** How its bots play (absent: "strong"); they also play seats whose players timed out or resigned. */
+  botStrength?: BotStrength;
   /** One clock per seat while the game runs (with `clock`). */
   clocks?: SeatClock[];
   /** What happened at the table besides moves (time-outs, resignations, ...), in plain sentences. */
@@ -248,6 +250,8 @@ export interface CreateRoomInput {
   options?: unknown;
   /** A clock preset id, or "none" (casual only); absent: the game's default (clocks.ts). */
   clock?: unknown;
+  /** How the room's bots play: "casual" or "strong" (absent: "strong"). */
+  botStrength?: unknown;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -267,6 +271,8 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     throw err("RANKED_SOLITAIRE", `A ${game.name} room cannot be ranked: ratings compare players. Play it casual, or play the daily challenge for the day's board.`);
   }
   if (ranked && bots > 0) throw err("RANKED_NO_BOTS", "Ranked games are between people only; make it casual to add bots.");
+  const botStrength = input.botStrength ?? "strong";
+  if (botStrength !== "casual" && botStrength !== "strong") throw err("BAD_BOT_STRENGTH", 'Bots play "casual" or "strong".');
   const clock = parseClock(game, input.clock, ranked, seats);
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);
@@ -292,6 +298,8 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     log: [],
     actions: [],
     clock,
+    // Only when it is not the default: bots also play the seats of players who time out or resign.
+    ...(botStrength === "casual" ? { botStrength } : {}),
   };
 }
 
@@ -318,7 +326,12 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
       throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
     }
     const s = room.seats[seat]!;
-    if (s.bot || s.playerId !== null) throw err("SEAT_TAKEN", "That seat is taken; pick a free one.");
+    if (s.bot || s.playerId !== null) {
+      // Said as the room being full when no seat is left to pick (the seat went in a race with the last one free).
+      const free = room.seats.some((x, i) => !x.bot && x.playerId === null && (keptFor(i) === null || keptFor(i) === player.id));
+      if (!free) throw err("ROOM_FULL", "Every seat in this room is taken now; you can still watch the game.");
+      throw err("SEAT_TAKEN", "That seat is taken; pick a free one.");
+    }
     if (keptFor(seat) !== null && keptFor(seat) !== player.id) throw err("SEAT_RESERVED", "That seat is kept for a player of the last game, who may still accept the rematch; pick a free one.");
     target = seat;
   }

@@ -11,15 +11,17 @@
  * The node that wrote a change also arms a local timer for a deadline that is near (a bot's move
  * in 600 ms): only a shortcut, so bots move on time without a fast poll; the store stays the record.
  *
- * Bots hold no rules code: a bot picks a random legal action from the templates a thin client sees.
+ * Bots hold no rules code here: a bot plays its game's own bot (GameDefinition.bot, given only its
+ * seat's view and legal actions) at the room's strength, or a random legal action (src/games/bots.ts).
  */
 import { channel } from "node:diagnostics_channel";
-import { randomLegalAction } from "../games/legal.js";
+import { botMove, botStrength } from "../games/bots.js";
 import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats } from "./clocks.js";
 import { AppError } from "./errors.js";
 import { botPlays, gameOf, gameState, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
+import type { PlatformMetrics } from "./metrics.js";
 
 /** How long things wait (config: BOT_DELAY_MS, HOST_AWAY_MS, OPEN_CHECK_MS). */
 export interface Timing {
@@ -84,6 +86,8 @@ export interface TimerDriverOptions {
   random?: () => number;
   /** Whether a player has a connection watching the room anywhere in the cluster (the socket layer). */
   isPresent?: (roomId: string, playerId: string) => Promise<boolean>;
+  /** Told how late each timer fired (GET /metrics). */
+  metrics?: PlatformMetrics;
 }
 
 /** What fired here, for tests and the benchmark. */
@@ -172,6 +176,7 @@ export class TimerDriver {
     if (due === null) return;
     const lag = Math.max(0, this.service.clock() - due);
     if (timerFired.hasSubscribers) timerFired.publish({ lagMs: lag, work });
+    this.opts.metrics?.timerFired(work, lag);
     if (this.lags.length < LAG_SAMPLES) this.lags.push(lag);
     else this.lags[this.lagAt++ % LAG_SAMPLES] = lag;
   }
@@ -270,7 +275,10 @@ export class TimerDriver {
         const state = gameState(room);
         const seat = game.activeSeats(state).find((s) => botPlays(room, s));
         if (seat === undefined) return false;
-        const action = randomLegalAction(game.legalActions(state, seat), this.random);
+        // The room's bot strength, chosen at creation (absent: the default, "strong").
+        const strength = botStrength(room.botStrength);
+        const { action, fellBack } = botMove(game, state, seat, strength, this.random);
+        if (fellBack) this.log.error({ room: room.id, seat }, fellBack);
         if (!action) return false;
         await this.service.botAct(room.id, seat, action, room.version);
         this.stats.botMoves++;

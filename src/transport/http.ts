@@ -1,12 +1,12 @@
 /** Plain HTTP routes: identity, lobby listing, leaderboards, finished games, health. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
 import type { Database } from "../db/client.js";
 import { getFinishedGame } from "../db/finished-games.js";
 import { findGame } from "../games/registry.js";
-import { AppError, err, toErrorReply } from "../platform/errors.js";
+import { err } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { RoomService } from "../platform/room-service.js";
-import { checkRoomId } from "../platform/room-service.js";
 import { gamesList } from "./socket.js";
 import { dailyGames, parseDay, type DailyChallenges } from "../platform/daily.js";
 import { dailyBest, dailyBoard } from "../db/daily.js";
@@ -15,13 +15,15 @@ import { ratingLeaderboard } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
-import { arrayOf, bool, dailyEntry, errors, gameParam, int, leaderboardRow, nullable, num, obj, okReply, roomIdParam, roomSummary, routeDoc, str } from "./openapi.js";
+import { MemoryRateLimiter, RedisRateLimiter } from "../platform/rate-limit.js";
+import type { PlatformMetrics } from "../platform/metrics.js";
+import { arrayOf, bool, dailyEntry, errors, gameParam, int, leaderboardRow, limitQuery, nullable, num, obj, okReply, roomIdParam, roomSummary, routeDoc, str } from "./openapi.js";
+import { bearerToken, installValidation, refusing } from "./validation.js";
+import { HttpQuotas, type HttpQuotaSettings } from "./http-quotas.js";
 
-function limitOf(raw: string | undefined): number {
-  const n = raw === undefined ? 100 : Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw err("BAD_LIMIT", "limit is a whole number from 1 to 1000.");
-  return n;
-}
+const BAD_DAY_MESSAGE = "A day is written YYYY-MM-DD, for example 2026-11-21.";
+/** A day's form; parseDay checks that it is a day of the calendar. */
+const dayQuery = refusing({ type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description: "YYYY-MM-DD (UTC); default today." }, "BAD_DAY", BAD_DAY_MESSAGE);
 
 export interface HttpDeps {
   service: RoomService;
@@ -30,34 +32,38 @@ export interface HttpDeps {
   daily: DailyChallenges;
   nodeId: string;
   accounts: Accounts;
+  /** Readiness (GET /api/ready): null when this node takes new connections, else why not. */
+  notReady?: () => string | null;
+  /** Shared HTTP quota counts (http-quotas.ts) when set, else this process's. */
+  redis?: Redis;
+  redisPrefix: string;
+  /** The server's clock: quota windows (tests move it). */
+  now: () => number;
+  quotas: HttpQuotaSettings;
+  /** Counts quota refusals (GET /metrics). */
+  metrics?: PlatformMetrics;
 }
 
-/** HTTP status of each refusal that is not a plain bad request (400). */
-const STATUS: Record<string, number> = { NOT_FOUND: 404, NO_SUCH_ROOM: 404, BAD_TOKEN: 401, DAILY_SPOILER: 403 };
-
-export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
+/** Adds the routes, their validation and error replies (validation.ts) and their quotas (http-quotas.ts). */
+export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
   const { service, db, daily } = deps;
+  installValidation(app);
+  const limiter = deps.redis ? new RedisRateLimiter(deps.redis, deps.redisPrefix, deps.now) : new MemoryRateLimiter(deps.now);
+  const quotas = new HttpQuotas(limiter, deps.quotas, deps.now, () => deps.metrics?.rateLimited("http"));
+  await quotas.register(app);
 
   /**
    * Who is asking: the player of an `Authorization: Bearer <token>` header (the token of
    * POST /api/guest), or null without one. A token we did not sign is BAD_TOKEN, not anonymous.
    */
   async function requester(req: FastifyRequest): Promise<Player | null> {
-    const header = req.headers.authorization;
-    if (header === undefined || header === "") return null;
-    const m = /^Bearer (\S+)$/.exec(header);
+    const token = bearerToken(req);
+    if (token === undefined) return null;
     // Accounts.verify: signature, and for an account token a live session (accounts.ts).
-    const player = m ? await deps.accounts.verify(m[1]) : null;
+    const player = await deps.accounts.verify(token);
     if (!player) throw err("BAD_TOKEN", BAD_TOKEN_MESSAGE);
     return player;
   }
-
-  app.setErrorHandler((e, _req, reply) => {
-    if (e instanceof AppError) return reply.status(STATUS[e.code] ?? 400).send(toErrorReply(e));
-    const status = (e as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) app.log.error({ err: e }, "request failed");
-    return reply.status(status).send({ ok: false, error: { code: status === 413 ? "PAYLOAD_TOO_LARGE" : status < 500 ? "BAD_REQUEST" : "INTERNAL", message: status < 500 ? "That request could not be understood." : "Something went wrong on the server." } });
-  });
 
   app.get("/api/health", {
     schema: routeDoc({
@@ -67,6 +73,21 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
       response: { 200: okReply({ node: str("This node's id."), rooms: { type: "string", enum: ["redis", "memory"] }, db: { type: "string", enum: ["postgres", "pglite"] } }) },
     }),
   }, async () => ({ ok: true, node: deps.nodeId, rooms: service.store.kind, db: db.kind }));
+
+  // Liveness (above: the process answers) and readiness (here: send it new players) are apart: a
+  // draining node is alive, finishing its moves, but a balancer must stop sending it connections.
+  app.get("/api/ready", {
+    schema: routeDoc({
+      summary: "Readiness of this node",
+      description: "200 while the node takes new connections; 503 NOT_READY while it starts, drains before stopping, or has lost its room store. Balancers check this; container liveness checks /api/health.",
+      tags: ["server"],
+      response: { 200: okReply({ node: str("This node's id.") }), ...errors(503) },
+    }),
+  }, async (_req, reply) => {
+    const why = deps.notReady?.() ?? null;
+    if (why === null) return { ok: true, node: deps.nodeId };
+    return reply.status(503).send({ ok: false, error: { code: "NOT_READY", message: why } });
+  });
 
   app.get("/api/games", {
     schema: routeDoc({
@@ -104,8 +125,8 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
       response: { 200: okReply({ game: str(), players: arrayOf(leaderboardRow) }), ...errors(400) },
     }),
   }, async (req) => {
-    const game = findGame(req.params.game);
-    if (!game) throw err("UNKNOWN_GAME", "This server does not offer that game.");
+    // The params schema admits only the ids of the games offered.
+    const game = findGame(req.params.game)!;
     return { ok: true, game: game.id, players: await ratingLeaderboard(db, game.id, 100) };
   });
 
@@ -142,7 +163,7 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
     }),
   }, async (req) => {
     const viewer = await requester(req);
-    const game = await getFinishedGame(db, checkRoomId(req.params.id));
+    const game = await getFinishedGame(db, req.params.id);
     if (!game) throw err("NOT_FOUND", "No finished game with that id.");
     return { ok: true, game: await daily.finishedRecord(game, viewer?.id ?? null) };
   });
@@ -166,42 +187,42 @@ export function registerRoutes(app: FastifyInstance, deps: HttpDeps): void {
     }),
   }, async () => ({ ok: true, now: daily.now(), daily: dailyGames().map((g) => daily.info(g.id)) }));
 
-  app.get<{ Params: { game: string }; Querystring: { day?: string; limit?: string } }>("/api/daily/:game/board", {
+  app.get<{ Params: { game: string }; Querystring: { day?: string; limit: number } }>("/api/daily/:game/board", {
     schema: routeDoc({
       summary: "A day's daily-challenge board",
       description: "The finished ranked attempts of a day, best first. While the day lasts, whoever has not finished their own attempt (send the token) gets roomId and details null.",
       tags: ["daily"],
       bearer: true,
       params: gameParam,
-      querystring: obj({ day: str("YYYY-MM-DD; default today (else BAD_DAY)."), limit: { type: "integer", minimum: 1, maximum: 1000, default: 100, description: "Else BAD_LIMIT." } }, { optional: ["day", "limit"] }),
+      querystring: obj({ day: dayQuery, limit: limitQuery(1000, 100) }, { optional: ["day", "limit"] }),
       response: { 200: okReply({ game: str(), day: str(), entries: arrayOf(dailyEntry) }), ...errors(400, 401) },
     }),
   }, async (req) => {
     const viewer = await requester(req);
     const today = daily.today(req.params.game);
     const day = req.query.day === undefined ? today.day : parseDay(req.query.day);
-    if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
-    const entries = await dailyBoard(db, today.game, day, limitOf(req.query.limit));
+    if (!day) throw err("BAD_DAY", BAD_DAY_MESSAGE);
+    const entries = await dailyBoard(db, today.game, day, req.query.limit);
     return { ok: true, game: today.game, day, entries: await daily.boardFor(today.game, entries, viewer?.id ?? null) };
   });
 
-  app.get<{ Params: { game: string }; Querystring: { limit?: string } }>("/api/daily/:game/best", {
+  app.get<{ Params: { game: string }; Querystring: { limit: number } }>("/api/daily/:game/best", {
     schema: routeDoc({
       summary: "All-time best daily scores",
       description: "Each player's best daily score (its earliest day), best first; entries of a day not over are redacted as on the board.",
       tags: ["daily"],
       bearer: true,
       params: gameParam,
-      querystring: obj({ limit: { type: "integer", minimum: 1, maximum: 1000, default: 100, description: "Else BAD_LIMIT." } }, { optional: ["limit"] }),
+      querystring: obj({ limit: limitQuery(1000, 100) }, { optional: ["limit"] }),
       response: { 200: okReply({ game: str(), entries: arrayOf(dailyEntry) }), ...errors(400, 401) },
     }),
   }, async (req) => {
     const viewer = await requester(req);
     const { game } = daily.today(req.params.game);
-    const entries = await dailyBest(db, game, limitOf(req.query.limit));
+    const entries = await dailyBest(db, game, req.query.limit);
     return { ok: true, game, entries: await daily.boardFor(game, entries, viewer?.id ?? null) };
   });
 
-  registerReplayRoutes(app, deps);
-  registerAccountRoutes(app, deps);
+  registerReplayRoutes(app, { db, daily, requester });
+  registerAccountRoutes(app, { ...deps, quotas });
 }

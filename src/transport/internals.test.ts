@@ -19,12 +19,18 @@ import {
   checkStreamsAdapter,
   corkForTurn,
   fastPathsOf,
+  holdDirectFrames,
   parserOptions,
   PreEncoded,
   preEncodingParser,
+  RoomStateFrames,
   useFastPaths,
+  writeRoomStateFrame,
   type Verdict,
 } from "./internals.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { io as connectClient } from "socket.io-client";
 
 const REDIS_URL = process.env.GB_TEST_REDIS_URL ?? process.env.REDIS_URL;
 
@@ -215,5 +221,33 @@ describe("pre-encoding encoder", () => {
 
   it("serialises as its value anywhere else", () => {
     expect(JSON.stringify({ x: new PreEncoded('{"a":1}') })).toBe('{"x":{"a":1}}');
+  });
+});
+
+describe("direct frames and a TCP socket that holds bytes", () => {
+  it("writes a frame straight only while the TCP socket holds nothing; otherwise through Engine.IO, in order", async () => {
+    const http = createServer();
+    const io = new Server(http, { transports: ["websocket"] });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
+    const connected = new Promise<import("socket.io").Socket>((r) => io.once("connection", r));
+    const client = connectClient(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ["websocket"], forceNew: true });
+    try {
+      const server = await connected;
+      await new Promise((r) => setTimeout(r, 50)); // the handshake's writes are done
+      const got: unknown[] = [];
+      const both = new Promise<void>((r) => client.on("room:state", (v: unknown) => (got.push(v), got.length === 2 && r())));
+      // A hold corks the TCP socket after the first frame: it then holds that frame's bytes, as it
+      // would hold what a slow reader has not taken, so the second frame must go through Engine.IO.
+      const release = holdDirectFrames(server);
+      const first = writeRoomStateFrame(server, new RoomStateFrames(['{"n":1}']));
+      const second = writeRoomStateFrame(server, new RoomStateFrames(['{"n":2}']));
+      release();
+      expect([first, second]).toEqual(["direct", "queued"]);
+      await both;
+      expect(got).toEqual([{ n: 1 }, { n: 2 }]);
+    } finally {
+      client.close();
+      await io.close();
+    }
   });
 });

@@ -277,6 +277,8 @@ export class RoomStateFrames {
 /** The TCP socket under a ws connection. */
 interface RawSocket {
   writable?: boolean;
+  /** Bytes the socket holds that the kernel has not taken (or held corked). */
+  writableLength?: number;
   cork(): void;
   uncork(): void;
   write(b: Buffer): boolean;
@@ -327,15 +329,19 @@ export function checkEngineConn(conn: unknown): Verdict {
 
 /**
  * The socket under an idle connection, or null. Idle: Engine.IO holds no packet back (its
- * transport is writable and nothing waits in its write buffer) and ws queues no frame, so a frame
- * written to the socket now goes out exactly where Engine.IO would have put it.
+ * transport is writable and nothing waits in its write buffer), ws queues no frame, and the TCP
+ * socket holds nothing the kernel has not taken, so a frame written to the socket now goes out
+ * exactly where Engine.IO would have put it. The last condition keeps Engine.IO's backpressure for
+ * a client that reads slowly or not at all: once its TCP socket holds bytes, frames wait in
+ * Engine.IO's buffer (one write in flight at a time) instead of piling up in the TCP socket's, and
+ * the slow-reader limit (socket-quotas.ts) sees them there as they are queued.
  */
 function idleSocket(conn: EioConn): RawSocket | null {
   const t = conn.transport!;
   const ws = t.socket;
   const raw = ws?._socket;
   if (conn.readyState !== "open" || t.writable !== true || (conn.writeBuffer?.length ?? 1) !== 0) return null;
-  if (ws?.readyState !== 1 || (ws._sender?._queue?.length ?? 1) !== 0 || !raw || raw.writable !== true) return null;
+  if (ws?.readyState !== 1 || (ws._sender?._queue?.length ?? 1) !== 0 || !raw || raw.writable !== true || raw.writableLength !== 0) return null;
   return raw;
 }
 

@@ -13,7 +13,8 @@ import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply } from "../protocol/profiles.js";
-import { arrayOf, bool, errors, int, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { arrayOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { refusing } from "./validation.js";
 
 export interface ProfileDeps {
   db: Database;
@@ -25,16 +26,15 @@ export interface ProfileDeps {
 /** Page sizes of GET /api/players/:name/games. */
 export const GAMES_PAGE_DEFAULT = 20;
 export const GAMES_PAGE_MAX = 100;
+const BAD_CURSOR_MESSAGE = "before is the `next` value of the previous page.";
 
-function pageLimit(raw: string | undefined): number {
-  const n = raw === undefined ? GAMES_PAGE_DEFAULT : Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > GAMES_PAGE_MAX) throw err("BAD_LIMIT", `limit is a whole number from 1 to ${GAMES_PAGE_MAX}.`);
-  return n;
-}
+/** `:name`: an account's name or id:<player id>; longer than any of those names nobody (NOT_FOUND). */
+const nameParam = obj({
+  name: refusing({ type: "string", minLength: 1, maxLength: 80, description: "An account's name (any case), or id:<player id>." }, "NOT_FOUND", "No player is registered under that name."),
+});
 
-async function owner(db: Database, raw: unknown): Promise<ProfileOwner> {
-  const key = typeof raw === "string" ? raw : "";
-  const found = key.length >= 1 && key.length <= 80 ? await findProfileOwner(db, key) : null;
+async function owner(db: Database, key: string): Promise<ProfileOwner> {
+  const found = await findProfileOwner(db, key);
   if (!found) throw err("NOT_FOUND", key.startsWith("id:") ? "No player with that id has finished a game here." : "No player is registered under that name.");
   return found;
 }
@@ -47,7 +47,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       summary: "A player's profile",
       description: "Ratings (displayed numbers) with their history, and finished games counted by game type.",
       tags: ["profiles"],
-      params: obj({ name: str("An account's name (any case), or id:<player id>.") }),
+      params: nameParam,
       response: {
         200: okReply({
           player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page.") }),
@@ -71,17 +71,17 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     };
   });
 
-  app.get<{ Params: { name: string }; Querystring: { before?: string; limit?: string } }>("/api/players/:name/games", {
+  app.get<{ Params: { name: string }; Querystring: { before?: string; limit: number } }>("/api/players/:name/games", {
     schema: routeDoc({
       summary: "A player's finished games, a page at a time",
       description: "Newest first. `next` is null on the last page, else pass it as `before`. A game on today's daily deal has id null for whoever may not know that deal yet (the token is optional).",
       tags: ["profiles"],
       bearer: true,
-      params: obj({ name: str("An account's name (any case), or id:<player id>.") }),
+      params: nameParam,
       querystring: obj(
         {
-          before: str("The `next` of the previous page (else BAD_CURSOR)."),
-          limit: { type: "integer", minimum: 1, maximum: GAMES_PAGE_MAX, default: GAMES_PAGE_DEFAULT, description: "Else BAD_LIMIT." },
+          before: refusing(str("The `next` of the previous page (else BAD_CURSOR)."), "BAD_CURSOR", BAD_CURSOR_MESSAGE),
+          limit: limitQuery(GAMES_PAGE_MAX, GAMES_PAGE_DEFAULT),
         },
         { optional: ["before", "limit"] },
       ),
@@ -100,11 +100,11 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     }),
   }, async (req): Promise<GamesPageReply> => {
     const viewer = await deps.requester(req);
-    const limit = pageLimit(req.query.limit);
+    const limit = req.query.limit;
     let before = null;
     if (req.query.before !== undefined && req.query.before !== "") {
       before = decodeCursor(req.query.before);
-      if (!before) throw err("BAD_CURSOR", "before is the `next` value of the previous page.");
+      if (!before) throw err("BAD_CURSOR", BAD_CURSOR_MESSAGE);
     }
     const p = await owner(db, req.params.name);
     const { rows, more } = await playerGames(db, p.id, before, limit);

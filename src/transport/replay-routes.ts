@@ -9,40 +9,32 @@
  * may not know the deal yet (as GET /api/finished/:id), DAILY_REPLAY_LATER (403) to the players
  * who do know it (its seed is still withheld, and a replay would show the deck to come).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Database } from "../db/client.js";
 import { getFinishedGame } from "../db/finished-games.js";
-import { AppError, err, toErrorReply } from "../platform/errors.js";
-import { checkRoomId } from "../platform/room-service.js";
+import { AppError, err } from "../platform/errors.js";
+import type { DailyChallenges } from "../platform/daily.js";
 import { parseViewer, replayRecord } from "../platform/replay.js";
-import type { HttpDeps } from "./http.js";
 import { arrayOf, bool, errors, int, nullable, num, obj, okReply, roomIdParam, routeDoc, str } from "./openapi.js";
+import { refusing } from "./validation.js";
 
 /** At most this many steps' views per request (a long five-player Goblin Teeth game: ~4 KB a view, 160+ steps). */
 export const REPLAY_WINDOW = 50;
 
-function stepParam(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (!/^\d{1,6}$/.test(raw)) throw err("BAD_RANGE", `${name} is a step number: a whole number from 0.`);
-  return Number(raw);
+const step = (name: string, description: string) =>
+  refusing({ type: "integer", minimum: 0, maximum: 999_999, description: `${description} (else BAD_RANGE).` }, "BAD_RANGE", `${name} is a step number: a whole number from 0.`);
+
+export interface ReplayDeps {
+  db: Database;
+  daily: DailyChallenges;
+  /** Who asks (a Bearer token), null when anonymous; throws BAD_TOKEN for a token we did not sign (http.ts). */
+  requester: (req: FastifyRequest) => Promise<{ id: string } | null>;
 }
 
-export function registerReplayRoutes(app: FastifyInstance, deps: Pick<HttpDeps, "db" | "daily" | "accounts">): void {
-  const { db, daily, accounts } = deps;
+export function registerReplayRoutes(app: FastifyInstance, deps: ReplayDeps): void {
+  const { db, daily, requester } = deps;
 
-  /** As http.ts: the player of a Bearer token, null without one, BAD_TOKEN for a token we did not sign. */
-  async function requester(req: FastifyRequest): Promise<{ id: string } | null> {
-    const header = req.headers.authorization;
-    if (header === undefined || header === "") return null;
-    const m = /^Bearer (\S+)$/.exec(header);
-    // Accounts.verify: the signature, and an account token's session must be live (accounts.ts).
-    const player = m ? await accounts.verify(m[1]) : null;
-    if (!player) throw err("BAD_TOKEN", "The server did not recognise your identity token; get a fresh one from POST /api/guest.");
-    return player;
-  }
-
-  const refuse = (reply: FastifyReply, status: number, e: AppError) => reply.status(status).send(toErrorReply(e));
-
-  app.get<{ Params: { id: string }; Querystring: { viewer?: string; from?: string; to?: string } }>("/api/replay/:id", {
+  app.get<{ Params: { id: string }; Querystring: { viewer: string; from: number; to?: number } }>("/api/replay/:id", {
     schema: routeDoc({
       summary: "A finished game replayed step by step",
       description: `Replayed with its own rules, with the proof (seed check, every action accepted, outcome as recorded) and one viewer's view at each step of a window of at most ${REPLAY_WINDOW} steps. A game on today's daily deal waits until the day is over (DAILY_SPOILER, DAILY_REPLAY_LATER). The token is optional.`,
@@ -51,9 +43,14 @@ export function registerReplayRoutes(app: FastifyInstance, deps: Pick<HttpDeps, 
       params: roomIdParam,
       querystring: obj(
         {
-          viewer: { type: "string", pattern: "^(all|spectator|seat:[0-9]{1,2})$", default: "all", description: "Whose view: all, spectator or seat:N (else BAD_VIEWER)." },
-          from: { type: "integer", minimum: 0, default: 0, description: "First step (else BAD_RANGE)." },
-          to: { type: "integer", minimum: 0, description: `Last step; default from + ${REPLAY_WINDOW - 1} or the last step (else BAD_RANGE).` },
+          // parseViewer checks the seat against the game's players.
+          viewer: refusing(
+            { type: "string", pattern: "^(all|spectator|seat:[0-9]{1,2})$", default: "all", description: "Whose view: all, spectator or seat:N (else BAD_VIEWER)." },
+            "BAD_VIEWER",
+            "viewer is all, spectator, or seat:N with N a seat of the game.",
+          ),
+          from: { ...step("from", "First step"), default: 0 },
+          to: step("to", `Last step; default from + ${REPLAY_WINDOW - 1} or the last step`),
         },
         { optional: ["viewer", "from", "to"] },
       ),
@@ -84,27 +81,27 @@ export function registerReplayRoutes(app: FastifyInstance, deps: Pick<HttpDeps, 
         ...errors(400, 401, 403, 404),
       },
     }),
-  }, async (req, reply) => {
+  }, async (req) => {
     const who = await requester(req);
-    const record = await getFinishedGame(db, checkRoomId(req.params.id));
-    if (!record) return refuse(reply, 404, err("NOT_FOUND", "No finished game with that id: only finished games can be replayed."));
+    const record = await getFinishedGame(db, req.params.id);
+    if (!record) throw err("NOT_FOUND", "No finished game with that id: only finished games can be replayed.");
     let shown;
     try {
       shown = await daily.finishedRecord(record, who?.id ?? null);
     } catch (e) {
       if (e instanceof AppError && e.code === "DAILY_SPOILER") {
-        return refuse(reply, 403, err("DAILY_SPOILER", "This game was played on today's daily deal: its replay opens to everyone when the day is over (00:00 UTC)."));
+        throw err("DAILY_SPOILER", "This game was played on today's daily deal: its replay opens to everyone when the day is over (00:00 UTC).");
       }
       throw e;
     }
     if (shown.seed === null) {
       const opens = new Date((shown as { seedRevealedAt: number }).seedRevealedAt).toISOString();
-      return refuse(reply, 403, err("DAILY_REPLAY_LATER", `This game was played on today's daily deal: its replay opens when the day is over (${opens}), so nobody can see the deck before playing it.`));
+      throw err("DAILY_REPLAY_LATER", `This game was played on today's daily deal: its replay opens when the day is over (${opens}), so nobody can see the deck before playing it.`);
     }
     const viewer = parseViewer(req.query.viewer, record.seats.length);
     const last = record.actions.length; // the last possible step
-    const from = stepParam(req.query.from, "from") ?? 0;
-    const to = stepParam(req.query.to, "to") ?? Math.min(last, from + REPLAY_WINDOW - 1);
+    const from = req.query.from;
+    const to = req.query.to ?? Math.min(last, from + REPLAY_WINDOW - 1);
     if (from > last) throw err("BAD_RANGE", `This game has steps 0 to ${last}.`);
     if (to < from || to - from >= REPLAY_WINDOW) throw err("BAD_RANGE", `Ask for at most ${REPLAY_WINDOW} steps' views at a time, with to >= from.`);
     return { ok: true, ...replayRecord(record, { viewer, from, to }) };

@@ -28,6 +28,8 @@ import type { GameInfo, TurnYours, YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { registerRematchEvents } from "./rematch-events.js";
+import { attachSocketQuotas, LocalConnectionCounter, type ConnectionCounter, type QuotaLimits } from "./socket-quotas.js";
+import type { PlatformMetrics } from "../platform/metrics.js";
 
 export interface SocketDeps {
   service: RoomService;
@@ -40,6 +42,10 @@ export interface SocketDeps {
   rateLimitPerSecond: number;
   /** Quick play (queue-events.ts); absent: no queue:* events. */
   queue?: QueueWiring;
+  /** Limits per address and per socket (socket-quotas.ts); absent: none. */
+  quotas?: { limits: QuotaLimits; counter: ConnectionCounter; trustProxy: boolean | string };
+  /** Told of every message refused with RATE_LIMITED (GET /metrics). */
+  metrics?: Pick<PlatformMetrics, "rateLimited">;
 }
 
 interface SocketData {
@@ -83,6 +89,12 @@ function seatsChanged(prev: Room, next: Room): boolean {
   });
 }
 
+/** An error that says the room store (Redis) is unreachable, as ioredis reports it. */
+function storeOutage(e: unknown): boolean {
+  if (!(e instanceof Error) || e instanceof AppError) return false;
+  return e.name === "MaxRetriesPerRequestError" || /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/.test(e.message);
+}
+
 /** `room:sync`'s optional `since`: the room version the client holds. */
 function sinceOf(v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined;
@@ -107,12 +119,24 @@ export function gamesList(): GameInfo[] {
 export interface AttachedSockets {
   /** Whether a player has a connection watching a room, on any node. */
   isPresent(roomId: string, playerId: string): Promise<boolean>;
+  /**
+   * Graceful drain: refuses new connections (DRAINING), waits up to `waitMs` for the messages
+   * being handled to be acknowledged, then tells every socket here `server:draining` and closes
+   * its connection so that the client reconnects (through the balancer, to another node) and
+   * resumes its session there. Resolves once this node has no sockets left, or after `waitMs`.
+   */
+  drain(waitMs: number): Promise<void>;
 }
 
 export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const { service, accounts, daily, log } = deps;
+  /** Messages being handled now (a move in flight is acknowledged before a drain closes its socket). */
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  let draining = false;
 
   io.use((socket, next) => {
+    if (draining) return next(new Error("DRAINING"));
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === "") {
       if (!socket.recovered || !dataOf(socket).player) {
@@ -136,6 +160,14 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       },
     );
   });
+
+  // After the token check: a connection refused for its token never holds one of its address's places.
+  const quotas = attachSocketQuotas(io, {
+    ...(deps.quotas ?? { limits: { connectionsPerAddress: 0, subscriptionsPerSocket: 0, slowReaderMaxBytes: 0 }, counter: new LocalConnectionCounter(), trustProxy: false }),
+    log,
+  });
+  /** A room id as a message names it, for the subscription check (the handler itself validates it). */
+  const named = (id: unknown): string | undefined => (typeof id === "string" ? id : undefined);
 
   // A revoked session's sockets (every socket of the player for "log out everywhere") are
   // disconnected on every node, through the adapter.
@@ -307,6 +339,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "lobby:list": async () => ({ games: gamesList(), ...(await service.list()) }),
 
     "lobby:subscribe": async (socket) => {
+      quotas.maySubscribeLobby(socket);
       await socket.join("lobby");
       const [lists, mine] = await Promise.all([service.list(), yourRooms(socket)]);
       // serverTime: the lobby shows each open room's age by the server's clock (issue 23, lobby hygiene).
@@ -317,13 +350,15 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
     "room:create": async (socket, p) => {
       const player = requirePlayer(socket);
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock });
+      quotas.mayWatch(socket);
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
 
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
+      quotas.mayWatch(socket, named(p.roomId));
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
@@ -343,6 +378,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
     "room:sync": async (socket, p) => {
       const since = sinceOf(p.since);
+      quotas.mayWatch(socket, named(p.roomId));
       const room = await service.get(p.roomId);
       await daily.mayWatch(room, dataOf(socket).player?.id ?? null);
       return await watch(socket, room, since);
@@ -350,6 +386,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
     "daily:start": async (socket, p) => {
       const player = requirePlayer(socket);
+      quotas.mayWatch(socket);
       const room = await daily.start(player, { game: p.game, ranked: p.ranked, day: p.day });
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
@@ -404,12 +441,16 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   async function handle(socket: Socket, event: string, handler: Handler, message: unknown, ack: (r: unknown) => void): Promise<void> {
     // An update this message causes for this socket leaves with its ack, in one write.
     const release = holdFrames(socket);
+    inFlight++;
     try {
       const bucket = dataOf(socket).bucket;
       const now = Date.now();
       bucket.tokens = Math.min(deps.rateLimitPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * deps.rateLimitPerSecond);
       bucket.at = now;
-      if (bucket.tokens < 1) throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
+      if (bucket.tokens < 1) {
+        deps.metrics?.rateLimited("socket");
+        throw err("RATE_LIMITED", "Too many messages at once; slow down a little.");
+      }
       bucket.tokens -= 1;
       const payload = message ?? {};
       if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
@@ -421,15 +462,24 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const result = await handler(socket, payload as Payload);
       ack({ ok: true, ...result });
     } catch (e) {
+      if (storeOutage(e)) {
+        // Redis is away (ioredis gave up on the command, or the connection is closed): not a bug,
+        // and the player may retry; a move sent again with its actionId is made at most once.
+        log.warn({ err: (e as Error).message, event }, "room store unavailable");
+        ack(toErrorReply(err("STORE_UNAVAILABLE", "The game server cannot reach its room store for a moment. Try again in a few seconds.")));
+        return;
+      }
       if (!(e instanceof AppError)) log.error({ err: e, event }, "handler failed");
       else log.debug({ code: e.code, event }, "request refused");
       ack(toErrorReply(e));
     } finally {
       release();
+      if (--inFlight === 0) idle?.();
     }
   }
 
   io.on("connection", (socket) => {
+    quotas.connected(socket);
     const player = dataOf(socket).player;
     if (player) void socket.join(ch.player(player.id));
     const session = dataOf(socket).session;
@@ -457,6 +507,22 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   return {
     async isPresent(roomId, playerId) {
       return (await presence(roomId)).includes(playerId);
+    },
+    async drain(waitMs) {
+      draining = true;
+      const deadline = Date.now() + waitMs;
+      const within = (p: Promise<unknown>, ms: number) => Promise.race([p, new Promise((r) => setTimeout(r, Math.max(0, ms)).unref())]);
+      if (inFlight > 0) await within(new Promise<void>((r) => (idle = r)), (deadline - Date.now()) / 2);
+      // Closing the transport (not a Socket.IO disconnect) is a "forced close": the client
+      // reconnects by itself, and the session is kept for connection state recovery.
+      const closed: Array<Promise<void>> = [];
+      for (const socket of localSockets.values()) {
+        socket.emit("server:draining", { reconnect: true });
+        closed.push(new Promise<void>((r) => socket.once("disconnect", () => r())));
+        socket.conn.close();
+      }
+      await within(Promise.all(closed), deadline - Date.now());
+      if (inFlight > 0 || localSockets.size > 0) log.warn({ inFlight, sockets: localSockets.size }, "drain time ran out");
     },
   };
 }

@@ -149,7 +149,7 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     await bazaar?.close();
   });
 
-  it("plays today's daily challenge through the UI, finds the score on the board and is refused a second ranked attempt", async () => {
+  it("plays today's daily challenge through the UI, finds the score on the board, then is offered the result instead of a second ranked attempt", async () => {
     const url = bazaar.server.url;
     const store = bazaar.server.store;
 
@@ -274,13 +274,18 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     await page.getByRole("button", { name: "All-time best" }).click();
     await page.locator(`[data-testid="daily-board"][data-board="best"] [data-testid="board-row"][data-player="${me}"][data-score="${recorded}"]`).waitFor();
 
-    // A second ranked attempt the same day is refused in words.
-    await page.getByTestId("daily-play").click();
-    const refusal = page.getByTestId("daily-message");
-    await refusal.waitFor();
-    expect(await refusal.textContent()).toContain("You have already played today's ranked challenge");
-    expect(await refusal.textContent()).toContain(`Your score today: ${recorded} VP.`);
-    expect(new URL(page.url()).pathname).toBe("/");
+    // The day's one ranked attempt is over: no Play button the server would refuse, but the result (its finished table).
+    const result = page.getByTestId("daily-play");
+    await expect.poll(() => result.getAttribute("data-state")).toBe("done");
+    expect(await result.textContent()).toBe("See your result");
+    expect(await result.getAttribute("href")).toBe(`/room/${roomId}`);
+    // A second ranked attempt asked anyway (another tab, an old page) is refused in the server's words.
+    const again = (await page.evaluate(`window.goblinBazaar.request("daily:start", { game: "aucteraden" })`)) as { ok: boolean; error: { code: string; message: string } };
+    expect(again.error.code).toBe("DAILY_DONE");
+    expect(again.error.message).toContain(`(score ${recorded})`);
+    await result.click();
+    await page.waitForURL(`${url}/room/${roomId}`);
+    await expect.poll(() => page.getByTestId("final-score").textContent()).toBe(String(recorded));
     await context.close();
   });
 

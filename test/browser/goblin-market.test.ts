@@ -51,13 +51,13 @@ describe.skipIf(!available)("web client in chromium", () => {
     await page.goto(url + "/");
     await page.getByLabel("Your display name").fill("!!");
     await page.getByRole("button", { name: "Enter the bazaar" }).click();
-    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Names are 1–24 letters");
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Choose a name of 1 to 24 letters"); // the server's words (BAD_NAME)
     await page.getByLabel("Your display name").fill("Zed");
     await page.getByRole("button", { name: "Enter the bazaar" }).click();
     await page.getByRole("heading", { name: "Welcome, Zed" }).waitFor();
     await page.goto(url + "/room/NoSuchRoom1");
     await page.getByRole("heading", { name: "Room not available" }).waitFor();
-    expect(await page.locator(".notfound").textContent()).toContain("That room does not exist any more");
+    expect(await page.locator(".notfound").textContent()).toContain("There is no such room"); // the server's words (NO_SUCH_ROOM)
     // Renaming keeps the same player.
     const before = await page.evaluate(playerIdInStorage);
     await page.locator('[data-testid="me"] summary').click();

@@ -57,6 +57,21 @@ export async function freshPgDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
+/**
+ * The database two nodes of one test share: a fresh real Postgres database opened once per node
+ * (each its own pool, as two processes would), else one embedded PGlite for both.
+ */
+export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; dispose: () => Promise<void> }> {
+  if (PG_URL) {
+    const fresh = await freshPgDatabase();
+    const a = await openDatabase({ url: fresh.url });
+    const b = await openDatabase({ url: fresh.url });
+    return { a, b, dispose: async () => (await a.close(), await b.close(), await fresh.drop()) };
+  }
+  const db = await openDatabase({ pgliteDir: "memory://" });
+  return { a: db, b: db, dispose: () => db.close() };
+}
+
 export async function openTestDatabase(realPg: boolean): Promise<{ db: Database; dispose: () => Promise<void> }> {
   if (realPg) {
     const fresh = await freshPgDatabase();
@@ -75,22 +90,37 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: process.env.TEST_LOG_LEVEL ?? "silent",
     tokenSecret: "test-secret-test-secret-test-secret",
     dataDir: mkdtempSync(join(tmpdir(), "gb-test-")),
+    // Rooms in memory only (loadConfig's default file is under ./data): a test that restarts a
+    // server on the same rooms file sets its own (test/restart.test.ts).
+    roomsFile: undefined,
     botDelayMs: 5,
     rateLimitPerSecond: 1000,
+    // The HTTP quotas (http-quotas.ts) count per address, and every test client is 127.0.0.1;
+    // test/http-quotas.test.ts sets its own.
+    httpRatePerMinute: 0,
+    httpIdentityRatePerMinute: 0,
+    guestsPerHour: 0,
     // Tests register accounts each from its own X-Forwarded-For address (support/accounts.ts).
     trustProxy: true,
     ...overrides,
   };
 }
 
+/** Where a test server's Redis is, and how often it sweeps for unrecorded games (default 500 ms). */
+export interface TestServerOptions {
+  /** A Redis of the test's own (test/support/own-services.ts) instead of the shared REDIS_URL. */
+  redisUrl?: string;
+  sweepEveryMs?: number;
+}
+
 /** `clock`: the servers' injected clock, with timers fired only by `server.timers.tick()`. */
-export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a", clock?: () => number): Promise<RunningServer> {
-  const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, nodeId });
+export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a", clock?: () => number, more: TestServerOptions = {}): Promise<RunningServer> {
+  const config = testConfig({ redisUrl: backend.redis ? (more.redisUrl ?? REDIS_URL) : undefined, nodeId });
   return startServer(config, {
     db,
     redisPrefix: prefix,
     logger: createLogger(config.logLevel, nodeId),
-    sweepEveryMs: 500,
+    sweepEveryMs: more.sweepEveryMs ?? 500,
     ...(clock ? { now: clock, manualTimers: true } : {}),
   });
 }

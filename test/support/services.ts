@@ -7,21 +7,10 @@
  *   free port if one is installed; otherwise the Redis tests are skipped, and this says so.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./own-services.js";
 
 let redisProc: ChildProcess | undefined;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 async function waitForRedis(port: number): Promise<boolean> {
   for (let i = 0; i < 50; i++) {

@@ -1,0 +1,212 @@
+/**
+ * Small faults seen in the web client (issue 25, item 5), each checked where it showed:
+ * - the lobby's list of games says "solitaire" for a one-player game, not "1–1 players";
+ * - long unbroken names (24 characters) never make a phone page (390 × 844) wider than the screen: the
+ *   lobby's rows, the seats of a waiting room and of a table, the leaderboards;
+ * - a solitaire room made from "New room" starts at once (no Start to press);
+ * - a seat taken under you is said as the room being full when no seat is left, and refusals are
+ *   the server's own words;
+ * - once today's ranked daily attempt is over, its button says so (the result, not Play);
+ * - today's daily deal is not offered as "Watch" to someone the server would refuse.
+ */
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finished-games.js";
+import { randomLegalAction } from "../../src/games/legal.js";
+import type { LegalAction } from "../../src/games/types.js";
+import { account } from "../support/accounts.js";
+import { guest, lcg, TestClient, until } from "../support/harness.js";
+import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+/**
+ * What sticks out past the right edge of a phone's screen: the page's extra width (0 when it fits)
+ * and the innermost elements that reach beyond it (to say where). Measured against the document's
+ * client width, the device's 390 px: a mobile browser widens `innerWidth` (its layout viewport)
+ * to fit content that overflows, so comparing with that alone would hide the fault.
+ */
+async function sticksOut(page: Page): Promise<{ extra: number; where: string[] }> {
+  return (await page.evaluate(`(() => {
+    const width = Math.min(window.innerWidth, document.documentElement.clientWidth);
+    const where = [];
+    for (const el of document.querySelectorAll("main *, header *")) {
+      if (el.getBoundingClientRect().right <= width + 0.5 || el.closest(".sr-only, .table-scroll")) continue;
+      if ([...el.children].some((c) => c.getBoundingClientRect().right > width + 0.5)) continue;
+      where.push(el.tagName.toLowerCase() + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\\s+/).join(".") : "") + ": " + (el.textContent || "").trim().slice(0, 40));
+    }
+    return { extra: document.scrollingElement.scrollWidth - width, where: where.slice(0, 8) };
+  })()`)) as { extra: number; where: string[] };
+}
+
+async function expectFits(page: Page): Promise<void> {
+  const r = await sticksOut(page);
+  expect(r.extra, `the page is ${r.extra}px too wide: ${r.where.join(" | ")}`).toBeLessThanOrEqual(0);
+}
+
+// 24 characters (the longest name allowed) of wide letters, with no place to break.
+const LONG_A = "WmWmWmWmWmWmWmWmWmWmWmWm";
+const LONG_B = "MwMwMwMwMwMwMwMwMwMwMwMw";
+
+describe.skipIf(!available)("small faults in the web client", () => {
+  const t = useBrowserBazaar();
+
+  it("says solitaire for a one-player game, and a solitaire room from New room starts at once", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    await enterName(page, url, "Sol");
+    const games = page.locator(".lobby-hero p.muted").first();
+    await expect.poll(() => games.textContent()).toContain("Aucteraden: solitaire");
+    expect(await games.textContent()).not.toContain("1–1");
+    expect(await games.textContent()).toMatch(/Goblin Market: 3–6 players/);
+
+    const roomId = await createRoom(page, { game: "aucteraden", seats: 1, ranked: false });
+    await page.getByTestId("auct-table").waitFor();
+    expect(await page.getByTestId("start").count()).toBe(0);
+    expect((await t.bazaar.server.store.get(roomId))!.status).toBe("playing");
+    await context.close();
+  });
+
+  it("says the room is full when the seat picked went and none is left, in the server's words", async () => {
+    const url = t.bazaar.server.url;
+    const host = await guest(url, "Hal");
+    const hal = await new TestClient(url, host.token).ready();
+    const kit = await new TestClient(url, (await guest(url, "Kit")).token).ready();
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    try {
+      // Two free seats: Kit takes seat 1 while the page still offers it; another seat is free.
+      const two = (await hal.call("room:create", { game: "goblin-market", seats: 4, bots: 1, clock: "none" })).roomId as string;
+      await enterName(page, url, "Pia", `/room/${two}`);
+      await page.getByRole("button", { name: "Sit here" }).first().waitFor();
+      expect((await kit.call("room:join", { roomId: two, seat: 1 })).ok).toBe(true);
+      await page.evaluate(`window.goblinBazaar.join(${JSON.stringify(two)}, 1)`);
+      await expect.poll(() => page.getByTestId("toast").last().textContent()).toContain("That seat is taken; pick a free one.");
+
+      // One free seat: Kit takes it; the page's stale pick is answered with the room being full.
+      const one = (await hal.call("room:create", { game: "goblin-market", seats: 3, bots: 1, clock: "none" })).roomId as string;
+      await page.goto(`${url}/room/${one}`);
+      await page.getByRole("button", { name: "Sit here" }).first().waitFor();
+      expect((await kit.call("room:join", { roomId: one, seat: 1 })).ok).toBe(true);
+      await page.evaluate(`window.goblinBazaar.join(${JSON.stringify(one)}, 1)`);
+      await expect.poll(() => page.getByTestId("toast").last().textContent()).toContain("Every seat in this room is taken now");
+      expect(await page.getByText("Someone just took that seat").count()).toBe(0);
+    } finally {
+      hal.close();
+      kit.close();
+      await context.close();
+    }
+  });
+
+  it("keeps long unbroken names inside a phone's width: lobby rows, seats, the table, leaderboards", async () => {
+    const url = t.bazaar.server.url;
+    const a = await newPage(t.browser, PHONE);
+    const b = await newPage(t.browser, PHONE);
+    await enterName(a.page, url, LONG_A);
+    await expectFits(a.page);
+    const roomId = await createRoom(a.page, { seats: 3, ranked: false, bots: 1 });
+    await a.page.locator(".wait-seat.you").waitFor();
+    await expectFits(a.page);
+
+    // The other phone's lobby lists the open room with the long name; the first's lists it under Your games too.
+    await enterName(b.page, url, LONG_B);
+    const row = b.page.locator(`.open-rooms [data-room="${roomId}"]`);
+    await row.waitFor();
+    expect(await row.locator(".room-names").textContent()).toContain(LONG_A);
+    await expectFits(b.page);
+    await a.page.goto(url);
+    await a.page.locator(`[data-testid="your-games"] [data-room="${roomId}"]`).waitFor();
+    await expectFits(a.page);
+
+    // Both sit, the game starts: the table's seats hold the names.
+    await row.getByRole("button", { name: /^Join/ }).click();
+    await b.page.locator(".wait-seat.you").waitFor();
+    await expectFits(b.page);
+    await a.page.goto(`${url}/room/${roomId}`);
+    await a.page.getByTestId("start").click();
+    for (const p of [a.page, b.page]) {
+      await p.locator(".auction").waitFor();
+      await expect.poll(() => p.textContent("main")).toContain(LONG_B);
+      await expectFits(p);
+    }
+
+    // Leaderboards with the long names on them (ranked games recorded as a finished room is).
+    const players = [
+      { id: "p_long_name_faults_0001", name: LONG_A },
+      { id: "p_long_name_faults_0002", name: LONG_B },
+      { id: "p_long_name_faults_0003", name: "WWWWWWWWWWWWWWWWWWWWWWWW" },
+    ];
+    for (let i = 0; i < 3; i++) await recordFinishedGame(t.bazaar.db, ranked(players, i));
+    await b.page.goto(`${url}/leaderboards`);
+    await expect.poll(() => b.page.textContent("main")).toContain(LONG_A);
+    await expectFits(b.page);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it("offers the result once today's ranked attempt is over, and Watch on today's deal only to who may watch it", async () => {
+    const url = t.bazaar.server.url;
+    // Eve's attempt at today's deal is under way (over the protocol).
+    const eve = await new TestClient(url, (await account(url, "Eve")).token).ready();
+    const eveRoom = (await eve.call("daily:start", { game: "aucteraden" })).roomId as string;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    let dee: TestClient | undefined;
+    try {
+      await enterAccount(page, url, "Dee");
+      const eveRow = page.locator(`.live-rooms [data-room="${eveRoom}"]`);
+      await eveRow.waitFor();
+      // Dee has not played today: the server would refuse her as a watcher (DAILY_SPOILER), so no Watch.
+      await expect.poll(() => eveRow.getByTestId("watch-locked").count()).toBe(1);
+      expect(await eveRow.getByRole("link", { name: /^Watch/ }).count()).toBe(0);
+      expect(await page.getByTestId("daily-play").textContent()).toBe("Play today's challenge");
+
+      // Dee plays her attempt to the end (over the protocol, as her account).
+      const token = (await page.evaluate(`JSON.parse(localStorage.getItem("goblin-bazaar.identity")).token`)) as string;
+      dee = await new TestClient(url, token).ready();
+      const mine = (await dee.call("daily:start", { game: "aucteraden" })).roomId as string;
+      await dee.sync(mine);
+      const random = lcg(5);
+      while ((dee.view(mine).status as string) !== "finished") {
+        const v = dee.view(mine);
+        expect((await dee.call("game:act", { roomId: mine, action: randomLegalAction(v.legal as LegalAction[], random) })).ok).toBe(true);
+        await until(() => (dee!.rooms.get(mine)?.version ?? 0) > (v.version as number), "Dee's move");
+      }
+
+      // Back in the lobby: the button shows the attempt is done, and Eve's game may be watched now.
+      await page.reload();
+      await expect.poll(() => page.getByTestId("daily-play").getAttribute("data-state")).toBe("done");
+      expect(await page.getByTestId("daily-play").textContent()).toBe("See your result");
+      expect(await page.locator('button[data-testid="daily-play"]').count()).toBe(0);
+      await eveRow.getByRole("link", { name: /^Watch/ }).waitFor();
+      expect(await eveRow.getByTestId("watch-locked").count()).toBe(0);
+      await eveRow.getByRole("link", { name: /^Watch/ }).click();
+      await page.getByTestId("auct-table").waitFor();
+      expect(await page.getByText("Room not available").count()).toBe(0);
+    } finally {
+      eve.close();
+      dee?.close();
+      await context.close();
+    }
+  });
+});
+
+let seq = 0;
+/** A ranked Goblin Market game of these three, as recorded when a room finishes. */
+function ranked(players: Array<{ id: string; name: string }>, i: number): FinishedGameRecord {
+  const at = Date.now() - (10 - i) * 3_600_000;
+  const places = i % 2 ? [2, 1, 3] : [1, 2, 3];
+  return {
+    roomId: `sf${++seq}x${Math.random().toString(36).slice(2, 8)}`,
+    gameType: "goblin-market",
+    ranked: true,
+    options: {},
+    seed: `seed-${seq}`,
+    commitment: "c".repeat(64),
+    actions: [],
+    outcome: { scores: places.map((p) => 40 - p * 7), places },
+    startedAt: new Date(at - 900_000),
+    finishedAt: new Date(at),
+    seats: players.map((p, seat) => ({ seat, playerId: p.id, name: p.name, isBot: false })),
+    daily: null,
+  };
+}
