@@ -69,6 +69,11 @@ export function parseRoute(path = location.pathname, hash = location.hash): Rout
   return { page: "lobby" };
 }
 
+/** Whether a view of a room you sit in says you must act now (your seat active, not played by a bot). */
+function myTurnIn(v: RoomView): boolean {
+  return v.seat !== null && v.status === "playing" && v.active.includes(v.seat) && !v.seats[v.seat]?.away;
+}
+
 export class Store {
   identity: Identity | null = loadIdentity();
   watchOnly = sessionStorage.getItem(WATCH_KEY) === "1";
@@ -395,7 +400,16 @@ export class Store {
   private takeMine(list: YourRoom[] | undefined): void {
     if (!Array.isArray(list)) return;
     this.mine = list;
-    this.yourTurn = new Set(list.filter((r) => r.status === "playing" && r.active.includes(r.seat)).map((r) => r.id));
+    const turns = new Set(list.filter((r) => r.status === "playing" && r.active.includes(r.seat)).map((r) => r.id));
+    // The room on screen: its live view knows better than a list asked before its last change
+    // (a reply asked while the room was open would otherwise forget the turn the Start gave, and
+    // the next push would chime for it).
+    const shown = this.route.page === "room" ? this.rooms.get(this.route.roomId) : undefined;
+    if (shown && shown.seat !== null) {
+      if (myTurnIn(shown)) turns.add(shown.roomId);
+      else turns.delete(shown.roomId);
+    }
+    this.yourTurn = turns;
     this.changed();
   }
 
@@ -418,7 +432,7 @@ export class Store {
    */
   private noteTurn(v: RoomView, seenBefore: boolean): void {
     if (v.seat === null) return;
-    const mine = v.status === "playing" && v.active.includes(v.seat) && !v.seats[v.seat]?.away;
+    const mine = myTurnIn(v);
     if (mine === this.yourTurn.has(v.roomId)) return;
     if (mine) {
       this.yourTurn.add(v.roomId);
