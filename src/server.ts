@@ -29,6 +29,7 @@ import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { attachSockets } from "./transport/socket.js";
+import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
 import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
 import { PromMetrics, registerMetricsRoute } from "./transport/metrics.js";
@@ -144,7 +145,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
   const clock = opts.now ?? Date.now;
-  const accounts = new Accounts(db, tokens, { limiter: redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock), now: clock, metrics });
+  // Counting limits (logins, registrations, table chat): shared by every node when there is Redis.
+  const limiter = redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock);
+  const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics });
   const service = new RoomService(store, {
     metrics,
     ...(opts.now ? { now: opts.now } : {}),
@@ -214,7 +217,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, queue: { queue, db }, metrics, quotas });
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, queue: { queue, db }, metrics, quotas, chat: new TableChat(service.store, limiter, clock) });
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

@@ -118,6 +118,7 @@ export function auctTable(s: Store, room: RoomView): TemplateResult {
     sel.card = null;
     sel.cell = null;
   }
+  if (mine) bringDecisionIntoView(`${room.roomId}:${room.version}`);
   return html`
     ${finished ? auctEnd(s, room, v) : nothing}
     <div class="table-grid auct-table ${finished ? "is-finished" : ""}" data-testid="auct-table"
@@ -139,6 +140,22 @@ export function auctTable(s: Store, room: RoomView): TemplateResult {
         ${logPanel(room, (e) => auctLogSentence(e, seatName(room, 0)))}
       </aside>
     </div>`;
+}
+
+/** The decision last brought into view (room and version). */
+let decisionShown = "";
+
+/**
+ * On a narrow screen the room's header leaves too little height for the market beside the
+ * tableau: when a new decision comes, scroll the table's status bar to the top of the screen (under
+ * the top bar, its scroll-margin) so the market cards and the tableau's cells are in view together
+ * (issue 25). Once per decision: reading elsewhere meanwhile is left alone.
+ */
+function bringDecisionIntoView(key: string): void {
+  if (decisionShown === key) return;
+  decisionShown = key;
+  if (!matchMedia("(max-width: 1100px)").matches) return;
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('.auct-table [data-testid="status"]')?.scrollIntoView({ block: "start" }));
 }
 
 function statusBar(s: Store, room: RoomView, v: AuctView, mine: boolean): TemplateResult {

@@ -2,8 +2,9 @@
  * Each game's pieces of the web client, in one registry keyed by game id: its table (which
  * draws the end screen too), the status line read out to screen readers, a log entry in words
  * (the replay's step lines; each table uses its own in its log panel), and the replay's
- * "everything hidden" rows. The room page, the announcer and the replay look a game up here; a
- * game missing from it gets the thin generic table (main.ts) and raw JSON.
+ * "everything hidden" rows, and its Rules panel (client/src/rules/, loaded when first opened).
+ * The room page, the announcer and the replay look a game up here; a game missing from it gets
+ * the thin generic table (main.ts) and raw JSON.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { auctStatus, auctTable } from "./auct.js";
@@ -16,6 +17,7 @@ import { sfLogSentence } from "./sf-log.js";
 import { gtStatus, gtTable } from "./gt.js";
 import { cardChip as gtCardChip } from "./gt-cards.js";
 import { gtLogSentence, potHistory } from "./gt-log.js";
+import type { RulesLoader } from "./rules/panel.js";
 import type { Store } from "./store.js";
 import type { GameInfo, LogEntry, RoomView } from "./types.js";
 
@@ -36,6 +38,8 @@ export interface GameClient {
   logSentence(e: LogEntry, ctx: LogContext): TemplateResult;
   /** The rows (dt/dd) of everything hidden, from a view's `hidden` part (the replay seen as everyone). */
   hiddenRows(hidden: Record<string, unknown>, name: (seat: number) => string): TemplateResult;
+  /** The game's rules, card reference and our rulings for the Rules panel (its own chunk, loaded on first open). */
+  rules: RulesLoader;
 }
 
 const chips = (ids: readonly string[], chip: (id: string) => TemplateResult = cardChip) =>
@@ -45,6 +49,7 @@ export const GAMES: Readonly<Record<string, GameClient>> = {
   "goblin-market": {
     table: gmTable,
     status: gmStatus,
+    rules: () => import("./rules/goblin-market.js").then((m) => m.goblinMarketRules),
     logSentence: (e, ctx) => gmLogSentence(e, ctx.name),
     hiddenRows: (h) => {
       const x = h as { auctionDeck: string[]; goblinDeck: string[] };
@@ -54,6 +59,7 @@ export const GAMES: Readonly<Record<string, GameClient>> = {
   "sorcerous-futures": {
     table: sfTable,
     status: sfStatus,
+    rules: () => import("./rules/sorcerous-futures.js").then((m) => m.sorcerousFuturesRules),
     logSentence: (e, ctx) => sfLogSentence(e, ctx.name),
     hiddenRows: (h, name) => {
       const x = h as { seats: Array<{ seat: number; valuations: string[]; faceDown: string[] }>; extras: { valuations: string[]; setAside: string[] } | null; deck: string[] };
@@ -66,12 +72,14 @@ export const GAMES: Readonly<Record<string, GameClient>> = {
   aucteraden: {
     table: auctTable,
     status: auctStatus,
+    rules: () => import("./rules/aucteraden.js").then((m) => m.aucteradenRules),
     logSentence: (e, ctx) => auctLogSentence(e, ctx.name(0)),
     hiddenRows: (h) => html`<dt>Deck, top first</dt><dd>${chips((h as { deck: string[] }).deck)}</dd>`,
   },
   "goblin-teeth": {
     table: gtTable,
     status: gtStatus,
+    rules: () => import("./rules/goblin-teeth.js").then((m) => m.goblinTeethRules),
     logSentence: (e, ctx) => {
       const view = ctx.view as { dice?: Array<{ owner: number }> } | undefined;
       return gtLogSentence(e, { name: ctx.name, you: ctx.you, owner: (die) => view?.dice?.[die]?.owner ?? Math.floor(die / 3) }, potHistory(ctx.log));

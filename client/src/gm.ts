@@ -8,7 +8,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, 
 import { logSentence } from "./gm-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, coinIcon, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -189,10 +189,36 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
   }
   return html`<section class="panel act" data-testid="act-panel" data-pending=${pending} aria-labelledby="act-h" aria-busy=${busy ? "true" : "false"}>
     <h2 id="act-h">${pending === "bid" ? "Your bid" : pending === "take" ? "You won: take your cards" : "Choose your card"}</h2>
-    ${body}
+    ${pending === "bid" ? decisionLayout(bidSummary(room, v), body) : body}
     ${s.actError ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
     ${busy ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
   </section>`;
+}
+
+/**
+ * Beside the bid controls: the lot and every player's coins, score and move in this auction, in
+ * bidding order (the Players panel below has the full seats).
+ */
+function bidSummary(room: RoomView, v: GMView): TemplateResult {
+  const a = v.auction!;
+  const bidsBy = new Map<number, number>();
+  for (const b of a.bids) bidsBy.set(b.seat, Math.max(bidsBy.get(b.seat) ?? 0, b.amount));
+  return html`<div class="decide-lot" data-testid="decide-lot"><span class="decide-label">On offer</span>
+      <span class="chips">${a.offer.map((id) => cardChip(id))}</span></div>
+    <ul class="decide-seats" aria-label="Coins and scores">
+      ${biddingOrder(v).map((seat) => {
+        const st = v.seats[seat]!;
+        const bid = bidsBy.get(seat);
+        const passed = a.passed.includes(seat);
+        const move = v.turn === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
+        return html`<li class="decide-seat ${room.seat === seat ? "you" : ""}" data-testid="decide-seat" data-seat=${seat}>
+          <span class="decide-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</span>
+          <span class="coins" data-testid="decide-coins" data-coins=${st.coins}>${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>
+          <span class="decide-score" data-testid="decide-score" data-score=${st.score.score}>score <b>${signed(st.score.score)}</b></span>
+          ${move ? html`<span class="decide-move muted">${move}</span>` : nothing}
+        </li>`;
+      })}
+    </ul>`;
 }
 
 function cardButton(id: string, verb: string, busy: boolean, onClick: () => void): TemplateResult {

@@ -38,13 +38,15 @@ export interface ItemFace {
 
 export type Need = { item: string } | { teeth: number } | { any: number } | { pair: number };
 
-interface RawItemType {
+/** Goblin Teeth's data file as the client reads it (goblin-teeth.json): an Item type. */
+export interface RawItemType {
   type: string;
   name: string;
   count?: number;
   cards?: Array<{ teeth: number; count: number }>;
 }
-interface RawCheat {
+/** A Cheat card as goblin-teeth.json has it. */
+export interface RawCheat {
   id: string;
   name: string;
   kind: string;

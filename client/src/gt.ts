@@ -28,7 +28,7 @@ import {
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import type { Store } from "./store.js";
-import { endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
@@ -326,10 +326,34 @@ function actPanel(s: Store, room: RoomView, v: GTView): TemplateResult {
   else body = decisionControls(s, room, v, p);
   return html`<section class="panel act gt-act" data-testid="act-panel" data-pending=${kind} aria-busy=${busy ? "true" : "false"} aria-labelledby="gt-act-h">
     <h2 id="gt-act-h">${p ? PENDING_NAME[p.kind] ?? "Your decision" : "Your turn"}</h2>
-    ${body}
+    ${decisionLayout(handSummary(room, v), body)}
     ${s.actError ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
     ${busy ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
   </section>`;
+}
+
+/**
+ * Beside the controls: your hand as chips and how far it goes towards each Offering (the full
+ * cards are in Your hand, the needs in Offerings; both further down or aside).
+ */
+function handSummary(room: RoomView, v: GTView): TemplateResult {
+  const m = v.mine;
+  if (room.seat === null || !m) return html``;
+  const progress = myProgress(v);
+  const own = v.seats[room.seat]?.offerings ?? [];
+  const items = m.hand.filter((c) => c.kind === "item");
+  const cheats = m.hand.filter((c) => c.kind === "cheat");
+  return html`<div class="decide-hand" data-testid="decide-hand"><span class="decide-label">Your hand</span>
+      <span class="chips">${m.hand.length ? [...items, ...cheats].map((c) => cardChip(c.card)) : html`<span class="muted">no cards</span>`}</span></div>
+    <div class="decide-offerings"><span class="decide-label" id="decide-off-l">Offerings</span>
+    <ul class="decide-progress-list" aria-labelledby="decide-off-l">
+      ${[...v.offerings, ...own].map((o) => {
+        const met = progress?.find((p) => p.offering === o.id) ?? null;
+        const text = met ? (met.complete ? "complete ✓" : `${met.covered.filter(Boolean).length} of ${met.covered.length}`) : "";
+        return html`<li class="decide-progress ${met?.complete ? "done" : ""}" data-testid="decide-progress" data-progress=${text}>
+          <span>${o.group === "six" ? "6-Item" : `Offering ${o.id}`}</span> <b>${text || "—"}</b></li>`;
+      })}
+    </ul></div>`;
 }
 
 function turnControls(s: Store, room: RoomView, v: GTView): TemplateResult {

@@ -7,7 +7,9 @@ import { dailyPanel, dailyWatch } from "./daily.js";
 import { profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
 import { replayPage } from "./replay.js";
+import { chatPanel } from "./chat.js";
 import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
+import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
@@ -200,6 +202,12 @@ function gameById(id: string): GameInfo | undefined {
   return s.lobby?.games.find((g) => g.id === id);
 }
 
+/** The button that opens a game's Rules panel (client/src/rules/); `key` names its place, for focus on close. */
+function rulesFor(game: string, key: string, label: string, ariaLabel?: string): TemplateResult | typeof nothing {
+  const g = gameClient(game);
+  return g ? rulesButton({ name: s.gameName(game), load: g.rules, key, label, ...(ariaLabel ? { ariaLabel } : {}) }) : nothing;
+}
+
 function createPanel(): TemplateResult {
   const games = s.lobby?.games ?? [];
   if (!createForm.game && games[0]) {
@@ -239,6 +247,7 @@ function createPanel(): TemplateResult {
       }}>
         ${games.map((x) => html`<option value=${x.id} ?selected=${x.id === createForm.game}>${x.name}</option>`)}
       </select>
+      ${g ? html`<div class="span2 create-howto">${rulesFor(g.id, "create", `How to play ${g.name}`)}</div>` : nothing}
 
       <label for="c-seats">Players</label>
       <select id="c-seats" ?disabled=${!canPlay} @change=${(e: Event) => upd({ seats: Number((e.target as HTMLSelectElement).value) })}>
@@ -440,15 +449,8 @@ function lobbyPage(): TemplateResult {
       <div>
         <h1>${s.me ? html`Welcome, ${s.me.name}` : "The bazaar"}</h1>
         <p class="muted">${l ? l.games.map((g) => `${g.name}: ${playersText(g)}`).join(" · ") : "Loading games…"}</p>
-        <details class="howto">
-          <summary>How Goblin Market plays</summary>
-          <ul>
-            <li>Each auction a <b>size card</b> puts 1, 2 or 3 Decktet cards up for sale. Bid clockwise or pass; a pass is final.</li>
-            <li>The winner takes all, or takes one and leaves the rest to the next bidders. Everyone pays their own bid.</li>
-            <li>Players who got nothing collect <b>sisterhood money</b> for their cards whose rank matches the winning bid's last digit; then a <b>goblin card</b> pays one coin per suit you own none of.</li>
-            <li>At the end, cards in your three biggest suits score plus, the other three minus. Coins don't score.</li>
-          </ul>
-        </details>
+        ${l ? html`<p class="rules-games" data-testid="how-to-play"><span class="muted small">How to play:</span>
+          ${l.games.map((g) => rulesFor(g.id, `lobby-${g.id}`, g.name, `How to play ${g.name}`))}</p>` : nothing}
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
@@ -507,6 +509,7 @@ function roomHead(room: RoomView): TemplateResult {
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}</p>
       ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>
+    ${rulesFor(room.game, "table", "Rules", `Rules of ${s.gameName(room.game)}`)}
     ${room.status === "playing" ? shareBox(room.roomId) : nothing}
   </div>`;
 }
@@ -525,7 +528,9 @@ function roomPage(roomId: string): TemplateResult {
     const game = gameClient(room.game);
     body = game && room.view ? game.table(s, room) : genericTable(room);
   }
-  return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${clockBar(s, room)}${body}</div>`;
+  // The chat after the table's main area: it never pushes the game's controls down (chat.ts).
+  const chat = room.status === "closed" ? nothing : chatPanel(s, room);
+  return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${clockBar(s, room)}${body}${chat}</div>`;
 }
 
 /** A closed room says why: a game called off (a first move never made), a host who left. */

@@ -16,6 +16,7 @@ import { fmtClock, paceName } from "./clock.js";
 import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
 import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
+import { closeRules } from "./rules/panel.js";
 
 // ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
 
@@ -246,6 +247,8 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
   const accepted = m.players.filter((p) => p.accepted).length;
   if (focusedMatch !== m.matchId) {
     focusedMatch = m.matchId;
+    // A modal rules panel would hide the dialog while its countdown runs: a table found comes first.
+    closeRules();
     matchSpan = Math.max(1000, left);
     queueMicrotask(() => document.querySelector<HTMLElement>('[data-testid="queue-accept"]')?.focus({ preventScroll: true }));
   }

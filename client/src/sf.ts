@@ -9,7 +9,7 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, SUITS, suitIcon, type
 import { sfLogSentence } from "./sf-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { bidForm, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type SFView = ReturnType<typeof import("../../src/games/sorcerous-futures/view.js").view>;
@@ -252,7 +252,7 @@ function bidPanel(s: Store, room: RoomView, v: SFView): TemplateResult {
     @click=${() => act({ type: "pass" })}>${pass?.label ?? "Pass"}</button>`;
   return html`<section class="panel act sf-act" data-testid="act-panel" data-pending="bid" aria-labelledby="act-h" aria-busy=${busy ? "true" : "false"}>
     <h2 id="act-h">Your ${a.finalChance ? "final chance" : "bid"}: ${cardLabel(a.card)}</h2>
-    ${bid
+    ${decisionLayout(bidSummary(room, v), bid
       ? html`${bidForm({
           s,
           draft,
@@ -267,10 +267,23 @@ function bidPanel(s: Store, room: RoomView, v: SFView): TemplateResult {
         })}
         <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? dollars(min) : `${dollars(min)} to ${dollars(max)}`}; you have ${dollars(me.money)}.${a.highBid !== null ? ` The high bid is ${dollars(a.highBid)}.` : ""}</p>`
       : html`<p class="hint">${a.highBidder === room.seat ? `Your bid of ${dollars(a.highBid ?? 0)} is the highest.` : `You can't bid now: you have ${dollars(me.money)}.`}</p>
-        <div class="bid-form">${passButton(true)}</div>`}
+        <div class="bid-form">${passButton(true)}</div>`)}
     ${s.actError ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
     ${busy ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
   </section>`;
+}
+
+/**
+ * Beside the bid box: the item on offer, your valuations (they set what each suit is worth at the
+ * sale) and your money; the full cards are in the Your valuations panel below.
+ */
+function bidSummary(room: RoomView, v: SFView): TemplateResult {
+  const a = v.auction!;
+  const me = v.seats[room.seat!]!;
+  return html`<div class="decide-lot" data-testid="decide-lot"><span class="decide-label">On offer</span> ${cardChip(a.card)}</div>
+    <div class="decide-valuations" data-testid="decide-valuations"><span class="decide-label">Your valuations</span>
+      <span class="chips">${(v.mine?.valuations ?? []).map((id) => cardChip(id))}</span></div>
+    <div class="decide-money"><span class="decide-label">You have</span> <b>${dollars(me.money)}</b>${a.highBid !== null ? html` · high bid <b>${dollars(a.highBid)}</b>` : nothing}</div>`;
 }
 
 /** The market (and, when you hold the Excuse and must pick, your choice of card). */

@@ -12,6 +12,7 @@ import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 import type { TurnYours, YourRoom } from "../../src/protocol/wire.js";
+import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
@@ -91,6 +92,8 @@ export class Store {
   presence = new Map<string, Set<string>>();
   /** Rooms we could not load: roomId -> message. */
   roomErrors = new Map<string, string>();
+  /** Table chat per room (chat.ts): the messages this viewer may see, by number (n), oldest first. */
+  chats = new Map<string, ChatMessage[]>();
   /** The server's clock minus this browser's, ms, from the newest view (its `serverTime`). */
   serverOffset = 0;
   /** An action is in flight (controls are disabled). */
@@ -226,6 +229,7 @@ export class Store {
       }
     });
     s.on("room:state", (p: RoomState) => this.absorb(p));
+    s.on("chat:message", (p: { roomId: string; message: ChatMessage }) => this.takeChat(p.roomId, [p.message]));
     s.on("room:presence", (p: { roomId: string; connected: string[] }) => {
       this.presence.set(p.roomId, new Set(p.connected));
       this.changed();
@@ -296,6 +300,8 @@ export class Store {
     if (before === this.identity?.player.id) return;
     this.rooms.clear();
     this.held.clear();
+    // What the chat shows depends on who sits where, too (the next sync reloads it).
+    this.chats.clear();
     this.mine = null;
     this.yourTurn.clear();
     // A sync in flight was asked as the old player: its reply is dropped, and a new one may start.
@@ -592,6 +598,8 @@ export class Store {
       }
       if (ack.ok) {
         if (r?.kind === "applied") this.keep(r.view, ack.connected);
+        // Opening a room, or coming back after a reconnection: what was said meanwhile.
+        void this.loadChat(roomId);
       } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {
         this.roomErrors.set(roomId, friendly(ack.error));
         this.changed();
@@ -601,6 +609,29 @@ export class Store {
     } finally {
       if (viewer === this.viewer) this.syncing.delete(roomId);
     }
+  }
+
+  // ---- table chat ------------------------------------------------------------------------
+
+  /** Adds messages to a room's chat, each once, in the server's order. */
+  private takeChat(roomId: string, messages: ChatMessage[]): void {
+    const byN = new Map((this.chats.get(roomId) ?? []).map((m) => [m.n, m]));
+    for (const m of messages) if (m && typeof m.n === "number") byN.set(m.n, m);
+    this.chats.set(roomId, [...byN.values()].sort((a, b) => a.n - b.n));
+    this.changed();
+  }
+
+  async loadChat(roomId: string): Promise<void> {
+    const ack = await this.request<{ messages: ChatMessage[] }>("chat:history", { roomId });
+    if (ack.ok) this.takeChat(roomId, ack.messages);
+  }
+
+  /** Sends a message; the server's reason (in words) when it is refused, else null. */
+  async sendChat(roomId: string, text: string): Promise<string | null> {
+    const ack = await this.request<{ message: ChatMessage }>("chat:send", { roomId, text });
+    if (!ack.ok) return friendly(ack.error);
+    this.takeChat(roomId, [ack.message]);
+    return null;
   }
 
   async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string }): Promise<string | null> {

@@ -245,3 +245,17 @@ export function bidForm(o: {
     </div>
     ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of ${money.unit}s from ${min} to ${max}.</p>`}`;
 }
+
+/**
+ * The controls of a decision with a compact summary of what it needs (issue 25, "decide without
+ * scrolling"): the numbers and cards the full panels show further down (coins and scores, your
+ * valuations, your hand), repeated beside the controls so both are in view together at any
+ * screen size. The summary comes first in reading order; on a wide screen it sits to the right
+ * of the controls, on a phone above them in the action bar pinned to the bottom of the screen.
+ */
+export function decisionLayout(summary: TemplateResult, controls: TemplateResult): TemplateResult {
+  return html`<div class="decide">
+    <div class="decide-info" data-testid="decide-info" role="group" aria-label="What this decision needs">${summary}</div>
+    <div class="decide-controls">${controls}</div>
+  </div>`;
+}

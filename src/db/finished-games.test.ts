@@ -266,7 +266,8 @@ describe.each(backends)("finished games on $name", (backend) => {
   });
 
   it("getFinishedGame round-trips the record and its rating changes", async () => {
-    const rec = game({ players: [randomId("p"), null, randomId("p")], places: [1, 3, 2], scores: [12.5, 3, 7] });
+    const chat = [{ n: 1, at: 1_793_534_400_000, from: { id: "p_spec", name: "Watcher" }, channel: "spectators" as const, text: "Well played, both" }];
+    const rec = { ...game({ players: [randomId("p"), null, randomId("p")], places: [1, 3, 2], scores: [12.5, 3, 7] }), chat };
     const { ratingChanges } = await recordFinishedGame(db, rec);
     const got = await getFinishedGame(db, rec.roomId);
     expect(got).toEqual({ ...rec, daily: null, ratingChanges });
@@ -277,7 +278,8 @@ describe.each(backends)("finished games on $name", (backend) => {
     const bare = game({ players: [randomId("p"), randomId("p")], places: [1, 2], ranked: false });
     const noOpts = { ...bare, options: null, outcome: { scores: bare.outcome.scores, places: bare.outcome.places }, actions: [] };
     await recordFinishedGame(db, noOpts);
-    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, daily: null, ratingChanges: [] });
+    // A record written without a chat reads back with none.
+    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, daily: null, chat: [], ratingChanges: [] });
   });
 
   it("a forfeited seat ranks below every other in the rating update, whatever its place; the record keeps the place", async () => {

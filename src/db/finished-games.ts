@@ -23,6 +23,7 @@
 import { ordinal, rate, rating } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
 import type { Database } from "./client.js";
+import type { ChatMessage } from "../platform/chat.js";
 
 export interface FinishedGameRecord {
   roomId: string;
@@ -43,6 +44,8 @@ export interface FinishedGameRecord {
   seats: Array<{ seat: number; playerId: string | null; name: string; isBot: boolean; forfeit?: Forfeit | null }>;
   /** A daily-challenge deal: its UTC day; with `ranked`, the seat's day attempt is completed too. */
   daily?: string | null;
+  /** The table chat when the game was recorded, both channels (absent: none; older records have []). */
+  chat?: ChatMessage[];
 }
 export type Forfeit = "timeout" | "resigned";
 
@@ -182,9 +185,9 @@ async function writeGame(
   //    createMany walks every action object of the game through its argument serialiser, which
   //    cost the server ~15 ms of one event loop per finished game; the JSON text goes as is.
   const inserted = await tx.$executeRaw`
-    INSERT INTO "Game" ("id", "gameType", "ranked", "options", "playerCount", "seed", "commitment", "actions", "outcome", "startedAt", "finishedAt", "daily")
+    INSERT INTO "Game" ("id", "gameType", "ranked", "options", "playerCount", "seed", "commitment", "actions", "outcome", "startedAt", "finishedAt", "daily", "chat")
     VALUES (${rec.roomId}, ${rec.gameType}, ${rec.ranked}, ${jsonText(rec.options)}::jsonb, ${seats.length}::integer, ${rec.seed}, ${rec.commitment},
-      ${jsonText(rec.actions)}::jsonb, ${jsonText(rec.outcome)}::jsonb, ${rec.startedAt}, ${rec.finishedAt}, ${rec.daily ?? null})
+      ${jsonText(rec.actions)}::jsonb, ${jsonText(rec.outcome)}::jsonb, ${rec.startedAt}, ${rec.finishedAt}, ${rec.daily ?? null}, ${jsonText(rec.chat ?? [])}::jsonb)
     ON CONFLICT ("id") DO NOTHING`;
   if (inserted === 0) {
     const stored = await tx.gameSeat.findMany({ where: { gameId: rec.roomId }, orderBy: { seat: "asc" } });
@@ -303,6 +306,7 @@ export async function getFinishedGame(
     finishedAt: game.finishedAt,
     seats: game.seats.map((s) => ({ seat: s.seat, playerId: s.playerId, name: s.name, isBot: s.isBot, forfeit: (s.forfeit as Forfeit | null) ?? null })),
     daily: game.daily,
+    chat: (game.chat ?? []) as unknown as ChatMessage[],
     ratingChanges: changesFromSeats(game.seats),
   };
 }

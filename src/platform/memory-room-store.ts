@@ -6,6 +6,7 @@
 import { summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
+import type { ChatMessage } from "./chat.js";
 
 type Entry = StoredRoom;
 
@@ -14,6 +15,8 @@ export class MemoryRoomStore implements RoomStore {
   private readonly rooms: Map<string, Entry>;
   /** Room id -> next deadline (the Redis store's sorted set). */
   private readonly dues: Map<string, number>;
+  /** Room id -> its table chat, oldest first (expires with the room). */
+  private readonly chats: Map<string, ChatMessage[]>;
   /** The rooms file every change is written to, or undefined: rooms in memory only. */
   private readonly journal: RoomJournal | undefined;
 
@@ -23,6 +26,7 @@ export class MemoryRoomStore implements RoomStore {
   ) {
     this.rooms = opened?.replayed.rooms ?? new Map();
     this.dues = opened?.replayed.dues ?? new Map();
+    this.chats = opened?.replayed.chats ?? new Map();
     this.journal = opened?.journal;
   }
 
@@ -39,6 +43,7 @@ export class MemoryRoomStore implements RoomStore {
     const e = this.rooms.get(id);
     if (e && e.expiresAt <= this.now()) {
       this.rooms.delete(id);
+      this.chats.delete(id);
       this.journal?.forget(id);
       return undefined;
     }
@@ -90,10 +95,28 @@ export class MemoryRoomStore implements RoomStore {
     }
   }
 
-  /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late), for a rewrite of the rooms file. */
+  async appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null> {
+    if (!this.entry(roomId)) return null;
+    const list = this.chats.get(roomId) ?? [];
+    if (list.length >= maxMessages) return "full";
+    const stored: ChatMessage = { n: list.length + 1, ...message };
+    // Written to the file first, as a room is: if that fails the message is refused.
+    this.journal?.writeChat(roomId, stored);
+    list.push(stored);
+    this.chats.set(roomId, list);
+    this.journal?.maybeRewrite(() => this.live());
+    return structuredClone(stored);
+  }
+
+  async chat(roomId: string): Promise<ChatMessage[]> {
+    if (!this.entry(roomId)) return [];
+    return structuredClone(this.chats.get(roomId) ?? []);
+  }
+
+  /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late) and chat, for a rewrite of the rooms file. */
   private *live(): Iterable<LiveRoom> {
     const now = this.now();
-    for (const [id, e] of this.rooms) if (e.expiresAt > now) yield [id, e, this.dues.get(id) ?? null];
+    for (const [id, e] of this.rooms) if (e.expiresAt > now) yield [id, e, this.dues.get(id) ?? null, this.chats.get(id)];
   }
 
   private all(): Room[] {
@@ -117,5 +140,6 @@ export class MemoryRoomStore implements RoomStore {
     await this.journal?.close();
     this.rooms.clear();
     this.dues.clear();
+    this.chats.clear();
   }
 }

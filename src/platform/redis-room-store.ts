@@ -13,6 +13,8 @@
  *                           lobby's sets are touched only when it changes)
  *   <prefix>room-tail:<id>  list: one chunk per change since `sealed` was written, holding the
  *                           entries that change appended (plain JSON, a few hundred bytes)
+ *   <prefix>room-chat:<id>  list: the table's chat messages (chat.ts), not part of the room; every
+ *                           write of the room gives it the room's time to live, so they expire together
  * A change writes the head and appends one chunk (the entries it added to the two logs). Every
  * SEAL_EVERY-th version rewrites `sealed` whole and empties the tail. `sealed` is JSON compressed
  * with raw DEFLATE behind a one-byte format tag (sealed-logs.ts; the logs compress about 5:1),
@@ -37,10 +39,11 @@ import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 import type { PlatformMetrics } from "./metrics.js";
+import type { ChatMessage } from "./chat.js";
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed,
- *       7 timers (sorted set: room id by next deadline, ms).
+ *       7 timers (sorted set: room id by next deadline, ms), 8 the room's chat list.
  * ARGV: 1 the change's numbers and flags as one field of space-separated words (in this order:
  *       expected version, new version, mode "seal" | "append", ttl ms, status, unpersisted "1"/"0",
  *       feed length, log length before, actions before, actions after, log length after, "1" if
@@ -80,6 +83,7 @@ if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'summary', ARGV[5]) end
 redis.call('HSET', KEYS[1], 'head', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], m[4])
 redis.call('PEXPIRE', KEYS[2], m[4])
+redis.call('PEXPIRE', KEYS[8], m[4])
 if m[13] == '-' then redis.call('ZREM', KEYS[7], ARGV[6]) else redis.call('ZADD', KEYS[7], m[13], ARGV[6]) end
 -- The lobby's sets change only with the status or the unpersisted flag (kept in field s).
 if cur[4] ~= sets then
@@ -133,6 +137,23 @@ if v ~= ARGV[2] then return 0 end
 if ARGV[4] == 'nx' and redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 if ARGV[3] == '-' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
 return 1
+`;
+
+/*
+ * Appends a chat message. KEYS: 1 room hash, 2 chat list. ARGV: 1 the message as JSON without its
+ * number (an object with at least one field), 2 most messages kept. Returns the message as stored
+ * (numbered), 0 when there is no room, -1 when the chat is full. The list takes the room's
+ * remaining time to live.
+ */
+const CHAT_APPEND = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local n = redis.call('LLEN', KEYS[2])
+if n >= tonumber(ARGV[2]) then return -1 end
+local msg = '{"n":' .. (n + 1) .. ',' .. string.sub(ARGV[1], 2)
+redis.call('RPUSH', KEYS[2], msg)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return msg
 `;
 
 const GET = `
@@ -264,7 +285,7 @@ export interface RedisRoomStoreOptions {
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; tail: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   private readonly feedLength: string;
@@ -292,6 +313,7 @@ export class RedisRoomStore implements RoomStore {
     this.k = {
       room: (id) => `${prefix}room:${id}`,
       tail: (id) => `${prefix}room-tail:${id}`,
+      chat: (id) => `${prefix}room-chat:${id}`,
       open: `${prefix}rooms:open`,
       playing: `${prefix}rooms:playing`,
       unpersisted: `${prefix}rooms:unpersisted`,
@@ -303,7 +325,8 @@ export class RedisRoomStore implements RoomStore {
     this.idleFollowMs = opts.idleFollowMs ?? 100;
     this.corkWrites = opts.corkWrites ?? true;
     this.metrics = opts.metrics;
-    redis.defineCommand("gbRoomCas5", { numberOfKeys: 7, lua: CAS });
+    redis.defineCommand("gbRoomCas5", { numberOfKeys: 8, lua: CAS });
+    redis.defineCommand("gbChatAppend", { numberOfKeys: 2, lua: CHAT_APPEND });
     redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
@@ -372,6 +395,7 @@ export class RedisRoomStore implements RoomStore {
         this.k.unpersisted,
         this.k.feed,
         this.k.timers,
+        this.k.chat(room.id),
         `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"} ${note?.due == null ? "-" : Math.round(note.due)}`,
         head,
         mode === "seal" ? sealed() : "",
@@ -421,6 +445,18 @@ export class RedisRoomStore implements RoomStore {
     // Rooms that expired leave their id behind in the set; tidy up.
     if (gone.length > 0) await this.redis.srem(set, ...gone);
     return out.sort(byNewest);
+  }
+
+  async appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const res: number | string = await (this.redis as any).gbChatAppend(this.k.room(roomId), this.k.chat(roomId), JSON.stringify(message), maxMessages);
+    if (res === 0) return null;
+    if (res === -1) return "full";
+    return JSON.parse(res as string) as ChatMessage;
+  }
+
+  async chat(roomId: string): Promise<ChatMessage[]> {
+    return (await this.redis.lrange(this.k.chat(roomId), 0, -1)).map((m) => JSON.parse(m) as ChatMessage);
   }
 
   async claimDue(now: number, limit: number, leaseMs: number): Promise<string[]> {

@@ -8,10 +8,12 @@ import type { Database } from "../db/client.js";
 import { recordFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
 import type { Logger } from "../logger.js";
 import type { Room } from "./room.js";
+import type { ChatMessage } from "./chat.js";
 import type { RoomService } from "./room-service.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 
-export function toRecord(room: Room): FinishedGameRecord {
+/** The record of a finished room, with its table chat as it stands (both channels: the game is over). */
+export function toRecord(room: Room, chat: ChatMessage[] = []): FinishedGameRecord {
   if (room.status !== "finished" || !room.outcome || !room.seed || !room.commitment || room.startedAt === undefined) {
     throw new Error(`room ${room.id} is not a finished game`);
   }
@@ -34,6 +36,7 @@ export function toRecord(room: Room): FinishedGameRecord {
       forfeit: !s.bot && s.away ? s.away : null,
     })),
     daily: room.daily ?? null,
+    chat,
   };
 }
 
@@ -64,7 +67,7 @@ export class ResultRecorder {
     try {
       const room = written ?? (await this.service.store.get(roomId));
       if (!room || room.status !== "finished" || room.persisted) return;
-      const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room));
+      const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room, await this.service.store.chat(roomId)));
       await this.service.markPersisted(roomId, ratingChanges);
       this.metrics.finishedGameWrite(inserted ? "written" : "already-written");
       this.log.info({ room: roomId, game: room.game, written: inserted }, "finished game recorded");

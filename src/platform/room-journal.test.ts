@@ -215,6 +215,36 @@ describe("rooms file", () => {
     await again.close();
   });
 
+  it("brings back each room's chat, through rewrites, and drops it with its room", async () => {
+    const store = open({ minCompactBytes: 1, compactFactor: 2 });
+    const game = playedVersions(30, now);
+    const [created] = playedVersions(0, now);
+    const closed: Room = { ...created!, status: "closed" };
+    await writeAll(store, [closed]);
+    const say = (roomId: string, text: string) => store.appendChat(roomId, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text }, 500);
+    await say(closed.id, "bye");
+    // Chat between the room's changes, so that rewrites (a compact file: one line per room, then
+    // its messages) happen with chat in the file.
+    let prev: Room | null = null;
+    for (const [i, next] of game.entries()) {
+      await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
+      prev = next;
+      if (i % 3 === 0) await say(next.id, `m${i / 3}`);
+    }
+    const said = await store.chat(game[0]!.id);
+    expect(said.map((m) => m.n)).toEqual(said.map((_, i) => i + 1));
+    await store.close();
+    now += 11 * 60_000; // the closed room's time to live is over
+    for (let restart = 0; restart < 2; restart++) {
+      const again = open();
+      expect(await again.chat(game[0]!.id)).toEqual(said);
+      expect(await again.get(game.at(-1)!.id)).toEqual(game.at(-1));
+      expect(await again.chat(closed.id)).toEqual([]);
+      await again.close();
+    }
+    expect(readFileSync(file, "utf8")).not.toContain(closed.id);
+  });
+
   it("fails a change the file cannot take, leaving the store and the file as they were", async () => {
     const store = open();
     const versions = playedVersions(3, now);

@@ -8,9 +8,12 @@
  *   {"t":"room","id":..,"expires":<ms>,"due":<ms|null>,"room":{..}}  a room as written, whole,
  *                                                                     with its next deadline
  *   {"t":"due","id":..,"due":<ms|null>}                               a deadline changed alone
+ *   {"t":"chat","id":..,"msg":{"n":..,..}}                            one table chat message
+ *                                                                     (chat.ts), appended
  *
- * At start the file is replayed (the last record of each room wins), expired rooms are dropped,
- * and it is rewritten with one line per live room (a temp file, fsync, rename): that also cuts
+ * At start the file is replayed (the last record of each room wins; chat messages add up),
+ * expired rooms are dropped with their chat, and it is rewritten with one line per live room
+ * followed by its chat messages (a temp file, fsync, rename): that also cuts
  * off a half-written last line. While running it is rewritten the same way whenever it grows to
  * COMPACT_FACTOR times the live rooms' size. One process per file: a lock file beside it.
  */
@@ -19,6 +22,7 @@ import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.js";
+import type { ChatMessage } from "./chat.js";
 
 /** A room as the in-process store keeps it. */
 export interface StoredRoom {
@@ -29,8 +33,8 @@ export interface StoredRoom {
   expiresAt: number;
 }
 
-/** A live room with its next deadline, as a rewrite writes it. */
-export type LiveRoom = [id: string, room: StoredRoom, due: number | null];
+/** A live room with its next deadline and its chat, as a rewrite writes it. */
+export type LiveRoom = [id: string, room: StoredRoom, due: number | null, chat?: readonly ChatMessage[]];
 
 export interface RoomJournalOptions {
   /** The store's clock: rooms whose time to live has passed are not brought back. */
@@ -154,7 +158,10 @@ function takeLock(file: string): { path: string; token: string } {
 }
 
 /** One record of the journal, parsed; null for a line that is not a whole, well-formed record. */
-type JournalRecord = { t: "room"; id: string; expires: number; due: number | null; room: { id: string; version: number } } | { t: "due"; id: string; due: number | null };
+type JournalRecord =
+  | { t: "room"; id: string; expires: number; due: number | null; room: { id: string; version: number } }
+  | { t: "due"; id: string; due: number | null }
+  | { t: "chat"; id: string; msg: ChatMessage };
 
 function parseRecord(line: string): JournalRecord | null {
   let r: unknown;
@@ -165,6 +172,11 @@ function parseRecord(line: string): JournalRecord | null {
   }
   if (typeof r !== "object" || r === null) return null;
   const rec = r as Record<string, unknown>;
+  if (rec.t === "chat") {
+    const msg = rec.msg as Record<string, unknown> | null;
+    const ok = typeof rec.id === "string" && typeof msg === "object" && msg !== null && typeof msg.n === "number" && typeof msg.text === "string";
+    return ok ? (rec as JournalRecord) : null;
+  }
   const dueOk = rec.due === null || typeof rec.due === "number";
   if (typeof rec.id !== "string" || !dueOk) return null;
   if (rec.t === "due") return rec as JournalRecord;
@@ -177,10 +189,13 @@ function parseRecord(line: string): JournalRecord | null {
 
 const roomLine = (id: string, room: StoredRoom, due: number | null) =>
   `{"t":"room","id":${JSON.stringify(id)},"expires":${room.expiresAt},"due":${due === null ? "null" : due},"room":${room.data}}\n`;
+const chatLine = (id: string, msg: ChatMessage) => `{"t":"chat","id":${JSON.stringify(id)},"msg":${JSON.stringify(msg)}}\n`;
 
 export interface Replayed {
   rooms: Map<string, StoredRoom>;
   dues: Map<string, number>;
+  /** Each live room's chat messages, oldest first (only rooms that have some). */
+  chats: Map<string, ChatMessage[]>;
 }
 
 export class RoomJournal {
@@ -189,6 +204,8 @@ export class RoomJournal {
   private fileBytes: number;
   /** Bytes of each live room's latest record, and their sum. */
   private roomBytes = new Map<string, number>();
+  /** Bytes of each live room's chat records (they add up; a room record does not replace them). */
+  private chatBytes = new Map<string, number>();
   private liveBytes = 0;
   /** No rewrite before the file is this big (minCompactBytes, pushed on by a failed rewrite). */
   private nextRewriteAt: number;
@@ -227,7 +244,7 @@ export class RoomJournal {
       mkdirSync(dirname(path), { recursive: true });
       journal = new RoomJournal(path, takeLock(path), opts);
       const replayed = journal.replay((opts.now ?? Date.now)());
-      journal.rewrite([...replayed.rooms].map(([id, room]): LiveRoom => [id, room, replayed.dues.get(id) ?? null]));
+      journal.rewrite([...replayed.rooms].map(([id, room]): LiveRoom => [id, room, replayed.dues.get(id) ?? null, replayed.chats.get(id)]));
       return { journal, replayed };
     } catch (e) {
       journal?.releaseLock();
@@ -239,11 +256,12 @@ export class RoomJournal {
   private replay(now: number): Replayed {
     const rooms = new Map<string, StoredRoom>();
     const dues = new Map<string, number>();
+    const chats = new Map<string, ChatMessage[]>();
     let buf: Buffer;
     try {
       buf = readFileSync(this.file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues };
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues, chats };
       throw e;
     }
     const bad: number[] = [];
@@ -262,6 +280,14 @@ export class RoomJournal {
         // (that change was never acknowledged). Anywhere else: the file was damaged.
         if (end === -1) incompleteTail = true;
         else bad.push(lineNo);
+        continue;
+      }
+      if (rec.t === "chat") {
+        // A message is only ever written for a room that exists, after that room's record.
+        if (!rooms.has(rec.id)) continue;
+        const list = chats.get(rec.id) ?? [];
+        if (rec.msg.n === list.length + 1) list.push(rec.msg);
+        chats.set(rec.id, list);
         continue;
       }
       if (rec.t === "room") rooms.set(rec.id, { version: rec.room.version, data: JSON.stringify(rec.room), expiresAt: rec.expires });
@@ -283,8 +309,9 @@ export class RoomJournal {
       expired++;
     }
     for (const id of dues.keys()) if (!rooms.has(id)) dues.delete(id);
+    for (const id of chats.keys()) if (!rooms.has(id)) chats.delete(id);
     this.log?.info({ file: this.file, rooms: rooms.size, expired }, "rooms file replayed");
-    return { rooms, dues };
+    return { rooms, dues, chats };
   }
 
   /** Appends a room as written with its next deadline (null: none). Throws, file unchanged, if it cannot. */
@@ -300,10 +327,18 @@ export class RoomJournal {
     this.append(`{"t":"due","id":${JSON.stringify(id)},"due":${due === null ? "null" : due}}\n`);
   }
 
+  /** Appends one chat message of a room. Throws, file unchanged, if it cannot. */
+  writeChat(id: string, msg: ChatMessage): void {
+    const bytes = this.append(chatLine(id, msg));
+    this.liveBytes += bytes;
+    this.chatBytes.set(id, (this.chatBytes.get(id) ?? 0) + bytes);
+  }
+
   /** The store forgot a room (its time to live passed): it no longer counts as live data. */
   forget(id: string): void {
-    this.liveBytes -= this.roomBytes.get(id) ?? 0;
+    this.liveBytes -= (this.roomBytes.get(id) ?? 0) + (this.chatBytes.get(id) ?? 0);
     this.roomBytes.delete(id);
+    this.chatBytes.delete(id);
   }
 
   /**
@@ -329,13 +364,18 @@ export class RoomJournal {
   rewrite(live: Iterable<LiveRoom>): void {
     const tmp = `${this.file}.tmp`;
     const roomBytes = new Map<string, number>();
+    const chatBytes = new Map<string, number>();
     let bytes = 0;
     let fd: number | null = openSync(tmp, "w", 0o600);
     try {
-      for (const [id, room, due] of live) {
+      for (const [id, room, due, chat] of live) {
         const n = writeAll(fd, Buffer.from(roomLine(id, room, due)));
         roomBytes.set(id, n);
         bytes += n;
+        if (!chat || chat.length === 0) continue;
+        const c = writeAll(fd, Buffer.from(chat.map((m) => chatLine(id, m)).join("")));
+        chatBytes.set(id, c);
+        bytes += c;
       }
       fsyncSync(fd);
       closeSync(fd);
@@ -351,6 +391,7 @@ export class RoomJournal {
     this.fd = openSync(this.file, "a", 0o600);
     this.fileBytes = bytes;
     this.roomBytes = roomBytes;
+    this.chatBytes = chatBytes;
     this.liveBytes = bytes;
     this.nextRewriteAt = this.minCompactBytes;
     this.unsynced = false;

@@ -100,6 +100,33 @@ describe.each(factories)("room store contract ($name)", ({ make }) => {
     expect((await store.list("open")).map((s) => s.id)).not.toContain(open.id);
     expect(await store.storedBytes(open.id)).toBeGreaterThan(0);
   });
+
+  it("keeps a room's chat beside it: numbered in order, capped, never changing the room", async () => {
+    const r = room();
+    const msg = (text: string) => ({ at: 1000, from: { id: "p_a", name: "A" }, channel: "players" as const, text });
+    // No room, no chat.
+    expect(await store.appendChat(r.id, msg("hello?"), 3)).toBeNull();
+    expect(await store.chat(r.id)).toEqual([]);
+    await store.compareAndSet(r, 0);
+    expect(await store.appendChat(r.id, msg("one"), 3)).toEqual({ n: 1, ...msg("one") });
+    const two = await Promise.all([store.appendChat(r.id, msg("two"), 3), store.appendChat(r.id, { ...msg("three"), channel: "spectators" }, 3)]);
+    expect(two.map((m) => (m as { n: number }).n).sort()).toEqual([2, 3]);
+    expect(await store.appendChat(r.id, msg("four"), 3)).toBe("full");
+    const chat = await store.chat(r.id);
+    expect(chat.map((m) => m.n)).toEqual([1, 2, 3]);
+    expect(chat.map((m) => m.text).sort()).toEqual(["one", "three", "two"]);
+    expect(chat.find((m) => m.text === "three")!.channel).toBe("spectators");
+    // The room is as it was, and a change of the room keeps its chat.
+    expect(await store.get(r.id)).toEqual(r);
+    expect(await store.compareAndSet({ ...r, version: 2 }, 1)).toBe(true);
+    expect((await store.chat(r.id)).length).toBe(3);
+    // Chats are per room; what a caller gets is its own copy.
+    const other = room();
+    await store.compareAndSet(other, 0);
+    expect(await store.chat(other.id)).toEqual([]);
+    chat[0]!.text = "mutated";
+    expect((await store.chat(r.id))[0]!.text).toBe("one");
+  });
 });
 
 /** Every game definition as registered, to put back after a test that breaks them. */
@@ -178,6 +205,20 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       },
     };
   }
+
+  it("keeps a room's chat in its own list with the room's time to live, renewed by every write of the room", async () => {
+    const r = room();
+    await store.compareAndSet(r, 0);
+    await store.appendChat(r.id, { at: 1, from: { id: "p_a", name: "A" }, channel: "players", text: "hi" }, 10);
+    const chatKey = `${prefix}room-chat:${r.id}`;
+    expect(await redis.llen(chatKey)).toBe(1);
+    // The chat list takes the room's time to live (24 h while open)...
+    expect(Math.abs((await redis.pttl(chatKey)) - (await redis.pttl(`${prefix}room:${r.id}`)))).toBeLessThan(5_000);
+    // ...and follows it when the room's changes (a closed room is kept 10 minutes).
+    await store.compareAndSet({ ...r, version: 2, status: "closed" }, 1);
+    expect(await redis.pttl(chatKey)).toBeLessThanOrEqual(10 * 60_000);
+    expect(await redis.pttl(chatKey)).toBeGreaterThan(9 * 60_000);
+  });
 
   it("appends one chunk per change and rewrites the sealed logs every SEAL_EVERY versions", async () => {
     const versions = playedVersions(40);
@@ -453,5 +494,19 @@ describe("memory store expiry", () => {
     now += 11 * 60_000;
     expect(await store.get(r.id)).toBeNull();
     expect(await store.compareAndSet(r, 0)).toBe(true);
+  });
+
+  it("forgets a room's chat with the room", async () => {
+    let now = 1_000;
+    const store = new MemoryRoomStore(() => now);
+    const r = { ...room(), status: "closed" as const };
+    await store.compareAndSet(r, 0);
+    await store.appendChat(r.id, { at: now, from: { id: "p_a", name: "A" }, channel: "players", text: "bye" }, 10);
+    expect((await store.chat(r.id)).length).toBe(1);
+    now += 11 * 60_000;
+    expect(await store.chat(r.id)).toEqual([]);
+    // A room of the same id written again starts with no chat.
+    await store.compareAndSet(r, 0);
+    expect(await store.chat(r.id)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * ever shares an object with the store.
  */
 import type { Room, RoomStatus, RoomSummary } from "./room.js";
+import type { ChatMessage } from "./chat.js";
 
 export interface RoomStore {
   readonly kind: "redis" | "memory";
@@ -42,6 +43,15 @@ export interface RoomStore {
   setDue(id: string, version: number, due: number | null, ifAbsent?: boolean): Promise<void>;
   /** Ids of finished rooms whose result is not yet in Postgres. */
   unpersisted(): Promise<string[]>;
+  /**
+   * Table chat (chat.ts), kept beside the room and expiring with it; never part of the room (no
+   * version, no change feed). Appends `message` numbered with the next n (1, 2, ...) and returns it
+   * as stored; "full" (nothing written) when the room already holds `maxMessages`; null when the
+   * room does not exist.
+   */
+  appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null>;
+  /** A room's chat, oldest first ([] for none or no room). */
+  chat(roomId: string): Promise<ChatMessage[]>;
   /** Serialised size of a room in bytes, as stored (for the benchmark). */
   storedBytes(id: string): Promise<number>;
   close(): Promise<void>;

@@ -156,7 +156,11 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
             startedAt: str("ISO 8601."), finishedAt: str("ISO 8601."),
             seats: arrayOf(obj({ seat: int(), playerId: nullable(str()), name: str(), isBot: bool(), forfeit: nullable({ type: "string", enum: ["timeout", "resigned"] }) }, { optional: ["forfeit"] })),
             daily: nullable(str("A daily deal's day (YYYY-MM-DD).")),
-          }, { optional: ["seedRevealedAt", "daily"], open: true }),
+            chat: arrayOf(obj({
+              n: int(), at: num("epoch ms"), from: obj({ id: str(), name: str() }),
+              channel: { type: "string", enum: ["players", "spectators"] }, text: str(),
+            }), "The table chat when the game was recorded, both channels (docs/protocol.md, Chat)."),
+          }, { optional: ["seedRevealedAt", "daily", "chat"], open: true }),
         }),
         ...errors(400, 401, 403, 404),
       },

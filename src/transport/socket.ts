@@ -8,7 +8,8 @@
  *   session:<sid>      every socket of one login session of an account (disconnected when it is revoked)
  *   r:<id>             every socket watching room <id> (presence)
  *   r:<id>:p:<pid>     sockets of player <pid> watching room <id>: that seat's views
- *   r:<id>:spec        spectators of room <id>: the spectator view
+ *   r:<id>:spec        spectators of room <id>: the spectator view (never a seated player's socket:
+ *                      ranked rooms' spectator chat goes here alone, chat-events.ts)
  *   lobby              sockets that want lobby updates
  */
 import type { Server, Socket } from "socket.io";
@@ -28,6 +29,8 @@ import type { GameInfo, TurnYours, YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { registerRematchEvents } from "./rematch-events.js";
+import { registerChatEvents } from "./chat-events.js";
+import type { TableChat } from "../platform/chat.js";
 import { attachSocketQuotas, LocalConnectionCounter, type ConnectionCounter, type QuotaLimits } from "./socket-quotas.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
 
@@ -46,6 +49,8 @@ export interface SocketDeps {
   quotas?: { limits: QuotaLimits; counter: ConnectionCounter; trustProxy: boolean | string };
   /** Told of every message refused with RATE_LIMITED (GET /metrics). */
   metrics?: Pick<PlatformMetrics, "rateLimited">;
+  /** Table chat (chat-events.ts); absent: no chat:* events. */
+  chat?: TableChat;
 }
 
 interface SocketData {
@@ -424,6 +429,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service);
+  if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object

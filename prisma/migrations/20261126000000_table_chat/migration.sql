@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Game" ADD COLUMN     "chat" JSONB NOT NULL DEFAULT '[]';

@@ -1,0 +1,118 @@
+/**
+ * Chat per table (issue 25; docs/protocol.md, "Chat"). Chat is not game state: messages are kept
+ * beside the room in the room store (RoomStore.appendChat / chat), never change the room's
+ * version and never pass through views.
+ *
+ * Two channels: "players" (the sender sits in the room when sending) and "spectators" (everyone
+ * else). In a ranked room the players never see the spectators' messages: nobody outside the game
+ * (a friend watching, a player's second name, anyone with an engine) can pass a player advice or
+ * information it should not have, whatever the spectator view shows. In a casual room everyone
+ * sees everything. Players' messages are seen by every watcher.
+ */
+import { err } from "./errors.js";
+import type { Player } from "./identity.js";
+import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
+import type { Room } from "./room.js";
+import type { RoomStore } from "./room-store.js";
+
+export type ChatChannel = "players" | "spectators";
+
+export interface ChatMessage {
+  /** 1, 2, ... in the order the store accepted them (per room). */
+  n: number;
+  /** Epoch ms, by the server's clock. */
+  at: number;
+  from: { id: string; name: string };
+  channel: ChatChannel;
+  text: string;
+}
+
+/** Longest message, in characters (code points). */
+export const CHAT_MAX_CHARS = 280;
+/** Messages a room keeps; beyond it the room's chat is full (CHAT_FULL). */
+export const CHAT_MAX_MESSAGES = 500;
+
+const SEC = 1000;
+/** Per player per room: a short burst, and a sustained pace. */
+export const CHAT_LIMITS = {
+  burst: { max: 5, windowMs: 10 * SEC },
+  sustained: { max: 30, windowMs: 5 * 60 * SEC },
+} as const;
+
+/**
+ * Line breaks and tabs become spaces; other control characters and the bidirectional overrides
+ * (which can make a message display as something else, e.g. another name) are removed.
+ */
+// eslint-disable-next-line no-control-regex
+const BREAKS = /[\r\n\t\u2028\u2029]+/g;
+const INVISIBLE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/** The text as it is stored and shown, or CHAT_EMPTY / CHAT_TOO_LONG / BAD_REQUEST. */
+export function cleanChatText(raw: unknown): string {
+  if (typeof raw !== "string") throw err("BAD_REQUEST", "text must be a string.");
+  // A message far beyond the limit is refused before it is scanned.
+  if (raw.length > CHAT_MAX_CHARS * 8) throw err("CHAT_TOO_LONG", `A message is at most ${CHAT_MAX_CHARS} characters.`);
+  const text = raw.replace(BREAKS, " ").replace(INVISIBLE, "").trim();
+  if (text === "") throw err("CHAT_EMPTY", "Write something first: the message is empty.");
+  if ([...text].length > CHAT_MAX_CHARS) throw err("CHAT_TOO_LONG", `A message is at most ${CHAT_MAX_CHARS} characters.`);
+  return text;
+}
+
+export function seated(room: Room, playerId: string | null): boolean {
+  return playerId !== null && room.seats.some((s) => s.playerId === playerId);
+}
+
+/** The channel a message from this player goes to: "players" if they sit in the room now. */
+export function channelOf(room: Room, playerId: string): ChatChannel {
+  return seated(room, playerId) ? "players" : "spectators";
+}
+
+/**
+ * Whether a viewer (a player id, or null: a socket without a name) may see a message: everything,
+ * except spectators' messages for anyone seated in a ranked room.
+ */
+export function visibleTo(room: Room, viewerId: string | null, message: ChatMessage): boolean {
+  if (message.channel === "players" || !room.ranked) return true;
+  return !seated(room, viewerId);
+}
+
+/** Chat is open in every room that exists: open, playing, and finished (to say "well played"). */
+function checkChatRoom(room: Room): void {
+  if (room.status === "closed") throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
+}
+
+const limitsFor = (roomId: string, playerId: string): Limit[] =>
+  Object.values(CHAT_LIMITS).map((l) => ({ key: `chat:${roomId}:${playerId}`, max: l.max, windowMs: l.windowMs }));
+
+/** Posting and reading a room's chat, with its limits. The room is read by the caller. */
+export class TableChat {
+  constructor(
+    private readonly store: RoomStore,
+    private readonly limiter: RateLimiter,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Stores a message from `player` in `room` (as read just now) and returns it, numbered. */
+  async send(room: Room, player: Player, rawText: unknown): Promise<ChatMessage> {
+    checkChatRoom(room);
+    const text = cleanChatText(rawText);
+    const limits = limitsFor(room.id, player.id);
+    await enforce(this.limiter, limits, this.now(), "chat messages");
+    const stored = await this.store.appendChat(
+      room.id,
+      { at: this.now(), from: { id: player.id, name: player.name }, channel: channelOf(room, player.id), text },
+      CHAT_MAX_MESSAGES,
+    );
+    if (stored === null) throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");
+    if (stored === "full") throw err("CHAT_FULL", `This table's chat is full (${CHAT_MAX_MESSAGES} messages).`);
+    // Only accepted messages count: a refused one (empty, too long) costs nothing.
+    await record(this.limiter, limits);
+    return stored;
+  }
+
+  /** The messages of `room` that `viewerId` may see, oldest first. */
+  async history(room: Room, viewerId: string | null): Promise<ChatMessage[]> {
+    checkChatRoom(room);
+    return (await this.store.chat(room.id)).filter((m) => visibleTo(room, viewerId, m));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Table chat over Socket.IO (issue 25; docs/protocol.md, "Chat"): `chat:send` posts a message to
+ * a room, `chat:history` reads what the asker may see, and every accepted message is pushed as
+ * `chat:message` to the watchers who may see it. The rules (channels, visibility, limits) live in
+ * platform/chat.ts; this reads the payload and picks the Socket.IO channels (socket.ts's names).
+ *
+ * Delivery goes through the Socket.IO adapter, so it reaches watchers on every node:
+ *   players' messages                 r:<id>        (every watcher of the room)
+ *   spectators' messages, casual room r:<id>        (the same)
+ *   spectators' messages, ranked room r:<id>:spec   minus every socket of a seated player
+ * A seated player's sockets leave r:<id>:spec when they sit (socket.ts, watch/reseat); excluding
+ * their player:<pid> channels as well keeps a spectator's message from any socket of theirs that
+ * a race left there.
+ */
+import type { Server, Socket } from "socket.io";
+import { err } from "../platform/errors.js";
+import type { Player } from "../platform/identity.js";
+import type { RoomService } from "../platform/room-service.js";
+import type { DailyChallenges } from "../platform/daily.js";
+import type { ChatMessage, TableChat } from "../platform/chat.js";
+import type { Room } from "../platform/room.js";
+
+type Payload = Record<string, unknown>;
+type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
+
+export interface ChatWiring {
+  chat: TableChat;
+  service: RoomService;
+  daily: Pick<DailyChallenges, "mayWatch">;
+}
+
+/** The push every watcher who may see a message gets. */
+export interface ChatPush {
+  roomId: string;
+  message: ChatMessage;
+}
+
+export function registerChatEvents(io: Server, handlers: Record<string, Handler>, { chat, service, daily }: ChatWiring): void {
+  const playerOf = (socket: Socket): Player | null => (socket.data as { player?: Player | null }).player ?? null;
+
+  /** The room, if this socket may watch it (a daily deal's room is not for everyone). */
+  const readable = async (socket: Socket, roomId: unknown): Promise<Room> => {
+    const room = await service.get(roomId);
+    await daily.mayWatch(room, playerOf(socket)?.id ?? null);
+    return room;
+  };
+
+  const push = (room: Room, message: ChatMessage): void => {
+    const payload: ChatPush = { roomId: room.id, message };
+    if (message.channel === "players" || !room.ranked) {
+      io.to(`r:${room.id}`).emit("chat:message", payload);
+      return;
+    }
+    const seatedPlayers = room.seats.map((s) => s.playerId).filter((p): p is string => !!p);
+    io.to(`r:${room.id}:spec`)
+      .except(seatedPlayers.map((p) => `player:${p}`))
+      .emit("chat:message", payload);
+  };
+
+  handlers["chat:send"] = async (socket, p) => {
+    const player = playerOf(socket);
+    if (!player) throw err("NO_IDENTITY", "Choose a name first: without one you can read the chat but not write in it.");
+    const room = await readable(socket, p.roomId);
+    const message = await chat.send(room, player, p.text);
+    push(room, message);
+    return { message };
+  };
+
+  handlers["chat:history"] = async (socket, p) => {
+    const room = await readable(socket, p.roomId);
+    return { roomId: room.id, messages: await chat.history(room, playerOf(socket)?.id ?? null) };
+  };
+}
