@@ -112,6 +112,17 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
           await until(async () => (await renderedVersion(watcher.page)) >= room.version, "render");
           await shot(laura.page, "table.png");
           await shot(watcher.page, "spectator.png");
+          // The table chat (chat.png, Laura's panel) and the rules panel over the table (rules.png).
+          await laura.page.evaluate(`window.goblinBazaar.sendChat(${JSON.stringify(roomId)}, "Good luck, everyone!")`);
+          await lizzie.page.evaluate(`window.goblinBazaar.sendChat(${JSON.stringify(roomId)}, "That Wyrm is mine this time.")`);
+          await laura.page.getByTestId("chat-msg").nth(1).waitFor();
+          await laura.page.getByTestId("chat").screenshot({ path: join(outDir, "chat.png") });
+          saved.push(join(outDir, "chat.png"));
+          await laura.page.getByTestId("rules-open").first().click();
+          await laura.page.locator('[data-testid="rules-dialog"][data-ready="1"]').waitFor();
+          await laura.page.screenshot({ path: join(outDir, "rules.png") });
+          saved.push(join(outDir, "rules.png"));
+          await laura.page.getByTestId("rules-close").click();
           tableDone = true;
         }
         if (!phoneDone && seat === jeanieSeat) {
