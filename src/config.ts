@@ -25,6 +25,9 @@ export interface Config {
   logLevel: string;
   /** "pretty": one readable line per entry (the default in a terminal outside production); "json": pino's JSON lines. */
   logFormat: "pretty" | "json";
+  /** Performance switches (docs/performance.md), for measuring each mechanism against its absence. */
+  keptLogs: "on" | "off";
+  sharedLogs: "on" | "off";
   /** On SIGTERM/SIGINT the node drains (stops taking connections, finishes moves, hands clients over) within this many ms, then exits. */
   drainTimeoutMs: number;
   /** Delay before a bot seat acts, ms. */
@@ -220,6 +223,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: oneOf("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS, "info"),
     logFormat: oneOf("LOG_FORMAT", env.LOG_FORMAT, ["pretty", "json"], env.NODE_ENV !== "production" && process.stdout.isTTY ? "pretty" : "json"),
     drainTimeoutMs: int("DRAIN_TIMEOUT_MS", env.DRAIN_TIMEOUT_MS, 10_000),
+    keptLogs: oneOf("KEPT_LOGS", env.KEPT_LOGS, ["on", "off"], "on"),
+    sharedLogs: oneOf("SHARED_LOGS", env.SHARED_LOGS, ["on", "off"], "on"),
     botDelayMs: int("BOT_DELAY_MS", env.BOT_DELAY_MS, 600),
     hostAwayMs: int("HOST_AWAY_MS", env.HOST_AWAY_MS, 300_000),
     openCheckMs: int("OPEN_CHECK_MS", env.OPEN_CHECK_MS, 600_000),

@@ -137,7 +137,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const prom = config.metrics === "on" ? new PromMetrics() : undefined;
   const metrics: PlatformMetrics = prom ?? NO_METRICS;
   const store: RoomStore = redis
-    ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true, metrics })
+    ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true, metrics, keptLogs: config.keptLogs === "on" })
     : config.roomsFile
       ? MemoryRoomStore.durable(config.roomsFile, { log })
       : new MemoryRoomStore();
@@ -149,6 +149,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const limiter = redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock);
   const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics });
   const service = new RoomService(store, {
+    shareLogs: config.sharedLogs === "on",
     metrics,
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },

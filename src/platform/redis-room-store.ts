@@ -262,6 +262,11 @@ function changeFrom(prev: Room | null, head: Buffer | undefined, chunk: Buffer, 
 }
 
 export interface RedisRoomStoreOptions {
+  /**
+   * Keep each live room's encoded logs for its next seal (kept-logs.ts; KEPT_LOGS). Default true;
+   * false encodes both logs whole at every seal.
+   */
+  keptLogs?: boolean;
   /** Entries kept in the change feed (approximately). Default 1000 (about a second of changes at 1,000 per second: the feed is for delivery, not history). */
   feedLength?: number;
   /** How often a node re-reads who follows the feed (and renews its own entry), ms. Default 1000. */
@@ -301,6 +306,7 @@ export class RedisRoomStore implements RoomStore {
   private readonly corkWrites: boolean;
   /** The logs' bytes of the rooms this node wrote last, to seal them without encoding every entry again. */
   private readonly kept = new KeptLogs();
+  private readonly keptLogs: boolean;
   private readonly beat: NodeJS.Timeout;
   private readonly idleFollowMs: number;
   private readonly metrics: Pick<PlatformMetrics, "changeFeedLag"> | undefined;
@@ -325,6 +331,7 @@ export class RedisRoomStore implements RoomStore {
     this.idleFollowMs = opts.idleFollowMs ?? 100;
     this.corkWrites = opts.corkWrites ?? true;
     this.metrics = opts.metrics;
+    this.keptLogs = opts.keptLogs ?? true;
     redis.defineCommand("gbRoomCas5", { numberOfKeys: 8, lua: CAS });
     redis.defineCommand("gbChatAppend", { numberOfKeys: 2, lua: CHAT_APPEND });
     redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
@@ -380,7 +387,9 @@ export class RedisRoomStore implements RoomStore {
     let logs =
       expectedVersion === 0 && actionsFrom === 0 && logFrom === 0
         ? LogsBytes.of(addedActions, addedLog)
-        : this.kept.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog);
+        : this.keptLogs
+          ? this.kept.extend(room.id, expectedVersion, actionsFrom, logFrom, addedActions, addedLog)
+          : undefined;
     const sealed = (): Buffer => deflateJson((logs ??= LogsBytes.of(JSON.stringify(room.actions), JSON.stringify(log))).json());
     // A game action that leaves the game playing changes neither seats nor status: the lobby summary stays.
     const summary = note?.gameAction === true && expectedVersion > 0 && room.status === "playing" ? "" : JSON.stringify(summarize(room));
@@ -410,7 +419,7 @@ export class RedisRoomStore implements RoomStore {
     if (res === -1) res = await write("seal");
     // `logs` is this change's alone (made here, or taken out of `kept`): kept for the next change,
     // or given back to the shelf.
-    if (res === 1 && logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
+    if (this.keptLogs && res === 1 && logs && (room.status === "open" || room.status === "playing")) this.kept.keep(room.id, room.version, room.actions.length, logAfter, logs);
     else {
       logs?.release();
       this.kept.forget(room.id);

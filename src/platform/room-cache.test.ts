@@ -51,6 +51,25 @@ describe("room cache", () => {
     for (const [room, text] of handedOut) expect(frozen(room)).toBe(text);
   });
 
+  it("with its logs not shared (SHARED_LOGS=off), gives back the rooms remembered as they are, through a whole game", () => {
+    const cache = new RoomCache(2000, false);
+    const random = seededRandom("cache-unshared");
+    let r = started();
+    cache.remember(r);
+    const handedOut: Array<[Room, string]> = [[r, frozen(r)]];
+    let at = 10;
+    while (r.status === "playing") {
+      const base = cache.get(r.id)!;
+      expect(base).toBe(r);
+      const next = move(base, random, at++);
+      cache.remember(next);
+      handedOut.push([next, frozen(next)]);
+      r = next;
+    }
+    expect(cache.get(r.id)).toBe(r);
+    for (const [room, text] of handedOut) expect(frozen(room)).toBe(text);
+  });
+
   it("keeps one array per log, grown in place from version to version (the point of it)", () => {
     const cache = new RoomCache();
     const random = seededRandom("shared");

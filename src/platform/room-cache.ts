@@ -38,14 +38,21 @@ export class RoomCache {
   /** Each room as remembered, its `actions` and `log` replaced by arrays this cache owns. */
   private readonly rooms = new Map<string, Room>();
 
-  /** @param limit rooms kept (the least recently remembered are dropped first) */
-  constructor(private readonly limit = 2000) {}
+  /**
+   * @param limit rooms kept (the least recently remembered are dropped first)
+   * @param shareLogs the mechanism above (SHARED_LOGS, docs/performance.md): false keeps each room
+   *   as given (rooms are immutable values: nothing to copy), so only "no read before a change" stays
+   */
+  constructor(
+    private readonly limit = 2000,
+    private readonly shareLogs = true,
+  ) {}
 
   /** The newest version remembered, as a room of the caller's own (fresh log arrays). */
   get(id: string): Room | null {
     const k = this.rooms.get(id);
     if (!k) return null;
-    return withLogs(k, k.actions.slice(), k.log.slice());
+    return this.shareLogs ? withLogs(k, k.actions.slice(), k.log.slice()) : k;
   }
 
   version(id: string): number | null {
@@ -63,8 +70,8 @@ export class RoomCache {
       this.rooms.set(room.id, had);
       return;
     }
-    const actions = extendOrCopy(had?.actions ?? null, room.actions);
-    this.rooms.set(room.id, withLogs(room, actions, extendOrCopy(had?.log ?? null, room.log)));
+    if (!this.shareLogs) this.rooms.set(room.id, room);
+    else this.rooms.set(room.id, withLogs(room, extendOrCopy(had?.actions ?? null, room.actions), extendOrCopy(had?.log ?? null, room.log)));
     if (this.rooms.size > this.limit) this.rooms.delete(this.rooms.keys().next().value!);
   }
 

@@ -54,6 +54,8 @@ export interface RoomServiceOptions {
   maxAttempts?: number;
   /** How many rooms to remember (parsed) for the optimistic first attempt of a change. */
   cacheRooms?: number;
+  /** The room cache shares each room's logs between versions (room-cache.ts; SHARED_LOGS). Default true. */
+  shareLogs?: boolean;
   /** Bot delay and idle limits: each write stores the room's next deadline from them (timers.ts). */
   timing?: Partial<Timing>;
   /** Told of every move, lost compare-and-swap and finished game (GET /metrics). */
@@ -137,7 +139,7 @@ export class RoomService {
     this.roomId = opts.newRoomId ?? newRoomId;
     this.seed = opts.newSeed ?? newSeed;
     this.maxAttempts = opts.maxAttempts ?? 50;
-    this.cache = new RoomCache(opts.cacheRooms ?? 2000);
+    this.cache = new RoomCache(opts.cacheRooms ?? 2000, opts.shareLogs ?? true);
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.metrics = opts.metrics ?? NO_METRICS;
     this.openRooms = opts.openRooms && opts.openRooms.maxPerPlayer > 0 ? opts.openRooms : null;
