@@ -5,36 +5,22 @@
  * clock; a decline frees that seat and the room waits; plus every refusal. Pure checks of the
  * room operations for what cannot be reached over sockets (a guest offered a ranked rematch).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/db/client.js";
-import type { RunningServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import type { Room } from "../src/platform/room.js";
 import { answerRematch, createRematchRoom, createRoom, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady } from "../src/platform/room.js";
 import { AppError } from "../src/platform/errors.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
-import { backends, guest, lcg, newPrefix, openTestDatabase, playAnyActive, startTestServer, TestClient, until, type Ack } from "./support/harness.js";
+import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer, type Ack } from "./support/harness.js";
 
 const code = (a: Ack) => (a.ok ? "ok" : a.error!.code);
 
 describe.each(backends())("rematch ($name)", (backend) => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix());
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  const t = useTestServer(backend);
 
   async function players(names: string[]) {
-    const ids = await Promise.all(names.map((n) => guest(server.url, n)));
-    const clients = await Promise.all(ids.map((x) => new TestClient(server.url, x.token).ready()));
+    const ids = await Promise.all(names.map((n) => guest(t.server.url, n)));
+    const clients = await Promise.all(ids.map((x) => new TestClient(t.server.url, x.token).ready()));
     return { ids, clients };
   }
 
@@ -49,11 +35,11 @@ describe.each(backends())("rematch ($name)", (backend) => {
     // People's seats played with random legal moves; bots' seats by the server's bots.
     const random = lcg(seed);
     for (let i = 0; i < 5000; i++) {
-      const r = (await server.store.get(roomId))!;
+      const r = (await t.server.store.get(roomId))!;
       if (r.status === "finished") break;
       const humans = gameOf(r).activeSeats(gameState(r)).filter((s) => s < clients.length);
       if (humans.length === 0) {
-        await until(async () => (await server.store.get(roomId))!.version > r.version, "a bot to move");
+        await until(async () => (await t.server.store.get(roomId))!.version > r.version, "a bot to move");
         continue;
       }
       const seat = humans[Math.floor(random() * humans.length)]!;
@@ -64,25 +50,25 @@ describe.each(backends())("rematch ($name)", (backend) => {
       }, `seat ${seat} to see v${r.version}`);
       const ack = await me.call("game:act", { roomId, action: randomLegalAction(mine.legal, random) });
       // A bot may have moved in between (STALE-free: a refusal just means look again).
-      if (!ack.ok && (await server.store.get(roomId))!.version === r.version) throw new Error(JSON.stringify(ack));
+      if (!ack.ok && (await t.server.store.get(roomId))!.version === r.version) throw new Error(JSON.stringify(ack));
     }
-    await until(async () => (await server.store.get(roomId))!.persisted === true, "the result recorded");
+    await until(async () => (await t.server.store.get(roomId))!.persisted === true, "the result recorded");
     return roomId;
   }
 
   it("one offers, everyone accepts: same players in the same seats, bots stay bots, new seed, same options and clock", async () => {
     const { ids, clients } = await players(["Ann", "Bob", "Cat"]);
     const old = await finishedGame(clients, 1, 11);
-    const before = (await server.store.get(old))!;
+    const before = (await t.server.store.get(old))!;
     const [ann, bob, cat] = clients;
-    const stranger = await new TestClient(server.url, (await guest(server.url, "Stranger")).token).ready();
+    const stranger = await new TestClient(t.server.url, (await guest(t.server.url, "Stranger")).token).ready();
 
     // Errors before any offer.
     expect(code(await ann!.call("room:rematch-decline", { roomId: old }))).toBe("NO_REMATCH");
     expect(code(await stranger.call("room:rematch", { roomId: old }))).toBe("NOT_A_PLAYER");
     expect(code(await ann!.call("room:rematch", { roomId: "no such!" }))).toBe("BAD_ROOM_ID");
     expect(code(await ann!.call("room:rematch", { roomId: "nosuchroom" }))).toBe("NO_SUCH_ROOM");
-    expect((await server.store.get(old))!.version).toBe(before.version);
+    expect((await t.server.store.get(old))!.version).toBe(before.version);
 
     // Bob (seat 1) offers: the new room keeps Ann's and Cat's seats; every viewer of the old room sees the offer.
     const offered = await bob!.call("room:rematch", { roomId: old });
@@ -92,7 +78,7 @@ describe.each(backends())("rematch ($name)", (backend) => {
     expect(offered.status).toBe("open");
     const seen = await until(() => (ann!.rooms.get(old)?.state as { rematch?: { roomId: string; by: string; accepted: string[] } } | undefined)?.rematch, "Ann to see the offer");
     expect(seen).toEqual({ roomId: newId, by: ids[1]!.player.id, accepted: [ids[1]!.player.id], declined: [] });
-    let fresh = (await server.store.get(newId))!;
+    let fresh = (await t.server.store.get(newId))!;
     expect(fresh.seats.map((s) => [s.playerId, s.bot])).toEqual([[null, false], [ids[1]!.player.id, false], [null, false], [null, true]]);
     expect(fresh.reserved).toEqual([ids[0]!.player.id, null, ids[2]!.player.id, null]);
     // A stranger cannot take a kept seat, and there is no other free seat.
@@ -105,12 +91,12 @@ describe.each(backends())("rematch ($name)", (backend) => {
     const a = await ann!.call("room:rematch", { roomId: old });
     expect(a.ok && a.roomId).toBe(newId);
     expect(a.status).toBe("open");
-    expect((await server.store.get(newId))!.status).toBe("open");
+    expect((await t.server.store.get(newId))!.status).toBe("open");
     const c = await cat!.call("room:rematch", { roomId: old });
     expect(c.ok && c.roomId).toBe(newId);
     expect(c.status).toBe("playing");
 
-    fresh = (await server.store.get(newId))!;
+    fresh = (await t.server.store.get(newId))!;
     expect(fresh.status).toBe("playing");
     expect(fresh.seats.map((s) => [s.playerId, s.name, s.bot])).toEqual(before.seats.map((s) => [s.playerId, s.name, s.bot]));
     expect(fresh.seed).not.toBe(before.seed);
@@ -119,7 +105,7 @@ describe.each(backends())("rematch ($name)", (backend) => {
     expect(fresh.clock).toEqual(before.clock);
     expect(fresh.ranked).toBe(before.ranked);
     expect(fresh.game).toBe(before.game);
-    const after = (await server.store.get(old))!;
+    const after = (await t.server.store.get(old))!;
     expect(after.rematch!.accepted.sort()).toEqual(ids.map((x) => x.player.id).sort());
     expect(after.status).toBe("finished");
     // The players see the new game once they open it.
@@ -144,14 +130,14 @@ describe.each(backends())("rematch ($name)", (backend) => {
     expect(code(await eve!.call("room:rematch-decline", { roomId: old }))).toBe("REMATCH_DECLINED");
     const f = await fay!.call("room:rematch", { roomId: old });
     expect(f.ok && f.status).toBe("open");
-    let room = (await server.store.get(newId))!;
+    let room = (await t.server.store.get(newId))!;
     expect(room.status).toBe("open");
     expect(room.seats[1]).toEqual({ playerId: null, name: null, bot: false });
     expect(room.reserved).toEqual([null, null, ids[2]!.player.id]);
     // The freed seat is anyone's; the host starts the room as usual.
-    const gus = await new TestClient(server.url, (await guest(server.url, "Gus")).token).ready();
+    const gus = await new TestClient(t.server.url, (await guest(t.server.url, "Gus")).token).ready();
     expect(code(await gus.call("room:join", { roomId: newId }))).toBe("ok");
-    room = (await server.store.get(newId))!;
+    room = (await t.server.store.get(newId))!;
     expect(room.seats[1]!.name).toBe("Gus");
     expect(room.status).toBe("open");
     expect(code(await dee!.call("room:start", { roomId: newId }))).toBe("ok");
@@ -165,15 +151,15 @@ describe.each(backends())("rematch ($name)", (backend) => {
     const newId = (await hal!.call("room:rematch", { roomId: old })).roomId as string;
     expect(code(await ivy!.call("room:rematch", { roomId: old }))).toBe("ok");
     expect(code(await ivy!.call("room:leave", { roomId: newId }))).toBe("ok");
-    expect((await server.store.get(newId))!.reserved).toEqual([null, null, ids[2]!.player.id]);
+    expect((await t.server.store.get(newId))!.reserved).toEqual([null, null, ids[2]!.player.id]);
     expect(code(await ivy!.call("room:rematch", { roomId: old }))).toBe("REMATCH_SEAT_GONE");
     const k = await kim!.call("room:rematch", { roomId: old });
     expect(k.ok && k.status).toBe("open");
-    expect((await server.store.get(newId))!.seats[1]!.playerId).toBeNull();
+    expect((await t.server.store.get(newId))!.seats[1]!.playerId).toBeNull();
     // Everyone leaves: the room closes, and a late acceptance is told so.
     expect(code(await hal!.call("room:leave", { roomId: newId }))).toBe("ok");
     expect(code(await kim!.call("room:leave", { roomId: newId }))).toBe("ok");
-    expect((await server.store.get(newId))!.status).toBe("closed");
+    expect((await t.server.store.get(newId))!.status).toBe("closed");
     expect(code(await kim!.call("room:rematch", { roomId: old }))).toBe("REMATCH_GONE");
     for (const x of clients) x.close();
 
@@ -182,7 +168,7 @@ describe.each(backends())("rematch ($name)", (backend) => {
     expect(created.ok).toBe(true);
     const soloId = created.roomId as string;
     expect((created.state as { status: string }).status).toBe("playing"); // a solitaire room starts at creation
-    await playAnyActive(server.store, soloId, [solo], lcg(3));
+    await playAnyActive(t.server.store, soloId, [solo], lcg(3));
     const again = await solo.call("room:rematch", { roomId: soloId });
     expect(again.ok && again.status).toBe("playing");
     solo.close();

@@ -4,39 +4,25 @@
  * the seats that must act), and `turn:yours` reaches every socket of a person (also one that does
  * not watch the room) each time one of their seats becomes one that must act; never for bots.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/db/client.js";
-import type { RunningServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import { gameOf, gameState } from "../src/platform/room.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import type { TurnYours, YourRoom } from "../src/protocol/wire.js";
-import { backends, guest, lcg, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { backends, guest, lcg, TestClient, until, useTestServer } from "./support/harness.js";
 
 describe.each(backends())("your games ($name)", (backend) => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix());
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  const t = useTestServer(backend);
 
   const turns = (c: TestClient) => c.received.filter(([e]) => e === "turn:yours").map(([, p]) => p as TurnYours);
 
   it("mine lists both rooms a player sits in; turn:yours reaches a socket not watching, for people only", async () => {
-    const ann = await guest(server.url, "Ann");
-    const bob = await guest(server.url, "Bob");
-    const annPlay = await new TestClient(server.url, ann.token).ready();
-    const annLobby = await new TestClient(server.url, ann.token).ready();
-    const bobC = await new TestClient(server.url, bob.token).ready();
-    const nameless = await new TestClient(server.url).ready();
+    const ann = await guest(t.server.url, "Ann");
+    const bob = await guest(t.server.url, "Bob");
+    const annPlay = await new TestClient(t.server.url, ann.token).ready();
+    const annLobby = await new TestClient(t.server.url, ann.token).ready();
+    const bobC = await new TestClient(t.server.url, bob.token).ready();
+    const nameless = await new TestClient(t.server.url).ready();
 
     // A playing room: Ann (seat 0), Bob (seat 1), a bot (seat 2).
     const created = await annPlay.call("room:create", { game: "goblin-market", seats: 3, bots: 1, clock: "none" });
@@ -66,12 +52,12 @@ describe.each(backends())("your games ($name)", (backend) => {
     // Ann's lobby socket never watches the room: her game, with who must act now, is in lobby:mine.
     // The bot may move at any moment (real timers): ask until the room did not change around the
     // question, and compare with that version (seen once in CI: the bot moved in between).
-    let at = (await server.store.get(playing))!;
+    let at = (await t.server.store.get(playing))!;
     for (let tries = 0; ; tries++) {
       expect(tries).toBeLessThan(50);
-      const before = (await server.store.get(playing))!;
+      const before = (await t.server.store.get(playing))!;
       const again = await annLobby.call("lobby:mine", {});
-      at = (await server.store.get(playing))!;
+      at = (await t.server.store.get(playing))!;
       mine = again.mine as YourRoom[];
       if (before.version === at.version) break;
     }
@@ -81,11 +67,11 @@ describe.each(backends())("your games ($name)", (backend) => {
     // Play until Ann has been told three times (random legal moves; the bot plays seat 2).
     const random = lcg(23);
     for (let i = 0; i < 2000 && turns(annLobby).filter((t) => t.roomId === playing).length < 3; i++) {
-      const r = (await server.store.get(playing))!;
+      const r = (await t.server.store.get(playing))!;
       expect(r.status).toBe("playing");
       const people = gameOf(r).activeSeats(gameState(r)).filter((s) => s < 2);
       if (people.length === 0) {
-        await until(async () => (await server.store.get(playing))!.version > r.version, "the bot to move");
+        await until(async () => (await t.server.store.get(playing))!.version > r.version, "the bot to move");
         continue;
       }
       const seat = people[0]!;
@@ -95,9 +81,9 @@ describe.each(backends())("your games ($name)", (backend) => {
         return v && v.version >= r.version ? (v.state as { legal: LegalAction[] }) : undefined;
       }, `seat ${seat} to see v${r.version}`);
       const ack = await me.call("game:act", { roomId: playing, action: randomLegalAction(view.legal, random) });
-      if (!ack.ok && (await server.store.get(playing))!.version === r.version) throw new Error(JSON.stringify(ack));
+      if (!ack.ok && (await t.server.store.get(playing))!.version === r.version) throw new Error(JSON.stringify(ack));
     }
-    const last = (await server.store.get(playing))!.version;
+    const last = (await t.server.store.get(playing))!.version;
     await until(() => bobC.rooms.get(playing)!.version >= last, "Bob to see the last version");
     await new Promise((r) => setTimeout(r, 100));
 

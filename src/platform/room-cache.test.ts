@@ -31,42 +31,39 @@ function move(r: Room, random: () => number, at: number): Room {
 const frozen = (r: Room) => JSON.stringify(r);
 
 describe("room cache", () => {
-  it("gives back the newest room remembered, equal to it, through a whole game built on its own copies", () => {
-    const cache = new RoomCache();
-    const random = seededRandom("cache");
+  /**
+   * Plays a whole game through `cache`, each move built on what it gives back; `check(given,
+   * remembered)` runs on every `get`. Returns every room handed out or taken in, with its text then.
+   */
+  function playThrough(cache: RoomCache, seed: string, check: (given: Room, remembered: Room) => void): { last: Room; handedOut: Array<[Room, string]> } {
+    const random = seededRandom(seed);
     let r = started();
     cache.remember(r);
     const handedOut: Array<[Room, string]> = [[r, frozen(r)]];
     let at = 10;
     while (r.status === "playing") {
       const base = cache.get(r.id)!;
-      expect(base).toEqual(r);
+      check(base, r);
       const next = move(base, random, at++);
       cache.remember(next);
       handedOut.push([next, frozen(next)], [base, frozen(base)]);
       r = next;
     }
-    expect(cache.get(r.id)).toEqual(r);
+    return { last: r, handedOut };
+  }
+
+  it("gives back the newest room remembered, equal to it, through a whole game built on its own copies", () => {
+    const cache = new RoomCache();
+    const { last, handedOut } = playThrough(cache, "cache", (given, remembered) => expect(given).toEqual(remembered));
+    expect(cache.get(last.id)).toEqual(last);
     // Nothing handed out or taken in changed afterwards (the cache's logs grew in its own arrays).
     for (const [room, text] of handedOut) expect(frozen(room)).toBe(text);
   });
 
   it("with its logs not shared (SHARED_LOGS=off), gives back the rooms remembered as they are, through a whole game", () => {
     const cache = new RoomCache(2000, false);
-    const random = seededRandom("cache-unshared");
-    let r = started();
-    cache.remember(r);
-    const handedOut: Array<[Room, string]> = [[r, frozen(r)]];
-    let at = 10;
-    while (r.status === "playing") {
-      const base = cache.get(r.id)!;
-      expect(base).toBe(r);
-      const next = move(base, random, at++);
-      cache.remember(next);
-      handedOut.push([next, frozen(next)]);
-      r = next;
-    }
-    expect(cache.get(r.id)).toBe(r);
+    const { last, handedOut } = playThrough(cache, "cache-unshared", (given, remembered) => expect(given).toBe(remembered));
+    expect(cache.get(last.id)).toBe(last);
     for (const [room, text] of handedOut) expect(frozen(room)).toBe(text);
   });
 

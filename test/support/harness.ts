@@ -72,6 +72,24 @@ export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; di
   return { a: db, b: db, dispose: () => db.close() };
 }
 
+/**
+ * One test server for a describe block, on a database of its own (dropped afterwards): `t.server`
+ * and `t.db` are set by its beforeAll.
+ */
+export function useTestServer(backend: Backend): { server: RunningServer; db: Database } {
+  const t = {} as { server: RunningServer; db: Database };
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ db: t.db, dispose } = await openTestDatabase(backend.realPg));
+    t.server = await startTestServer(backend, t.db, newPrefix());
+  });
+  afterAll(async () => {
+    await t.server?.close();
+    await dispose?.();
+  });
+  return t;
+}
+
 export async function openTestDatabase(realPg: boolean): Promise<{ db: Database; dispose: () => Promise<void> }> {
   if (realPg) {
     const fresh = await freshPgDatabase();
