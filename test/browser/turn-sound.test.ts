@@ -134,7 +134,9 @@ describe.skipIf(!available)("the your-turn chime", () => {
         const r = (await store.get(id))!;
         return r.status === "playing" ? r : undefined;
       }, "the start");
-      if (!gameOf(started).activeSeats(gameState(started)).includes(0)) continue;
+      // Read after the bot's first move (seen once in CI), the turn came from the bot, not the Start:
+      // a chime is right then, so only a table read at its Start counts.
+      if (started.actions.length > 0 || !gameOf(started).activeSeats(gameState(started)).includes(0)) continue;
       await until(async () => (await renderedVersion(page)) >= started.version, "the table");
       expect(await page.title()).toContain("Your turn");
       // (A table tried before may have chimed when its bot handed Hob the turn: only this one counts.)
