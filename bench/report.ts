@@ -22,6 +22,10 @@ export interface Settings {
   generators: number;
 }
 
+type KernelPerAction = NonNullable<SystemResult["serverKernelPerAction"]>;
+const kernelCpu = (k: KernelPerAction | null | undefined) => (k ? `${k.userMs.toFixed(3)} / ${k.systemMs.toFixed(3)}` : "-");
+const kernelCalls = (k: KernelPerAction | null | undefined) => (k ? `${k.reads.toFixed(2)} / ${k.writes.toFixed(2)}` : "-");
+
 export interface SystemResult {
   sent: number;
   completed: number;
@@ -38,6 +42,12 @@ export interface SystemResult {
   /** CPU seconds of the server process(es) over the window (and the drain). */
   serverCpuSeconds: number | null;
   serverCpuMsPerAction: number | null;
+  /**
+   * The same CPU split into user and system (kernel) time, and the read and write system calls
+   * the server made, each per action (null if /proc does not say). The system calls are the floor
+   * both servers share: one write per member per action at least.
+   */
+  serverKernelPerAction?: { userMs: number; systemMs: number; reads: number; writes: number } | null;
   serverPeakRssMB: number | null;
   generatorCpuSeconds: number;
   generatorEventLoopDelayP99Ms: number;
@@ -269,6 +279,13 @@ export function markdown(r: BenchReport): string {
       fmt(b?.serverCpuMsPerAction, 3),
       o?.serverCpuMsPerAction != null && b?.serverCpuMsPerAction ? fmt(o.serverCpuMsPerAction / b.serverCpuMsPerAction, 2) : "",
     ),
+    row(
+      "server CPU per action, user / system (ms)",
+      kernelCpu(o?.serverKernelPerAction),
+      kernelCpu(b?.serverKernelPerAction),
+      o?.serverKernelPerAction && b?.serverKernelPerAction?.userMs ? fmt(o.serverKernelPerAction.userMs / b.serverKernelPerAction.userMs, 2) : "",
+    ),
+    row("server system calls per action, read / write", kernelCalls(o?.serverKernelPerAction), kernelCalls(b?.serverKernelPerAction)),
     row(
       "durable timers fired in window (n) / lag, deadline to firing (p50 / p99 / max ms)",
       o?.gc?.server ? `${o.gc.server.timers} / ${fmt(o.gc.server.timerLagP50Ms, 1)} / ${fmt(o.gc.server.timerLagP99Ms, 1)} / ${fmt(o.gc.server.timerLagMaxMs, 1)}` : "-",

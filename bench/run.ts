@@ -31,7 +31,7 @@ import type { QueueLoadConfig, QueueLoadResult } from "./queue-load.js";
 import { appendReport, machine, markdown, ratios, targets, type BenchReport, type QueueResult, type QueueSettings, type Settings, type SystemResult } from "./report.js";
 import { slowCommandsSince, slowLogMark } from "./redis-slowlog.js";
 import { startTimerProbe } from "./timer-probe.js";
-import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type MachineTimes } from "./stats.js";
+import { CpuWindow, machineDelta, machineTimes, peakRssBytes, percentile, summarize, type KernelCounts, type MachineTimes } from "./stats.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /**
@@ -424,6 +424,13 @@ function merge(results: LoadResult[]): LoadResult {
   return m;
 }
 
+/** A kernel window's counts per action (`actions`: what the server did in it). */
+function kernelPerAction(k: KernelCounts | null, actions: number): SystemResult["serverKernelPerAction"] {
+  if (!k || actions === 0) return null;
+  const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+  return { userMs: r((k.userSeconds * 1e3) / actions, 3), systemMs: r((k.systemSeconds * 1e3) / actions, 3), reads: r(k.reads / actions, 2), writes: r(k.writes / actions, 2) };
+}
+
 function systemResult(r: LoadResult, serverCpu: number | null, peakRss: number | null, machine: MachineTimes | null, redisCpu: number | null): SystemResult {
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
@@ -561,6 +568,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const window0 = Date.now();
   const loads = await gens.go();
   const serverCpu = cpu.used();
+  const serverKernel = cpu.kernel();
   const machine1 = machineTimes();
   const redisCpu1 = await redisCpu(redis);
   const slowCommands = await slowCommandsSince(redis, slow0);
@@ -598,6 +606,7 @@ async function runOurs(sampleFile: string): Promise<{ result: SystemResult; prof
   const botMoves = result.gc.server?.timerBotMoves ?? 0;
   result.timerBotMoves = botMoves;
   if (serverCpu !== null && load.completed + botMoves > 0) result.serverCpuMsPerAction = Math.round((serverCpu / (load.completed + botMoves)) * 1e6) / 1e3;
+  result.serverKernelPerAction = kernelPerAction(serverKernel, load.completed + botMoves);
   result.gamesFinished = load.gamesFinished;
   result.redis = footprint;
   result.postgres = { gamesRecorded, transactions: xact, connectionsOpened: sessions, transactionsPerRecordedGame: gamesRecorded ? Math.round((xact / gamesRecorded) * 100) / 100 : null };
@@ -641,11 +650,13 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   const window0 = Date.now();
   const load = merge(await gens.go());
   const serverCpu = cpu.used();
+  const serverKernel = cpu.kernel();
   const machine1 = machineTimes();
   const peak = peakRssBytes(proc.pid!);
   for (const g of gens.procs) await stop(g);
   await stop(proc);
   const result = systemResult(load, serverCpu, peak, machineDelta(machine0, machine1), null);
+  result.serverKernelPerAction = kernelPerAction(serverKernel, load.completed);
   result.gc = {
     server: gcOf([join(gcDir(), "baseline-server.txt")], window0),
     generator: gcOf(gens.procs.map((_, g) => join(gcDir(), `baseline-generator-${g}.txt`)), window0),

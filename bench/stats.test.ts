@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { machineDelta, machineTimes } from "./stats.js";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { CpuWindow, machineDelta, machineTimes } from "./stats.js";
 
 describe("machineTimes", () => {
   it("reads busy, steal and I/O wait seconds from /proc/stat, and busy grows while this process spins", () => {
@@ -16,5 +17,26 @@ describe("machineTimes", () => {
     expect(d.iowait).toBeGreaterThanOrEqual(0);
     expect(d.busy + d.steal + d.iowait).toBeLessThan(60);
     expect(machineDelta(null, a)).toBeNull();
+  });
+});
+
+describe("CpuWindow.kernel", () => {
+  it("counts this process's write system calls and user CPU over a window", () => {
+    const w = new CpuWindow([process.pid]);
+    const fd = openSync("/dev/null", "w");
+    for (let i = 0; i < 500; i++) writeSync(fd, "x");
+    closeSync(fd);
+    // Spin for 100 ms of this process's own CPU (not wall time: the machine may be busy).
+    const cpu0 = process.cpuUsage().user;
+    let x = 0;
+    while (process.cpuUsage().user - cpu0 < 100_000) for (let i = 0; i < 1000; i++) x += Math.sqrt(x + 1);
+    const k = w.kernel()!;
+    expect(x).toBeGreaterThan(0);
+    expect(k).not.toBeNull();
+    expect(k.writes).toBeGreaterThanOrEqual(500);
+    expect(k.reads).toBeGreaterThanOrEqual(0);
+    expect(k.userSeconds).toBeGreaterThan(0.05); // 10 ms ticks
+    expect(k.systemSeconds).toBeGreaterThanOrEqual(0);
+    expect(new CpuWindow([2 ** 22 + 12345]).kernel()).toBeNull();
   });
 });

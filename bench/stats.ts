@@ -81,11 +81,52 @@ export function rssBytes(pid: number): number | null {
   return statusField(pid, "VmRSS");
 }
 
+/**
+ * What a process has spent so far in the kernel's own accounting: user and system CPU seconds
+ * (/proc/<pid>/stat) and the read and write system calls it made (`syscr`, `syscw` of
+ * /proc/<pid>/io: every read-like and write-like call, sockets included). Null where /proc does
+ * not say (another OS, or no permission).
+ */
+export interface KernelCounts {
+  userSeconds: number;
+  systemSeconds: number;
+  reads: number;
+  writes: number;
+}
+
+export function kernelCounts(pid: number): KernelCounts | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const io = readFileSync(`/proc/${pid}/io`, "utf8");
+    const num = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(io)?.[1] ?? NaN);
+    const c = { userSeconds: Number(fields[11]) / ticksPerSecond(), systemSeconds: Number(fields[12]) / ticksPerSecond(), reads: num("syscr"), writes: num("syscw") };
+    return Object.values(c).every(Number.isFinite) ? c : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Wall-clock CPU accounting of a set of processes over a window. */
 export class CpuWindow {
   private readonly start = new Map<number, number | null>();
+  private readonly kernelStart = new Map<number, KernelCounts | null>();
   constructor(private readonly pids: readonly number[]) {
-    for (const pid of pids) this.start.set(pid, cpuSeconds(pid));
+    for (const pid of pids) {
+      this.start.set(pid, cpuSeconds(pid));
+      this.kernelStart.set(pid, kernelCounts(pid));
+    }
+  }
+  /** User and system CPU seconds and read and write system calls of all the processes since construction (null if unknown). */
+  kernel(): KernelCounts | null {
+    const total: KernelCounts = { userSeconds: 0, systemSeconds: 0, reads: 0, writes: 0 };
+    for (const pid of this.pids) {
+      const a = this.kernelStart.get(pid);
+      const b = kernelCounts(pid);
+      if (!a || !b) return null;
+      for (const k of Object.keys(total) as (keyof KernelCounts)[]) total[k] += b[k] - a[k];
+    }
+    return total;
   }
   /** CPU seconds used by all the processes since construction (null if unknown). */
   used(): number | null {
