@@ -1,6 +1,7 @@
 /**
  * What a viewer may know. Goblin Market has no per-seat secrets: every seat and spectator
- * sees the same public facts (one view for all: see viewKey). Never included: the RNG state,
+ * sees the same public facts (one view for all: see viewKey). The outcome is not repeated here:
+ * the room's view carries it (`outcome`). Never included: the RNG state,
  * and the identity or order of the undrawn Auction Deck and Goblin Deck cards (counts only),
  * except for the replay of a finished game (viewer `all`).
  */
@@ -78,7 +79,6 @@ function publicView(state: GoblinMarketState) {
     lastPayouts: state.lastPayouts
       ? { ...state.lastPayouts, sisterhood: [...state.lastPayouts.sisterhood], goblin: [...state.lastPayouts.goblin] }
       : null,
-    outcome: outcome(state),
   };
 }
 
