@@ -6,7 +6,7 @@
  * is a gap, and room:sync with `since` (the version held) gets what was missed.
  */
 import { io, type Socket } from "socket.io-client";
-import { absorbPush, absorbSyncReply } from "../../src/protocol/room-state.js";
+import { absorbPush, absorbSyncReply, isUpdate } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
@@ -531,17 +531,26 @@ export class Store {
   // ---- rooms ------------------------------------------------------------------------------
 
   /**
-   * What the client keeps of a view: the server's clock offset noted; a seat a bot plays (its
-   * player away) gets no controls (the bot moves; the server refuses the player's moves).
+   * What the client keeps of a view: a seat a bot plays (its player away) gets no controls (the
+   * bot moves; the server refuses the player's moves).
    */
   private arrived(v: RoomView, seenBefore: boolean): RoomView {
-    if (typeof v.serverTime === "number") this.serverOffset = v.serverTime - Date.now();
     this.noteTurn(v, seenBefore);
     if (v.seat !== null && v.seats[v.seat]?.away && v.legal.length) return { ...v, legal: [] };
     return v;
   }
 
-  keep(state: RoomView, connected?: string[]): void {
+  /** The server's clock as of now (a whole view's or a reply's `serverTime`, read on arrival). */
+  private noteServerTime(serverTime: unknown): void {
+    if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
+  }
+
+  /**
+   * A view from a reply (join, create, sync, daily start). `serverTime`: the reply's (absent: the
+   * view's, a whole view's own; null: none known, as for an update applied from an older server).
+   */
+  keep(state: RoomView, connected?: string[], serverTime?: number | null): void {
+    if (serverTime !== null) this.noteServerTime(serverTime ?? state.serverTime);
     const seenBefore = this.held.has(state.roomId);
     this.held.set(state.roomId, state);
     state = this.arrived(state, seenBefore);
@@ -562,6 +571,8 @@ export class Store {
     if (!cur || !held) return;
     const r = absorbPush(held, p);
     if (r.kind === "stale") return;
+    // Updates carry no serverTime: the offset stays the one of the last whole view or reply.
+    if (r.kind === "applied" && !isUpdate(p)) this.noteServerTime(p.serverTime);
     if (r.kind !== "applied") {
       void this.sync(p.roomId, r.kind === "broken");
       return;
@@ -587,17 +598,17 @@ export class Store {
     const viewer = this.viewer;
     try {
       let sent = whole ? undefined : this.held.get(roomId);
-      let ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", sent ? { roomId, since: sent.version } : { roomId });
+      let ack = await this.request<{ state: RoomState; connected: string[]; serverTime?: number }>("room:sync", sent ? { roomId, since: sent.version } : { roomId });
       if (viewer !== this.viewer) return;
       let r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
       if (r?.kind === "broken") {
         sent = undefined;
-        ack = await this.request<{ state: RoomState; connected: string[] }>("room:sync", { roomId });
+        ack = await this.request<{ state: RoomState; connected: string[]; serverTime?: number }>("room:sync", { roomId });
         if (viewer !== this.viewer) return;
         r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
       }
       if (ack.ok) {
-        if (r?.kind === "applied") this.keep(r.view, ack.connected);
+        if (r?.kind === "applied") this.keep(r.view, ack.connected, ack.serverTime ?? (isUpdate(ack.state) ? null : ack.state.serverTime));
         // Opening a room, or coming back after a reconnection: what was said meanwhile.
         void this.loadChat(roomId);
       } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {

@@ -22,12 +22,14 @@ interface Client {
   view: RoomView | undefined;
   /** Not receiving pushes (disconnected) until it re-syncs. */
   away: boolean;
+  /** The serverTime of the last whole view it got (updates carry none). */
+  wholeAt: number;
 }
 
 function setup(gameId: string, players: number, history: ViewHistory) {
   const ps = Array.from({ length: players }, (_, i) => ({ id: `p${i}`, name: `P${i}` }));
   let room = createRoom("vh", ps[0]!, { game: gameId, seats: players }, 1);
-  const clients: Client[] = [...ps.map((p) => ({ pid: p.id as string | null, view: undefined, away: false })), { pid: null, view: undefined, away: false }];
+  const clients: Client[] = [...ps.map((p) => ({ pid: p.id as string | null, view: undefined, away: false, wholeAt: 1 })), { pid: null, view: undefined, away: false, wholeAt: 1 }];
   // Everyone watches from the start (the host's ack, the others as spectators, then seated).
   for (const c of clients) c.view = json(history.forWatch(room, c.pid, undefined, 1)) as RoomView;
   return { ps, room, clients };
@@ -56,7 +58,11 @@ describe("view history", () => {
           const r = absorbPush(c.view, payload);
           expect(r.kind, `${game.id} v${next.version} to ${c.pid}`).toBe("applied");
           if (r.kind === "applied") c.view = r.view;
-          expect(c.view).toEqual(json(roomView(next, viewerFor(next, c.pid), 0, now)));
+          // Exactly the whole view, but for serverTime: updates carry none, so the view keeps the
+          // time of the last whole view the client got.
+          if (!isUpdate(payload)) c.wholeAt = now;
+          expect(c.view!.serverTime).toBe(c.wholeAt);
+          expect({ ...c.view, serverTime: now }).toEqual(json(roomView(next, viewerFor(next, c.pid), 0, now)));
         });
       };
       const change = (next: Room) => {
@@ -86,7 +92,9 @@ describe("view history", () => {
             const r = absorbSyncReply(c.view, sent, reply);
             expect(r.kind).toBe("applied");
             if (r.kind === "applied") c.view = r.view;
-            expect(c.view).toEqual(json(roomView(room, viewerFor(room, c.pid), 0, now)));
+            if (!isUpdate(reply)) c.wholeAt = now;
+            expect(c.view!.serverTime).toBe(c.wholeAt);
+            expect({ ...c.view, serverTime: now }).toEqual(json(roomView(room, viewerFor(room, c.pid), 0, now)));
             c.away = false;
           }
         }

@@ -253,7 +253,9 @@ export class ViewHistory {
     const cache = new DiffCache();
     const out: string[][] = new Array(targets.length);
     const whole: number[] = [];
-    const head = `{"roomId":${JSON.stringify(next.id)},"version":${next.version},"base":${base},"serverTime":${now}`;
+    // `base` only when it is not the version just before (docs/protocol.md, "Updates"); no
+    // serverTime: clients keep the offset of their last whole view or sync reply.
+    const head = `{"roomId":${JSON.stringify(next.id)},"version":${next.version}${base === next.version - 1 ? "" : `,"base":${base}`}`;
     // The log entries written since `base`, as each viewer may see them (one text when all are public).
     const entries = before ? next.log.slice(before.logLength) : [];
     const publicLog = entries.some((e) => e.to !== undefined) ? null : logPiece(entries);
@@ -302,7 +304,8 @@ export class ViewHistory {
       const parts = new DiffCache().body(bodiesOf(kept.room, kept.at)(then), body);
       const length = patchLength(parts);
       if (length <= SURELY_SMALLER || length <= sizeOf(body)) {
-        const update: RoomUpdate = { roomId: room.id, version: room.version, base: since!, serverTime: now, patch: JSON.parse(patchPieces(parts).join("")) as Patch };
+        const update: RoomUpdate = { roomId: room.id, version: room.version, patch: JSON.parse(patchPieces(parts).join("")) as Patch };
+        if (since !== room.version - 1) update.base = since;
         const log = visibleLog(room.log.slice(kept.logLength), viewer);
         if (log.length) update.log = log;
         reply = update;

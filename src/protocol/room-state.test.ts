@@ -23,21 +23,21 @@ const view = (version: number, extra: Partial<RoomView> = {}): RoomView =>
 const update = (base: number, version = base + 1, extra: Partial<RoomUpdate> = {}): RoomUpdate => ({
   roomId: "r",
   version,
-  base,
-  serverTime: 200,
+  ...(base === version - 1 ? {} : { base }),
   patch: { view: { turn: [1], bids: [[{ seat: 0, amount: 3 }], 0] }, active: [[1]] },
   log: [{ type: "bid", seat: 0, amount: 3, n: 2 }],
   ...extra,
 });
 
 describe("room state", () => {
-  it("applies an update to the view of its base: patch, version, serverTime, log; the old view untouched", () => {
+  it("applies an update to the view of its base: patch, version, log; serverTime kept; the old view untouched", () => {
     const held = view(5);
     const before = JSON.stringify(held);
     const r = absorbPush(held, update(5));
+    expect(update(5)).not.toHaveProperty("base"); // one version on: base left out
     expect(r).toEqual({
       kind: "applied",
-      view: { ...held, version: 6, serverTime: 200, view: { turn: 1, bids: [{ seat: 0, amount: 3 }] }, active: [1], log: [...held.log, { type: "bid", seat: 0, amount: 3, n: 2 }] },
+      view: { ...held, version: 6, serverTime: 100, view: { turn: 1, bids: [{ seat: 0, amount: 3 }] }, active: [1], log: [...held.log, { type: "bid", seat: 0, amount: 3, n: 2 }] },
     });
     expect(JSON.stringify(held)).toBe(before);
   });
@@ -47,6 +47,11 @@ describe("room state", () => {
     expect(absorbPush(view(4), update(5)).kind).toBe("gap");
     expect(absorbPush(undefined, update(5)).kind).toBe("gap");
     expect(absorbPush(view(5), update(5, 6, { patch: { nothing: { here: [1] } } })).kind).toBe("broken");
+    // An update that spans versions names its base; without one it applies to version - 1 only.
+    expect(update(5, 7).base).toBe(5);
+    expect(absorbPush(view(5), update(5, 7)).kind).toBe("applied");
+    expect(absorbPush(view(6), update(5, 7)).kind).toBe("gap");
+    expect(absorbPush(view(5), { ...update(6, 7) }).kind).toBe("gap");
     expect(absorbPush(view(4), view(6, { logFrom: 1, log: [] })).kind).toBe("gap");
     expect(absorbPush(view(6), view(6)).kind).toBe("stale");
   });

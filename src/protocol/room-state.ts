@@ -22,11 +22,20 @@ function appendLog(log: LogEntry[], more: readonly LogEntry[] | undefined): LogE
   return [...log, ...more.filter((e) => e.n > last)];
 }
 
-/** The view `held` (at version `u.base`) becomes with `u`; `held` is left as it was. Throws if `u` does not fit it. */
+/** The version of the view an update applies to: its `base`, or the version just before it when it has none. */
+export function baseOf(u: RoomUpdate): number {
+  return u.base ?? u.version - 1;
+}
+
+/**
+ * The view `held` (at version `baseOf(u)`) becomes with `u`; `held` is left as it was. Throws if
+ * `u` does not fit it. Updates carry no `serverTime`: the view keeps the one of the last whole
+ * view (the time the client's clock offset was taken from).
+ */
 export function applyUpdate(held: RoomView, u: RoomUpdate): RoomView {
-  if (u.base !== held.version || u.roomId !== held.roomId) throw new Error("update: not for this view");
+  if (baseOf(u) !== held.version || u.roomId !== held.roomId) throw new Error("update: not for this view");
   const patched = applyPatch(held, u.patch);
-  return { ...patched, version: u.version, serverTime: u.serverTime, logFrom: 0, log: appendLog(held.log, u.log) };
+  return { ...patched, version: u.version, logFrom: 0, log: appendLog(held.log, u.log) };
 }
 
 /**
@@ -44,7 +53,7 @@ export function absorbPush(held: RoomView | undefined, p: RoomState): Absorbed {
   if (isUpdate(p)) {
     if (!held) return { kind: "gap" };
     if (p.version <= held.version) return { kind: "stale" };
-    if (p.base !== held.version) return { kind: "gap" };
+    if (baseOf(p) !== held.version) return { kind: "gap" };
     try {
       return { kind: "applied", view: applyUpdate(held, p) };
     } catch {

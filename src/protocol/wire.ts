@@ -161,10 +161,11 @@ export interface RoomView {
 export interface RoomUpdate {
   roomId: string;
   version: number;
-  /** The version of the view this applies to: exactly the one you hold, else ask `room:sync` with `since`. */
-  base: number;
-  /** As RoomView.serverTime. */
-  serverTime: number;
+  /**
+   * The version of the view this applies to (absent: `version - 1`, as in nearly every push):
+   * exactly the one you hold, else ask `room:sync` with `since`. See `baseOf`.
+   */
+  base?: number;
   /** What changed in the rest of the view (all but version, serverTime, logFrom and log). */
   patch: Patch;
   /** The log entries you may see that were added after `base` (absent: none). */

@@ -311,8 +311,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       await socket.join(ch.spec(room.id));
     }
     announcePresence(room.id);
-    const state = history.forWatch(room, pid, since, daily.now());
-    return { state, connected: await presence(room.id) };
+    const now = daily.now();
+    const state = history.forWatch(room, pid, since, now);
+    // serverTime on the reply itself: an update (sync with since) carries none, and a client
+    // takes its clock offset from each reply (docs/protocol.md, "Clocks").
+    return { state, connected: await presence(room.id), serverTime: now };
   }
 
   /** After a player takes or leaves a seat, move all their sockets watching the room. */

@@ -14,7 +14,7 @@ import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
 import type { Room } from "../../src/platform/room.js";
-import { absorbPush, absorbSyncReply, isUpdate, type Absorbed } from "../../src/protocol/room-state.js";
+import { absorbPush, absorbSyncReply, baseOf, isUpdate, type Absorbed } from "../../src/protocol/room-state.js";
 import type { RoomState, RoomView } from "../../src/protocol/wire.js";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -210,7 +210,7 @@ export class TestClient {
     const r: Absorbed = absorbPush(held, payload);
     if (isUpdate(payload)) this.updates++;
     if (r.kind === "stale") return;
-    if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? payload.base : held.version) : null);
+    if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? baseOf(payload) : held.version) : null);
     this.gaps++;
     void this.sync(payload.roomId, r.kind === "broken");
   }
@@ -239,7 +239,7 @@ export class TestClient {
 
   private takeReply(sent: RoomView | undefined, state: RoomState): Absorbed {
     const r = absorbSyncReply(this.held(state.roomId), sent, state);
-    if (r.kind === "applied") this.hold(r.view, state, isUpdate(state) ? state.base : null);
+    if (r.kind === "applied") this.hold(r.view, state, isUpdate(state) ? baseOf(state) : null);
     return r;
   }
 
