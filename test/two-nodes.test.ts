@@ -9,6 +9,9 @@ import { getFinishedGame } from "../src/db/finished-games.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction } from "../src/games/types.js";
 import type { RunningServer } from "../src/server.js";
+import { Redis } from "ioredis";
+import { activeOf } from "../src/platform/room.js";
+import type { TurnYours } from "../src/protocol/wire.js";
 import { guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
 
 const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
@@ -18,10 +21,11 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
   let b: RunningServer;
   let dbA: Database;
   let dbB: Database;
+  let prefix: string;
   const cleanup: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
-    const prefix = newPrefix();
+    prefix = newPrefix();
     const dbs = await twoNodeDatabases();
     ({ a: dbA, b: dbB } = dbs);
     cleanup.push(dbs.dispose);
@@ -122,5 +126,58 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
     expect(after.actions.length).toBe(1);
     expect(after.version).toBe(room.version + 1);
     for (const c of [...onA, ...onB]) c.close();
+  });
+
+  it("tells a person it is their turn on every node, through the change feed, with no adapter message", async () => {
+    // Ann and Cat play through node A, Bob through node B; Bob also has a socket on each node
+    // that watches nothing (a lobby tab, a phone). Moves made on either node make Bob's turns.
+    const ids = await Promise.all(["Ann", "Bob", "Cat"].map((n) => guest(a.url, n)));
+    const players = [new TestClient(a.url, ids[0]!.token), new TestClient(b.url, ids[1]!.token), new TestClient(b.url, ids[2]!.token)];
+    await Promise.all(players.map((c) => c.ready()));
+    const bobOnA = await new TestClient(a.url, ids[1]!.token).ready();
+    const bobOnB = await new TestClient(b.url, ids[1]!.token).ready();
+    const roomId = (await players[0]!.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    for (const c of players.slice(1)) expect((await c.call("room:join", { roomId })).ok).toBe(true);
+    expect((await players[0]!.call("room:start", { roomId })).ok).toBe(true);
+    const started = (await a.store.get(roomId))!;
+    // The start (on node A) may make it Bob's turn already.
+    const bobsTurns: number[] = activeOf(started).includes(1) ? [started.version] : [];
+    let s = 5;
+    const random = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 0x100000000);
+    const nodeOf = new Map<number, "A" | "B">();
+    for (let step = 0; step < 40; step++) {
+      const room = (await a.store.get(roomId))!;
+      if (room.status !== "playing") break;
+      const seat = activeOf(room)[0]!;
+      const me = players[seat]!;
+      const mine = await until(() => {
+        const r = me.rooms.get(roomId);
+        return r && r.version >= room.version ? r.state : undefined;
+      }, `seat ${seat} sees v${room.version}`);
+      const ack = await me.call("game:act", { roomId, action: randomLegalAction(mine.legal as LegalAction[], random) as Action });
+      expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      const after = (await a.store.get(roomId))!;
+      nodeOf.set(after.version, seat === 0 ? "A" : "B");
+      if (after.status === "playing" && activeOf(after)[0] === 1 && seat !== 1) bobsTurns.push(after.version);
+    }
+    expect(bobsTurns.length).toBeGreaterThan(3);
+    expect(new Set(bobsTurns.map((v) => nodeOf.get(v))), "Bob's turns made on both nodes").toEqual(new Set(["A", "B"]));
+    const turns = (c: TestClient) => c.received.filter(([e]) => e === "turn:yours").map(([, p]) => p as TurnYours).filter((t) => t.roomId === roomId);
+    for (const c of [bobOnA, bobOnB]) {
+      await until(() => turns(c).length >= bobsTurns.length, "Bob's sockets told of each turn");
+      expect(turns(c).map((t) => t.version)).toEqual(bobsTurns);
+      expect(turns(c).every((t) => t.seat === 1 && t.game === "goblin-market")).toBe(true);
+    }
+    // Nobody else was told of Bob's turns, and no turn notice went through the adapter's stream.
+    expect(turns(players[0]!).filter((t) => t.seat === 1)).toEqual([]);
+    const redis = new Redis(REDIS_URL!);
+    const adapterEntries = await redis.xrange(`${prefix}socket.io`, "-", "+");
+    redis.disconnect();
+    expect(adapterEntries.length, "the adapter's stream is there (presence uses it)").toBeGreaterThan(0);
+    expect(adapterEntries.filter(([, f]) => f.join(" ").includes("turn:yours")).map(([, f]) => f.join(" ")).slice(0, 2)).toEqual([]);
+    // Close only once every player holds the last version (a catch-up in flight would be cut off).
+    const last = (await a.store.get(roomId))!.version;
+    for (const c of players) await until(() => (c.rooms.get(roomId)?.version ?? 0) >= last, "every player at the last version");
+    for (const c of [...players, bobOnA, bobOnB]) c.close();
   });
 });

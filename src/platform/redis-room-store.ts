@@ -167,15 +167,27 @@ return {f[1] or '', f[2] or '', f[3] or '', redis.call('LRANGE', KEYS[2], 0, -1)
  * <actions from> <players who left, comma-separated>" (ids never hold spaces): one field to
  * write and parse instead of six.
  */
-function feedMeta(writer: string, roomId: string, version: number, logFrom: number, actionsFrom: number, left: readonly string[]): string {
-  return `${writer} ${roomId} ${version} ${logFrom} ${actionsFrom} ${left.join(",")}`;
+function feedMeta(writer: string, roomId: string, version: number, logFrom: number, actionsFrom: number, left: readonly string[], turns: ChangeNote["turns"]): string {
+  const meta = `${writer} ${roomId} ${version} ${logFrom} ${actionsFrom} ${left.join(",")}`;
+  // Whose turn it now is (ChangeNote.turns), after the fields older nodes read: "<game> <player>:<seat>,…".
+  return turns ? `${meta} ${turns.game} ${turns.seats.map((t) => `${t.playerId}:${t.seat}`).join(",")}` : meta;
+}
+
+/** The turns of a feed entry's meta (feedMeta), or undefined: none. */
+function parseTurns(game: string, list: string): ChangeNote["turns"] {
+  if (!game || !list) return undefined;
+  const seats = list.split(",").map((t) => {
+    const at = t.lastIndexOf(":");
+    return { playerId: t.slice(0, at), seat: Number(t.slice(at + 1)) };
+  });
+  return seats.every((t) => t.playerId && Number.isInteger(t.seat)) ? { game, seats } : undefined;
 }
 
 /** The positions of a feed entry: "m" (feedMeta), or the six fields entries had before it. */
-function parseMeta(f: Record<string, Buffer>): { writer: string; roomId: string; version: number; logFrom: number; actionsFrom: number; left: string } {
+function parseMeta(f: Record<string, Buffer>): { writer: string; roomId: string; version: number; logFrom: number; actionsFrom: number; left: string; turns?: ChangeNote["turns"] } {
   if (f.m) {
-    const [writer = "", roomId = "", v = "", lf = "0", af = "0", left = ""] = f.m.toString().split(" ");
-    return { writer, roomId, version: Number(v), logFrom: Number(lf), actionsFrom: Number(af), left };
+    const [writer = "", roomId = "", v = "", lf = "0", af = "0", left = "", game = "", turns = ""] = f.m.toString().split(" ");
+    return { writer, roomId, version: Number(v), logFrom: Number(lf), actionsFrom: Number(af), left, turns: parseTurns(game, turns) };
   }
   return {
     writer: f.n?.toString() ?? "",
@@ -411,7 +423,7 @@ export class RedisRoomStore implements RoomStore {
         chunk,
         summary,
         room.id,
-        feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? []),
+        feedMeta(this.writer, room.id, room.version, logFrom, actionsFrom, note?.leftPlayers ?? [], note?.turns),
       ) as Promise<number | Stored>;
     this.batchWrites();
     let res = await write(canAppend ? "append" : "seal");
@@ -533,6 +545,7 @@ export class RedisRoomStore implements RoomStore {
                   logFrom,
                   actionsFrom,
                   leftPlayers: m.left ? m.left.split(",") : [],
+                  ...(m.turns ? { turns: m.turns } : {}),
                   applyTo: (prev) => (chunk ? changeFrom(prev, head, chunk, version, actionsFrom, logFrom) : null),
                 });
               } catch {

@@ -24,6 +24,7 @@ import {
   markPersisted,
   botPlays,
   nameAtTable,
+  newTurns,
   renameSeat,
   seatOf,
   startRoom,
@@ -114,7 +115,8 @@ export function changeNote(prev: Room | null, next: Room): ChangeNote {
   if (prev && prev.seats !== next.seats) {
     for (const s of prev.seats) if (s.playerId && !next.seats.some((t) => t.playerId === s.playerId)) left.push(s.playerId);
   }
-  return { logFrom: logLength(prev), actionsFrom: prev?.actions.length ?? 0, leftPlayers: left };
+  const seats = newTurns(prev, next);
+  return { logFrom: logLength(prev), actionsFrom: prev?.actions.length ?? 0, leftPlayers: left, ...(seats.length ? { turns: { game: next.game, seats } } : {}) };
 }
 
 export class RoomService {

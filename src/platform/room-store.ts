@@ -3,6 +3,7 @@
  * every node) and in-process (one node, zero setup). Rooms are stored serialised, so no caller
  * ever shares an object with the store.
  */
+import type { Seat } from "../games/types.js";
 import type { Room, RoomStatus, RoomSummary } from "./room.js";
 import type { ChatMessage } from "./chat.js";
 
@@ -67,6 +68,12 @@ export interface ChangeNote {
   actionsFrom: number;
   /** Players who sat in the room before the change and no longer do. */
   leftPlayers: string[];
+  /**
+   * The people whose turn the change made (`newTurns`): every node tells its own sockets of
+   * each (`turn:yours`), so the notice needs no message of its own between nodes. `game`: the
+   * room's game, which the notice names.
+   */
+  turns?: { game: string; seats: Array<{ playerId: string; seat: Seat }> };
   /** The room's next deadline after the change (epoch ms; timers.ts), or null: none. */
   due?: number | null;
   /**

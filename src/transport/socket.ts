@@ -17,8 +17,9 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, newTurns, summarize, summarizeFor, type Room } from "../platform/room.js";
+import { logLength, summarize, summarizeFor, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
+import type { RoomChange } from "../platform/room-store.js";
 import { changeNote, checkRoomId } from "../platform/room-service.js";
 import { viewerFor } from "../platform/views.js";
 import { ViewHistory } from "../platform/view-history.js";
@@ -227,19 +228,30 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
   service.onChange((prev, next) => {
-    deliver(next, logLength(prev), changeNote(prev, next).leftPlayers);
+    const note = changeNote(prev, next);
+    deliver(next, logLength(prev), note.leftPlayers);
     if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
       io.to("lobby").emit("lobby:room", summarize(next));
     }
-    // Your games: the node that made the change tells each person whose turn it now is, on all
-    // their sockets (through the adapter), whether or not they watch the room (docs/protocol.md).
-    for (const t of newTurns(prev, next)) {
-      io.to(ch.player(t.playerId)).emit("turn:yours", { roomId: next.id, game: next.game, version: next.version, seat: t.seat } satisfies TurnYours);
-    }
+    // Your games: each person whose turn it now is hears it on their sockets here; other nodes
+    // tell theirs from the change feed (the note's `turns`), so no adapter message per move.
+    if (note.turns) tellTurns(next.id, next.version, note.turns);
   });
+
+  /** `turn:yours` to this node's sockets of each person whose turn a change made, watching the room or not (docs/protocol.md). */
+  function tellTurns(roomId: string, version: number, turns: NonNullable<RoomChange["turns"]>): void {
+    for (const t of turns.seats) {
+      if (!localRooms.has(ch.player(t.playerId))) continue;
+      // Local: a plain emit would publish to the adapter's stream (connection-state recovery
+      // records every packet), one Redis XADD per move; after a reconnection the lobby's `mine`
+      // makes good a missed notice.
+      io.local.to(ch.player(t.playerId)).emit("turn:yours", { roomId, game: turns.game, version, seat: t.seat } satisfies TurnYours);
+    }
+  }
 
   /** A change made on another node: deliver it here if anyone here watches the room. */
   service.store.follow?.((change) => {
+    if (change.turns) tellTurns(change.roomId, change.version, change.turns);
     if (!localRooms.has(ch.room(change.roomId)) && !localRooms.has(ch.spec(change.roomId))) return;
     // Already delivered this version or a newer one (read from the store after a gap).
     if ((delivered.get(change.roomId) ?? 0) >= change.version) return;
