@@ -265,10 +265,11 @@ describe.each(factories)("quick play service ($name)", ({ shared }) => {
         expect(p.pool).toBe(r.match.pool);
       }
     }
-    // Both nodes formed tables (the race was real), and almost everyone was seated: the rest are
-    // fewer than a table per pool.
-    expect(nodes[0]!.proposed.length).toBeGreaterThan(0);
-    expect(nodes[1]!.proposed.length).toBeGreaterThan(0);
+    // The race was real (claims were lost), and almost everyone was seated: the rest are fewer
+    // than a table per pool. Which node wins each race is up to timing: one node may win them all
+    // (seen once in CI on Redis), so only the two nodes together must have formed tables.
+    expect(nodes[0]!.proposed.length + nodes[1]!.proposed.length).toBe(everyProposal.length);
+    expect(everyProposal.length).toBeGreaterThan(0);
     expect(lost).toBeGreaterThan(0);
     const left = await nodes[0]!.service.counts();
     const queued = Object.values(left).reduce((a, b) => a + b, 0);
