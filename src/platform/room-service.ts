@@ -45,7 +45,8 @@ import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import type { HostedRooms } from "./hosted-rooms.js";
 
-export type ChangeListener = (prev: Room | null, next: Room) => void;
+/** A change this node made: the room before (null: a new room), after, and the note stored with it. */
+export type ChangeListener = (prev: Room | null, next: Room, note: ChangeNote) => void;
 
 export interface RoomServiceOptions {
   now?: () => number;
@@ -164,9 +165,9 @@ export class RoomService {
     this.listeners.push(listener);
   }
 
-  private emit(prev: Room | null, next: Room): void {
+  private emit(prev: Room | null, next: Room, note: ChangeNote): void {
     if (next.status === "finished" && prev?.status !== "finished") this.metrics.gameFinished(next.game);
-    for (const l of this.listeners) l(prev, next);
+    for (const l of this.listeners) l(prev, next, note);
   }
 
   /** The room as stored now (always read from the store). */
@@ -242,7 +243,7 @@ export class RoomService {
       const res = await this.store.compareAndSetOrGet(next, room.version, note);
       if (res.ok) {
         this.remember(next);
-        this.emit(room, next);
+        this.emit(room, next, note);
         return { room: next, changed: true };
       }
       this.metrics.casConflict();
@@ -255,8 +256,13 @@ export class RoomService {
     throw err("BUSY", "The room is very busy; please try again.");
   }
 
-  private firstNote(room: Room): ChangeNote {
-    return { ...changeNote(null, room), due: nextDue(room, this.timing) };
+  /** Writes a new room (no version stored before it); on success remembers it and tells the listeners. */
+  private async storeNew(room: Room): Promise<boolean> {
+    const note: ChangeNote = { ...changeNote(null, room), due: nextDue(room, this.timing) };
+    if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return false;
+    this.remember(room);
+    this.emit(null, room, note);
+    return true;
   }
 
   /**
@@ -301,20 +307,14 @@ export class RoomService {
       // A solitaire room has every seat filled at creation (the host's): it starts at once, as the daily challenge does.
       if (room.seats.length === 1) room = startRoom(room, host, this.seed(), now);
       await beforeWrite?.(room.id);
-      if ((await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) {
-        this.remember(room);
-        this.emit(null, room);
-        return room;
-      }
+      if (await this.storeNew(room)) return room;
     }
     throw err("BUSY", "Could not create a room; please try again.");
   }
 
   /** Stores a room built elsewhere (a daily-challenge deal); its id must be new. */
   async insert(room: Room): Promise<Room> {
-    if (!(await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) throw err("BUSY", "Could not create a room; please try again.");
-    this.remember(room);
-    this.emit(null, room);
+    if (!(await this.storeNew(room))) throw err("BUSY", "Could not create a room; please try again.");
     return room;
   }
 
@@ -340,11 +340,7 @@ export class RoomService {
       let room = createRoom(this.roomId(), host, { game: pool.game, seats: pool.seats, ranked: pool.ranked, bots, clock: pool.clock }, now);
       for (const p of named.slice(1)) room = joinRoom(room, p, undefined, now);
       room = startRoom(room, host, seed, now);
-      if ((await this.store.compareAndSetOrGet(room, 0, this.firstNote(room))).ok) {
-        this.remember(room);
-        this.emit(null, room);
-        return room;
-      }
+      if (await this.storeNew(room)) return room;
     }
     throw err("BUSY", "Could not create a room; please try again.");
   }
@@ -498,9 +494,7 @@ export class RoomService {
     const old = await this.get(oldId);
     if (!old.rematch) {
       const fresh = createRematchRoom(this.roomId(), old, player, this.now());
-      if (!(await this.store.compareAndSetOrGet(fresh, 0, this.firstNote(fresh))).ok) throw err("BUSY", "Could not create a room; please try again.");
-      this.remember(fresh);
-      this.emit(null, fresh);
+      if (!(await this.storeNew(fresh))) throw err("BUSY", "Could not create a room; please try again.");
       try {
         await this.mutate(oldId, (r) => offerRematch(r, player.id, fresh.id, this.now()));
         return await this.startRematchIfReady(fresh.id);

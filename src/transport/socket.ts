@@ -20,7 +20,7 @@ import type { Accounts } from "../platform/accounts.js";
 import { logLength, summarize, summarizeFor, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
-import { changeNote, checkRoomId } from "../platform/room-service.js";
+import { checkRoomId } from "../platform/room-service.js";
 import { viewerFor } from "../platform/views.js";
 import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
@@ -227,9 +227,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   }
 
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
-  service.onChange((prev, next) => {
-    const note = changeNote(prev, next);
-    deliver(next, logLength(prev), note.leftPlayers);
+  service.onChange((prev, next, note) => {
+    deliver(next, note.logFrom, note.leftPlayers);
     if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
       io.to("lobby").emit("lobby:room", summarize(next));
     }
