@@ -13,8 +13,15 @@ function chips(ids: unknown): TemplateResult {
   return html`${list.map((id, i) => html`${i > 0 ? (i === list.length - 1 ? " and " : ", ") : ""}${cardChip(id)}`)}`;
 }
 
+interface SisterhoodPaid {
+  seat: number;
+  cards: Array<{ card: string; coins: number }>;
+}
+const sumCoins = (cards: SisterhoodPaid["cards"]) => cards.reduce((t, c) => t + c.coins, 0);
+
 export function logSentence(e: LogEntry, name: (seat: number) => string): TemplateResult {
-  const who = (k = "seat") => html`<b class="who">${name(e[k] as number)}</b>`;
+  const who2 = (seat: number) => html`<b class="who">${name(seat)}</b>`;
+  const who = (k = "seat") => who2(e[k] as number);
   switch (e.type) {
     case "game-start":
       return html`The game begins: ${e.players} players with ${coins(e.coins as number)} each. ${who("firstBidder")} bids first.`;
@@ -42,13 +49,21 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       return html`Everyone passed on auction ${e.auction}: ${chips(e.discarded)} ${((e.discarded as string[]) ?? []).length === 1 ? "is" : "are"} discarded.`;
     case "sisterhood": {
       const ranks = (e.ranks as number[]) ?? [];
-      const cards = (e.cards as Array<{ card: string; coins: number }>) ?? [];
+      // Logs before 2026-11-25: one entry per seat (`seat`, `cards`).
+      const paid = Array.isArray(e.paid) ? (e.paid as SisterhoodPaid[]) : [{ seat: e.seat as number, cards: (e.cards as SisterhoodPaid["cards"]) ?? [] }];
       return html`<span class="log-money">Sisterhood money</span> (winning bid ${e.winningBid}: ${listWords(ranks.map((r, i) => `${rankName(r)} pay ${3 - i}`))}):
-        ${who()} collects ${coins(e.coins as number)} for ${cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}.`;
+        ${paid.map((p, j) => html`${j > 0 ? "; " : ""}${who2(p.seat)} collects ${coins(sumCoins(p.cards))} for ${p.cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}`)}.`;
     }
     case "goblin-card": {
       const c = cardOf(e.card as string);
-      return html`<span class="log-money">Goblin card</span>: ${cardChip(e.card as string)} (${listWords(c.suits)}).`;
+      const card = html`<span class="log-money">Goblin card</span>: ${cardChip(e.card as string)} (${listWords(c.suits)}).`;
+      // Logs before 2026-11-25: each payment follows as its own goblin-money entry.
+      if (!Array.isArray(e.missing)) return card;
+      const paid = (e.missing as string[][]).map((suits, seat) => ({ suits, seat })).filter((p) => p.suits.length > 0);
+      return html`${card} <span class="log-money">Goblin money</span>:
+        ${paid.length
+          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${who2(p.seat)} collects ${coins(p.suits.length)} (owns no ${listWords(p.suits)})`)
+          : "nobody collects (every player owns each of its suits)"}.`;
     }
     case "goblin-money":
       return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coins(e.coins as number)} (owns no ${listWords((e.suits as string[]) ?? [])}).`;
@@ -59,4 +74,52 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
     default:
       return html`${e.type}`;
   }
+}
+
+/** What the last finished auction paid, read from the log (the view does not repeat it). */
+export interface LastPayouts {
+  auction: number;
+  /** null: everyone passed, nothing was sold and no money moved. */
+  winner: number | null;
+  winningBid: number | null;
+  sisterhood: number[];
+  goblinCard: string | null;
+  goblin: number[];
+}
+
+/**
+ * The last auction's payouts from the log entries, newest last: its `auction-won` (or
+ * `all-passed`), the `sisterhood` entries after it and its `goblin-card`, which lists each seat's
+ * missing suits (one coin each). Logs written before 2026-11-25 have a `goblin-money` entry per
+ * paid seat after the `goblin-card` instead; both are read. Null before the first auction ends.
+ */
+export function lastPayouts(log: readonly LogEntry[], players: number): LastPayouts | null {
+  const zero = () => Array<number>(players).fill(0);
+  let end = log.length - 1;
+  while (end >= 0 && log[end]!.type !== "goblin-card" && log[end]!.type !== "all-passed") end--;
+  if (end < 0) return null;
+  const closing = log[end]!;
+  if (closing.type === "all-passed") {
+    return { auction: closing.auction as number, winner: null, winningBid: null, sisterhood: zero(), goblinCard: null, goblin: zero() };
+  }
+  const goblin = zero();
+  if (Array.isArray(closing.missing)) (closing.missing as unknown[][]).forEach((suits, seat) => (goblin[seat] = suits.length));
+  else for (let i = end + 1; i < log.length && log[i]!.type === "goblin-money"; i++) goblin[log[i]!.seat as number] = log[i]!.coins as number;
+  const sisterhood = zero();
+  let i = end - 1;
+  for (; i >= 0 && log[i]!.type !== "auction-won"; i--) {
+    const e = log[i]!;
+    if (e.type !== "sisterhood") continue;
+    if (Array.isArray(e.paid)) for (const p of e.paid as SisterhoodPaid[]) sisterhood[p.seat] = sumCoins(p.cards);
+    else sisterhood[e.seat as number] = e.coins as number;
+  }
+  const won = i >= 0 ? log[i]! : undefined;
+  return {
+    auction: (won?.auction as number | undefined) ?? 0,
+    winner: (won?.seat as number | undefined) ?? null,
+    winningBid: (won?.amount as number | undefined) ?? null,
+    sisterhood,
+    goblinCard: closing.card as string,
+    goblin,
+  };
 }

@@ -4,8 +4,8 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { keyed } from "lit-html/directives/keyed.js";
-import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon } from "./decktet.js";
-import { logSentence } from "./gm-log.js";
+import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
+import { lastPayouts, logSentence, type LastPayouts } from "./gm-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
@@ -14,6 +14,15 @@ import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClo
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
 
 const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
+
+/**
+ * What the view leaves to the room (it says each fact once): whose turn it is (`active`), what
+ * that seat must decide (from the phase), and the high bid (the last bid: bids only rise).
+ */
+const turnOf = (room: RoomView): number | null => (room.status === "playing" ? (room.active[0] ?? null) : null);
+type Pending = "bid" | "take" | "choose" | null;
+const pendingOf = (v: GMView): Pending => (v.phase === "bidding" ? "bid" : v.phase === "taking" ? "take" : v.phase === "choosing" ? "choose" : null);
+const highOf = (a: NonNullable<GMView["auction"]>) => a.bids.at(-1) ?? null;
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /** The bid being typed, per room and turn (reset when the legal range changes). */
@@ -28,14 +37,15 @@ function sizeText(sizeCard: string): string {
 export function gmStatus(room: RoomView): string {
   const v = room.view as GMView;
   if (room.status === "finished" || v.phase === "over") return "The game is over.";
-  const turn = v.turn;
+  const turn = turnOf(room);
   if (turn === null) return "";
   const mine = room.seat !== null && turn === room.seat && room.legal.length > 0;
   const who = seatName(room, turn);
   const a = v.auction;
-  switch (v.pending) {
+  const high = a ? highOf(a) : null;
+  switch (pendingOf(v)) {
     case "bid":
-      if (mine) return a && a.highBid !== null ? `Your turn: bid more than ${a.highBid} or pass.` : "Your turn: open the bidding or pass.";
+      if (mine) return high ? `Your turn: bid more than ${high.amount} or pass.` : "Your turn: open the bidding or pass.";
       return `${who} is deciding: bid or pass.`;
     case "take":
       return mine ? `You won the auction: take all or take one card.` : `${who} won the auction and is taking cards.`;
@@ -60,7 +70,7 @@ export function gmTable(s: Store, room: RoomView): TemplateResult {
         ${seatsPanel(s, room, v)}
       </div>
       <aside class="col-side" aria-label="Table information">
-        ${payoutsPanel(room, v)}
+        ${payoutsPanel(room, lastPayouts(room.log, v.players))}
         ${logPanel(room, (e) => logSentence(e, (i) => seatName(room, i)))}
         ${decksPanel(v)}
       </aside>
@@ -86,6 +96,9 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
   const bidsBy = new Map<number, number>();
   for (const b of a.bids) bidsBy.set(b.seat, Math.max(bidsBy.get(b.seat) ?? 0, b.amount));
   const placeOf = new Map(a.places.map((p, i) => [p.seat, i + 1]));
+  const turn = turnOf(room);
+  const pending = pendingOf(v);
+  const highBid = highOf(a);
   return html`<section class="panel auction" aria-labelledby="auction-h" data-auction=${a.number} data-bids=${a.bids.length}>
     <header class="panel-head">
       <h2 id="auction-h">${a.final ? "Final auction" : `Auction ${a.number}`}</h2>
@@ -108,11 +121,11 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
       ${biddingOrder(v).map((seat) => {
         const passed = a.passed.includes(seat);
         const bid = bidsBy.get(seat);
-        const acting = v.turn === seat && v.phase !== "over";
-        const high = a.highBidder === seat;
+        const acting = turn === seat && v.phase !== "over";
+        const high = highBid?.seat === seat;
         const place = placeOf.get(seat);
         const state = acting
-          ? v.pending === "bid" ? "deciding…" : v.pending === "take" ? "taking…" : "choosing…"
+          ? pending === "bid" ? "deciding…" : pending === "take" ? "taking…" : "choosing…"
           : passed && bid === undefined ? "passed" : passed ? `passed (bid ${bid})` : bid !== undefined ? `bid ${bid}` : "waiting";
         return html`<div role="listitem" class="bidder ${acting ? "acting" : ""} ${passed ? "passed" : ""} ${high ? "high" : ""}" data-seat=${seat}>
           <span class="bidder-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="you-tag">you</span>` : nothing}</span>
@@ -120,8 +133,8 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
         </div>`;
       })}
     </div>
-    <p class="high-bid">${a.highBid !== null
-      ? html`High bid: <b class="coin-amount">${coinIcon()}${a.highBid}</b> by <b>${seatName(room, a.highBidder!)}</b>`
+    <p class="high-bid">${highBid
+      ? html`High bid: <b class="coin-amount">${coinIcon()}${highBid.amount}</b> by <b>${seatName(room, highBid.seat)}</b>`
       : html`<span class="muted">No bids yet.</span>`}</p>
   </section>`;
 }
@@ -162,14 +175,14 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
             onBid: (amount) => act({ type: "bid", amount }),
           })}
           <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coins(min) : `${min} to ${max} coins`}; you have ${coins(me.coins)}. A pass is final for this auction.</p>`
-        : html`<p class="hint">You can't outbid ${coins(a.highBid ?? 0)}: you have ${coins(me.coins)}.</p>
+        : html`<p class="hint">You can't outbid ${coins(highOf(a)?.amount ?? 0)}: you have ${coins(me.coins)}.</p>
           <div class="bid-form"><button type="button" class="btn primary" data-testid="pass" ?disabled=${busy} @click=${() => act({ type: "pass" })}>Pass</button></div>`}
     `;
   } else if (takeAll || takeOne) {
     pending = "take";
     const spec = takeOne?.params?.card;
     const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
-    const price = a.highBid ?? 0;
+    const price = highOf(a)?.amount ?? 0;
     body = html`
       <p class="hint">You won with ${coins(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
       ${takeAll ? html`<button type="button" class="btn primary" data-testid="take-all" ?disabled=${busy} @click=${() => act({ type: "take-all" })}>${takeAll.label ?? "Take all"}</button>` : nothing}
@@ -210,7 +223,7 @@ function bidSummary(room: RoomView, v: GMView): TemplateResult {
         const st = v.seats[seat]!;
         const bid = bidsBy.get(seat);
         const passed = a.passed.includes(seat);
-        const move = v.turn === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
+        const move = turnOf(room) === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
         return html`<li class="decide-seat ${room.seat === seat ? "you" : ""}" data-testid="decide-seat" data-seat=${seat}>
           <span class="decide-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</span>
           <span class="coins" data-testid="decide-coins" data-coins=${st.coins}>${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>
@@ -226,11 +239,19 @@ function cardButton(id: string, verb: string, busy: boolean, onClick: () => void
     aria-label=${`${verb} ${cardLabel(id)}`}>${cardFace(id, { size: "lg" })}<span class="card-btn-verb" aria-hidden="true">${verb}</span></button>`;
 }
 
-function suitBar(score: GMView["seats"][number]["score"]): TemplateResult {
-  return html`<ul class="suitbar" aria-label=${`Suits: ${SUITS.map((su) => `${su} ${score.suitCounts[su]}${score.positiveSuits.includes(su) ? " counts plus" : " counts minus"}`).join(", ")}`}>
+/** How many of a seat's cards carry each suit (the view gives the cards, not the tally). */
+function suitCounts(cards: readonly string[]): Record<Suit, number> {
+  const counts = Object.fromEntries(SUITS.map((su) => [su, 0])) as Record<Suit, number>;
+  for (const id of cards) for (const su of cardOf(id).suits) counts[su] += 1;
+  return counts;
+}
+
+function suitBar(score: GMView["seats"][number]["score"], cards: readonly string[]): TemplateResult {
+  const counts = suitCounts(cards);
+  return html`<ul class="suitbar" aria-label=${`Suits: ${SUITS.map((su) => `${su} ${counts[su]}${score.positiveSuits.includes(su) ? " counts plus" : " counts minus"}`).join(", ")}`}>
     ${SUITS.map((su) => {
       const pos = score.positiveSuits.includes(su);
-      const n = score.suitCounts[su];
+      const n = counts[su];
       return html`<li class="suitcell ${pos ? "pos" : "neg"} ${n === 0 ? "zero" : ""}" title=${`${su}: ${n} (${pos ? "one of your three largest suits: +" : "−"}${n})`} aria-hidden="true">
         ${suitIcon(su)}<span class="suit-abbr">${SUIT_ABBR[su]}</span><span class="suit-n">${n === 0 ? "0" : pos ? `+${n}` : `−${n}`}</span>
       </li>`;
@@ -239,14 +260,15 @@ function suitBar(score: GMView["seats"][number]["score"]): TemplateResult {
 }
 
 function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
-  const lp = v.lastPayouts;
+  const lp = lastPayouts(room.log, v.players);
+  const turn = turnOf(room);
   return html`<section class="panel seats" aria-labelledby="seats-h">
     <h2 id="seats-h" class="panel-title">Players</h2>
     <div class="seat-grid">
       ${v.seats.map((st) => {
         const seatInfo = room.seats[st.seat];
         const you = room.seat === st.seat;
-        const acting = v.turn === st.seat && room.status === "playing";
+        const acting = turn === st.seat;
         const away = isAway(s, room, st.seat);
         const sc = st.score;
         const sis = lp?.sisterhood[st.seat] ?? 0;
@@ -271,7 +293,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
                   ${sis ? html`<span class="pay sis">+${sis} sisterhood</span>` : nothing}${gob ? html`<span class="pay gob">+${gob} goblin</span>` : nothing}</span>`)
               : nothing}
           </div>
-          ${suitBar(sc)}
+          ${suitBar(sc, st.cards)}
           <div class="hand" role="list" aria-label=${`Cards of ${seatName(room, st.seat)}`}>
             ${st.cards.length
               ? sortCards(st.cards).map((id) => html`<span role="listitem">${cardChip(id)}</span>`)
@@ -283,8 +305,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
   </section>`;
 }
 
-function payoutsPanel(room: RoomView, v: GMView): unknown {
-  const lp = v.lastPayouts;
+function payoutsPanel(room: RoomView, lp: LastPayouts | null): unknown {
   if (!lp) return nothing;
   const names = (arr: number[]) =>
     arr.map((c, i) => ({ c, i })).filter((x) => x.c > 0).map((x) => `${seatName(room, x.i)} +${x.c}`);
@@ -326,6 +347,6 @@ function gmResultsExtra(room: RoomView): (seat: number) => TemplateResult {
     const sc = v.seats[seat]?.score;
     if (!sc) return html``;
     return html`<div class="muted small score-split"><span class="nowrap">+${sc.positive} in ${sc.positiveSuits.map((su) => suitIcon(su, true))}</span>
-      <span class="nowrap">−${sc.negative} in ${sc.negativeSuits.map((su) => suitIcon(su, true))}</span></div>`;
+      <span class="nowrap">−${sc.negative} in ${SUITS.filter((su) => !sc.positiveSuits.includes(su)).map((su) => suitIcon(su, true))}</span></div>`;
   };
 }

@@ -126,10 +126,19 @@ describe.skipIf(!available)("web client in chromium", () => {
     let reloaded = false;
     let awayChecked = false;
     let dropped = false;
+    let payoutsChecked = 0;
     for (;;) {
       const room = (await store.get(roomId))!;
       await checkSpectator(room);
       if (room.status === "finished") break;
+      const lp = (room.state as { lastPayouts: { auction: number; winner: number | null } | null }).lastPayouts;
+      if (lp && payoutsChecked < 2) {
+        // The last auction's panel, which the client reads from the log (the view does not repeat it).
+        payoutsChecked++;
+        const panel = spec.page.locator(".panel.payouts");
+        expect(await panel.locator("h2").textContent()).toBe(`Last auction (${lp.auction})`);
+        if (lp.winner !== null) expect(await panel.textContent()).toContain(`${room.seats[lp.winner]!.name} won with`);
+      }
       const seat = (room.state as { turn: number }).turn;
 
       if (moves === 12 && !reloaded) {
@@ -174,6 +183,7 @@ describe.skipIf(!available)("web client in chromium", () => {
       expect(moves).toBeLessThan(400);
     }
     expect(reloaded && awayChecked && dropped).toBe(true);
+    expect(payoutsChecked).toBe(2);
     expect(spectatorCardsSeen, "the spectator's page drew cards (the check is not vacuous)").toBeGreaterThan(10);
 
     // The end: every player and the spectator see places, scores, rating changes and the seed.

@@ -78,10 +78,10 @@ export function goblinMarketBot(turn: BotTurn): Action {
   const v = turn.view as GoblinMarketView;
   const me = v.seats[turn.seat];
   const gain = turn.strength === "strong" ? lookaheadGain(v) : plainGain;
-  switch (v.pending) {
-    case "bid":
+  switch (v.phase) {
+    case "bidding":
       return bid(v, me.cards, me.coins, turn, gain);
-    case "take":
+    case "taking":
       return take(v, me.cards, turn, gain);
     default:
       // Second place in a three-card auction: the better of the two cards left.
@@ -92,7 +92,7 @@ export function goblinMarketBot(turn: BotTurn): Action {
 function bid(v: GoblinMarketView, mine: readonly string[], coins: number, turn: BotTurn, gain: Gain): Action {
   const a = v.auction!;
   const strong = turn.strength === "strong";
-  const min = (a.highBid ?? 0) + 1;
+  const min = (a.bids.at(-1)?.amount ?? 0) + 1;
   if (min > coins) return { type: "pass" };
   const takeAll = gain(mine, a.offer);
   const value = a.offer.length > 1 ? Math.max(takeAll, ...a.offer.map((c) => gain(mine, [c]))) : takeAll;

@@ -95,17 +95,18 @@ describe("rules examples", () => {
     // Seat 1 bid but got no card, so it collects too.
     expect(s.lastPayouts!.sisterhood).toEqual([0, 6, 5, 1]);
     expect(s.lastPayouts!.winningBid).toBe(9);
-    const shar = logOf(log, "sisterhood");
-    expect(shar.map((e) => e.seat)).toEqual([1, 2, 3]);
-    expect(shar[0]).toMatchObject({
-      coins: 6,
-      ranks: [9, 8, 7],
-      cards: [
-        { card: "darkness", coins: 3 },
-        { card: "diplomat", coins: 2 },
-        { card: "cave", coins: 1 },
-      ],
-    });
+    // One log entry for the auction's sisterhood money, naming each seat paid and for what.
+    const sisterhood = logOf(log, "sisterhood");
+    expect(sisterhood).toHaveLength(1);
+    expect(sisterhood[0]).toMatchObject({ winningBid: 9, ranks: [9, 8, 7] });
+    const paid = sisterhood[0]!.paid as Array<{ seat: number; cards: Array<{ card: string; coins: number }> }>;
+    expect(paid.map((p) => p.seat)).toEqual([1, 2, 3]);
+    expect(paid[0]!.cards).toEqual([
+      { card: "darkness", coins: 3 },
+      { card: "diplomat", coins: 2 },
+      { card: "cave", coins: 1 },
+    ]);
+    expect(paid.map((p) => p.cards.reduce((t, c) => t + c.coins, 0))).toEqual([6, 5, 1]);
     expect(s.coins[SHAR] - s.lastPayouts!.goblin[SHAR]).toBe(10 - 9);
   });
 
@@ -125,7 +126,7 @@ describe("rules examples", () => {
       [TARRANT, { type: "take-all" }],
     ]);
     expect(s.lastPayouts!.sisterhood).toEqual([0, 3 + 3 + 2 + 1, 2 + 1]);
-    expect(logOf(log, "sisterhood")[0]).toMatchObject({ seat: 1, ranks: [1, 10, 9] });
+    expect(logOf(log, "sisterhood")[0]).toMatchObject({ ranks: [1, 10, 9], paid: [expect.objectContaining({ seat: 1 }), expect.objectContaining({ seat: 2 })] });
   });
 
   it("Raphael owns the Crown of Suns; the Harvest (Moons, Suns, Leaves) pays him 2", () => {
@@ -146,8 +147,10 @@ describe("rules examples", () => {
     // Seat 0 now owns the Forest (Moons, Leaves): 1. Raphael: 2. Seat 2 owns nothing: 3.
     expect(s.lastPayouts!.goblin).toEqual([1, 2, 3]);
     expect(s.coins[RAPHAEL]).toBe(12);
-    expect(logOf(log, "goblin-money")).toContainEqual(
-      expect.objectContaining({ seat: RAPHAEL, coins: 2, suits: ["Moons", "Leaves"] }),
-    );
+    // One log entry for the goblin card and what it paid: each seat's suits of it owned by none of its cards.
+    expect(logOf(log, "goblin-money")).toEqual([]);
+    expect(logOf(log, "goblin-card")).toEqual([
+      expect.objectContaining({ card: "harvest", missing: [["Suns"], ["Moons", "Leaves"], ["Moons", "Suns", "Leaves"]] }),
+    ]);
   });
 });

@@ -27,4 +27,3 @@ export const goblinMarket: GameDefinition<GoblinMarketState, GoblinMarketOptions
 
 export type { GoblinMarketState, GoblinMarketOptions, Auction, Bid, Payouts, Phase } from "./state.js";
 export type { SeatScore } from "./scoring.js";
-export type { Pending } from "./view.js";

@@ -5,7 +5,7 @@
 import { shuffle } from "../rng.js";
 import type { GameEvent, Seat } from "../types.js";
 import { GOBLIN_CARDS, startAuction } from "./deal.js";
-import { goblinPayout, payingRanks, sisterhoodPayout } from "./payouts.js";
+import { goblinPayout, payingRanks, sisterhoodPayout, type SisterhoodPayout } from "./payouts.js";
 import { outcomeOf } from "./scoring.js";
 import type { Bid, GoblinMarketState } from "./state.js";
 
@@ -55,37 +55,36 @@ export function finishAuction(
 
   // Step E: sisterhood money.
   const [r3, r2, r1] = payingRanks(win.amount);
+  // One event for every seat paid (before 2026-11-25, one event per seat, each with `seat`,
+  // `coins` and the bid's ranks): a seat's coins are the sum of its cards'.
   const sisterhood = Array<number>(n).fill(0);
+  const paid: Array<{ seat: Seat; cards: SisterhoodPayout["cards"] }> = [];
   for (let seat = 0; seat < n; seat++) {
     if (receivers.includes(seat)) continue;
     const p = sisterhoodPayout(state.owned[seat], win.amount);
     if (p.coins === 0) continue;
     sisterhood[seat] = p.coins;
     coins[seat] += p.coins;
-    events.push({
-      type: "sisterhood",
-      seat,
-      coins: p.coins,
-      winningBid: win.amount,
-      ranks: [r3, r2, r1],
-      cards: p.cards,
-    });
+    paid.push({ seat, cards: p.cards });
   }
+  if (paid.length > 0) events.push({ type: "sisterhood", winningBid: win.amount, ranks: [r3, r2, r1], paid });
 
   // Step F: goblin money.
   const goblinCard = state.goblinDeck[0];
   let goblinDeck = state.goblinDeck.slice(1);
   let goblinFlipped = [...state.goblinFlipped, goblinCard];
   let rng = state.rng;
-  events.push({ type: "goblin-card", card: goblinCard });
+  // One event for the card and what it paid: `missing[seat]` lists the card's suits that seat
+  // owns none of, one coin each (before 2026-11-25 each payment was its own "goblin-money" event).
   const goblin = Array<number>(n).fill(0);
+  const missing: string[][] = [];
   for (let seat = 0; seat < n; seat++) {
     const p = goblinPayout(state.owned[seat], goblinCard);
-    if (p.coins === 0) continue;
+    missing.push(p.suits);
     goblin[seat] = p.coins;
     coins[seat] += p.coins;
-    events.push({ type: "goblin-money", seat, coins: p.coins, suits: p.suits });
   }
+  events.push({ type: "goblin-card", card: goblinCard, missing });
   if (goblinDeck.length === 0) {
     const s = shuffle(rng, GOBLIN_CARDS);
     goblinDeck = s.value;

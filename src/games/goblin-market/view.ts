@@ -6,7 +6,7 @@
  * except for the replay of a finished game (viewer `all`).
  */
 import type { Outcome, Viewer } from "../types.js";
-import { bidPlaces, highBid } from "./bids.js";
+import { bidPlaces } from "./bids.js";
 import { outcomeOf, scoreCards, type SeatScore } from "./scoring.js";
 import type { GoblinMarketState } from "./state.js";
 
@@ -15,15 +15,22 @@ import type { GoblinMarketState } from "./state.js";
  * new `owned` list), so the five views of one change, and every change that leaves a seat's cards
  * alone, share one computation. Only ever read: a view is serialised, never edited.
  */
-const scores = new WeakMap<readonly string[], SeatScore>();
-function scoreOf(cards: readonly string[]): SeatScore {
+const scores = new WeakMap<readonly string[], ViewScore>();
+function scoreOf(cards: readonly string[]): ViewScore {
   let s = scores.get(cards);
-  if (!s) scores.set(cards, (s = scoreCards(cards)));
+  if (!s) {
+    const { positiveSuits, positive, negative, score } = scoreCards(cards);
+    scores.set(cards, (s = { positiveSuits, positive, negative, score }));
+  }
   return s;
 }
 
-/** What the seat whose turn it is must decide. */
-export type Pending = "bid" | "take" | "choose" | null;
+/**
+ * A seat's score as the view shows it: which three suits count plus (the rule breaks ties), the
+ * points each way and the total. How many of each suit the seat holds follows from its `cards`
+ * and the card data, and the other three suits count minus, so neither is repeated.
+ */
+export type ViewScore = Pick<SeatScore, "positiveSuits" | "positive" | "negative" | "score">;
 
 /** Everyone sees the same view (the envelope says which seat is yours); a finished game's replay sees the decks too. */
 export function viewKey(_state: GoblinMarketState, viewer: Viewer): string {
@@ -40,17 +47,20 @@ export function view(state: GoblinMarketState, viewer: Viewer) {
     : publicView(state);
 }
 
+/**
+ * Each fact once: whose turn it is is the room's `active`; what that seat must decide follows
+ * from `phase` (bidding: bid or pass; taking: take; choosing: choose); the high bid is the last
+ * of `bids` (bids only rise); and what the last auction paid is in the log (the `sisterhood` and
+ * `goblin-card` events), which every viewer holds whole; a seat's suit counts follow from its
+ * cards (see ViewScore). Updates carry what changed, so a fact
+ * said twice is sent twice.
+ */
 function publicView(state: GoblinMarketState) {
   const a = state.auction;
-  const high = a ? highBid(a) : null;
-  const pending: Pending =
-    state.phase === "bidding" ? "bid" : state.phase === "taking" ? "take" : state.phase === "choosing" ? "choose" : null;
   return {
     game: state.game,
     players: state.players,
     phase: state.phase,
-    turn: state.turn,
-    pending,
     firstBidder: a ? a.firstBidder : null,
     seats: state.coins.map((coins, seat) => ({
       seat,
@@ -66,8 +76,6 @@ function publicView(state: GoblinMarketState) {
           offer: [...a.offer],
           bids: a.bids.map((b) => ({ ...b })),
           passed: [...a.passed],
-          highBid: high ? high.amount : null,
-          highBidder: high ? high.seat : null,
           places: state.phase === "bidding" ? [] : bidPlaces(a),
         }
       : null,
@@ -76,9 +84,6 @@ function publicView(state: GoblinMarketState) {
     auctionDeckCount: state.auctionDeck.length,
     goblinDeckCount: state.goblinDeck.length,
     goblinFlipped: [...state.goblinFlipped],
-    lastPayouts: state.lastPayouts
-      ? { ...state.lastPayouts, sisterhood: [...state.lastPayouts.sisterhood], goblin: [...state.lastPayouts.goblin] }
-      : null,
   };
 }
 
