@@ -1,12 +1,12 @@
 /**
  * The Goblin Market client reads the last auction's payouts from the log (the view does not repeat
- * them): at every step of random games, what `lastPayouts` (client/src/gm-log.ts) reads from the
+ * them): at every step of random games, what `lastPayouts` (client/src/gm-payouts.ts) reads from the
  * log is exactly what the engine recorded (`state.lastPayouts`), for logs in today's form and in
  * the form written before 2026-11-25 (one `sisterhood` and one `goblin-money` entry per seat paid),
  * which rooms and replays written by an earlier build still hold.
  */
 import { describe, expect, it } from "vitest";
-import { lastPayouts } from "../client/src/gm-log.js";
+import { lastPayouts } from "../client/src/gm-payouts.js";
 import { randomGame } from "../src/games/goblin-market/fixtures.js";
 import type { LogEntry } from "../src/games/types.js";
 

@@ -1,6 +1,7 @@
 /** Goblin Market event-log entries as readable sentences (entry types: src/games/goblin-market). */
 import { html, type TemplateResult } from "lit-html";
 import { cardChip, cardOf, listWords } from "./decktet.js";
+import { sumCoins, type SisterhoodPaid } from "./gm-payouts.js";
 import type { LogEntry } from "./types.js";
 
 const ordinal = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
@@ -12,12 +13,6 @@ function chips(ids: unknown): TemplateResult {
   if (list.length === 0) return html`nothing`;
   return html`${list.map((id, i) => html`${i > 0 ? (i === list.length - 1 ? " and " : ", ") : ""}${cardChip(id)}`)}`;
 }
-
-interface SisterhoodPaid {
-  seat: number;
-  cards: Array<{ card: string; coins: number }>;
-}
-const sumCoins = (cards: SisterhoodPaid["cards"]) => cards.reduce((t, c) => t + c.coins, 0);
 
 export function logSentence(e: LogEntry, name: (seat: number) => string): TemplateResult {
   const who2 = (seat: number) => html`<b class="who">${name(seat)}</b>`;
@@ -76,50 +71,3 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
   }
 }
 
-/** What the last finished auction paid, read from the log (the view does not repeat it). */
-export interface LastPayouts {
-  auction: number;
-  /** null: everyone passed, nothing was sold and no money moved. */
-  winner: number | null;
-  winningBid: number | null;
-  sisterhood: number[];
-  goblinCard: string | null;
-  goblin: number[];
-}
-
-/**
- * The last auction's payouts from the log entries, newest last: its `auction-won` (or
- * `all-passed`), the `sisterhood` entries after it and its `goblin-card`, which lists each seat's
- * missing suits (one coin each). Logs written before 2026-11-25 have a `goblin-money` entry per
- * paid seat after the `goblin-card` instead; both are read. Null before the first auction ends.
- */
-export function lastPayouts(log: readonly LogEntry[], players: number): LastPayouts | null {
-  const zero = () => Array<number>(players).fill(0);
-  let end = log.length - 1;
-  while (end >= 0 && log[end]!.type !== "goblin-card" && log[end]!.type !== "all-passed") end--;
-  if (end < 0) return null;
-  const closing = log[end]!;
-  if (closing.type === "all-passed") {
-    return { auction: closing.auction as number, winner: null, winningBid: null, sisterhood: zero(), goblinCard: null, goblin: zero() };
-  }
-  const goblin = zero();
-  if (Array.isArray(closing.missing)) (closing.missing as unknown[][]).forEach((suits, seat) => (goblin[seat] = suits.length));
-  else for (let i = end + 1; i < log.length && log[i]!.type === "goblin-money"; i++) goblin[log[i]!.seat as number] = log[i]!.coins as number;
-  const sisterhood = zero();
-  let i = end - 1;
-  for (; i >= 0 && log[i]!.type !== "auction-won"; i--) {
-    const e = log[i]!;
-    if (e.type !== "sisterhood") continue;
-    if (Array.isArray(e.paid)) for (const p of e.paid as SisterhoodPaid[]) sisterhood[p.seat] = sumCoins(p.cards);
-    else sisterhood[e.seat as number] = e.coins as number;
-  }
-  const won = i >= 0 ? log[i]! : undefined;
-  return {
-    auction: (won?.auction as number | undefined) ?? 0,
-    winner: (won?.seat as number | undefined) ?? null,
-    winningBid: (won?.amount as number | undefined) ?? null,
-    sisterhood,
-    goblinCard: closing.card as string,
-    goblin,
-  };
-}
