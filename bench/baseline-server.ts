@@ -17,6 +17,14 @@ const sample: Record<string, unknown> = process.env.BENCH_PAYLOAD_FILE
   ? (JSON.parse(readFileSync(process.env.BENCH_PAYLOAD_FILE, "utf8")) as Record<string, unknown>)
   : { payload: "x".repeat(Number(process.env.BENCH_PAYLOAD_BYTES ?? 2000)) };
 
+/**
+ * The sample with this room and version in its own front: an update's `r` and `v` (our updates
+ * since 2026-11-25), else a whole view's `roomId` and `version`; same keys, same order, so the
+ * generator reads it as it reads ours.
+ */
+const named = "r" in sample && "v" in sample;
+const payloadFor = (room: string, version: number) => (named ? { ...sample, r: room, v: version } : { ...sample, roomId: room, version });
+
 const http = createServer();
 const io = new Server(http, { transports: ["websocket"], serveClient: false, maxHttpBufferSize: 1_000_000 });
 
@@ -33,7 +41,7 @@ io.on("connection", (socket) => {
     const members = io.sockets.adapter.rooms.get(p.room);
     if (members) {
       for (const id of members) {
-        io.sockets.sockets.get(id)?.emit("state", { ...sample, roomId: p.room, version: p.version });
+        io.sockets.sockets.get(id)?.emit("state", payloadFor(p.room, p.version));
       }
     }
     ack({ ok: true, version: p.version });

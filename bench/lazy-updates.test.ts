@@ -29,6 +29,15 @@ describe("readUpdate", () => {
     expect(u.body).toBe(u.body); // parsed once, kept
   });
 
+  it("reads an update's one-letter front (r, v) the same way, base or not", () => {
+    const update = JSON.stringify({ r: "r-1_x", v: 43, l: [{ type: "pass", seat: 1, n: 9 }], p: { active: [[2]] } });
+    const spanning = JSON.stringify({ r: "r-1_x", v: 45, b: 41, p: {} });
+    expect([readUpdate(update).roomId, readUpdate(update).version]).toEqual(["r-1_x", 43]);
+    expect([readUpdate(spanning).roomId, readUpdate(spanning).version]).toEqual(["r-1_x", 45]);
+    // Taken off the front, not parsed: the body still parses to the update.
+    expect(readUpdate(update).body).toEqual(JSON.parse(update));
+  });
+
   it("reads the baseline's updates (same front) the same way", () => {
     const u = readUpdate(baseline);
     expect([u.roomId, u.version]).toEqual(["b17", 9]);

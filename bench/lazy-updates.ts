@@ -36,15 +36,18 @@ class LazyUpdate<T> implements Update<T> {
   }
 }
 
-/** `{"roomId":"<id>","game":"<name>","version":<n>,` — how both servers begin an update. */
-const FRONT = /^\{"roomId":"([^"\\]*)",(?:"game":"[^"\\]*",)?"version":(\d+)[,}]/;
+/**
+ * How both servers begin a payload: an update `{"r":"<id>","v":<n>,`, a whole view
+ * `{"roomId":"<id>","game":"<name>","version":<n>,`.
+ */
+const FRONT = /^\{"(?:r|roomId)":"([^"\\]*)",(?:"game":"[^"\\]*",)?"(?:v|version)":(\d+)[,}]/;
 
 /** An update from its JSON text: the front read directly, or (any other shape) the whole text parsed. */
 export function readUpdate<T = Record<string, unknown>>(raw: string): Update<T> {
   const m = FRONT.exec(raw);
   if (m) return new LazyUpdate<T>(m[1]!, Number(m[2]), raw);
-  const body = JSON.parse(raw) as T & { roomId?: unknown; version?: unknown };
-  return new LazyUpdate<T>(String(body.roomId), Number(body.version), raw, body);
+  const body = JSON.parse(raw) as T & { roomId?: unknown; version?: unknown; r?: unknown; v?: unknown };
+  return new LazyUpdate<T>(String(body.r ?? body.roomId), Number(body.v ?? body.version), raw, body);
 }
 
 /** Event names whose single argument is delivered as an `Update`. */

@@ -17,6 +17,8 @@ import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
 import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
 import { account } from "./support/accounts.js";
+import { roomOf } from "../src/protocol/room-state.js";
+import type { RoomState } from "../src/protocol/wire.js";
 
 const GAME = "aucteraden";
 const SECRET = "test-secret-test-secret-test-secret";
@@ -299,7 +301,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     for (const who of outsiders) await checkOutsider(who);
     // Nor by any push: the lobby's room summaries name no card (Eve's own room's views aside).
     for (const c of [anon.c, finn.c, eve.c]) {
-      const pushes = c.received.filter(([event, p]) => !(event === "room:state" && (p as any)?.roomId === eRoom));
+      const pushes = c.received.filter(([event, p]) => !(event === "room:state" && roomOf(p as RoomState) === eRoom));
       expect(pushes.some(([event]) => event === "lobby:room")).toBe(true);
       expect(namedCards(JSON.stringify(pushes))).toEqual([]);
     }

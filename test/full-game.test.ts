@@ -16,6 +16,8 @@ import { canonicalJson, replayGame } from "../src/tools/replay-game.js";
 import { leaks, secretsOf } from "./support/secrets.js";
 import { backends, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
 import { account } from "./support/accounts.js";
+import { versionOf } from "../src/protocol/room-state.js";
+import type { RoomState } from "../src/protocol/wire.js";
 
 function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
@@ -130,8 +132,8 @@ describe.each(backends())("full game over sockets ($name)", (backend) => {
     // Hidden information: no payload to any socket carried a secret of the version it showed.
     for (const c of [...clients, spectator, ...ids.map(() => undefined)].filter((x): x is TestClient => !!x)) {
       for (const [event, payload] of c.received) {
-        const version = (payload as { version?: number })?.version;
-        if (event !== "room:state" || version === undefined) continue;
+        if (event !== "room:state") continue;
+        const version = versionOf(payload as RoomState);
         const at = history.get(version);
         if (!at || at.status === "finished") continue;
         const text = JSON.stringify(payload);

@@ -35,6 +35,8 @@ import type { GoblinTeethState } from "../src/games/goblin-teeth/state.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction, Seat } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
+import { isUpdate, roomOf, versionOf } from "../src/protocol/room-state.js";
+import type { RoomState } from "../src/protocol/wire.js";
 import { disagreements, placesInView, Provenance } from "../src/games/goblin-teeth/provenance.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
@@ -307,11 +309,13 @@ describe("Goblin Teeth hidden information over sockets", () => {
         updates += c.updates;
         // As sent, then as applied (each held view, with the entries its payload brought).
         for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
-          const v = p as { version: number; roomId: string; log?: Array<{ to?: Seat[] }> };
+          // An update names its room, version and log entries `r`, `v` and `l`; a whole view (or an applied one) in words.
+          const update = isUpdate(p as RoomState);
+          const v = { roomId: roomOf(p as RoomState), version: versionOf(p as RoomState), log: (p as Record<string, unknown>)[update ? "l" : "log"] as Array<{ n: number; to?: Seat[] }> | undefined };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "goblin-teeth") continue;
           const now = secretsFor(at, viewerSeat);
-          const { log, ...rest } = p as Record<string, unknown>;
+          const { [update ? "l" : "log"]: log, ...rest } = p as Record<string, unknown>;
           const text = JSON.stringify(rest);
           for (const secret of now) {
             expect(leaks(text, secret), `${roomId} v${v.version} to seat ${viewerSeat} leaks ${secret}`).toBe(false);

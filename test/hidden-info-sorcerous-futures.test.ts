@@ -9,6 +9,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/platform/room.js";
+import { roomOf, versionOf } from "../src/protocol/room-state.js";
+import type { RoomState } from "../src/protocol/wire.js";
 import { leaks, payloadText, secretsFor } from "./support/secrets.js";
 import { guest, lcg, playAnyActive, TestClient, useRecordingServer } from "./support/harness.js";
 
@@ -59,7 +61,7 @@ describe("Sorcerous Futures hidden information over sockets", () => {
         ];
         // As sent, then as applied (each held view, with the entries its payload brought).
         for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
-          const v = p as { version: number; roomId: string; view?: { phase?: string } };
+          const v = { roomId: roomOf(p as RoomState), version: versionOf(p as RoomState), view: (p as { view?: { phase?: string } }).view };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished" || at.game !== "sorcerous-futures") continue;
           const text = payloadText(at, p);

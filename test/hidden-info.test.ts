@@ -5,6 +5,8 @@
  * Auction cards, the Goblin Deck's order, the RNG state, the seed).
  */
 import { describe, expect, it } from "vitest";
+import { roomOf, versionOf } from "../src/protocol/room-state.js";
+import type { RoomState } from "../src/protocol/wire.js";
 import { leaks, secretsOf } from "./support/secrets.js";
 import { guest, lcg, playToEnd, TestClient, useRecordingServer } from "./support/harness.js";
 
@@ -34,7 +36,8 @@ describe("hidden information over sockets", () => {
         const payloads: unknown[] = [...c.received.filter(([e]) => e === "room:state").map(([, p]) => p), ...c.acks.map((a) => (a as { state?: unknown }).state).filter(Boolean)];
         // As sent, then as applied (each held view, with the entries its payload brought).
         for (const [p, applied] of [...payloads.map((p) => [p, false] as const), ...c.applied.map((p) => [p, true] as const)]) {
-          const v = (p as { version: number; roomId: string });
+          // An update names its room and version `r` and `v`; a whole view (or an applied one) `roomId` and `version`.
+          const v = { roomId: roomOf(p as RoomState), version: versionOf(p as RoomState) };
           const at = rec.history.get(`${v.roomId}@${v.version}`);
           if (!at || at.status === "finished") continue;
           const text = JSON.stringify(p);

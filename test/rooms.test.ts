@@ -10,6 +10,7 @@ import { guest, lcg, newPrefix, openTestDatabase, startTestServer, TestClient, u
 import { account } from "./support/accounts.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
+import { PROTOCOL_VERSION } from "../src/protocol/wire.js";
 
 /** Plays one seat with random legal moves while bots play the rest; returns the recorded end state. */
 async function playWithBots(me: TestClient, roomId: string, random: () => number): Promise<Record<string, unknown>> {
@@ -175,8 +176,9 @@ describe("rooms over the protocol", () => {
     expect(renamed.player).toEqual({ id: first.player.id, name: "New Name" });
     const c = await new TestClient(server.url, renamed.token).ready();
     open.push(c);
-    const session = await until(() => c.received.find(([e]) => e === "session")?.[1] as { player: { id: string; name: string } } | undefined, "session");
+    const session = await until(() => c.received.find(([e]) => e === "session")?.[1] as { player: { id: string; name: string }; protocol: number } | undefined, "session");
     expect(session.player).toEqual(renamed.player);
+    expect(session.protocol).toBe(PROTOCOL_VERSION); // a page older than this asks to be reloaded
   });
   it.each([
     ["goblin-market", 3],

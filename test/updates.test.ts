@@ -12,7 +12,8 @@ import { GAMES } from "../src/games/registry.js";
 import type { Viewer } from "../src/games/types.js";
 import { HISTORY_VERSIONS } from "../src/platform/view-history.js";
 import { roomView, roomViewsJson, viewerFor } from "../src/platform/views.js";
-import type { RoomView } from "../src/protocol/wire.js";
+import { roomOf, versionOf } from "../src/protocol/room-state.js";
+import type { RoomState, RoomView } from "../src/protocol/wire.js";
 import { guest, lcg, playAnyActive, TestClient, until, useRecordingServer, type Ack } from "./support/harness.js";
 
 const SEEDS = Number(process.env.UPDATES_GAMES ?? 4);
@@ -106,7 +107,7 @@ describe("updates over sockets", () => {
     for (let v = start + 1; v <= start + actions; v++) {
       const room = rec.history.get(`${roomId}@${v}`)!;
       const prev = rec.history.get(`${roomId}@${v - 1}`)!;
-      const payloads = everyone.map((c) => c.received.find(([e, p]) => e === "room:state" && (p as RoomView).version === v && (p as RoomView).roomId === roomId)?.[1] as RoomView | undefined);
+      const payloads = everyone.map((c) => c.received.find(([e, p]) => e === "room:state" && versionOf(p as RoomState) === v && roomOf(p as RoomState) === roomId)?.[1] as RoomView | undefined);
       if (payloads.some((p) => !p)) continue;
       sent += payloads.reduce((n, p) => n + Buffer.byteLength(JSON.stringify(p)), 0);
       whole += roomViewsJson(room, viewers, prev.log.length, room.updatedAt).reduce((n, t) => n + Buffer.byteLength(t), 0);
@@ -145,10 +146,10 @@ describe("updates over sockets", () => {
       const state = ack.state as Record<string, unknown>;
       const now = await current();
       // One update, from `since` to now: the entries written since, and the patch.
-      expect(state.patch, label).toBeTypeOf("object");
-      expect(state.base).toBe(since);
-      expect(state.version).toBe(now.version);
-      expect((state.log as unknown[]).length).toBeGreaterThan(0);
+      expect(state.p, label).toBeTypeOf("object");
+      expect(state.b).toBe(since);
+      expect(state.v).toBe(now.version);
+      expect((state.l as unknown[]).length).toBeGreaterThan(0);
       const held = away.rooms.get(roomId)!.state as unknown as RoomView;
       expect(state).not.toHaveProperty("serverTime");
       expect(ack.serverTime, "the reply carries the server's time").toBeTypeOf("number");
@@ -180,7 +181,7 @@ describe("updates over sockets", () => {
     await watcher.ready();
     const ack = await watcher.sync(long.roomId);
     const state = ack.state as unknown as RoomView;
-    expect(state).not.toHaveProperty("patch");
+    expect(state).not.toHaveProperty("p");
     expect(state.logFrom).toBe(0);
     expect(watcher.rooms.get(long.roomId)!.state).toEqual(json(roomView(now, { kind: "spectator" }, 0, state.serverTime)));
 
@@ -188,7 +189,7 @@ describe("updates over sockets", () => {
     for (const bad of [now.version + 5, 0]) {
       const r = await watcher.call("room:sync", { roomId: long.roomId, since: bad });
       expect(r.ok).toBe(true);
-      expect(r.state).not.toHaveProperty("patch");
+      expect(r.state).not.toHaveProperty("p");
     }
     for (const bad of ["3", -1, 1.5]) expect(((await watcher.call("room:sync", { roomId: long.roomId, since: bad })) as Ack).error?.code).toBe("BAD_REQUEST");
     for (const c of [...clients, second, spectator, ...long.clients, watcher]) c.close();

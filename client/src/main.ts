@@ -92,6 +92,10 @@ function shell(): TemplateResult {
       <a class="brand" href="/" data-nav>${logo()}<span>Goblin Bazaar</span></a>
       <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
+    ${s.outdated
+      ? html`<div class="conn-banner" role="alert" data-testid="outdated">Goblin Bazaar has been updated. Reload the page to keep playing: your seats are kept.
+          <button type="button" class="btn primary" @click=${() => location.reload()}>Reload</button></div>`
+      : nothing}
     ${s.conn !== "connected" && s.conn !== "connecting"
       ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : "Connection lost. Reconnecting… your seat is kept."}</div>`
       : nothing}

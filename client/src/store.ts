@@ -6,12 +6,12 @@
  * is a gap, and room:sync with `since` (the version held) gets what was missed.
  */
 import { io, type Socket } from "socket.io-client";
-import { absorbPush, absorbSyncReply, isUpdate } from "../../src/protocol/room-state.js";
+import { absorbPush, absorbSyncReply, isUpdate, roomOf } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
-import type { TurnYours, YourRoom } from "../../src/protocol/wire.js";
+import { PROTOCOL_VERSION, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -84,6 +84,8 @@ export class Store {
   identityNotice: string | null = null;
   /** Why the server refused the connection (a limit: its connect_error's data), in words; null once connected. */
   connRefused: string | null = null;
+  /** The server speaks a newer protocol than this page (it was updated): the page should be reloaded. */
+  outdated = false;
   route: Route = parseRoute();
   lobby: LobbyLists | null = null;
   rooms = new Map<string, RoomView>();
@@ -222,7 +224,12 @@ export class Store {
       this.reconnectAttempt = n;
       this.setConn(navigator.onLine === false ? "offline" : "reconnecting");
     });
-    s.on("session", (p: { player: Player | null }) => {
+    s.on("session", (p: { player: Player | null; protocol?: number }) => {
+      // A server newer than this page sends what it may not read: say so (main.ts offers a reload).
+      if (typeof p.protocol === "number" && p.protocol > PROTOCOL_VERSION && !this.outdated) {
+        this.outdated = true;
+        this.changed();
+      }
       if (p.player && this.identity && p.player.id === this.identity.player.id && p.player.name !== this.identity.player.name) {
         this.identity = { ...this.identity, player: p.player };
         this.changed();
@@ -566,15 +573,16 @@ export class Store {
    * not fit its base: from scratch).
    */
   absorb(p: RoomState): void {
-    const cur = this.rooms.get(p.roomId);
-    const held = this.held.get(p.roomId);
+    const roomId = roomOf(p);
+    const cur = this.rooms.get(roomId);
+    const held = this.held.get(roomId);
     if (!cur || !held) return;
     const r = absorbPush(held, p);
     if (r.kind === "stale") return;
     // Updates carry no serverTime: the offset stays the one of the last whole view or reply.
     if (r.kind === "applied" && !isUpdate(p)) this.noteServerTime(p.serverTime);
     if (r.kind !== "applied") {
-      void this.sync(p.roomId, r.kind === "broken");
+      void this.sync(roomId, r.kind === "broken");
       return;
     }
     const v = r.view;

@@ -177,9 +177,9 @@ function patchLength(parts: readonly string[]): number {
 /** A patch this long or shorter goes as an update without measuring the view: making the view's text costs more than the bytes it could save. */
 const SURELY_SMALLER = 1024;
 
-/** The `log` member of an update: `,"log":[…]`, or nothing for no entries. */
+/** The `l` (log) member of an update: `,"l":[…]`, or nothing for no entries. */
 function logPiece(entries: readonly unknown[]): string {
-  return entries.length ? `,"log":${JSON.stringify(entries)}` : "";
+  return entries.length ? `,"l":${JSON.stringify(entries)}` : "";
 }
 
 export class ViewHistory {
@@ -255,7 +255,7 @@ export class ViewHistory {
     const whole: number[] = [];
     // `base` only when it is not the version just before (docs/protocol.md, "Updates"); no
     // serverTime: clients keep the offset of their last whole view or sync reply.
-    const head = `{"roomId":${JSON.stringify(next.id)},"version":${next.version}${base === next.version - 1 ? "" : `,"base":${base}`}`;
+    const head = `{"r":${JSON.stringify(next.id)},"v":${next.version}${base === next.version - 1 ? "" : `,"b":${base}`}`;
     // The log entries written since `base`, as each viewer may see them (one text when all are public).
     const entries = before ? next.log.slice(before.logLength) : [];
     const publicLog = entries.some((e) => e.to !== undefined) ? null : logPiece(entries);
@@ -277,7 +277,7 @@ export class ViewHistory {
       for (const p of parts) if (!counted.has(p)) counted.add(p), (changeBytes += p.length);
       const length = patchLength(parts);
       if (length > SURELY_SMALLER && length > sizeOf(body)) return void whole.push(i);
-      out[i] = [head, logFor(id), `,"patch":`, ...patchPieces(parts), "}"];
+      out[i] = [head, logFor(id), `,"p":`, ...patchPieces(parts), "}"];
     });
     if (whole.length > 0) {
       const parts = roomViewsParts(next, whole.map((i) => viewerOf(idIn(players, targets[i]!))), from, now);
@@ -304,11 +304,14 @@ export class ViewHistory {
       const parts = new DiffCache().body(bodiesOf(kept.room, kept.at)(then), body);
       const length = patchLength(parts);
       if (length <= SURELY_SMALLER || length <= sizeOf(body)) {
-        const update: RoomUpdate = { roomId: room.id, version: room.version, patch: JSON.parse(patchPieces(parts).join("")) as Patch };
-        if (since !== room.version - 1) update.base = since;
         const log = visibleLog(room.log.slice(kept.logLength), viewer);
-        if (log.length) update.log = log;
-        reply = update;
+        reply = {
+          r: room.id,
+          v: room.version,
+          ...(since !== room.version - 1 ? { b: since } : {}),
+          ...(log.length ? { l: log } : {}),
+          p: JSON.parse(patchPieces(parts).join("")) as Patch,
+        } satisfies RoomUpdate;
       }
     }
     this.record(h, room, now, [id], 0);

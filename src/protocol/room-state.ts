@@ -8,11 +8,42 @@
  * and its `logFrom` is 0 (as `room:sync` without `since` sends it).
  */
 import { applyPatch } from "./patch.js";
+import type { Patch } from "./patch.js";
 import type { LogEntry, RoomState, RoomUpdate, RoomView } from "./wire.js";
 
+/**
+ * An update as builds before 2026-11-25 sent it, in whole words. A rolling deploy mixes old and
+ * new nodes for a while, so a client may still meet one: `absorbPush` and `absorbSyncReply` read
+ * it as the update it is (`roomOf` and `versionOf` read it as they read a whole view).
+ */
+interface WordyUpdate {
+  roomId: string;
+  version: number;
+  base?: number;
+  log?: LogEntry[];
+  patch: Patch;
+}
+
+/** `p` with a wordy update (see WordyUpdate) in today's form; anything else as it is. */
+function current(p: RoomState): RoomState {
+  const w = p as unknown as Partial<WordyUpdate>;
+  if ("p" in p || typeof w.patch !== "object" || w.patch === null) return p;
+  return { r: w.roomId!, v: w.version!, ...(w.base !== undefined ? { b: w.base } : {}), ...(w.log ? { l: w.log } : {}), p: w.patch };
+}
+
 export function isUpdate(p: RoomState): p is RoomUpdate {
-  const patch = (p as Partial<RoomUpdate>).patch;
+  const patch = (p as Partial<RoomUpdate>).p;
   return typeof patch === "object" && patch !== null;
+}
+
+/** The room a payload is about (an update's `r`, a whole view's `roomId`). */
+export function roomOf(p: RoomState): string {
+  return isUpdate(p) ? p.r : p.roomId;
+}
+
+/** The version a payload brings the view to (an update's `v`, a whole view's `version`). */
+export function versionOf(p: RoomState): number {
+  return isUpdate(p) ? p.v : p.version;
 }
 
 /** `log` with the entries of `more` it does not have yet (numbered after its last one). */
@@ -22,9 +53,9 @@ function appendLog(log: LogEntry[], more: readonly LogEntry[] | undefined): LogE
   return [...log, ...more.filter((e) => e.n > last)];
 }
 
-/** The version of the view an update applies to: its `base`, or the version just before it when it has none. */
+/** The version of the view an update applies to: its `b`, or the version just before it when it has none. */
 export function baseOf(u: RoomUpdate): number {
-  return u.base ?? u.version - 1;
+  return u.b ?? u.v - 1;
 }
 
 /**
@@ -33,9 +64,9 @@ export function baseOf(u: RoomUpdate): number {
  * view (the time the client's clock offset was taken from).
  */
 export function applyUpdate(held: RoomView, u: RoomUpdate): RoomView {
-  if (baseOf(u) !== held.version || u.roomId !== held.roomId) throw new Error("update: not for this view");
-  const patched = applyPatch(held, u.patch);
-  return { ...patched, version: u.version, logFrom: 0, log: appendLog(held.log, u.log) };
+  if (baseOf(u) !== held.version || u.r !== held.roomId) throw new Error("update: not for this view");
+  const patched = applyPatch(held, u.p);
+  return { ...patched, version: u.v, logFrom: 0, log: appendLog(held.log, u.l) };
 }
 
 /**
@@ -49,10 +80,11 @@ export function applyUpdate(held: RoomView, u: RoomUpdate): RoomView {
  */
 export type Absorbed = { kind: "applied"; view: RoomView } | { kind: "stale" } | { kind: "gap" } | { kind: "broken" };
 
-export function absorbPush(held: RoomView | undefined, p: RoomState): Absorbed {
+export function absorbPush(held: RoomView | undefined, pushed: RoomState): Absorbed {
+  const p = current(pushed);
   if (isUpdate(p)) {
     if (!held) return { kind: "gap" };
-    if (p.version <= held.version) return { kind: "stale" };
+    if (p.v <= held.version) return { kind: "stale" };
     if (baseOf(p) !== held.version) return { kind: "gap" };
     try {
       return { kind: "applied", view: applyUpdate(held, p) };
@@ -72,7 +104,8 @@ export function absorbPush(held: RoomView | undefined, p: RoomState): Absorbed {
  * moved it on meanwhile). A whole view replaces any older one; an update applies to `sent`
  * (`broken` if it does not fit: ask again without `since`).
  */
-export function absorbSyncReply(held: RoomView | undefined, sent: RoomView | undefined, state: RoomState): Absorbed {
+export function absorbSyncReply(held: RoomView | undefined, sent: RoomView | undefined, reply: RoomState): Absorbed {
+  const state = current(reply);
   let view: RoomView;
   if (isUpdate(state)) {
     if (!sent) return { kind: "broken" };

@@ -154,25 +154,37 @@ export interface RoomView {
 }
 
 /**
- * What changed in one viewer's RoomView from version `base` to `version` (docs/protocol.md,
- * "Updates"): sent on `room:state` (and as a `room:sync` reply's `state` when asked with `since`)
- * instead of the whole view. Apply it with `applyUpdate` (src/protocol/room-state.ts).
+ * What changed in one viewer's RoomView from version `b` to `v` (docs/protocol.md, "Updates"):
+ * sent on `room:state` (and as a `room:sync` reply's `state` when asked with `since`) instead of
+ * the whole view. Apply it with `applyUpdate` (src/protocol/room-state.ts). Its keys are one
+ * letter: it is nearly all the server sends (one per viewer per change), and with whole words the
+ * envelope was a quarter of a typical update.
  */
 export interface RoomUpdate {
-  roomId: string;
-  version: number;
+  /** The room (a whole view's `roomId`). */
+  r: string;
+  /** The view's version once applied (a whole view's `version`). */
+  v: number;
   /**
-   * The version of the view this applies to (absent: `version - 1`, as in nearly every push):
-   * exactly the one you hold, else ask `room:sync` with `since`. See `baseOf`.
+   * The version of the view this applies to (absent: `v - 1`, as in nearly every push): exactly
+   * the one you hold, else ask `room:sync` with `since`. See `baseOf`.
    */
-  base?: number;
+  b?: number;
+  /** The log entries you may see that were added after the base (absent: none). */
+  l?: LogEntry[];
   /** What changed in the rest of the view (all but version, serverTime, logFrom and log). */
-  patch: Patch;
-  /** The log entries you may see that were added after `base` (absent: none). */
-  log?: LogEntry[];
+  p: Patch;
 }
 
-/** A `room:state` payload: a whole view or an update (it has `patch`). */
+/**
+ * The wire protocol's version, in `session`: raised when the server starts sending what a client
+ * of the version before cannot read. 2 (2026-11-25): updates with one-letter keys. A `session`
+ * without it comes from an earlier build (the client reads that build's updates too). A client
+ * older than the server's version should ask to be reloaded.
+ */
+export const PROTOCOL_VERSION = 2;
+
+/** A `room:state` payload: a whole view or an update (it has `p`). */
 export type RoomState = RoomView | RoomUpdate;
 
 // ---- Quick play (docs/protocol.md, "Quick play") ------------------------------------------------

@@ -26,7 +26,7 @@ import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
 import { GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import type { GameInfo, TurnYours, YourRoom } from "../protocol/wire.js";
+import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { registerRematchEvents } from "./rematch-events.js";
@@ -511,7 +511,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
         () => socket.disconnect(true),
       );
     }
-    socket.emit("session", { player, recovered: socket.recovered });
+    socket.emit("session", { player, recovered: socket.recovered, protocol: PROTOCOL_VERSION });
 
     // One listener per socket for every message (not one closure per event and socket).
     socket.onAny((event: string, ...args: unknown[]) => onMessage(socket, event, args));

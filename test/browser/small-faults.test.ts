@@ -7,13 +7,15 @@
  * - a seat taken under you is said as the room being full when no seat is left, and refusals are
  *   the server's own words;
  * - once today's ranked daily attempt is over, its button says so (the result, not Play);
- * - today's daily deal is not offered as "Watch" to someone the server would refuse.
+ * - today's daily deal is not offered as "Watch" to someone the server would refuse;
+ * - a page older than the server's protocol (a deploy happened) asks to be reloaded.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finished-games.js";
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
+import { PROTOCOL_VERSION } from "../../src/protocol/wire.js";
 import { account } from "../support/accounts.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
 import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
@@ -65,6 +67,28 @@ describe.skipIf(!available)("small faults in the web client", () => {
     await page.getByTestId("auct-table").waitFor();
     expect(await page.getByTestId("start").count()).toBe(0);
     expect((await t.bazaar.server.store.get(roomId))!.status).toBe("playing");
+    await context.close();
+  });
+
+  it("asks to be reloaded when the server speaks a newer protocol than the page (a deploy happened)", async () => {
+    const url = t.bazaar.server.url;
+    // Today's server: no banner.
+    const today = await newPage(t.browser, DESKTOP);
+    await enterName(today.page, url, "Now");
+    await today.page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+    expect(await today.page.getByTestId("outdated").count()).toBe(0);
+    await today.context.close();
+    // The same server as a newer build would greet the page: its session names a higher version.
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => ws.send(typeof m === "string" && m.startsWith('42["session"') ? m.replace(`"protocol":${PROTOCOL_VERSION}`, `"protocol":${PROTOCOL_VERSION + 1}`) : m));
+    });
+    await enterName(page, url, "Old");
+    const banner = page.getByTestId("outdated");
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain("Goblin Bazaar has been updated");
+    expect(await banner.getByRole("button", { name: "Reload" }).count()).toBe(1);
     await context.close();
   });
 

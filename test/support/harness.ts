@@ -14,7 +14,7 @@ import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { randomLegalAction as randomLegalActionOf } from "../../src/games/legal.js";
 import type { Room } from "../../src/platform/room.js";
-import { absorbPush, absorbSyncReply, baseOf, isUpdate, type Absorbed } from "../../src/protocol/room-state.js";
+import { absorbPush, absorbSyncReply, baseOf, isUpdate, roomOf, type Absorbed } from "../../src/protocol/room-state.js";
 import type { RoomState, RoomView } from "../../src/protocol/wire.js";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -200,20 +200,20 @@ export class TestClient {
     this.rooms.set(view.roomId, { version: view.version, state: view as unknown as Record<string, unknown>, log: view.log });
     const whole = !isUpdate(payload);
     const logFrom = whole ? payload.logFrom : null;
-    const log = whole ? payload.log : (payload.log ?? []);
+    const log = whole ? payload.log : (payload.l ?? []);
     this.applied.push({ ...view, log, logFrom, base });
     this.views.push(view);
   }
 
   private absorb(payload: RoomState): void {
-    const held = this.held(payload.roomId);
+    const held = this.held(roomOf(payload));
     const r: Absorbed = absorbPush(held, payload);
     if (isUpdate(payload)) this.updates++;
     if (r.kind === "stale") return;
     if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? baseOf(payload) : held.version) : null);
     this.gaps++;
     // A catch-up cut off by close() is the test ending (seen in CI); any other failure still surfaces.
-    this.sync(payload.roomId, r.kind === "broken").catch((e: unknown) => {
+    this.sync(roomOf(payload), r.kind === "broken").catch((e: unknown) => {
       if (!this.closed) throw e;
     });
   }
@@ -241,7 +241,7 @@ export class TestClient {
   }
 
   private takeReply(sent: RoomView | undefined, state: RoomState): Absorbed {
-    const r = absorbSyncReply(this.held(state.roomId), sent, state);
+    const r = absorbSyncReply(this.held(roomOf(state)), sent, state);
     if (r.kind === "applied") this.hold(r.view, state, isUpdate(state) ? baseOf(state) : null);
     return r;
   }

@@ -93,16 +93,19 @@ export function payloadText(room: Room, payload: unknown): string {
   }
   const current = (room.state as SorcerousFuturesState).matchGame;
   const p = payload as Record<string, unknown>;
-  const log = p.log as Array<{ game?: number }> | undefined;
+  // An update (it has a patch, `p`) carries its log entries as `l`; a whole view as `log`.
+  const update = typeof p.p === "object" && p.p !== null;
+  const logKey = update ? "l" : "log";
+  const log = p[logKey] as Array<{ game?: number }> | undefined;
   const cut = (view: Record<string, unknown>) => ({ ...view, unaccounted: null, results: null });
-  const out: Record<string, unknown> = { ...p, log: Array.isArray(log) ? log.filter((e) => e.game === undefined || e.game >= current) : log };
-  if (typeof p.patch === "object" && p.patch !== null) {
+  const out: Record<string, unknown> = { ...p, [logKey]: Array.isArray(log) ? log.filter((e) => e.game === undefined || e.game >= current) : log };
+  if (update) {
     // An update: `view` in its patch is either a patch of the view (members to go into, or
     // operations) or an operation setting the whole view ([view]).
-    const patch = p.patch as Record<string, unknown>;
+    const patch = p.p as Record<string, unknown>;
     const view = patch.view;
-    if (Array.isArray(view)) out.patch = { ...patch, view: view.length === 1 && typeof view[0] === "object" && view[0] !== null ? [cut(view[0] as Record<string, unknown>)] : view };
-    else if (typeof view === "object" && view !== null) out.patch = { ...patch, view: cut(view as Record<string, unknown>) };
+    if (Array.isArray(view)) out.p = { ...patch, view: view.length === 1 && typeof view[0] === "object" && view[0] !== null ? [cut(view[0] as Record<string, unknown>)] : view };
+    else if (typeof view === "object" && view !== null) out.p = { ...patch, view: cut(view as Record<string, unknown>) };
   } else {
     const view = p.view as Record<string, unknown> | null | undefined;
     out.view = view ? cut(view) : view;
