@@ -130,7 +130,8 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
 
   it("tells a person it is their turn on every node, through the change feed, with no adapter message", async () => {
     // Ann and Cat play through node A, Bob through node B; Bob also has a socket on each node
-    // that watches nothing (a lobby tab, a phone). Moves made on either node make Bob's turns.
+    // that watches nothing (a lobby tab, a phone; they sit in the room's channel all the same,
+    // since they were open when Bob joined). Moves made on either node make Bob's turns.
     const ids = await Promise.all(["Ann", "Bob", "Cat"].map((n) => guest(a.url, n)));
     const players = [new TestClient(a.url, ids[0]!.token), new TestClient(b.url, ids[1]!.token), new TestClient(b.url, ids[2]!.token)];
     await Promise.all(players.map((c) => c.ready()));
@@ -171,6 +172,9 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
     }
     // Nobody else was told of Bob's turns, and no turn notice went through the adapter's stream.
     expect(turns(players[0]!).filter((t) => t.seat === 1)).toEqual([]);
+    // Bob's socket that watches the room got none: its room:state says it (one frame fewer a move).
+    expect(turns(players[1]!)).toEqual([]);
+    expect(bobsTurns.every((v) => players[1]!.applied.some((view) => view.version === v && (view.active as number[]).includes(1)))).toBe(true);
     const redis = new Redis(REDIS_URL!);
     const adapterEntries = await redis.xrange(`${prefix}socket.io`, "-", "+");
     redis.disconnect();

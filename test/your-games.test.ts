@@ -1,8 +1,9 @@
 /**
  * Your games (issue 23; docs/protocol.md, "Your games"), over the real protocol on both backends:
  * lobby:subscribe lists the open and playing rooms a player sits in (`mine`, with their seat and
- * the seats that must act), and `turn:yours` reaches every socket of a person (also one that does
- * not watch the room) each time one of their seats becomes one that must act; never for bots.
+ * the seats that must act), and `turn:yours` reaches every socket of a person that does not watch
+ * the room (one that watches it has the turn in its room:state) each time one of their seats
+ * becomes one that must act; never for bots.
  */
 import { describe, expect, it } from "vitest";
 import { gameOf, gameState } from "../src/platform/room.js";
@@ -22,6 +23,7 @@ describe.each(backends())("your games ($name)", (backend) => {
     const annPlay = await new TestClient(t.server.url, ann.token).ready();
     const annLobby = await new TestClient(t.server.url, ann.token).ready();
     const bobC = await new TestClient(t.server.url, bob.token).ready();
+    const bobLobby = await new TestClient(t.server.url, bob.token).ready();
     const nameless = await new TestClient(t.server.url).ready();
 
     // A playing room: Ann (seat 0), Bob (seat 1), a bot (seat 2).
@@ -99,21 +101,25 @@ describe.each(backends())("your games ($name)", (backend) => {
     expect(annTurns.length).toBeGreaterThanOrEqual(3);
     expect(annTurns.map((t) => t.version)).toEqual(became(0).filter((v) => v <= last));
     expect(annTurns.every((t) => t.seat === 0 && t.game === "goblin-market")).toBe(true);
-    // Both of Ann's sockets got the same pushes (the one watching too); Bob only his own seat's.
-    expect(turns(annPlay).filter(upTo)).toEqual(annTurns);
-    const bobTurns = turns(bobC).filter(upTo);
+    // The sockets that watch the room got none (their room:state says it); Bob's other socket only his own seat's.
+    expect(turns(annPlay).filter(upTo)).toEqual([]);
+    expect(turns(bobC).filter(upTo)).toEqual([]);
+    const bobTurns = turns(bobLobby).filter(upTo);
     expect(bobTurns.map((t) => t.version)).toEqual(became(1).filter((v) => v <= last));
     expect(bobTurns.every((t) => t.seat === 1)).toBe(true);
     // The bot's seat was active too, and nobody was told about it.
     expect(became(2).length).toBeGreaterThan(0);
-    for (const c of [annPlay, annLobby, bobC, nameless]) expect(turns(c).some((t) => t.seat === 2)).toBe(false);
+    for (const c of [annPlay, annLobby, bobC, bobLobby, nameless]) expect(turns(c).some((t) => t.seat === 2)).toBe(false);
     expect(turns(nameless)).toEqual([]);
+    // The sockets that watch no room got no room:state either (nothing they would show), though
+    // they still count for presence (reseat puts them in the room's channel).
+    for (const c of [annLobby, bobLobby]) expect(c.received.filter(([e]) => e === "room:state")).toEqual([]);
 
     // After Ann leaves the open room, it is no longer hers.
     expect((await annPlay.call("room:leave", { roomId: open })).ok).toBe(true);
     sub = await annLobby.call("lobby:mine", {});
     expect((sub.mine as YourRoom[]).map((r) => r.id)).toEqual([playing]);
 
-    for (const c of [annPlay, annLobby, bobC, nameless]) c.close();
+    for (const c of [annPlay, annLobby, bobC, bobLobby, nameless]) c.close();
   });
 });

@@ -449,7 +449,11 @@ export class Store {
     if (mine === this.yourTurn.has(v.roomId)) return;
     if (mine) {
       this.yourTurn.add(v.roomId);
-      if (seenBefore) this.turnArrived(v.roomId, v.version);
+      if (seenBefore) {
+        this.turnArrived(v.roomId, v.version);
+        // A socket that watches the room gets no turn:yours for it (its view says it): notify here.
+        this.notifyTurn({ roomId: v.roomId, game: v.game, version: v.version, seat: v.seat });
+      }
     } else this.yourTurn.delete(v.roomId);
     if (this.mine) this.mine = this.mine.map((x) => (x.id === v.roomId ? { ...x, status: v.status, active: v.active } : x));
   }
@@ -460,13 +464,15 @@ export class Store {
     // A view held already newer than this push knows better.
     const held = this.rooms.get(t.roomId);
     if (held && held.version > t.version) return;
-    if (!this.yourTurn.has(t.roomId)) this.turnArrived(t.roomId, t.version);
+    // Already known (a view of the room said it first): chimed and notified then.
+    const known = this.yourTurn.has(t.roomId);
+    if (!known) this.turnArrived(t.roomId, t.version);
     this.yourTurn.add(t.roomId);
     const entry = this.mine?.find((x) => x.id === t.roomId);
     if (entry) this.mine = this.mine!.map((x) => (x === entry ? { ...x, status: "playing", active: x.active.includes(t.seat) ? x.active : [...x.active, t.seat] } : x));
     else if (this.mine && this.route.page === "lobby") void this.refreshMine();
     this.changed();
-    this.notifyTurn(t);
+    if (!known) this.notifyTurn(t);
   }
 
   private notifyTurn(t: TurnYours): void {

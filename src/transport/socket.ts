@@ -73,6 +73,12 @@ const ch = {
   room: (id: string) => `r:${id}`,
   seat: (id: string, pid: string) => `r:${id}:p:${pid}`,
   spec: (id: string) => `r:${id}:spec`,
+  /**
+   * A person's sockets that watch the room themselves (room:create, join, leave, sync,
+   * daily:start; until room:unwatch). `r:<id>` also holds a seated player's other sockets (reseat,
+   * for presence: a lobby tab), which show nothing of the room.
+   */
+  watcher: (id: string, pid: string) => `r:${id}:w:${pid}`,
 };
 
 function dataOf(socket: Socket): SocketData {
@@ -237,14 +243,18 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     if (note.turns) tellTurns(next.id, next.version, note.turns);
   });
 
-  /** `turn:yours` to this node's sockets of each person whose turn a change made, watching the room or not (docs/protocol.md). */
+  /** `turn:yours` to this node's sockets of each person whose turn a change made, but those that watch the room (docs/protocol.md). */
   function tellTurns(roomId: string, version: number, turns: NonNullable<RoomChange["turns"]>): void {
     for (const t of turns.seats) {
       if (!localRooms.has(ch.player(t.playerId))) continue;
       // Local: a plain emit would publish to the adapter's stream (connection-state recovery
       // records every packet), one Redis XADD per move; after a reconnection the lobby's `mine`
-      // makes good a missed notice.
-      io.local.to(ch.player(t.playerId)).emit("turn:yours", { roomId, game: turns.game, version, seat: t.seat } satisfies TurnYours);
+      // makes good a missed notice. Not to a socket that watches the room: its room:state says
+      // the same (one frame fewer per move at a table).
+      io.local
+        .to(ch.player(t.playerId))
+        .except(ch.watcher(roomId, t.playerId))
+        .emit("turn:yours", { roomId, game: turns.game, version, seat: t.seat } satisfies TurnYours);
     }
   }
 
@@ -313,7 +323,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   async function watch(socket: Socket, room: Room, since?: number) {
     const pid = dataOf(socket).player?.id ?? null;
     const viewer = viewerFor(room, pid);
-    await socket.join(ch.room(room.id));
+    await socket.join(pid ? [ch.room(room.id), ch.watcher(room.id, pid)] : ch.room(room.id));
     if (viewer.kind === "seat" && pid) {
       socket.leave(ch.spec(room.id));
       await socket.join(ch.seat(room.id, pid));
@@ -329,14 +339,22 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     return { state, connected: await presence(room.id), serverTime: now };
   }
 
-  /** After a player takes or leaves a seat, move all their sockets watching the room. */
+  /**
+   * After a player takes or leaves a seat (on any node): their sockets that watch the room move
+   * between the spectators' channel and their seat's, so each gets the view it may see. Their
+   * other sockets (a lobby tab) join the room's channel only, for presence: they get no room:state
+   * they would drop (until 2026-11-25 they got every change of every room their player sat in),
+   * and turn:yours tells them their turns.
+   */
   function reseat(room: Room, pid: string, seated: boolean) {
-    const target = io.in(ch.player(pid));
+    io.in(ch.player(pid)).socketsJoin(ch.room(room.id));
+    const watching = io.in(ch.watcher(room.id, pid));
     if (seated) {
-      target.socketsJoin([ch.room(room.id), ch.seat(room.id, pid)]);
-      target.socketsLeave(ch.spec(room.id));
+      watching.socketsJoin(ch.seat(room.id, pid));
+      watching.socketsLeave(ch.spec(room.id));
     } else {
-      target.socketsLeave(ch.seat(room.id, pid));
+      watching.socketsLeave(ch.seat(room.id, pid));
+      watching.socketsJoin(ch.spec(room.id));
     }
   }
 
@@ -419,7 +437,10 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const pid = dataOf(socket).player?.id;
       socket.leave(ch.room(id));
       socket.leave(ch.spec(id));
-      if (pid) socket.leave(ch.seat(id, pid));
+      if (pid) {
+        socket.leave(ch.seat(id, pid));
+        socket.leave(ch.watcher(id, pid));
+      }
       announcePresence(id);
       return {};
     },
