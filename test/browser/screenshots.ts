@@ -347,7 +347,7 @@ function concrete(legal: LegalAction[]): Action[] {
  * A good-looking move for the pictures: the engine looks two moves ahead on the server's state
  * (a screenshot helper, not a player: the test and the client never do this).
  */
-function auctGoodMove(state: AucteradenState): Action {
+export function auctGoodMove(state: AucteradenState): Action {
   const after = (s: AucteradenState, a: Action) => {
     const r = aucteraden.apply(s, 0, a);
     return r.ok ? r.value.state : s;

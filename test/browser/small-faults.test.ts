@@ -8,7 +8,8 @@
  *   the server's own words;
  * - once today's ranked daily attempt is over, its button says so (the result, not Play);
  * - today's daily deal is not offered as "Watch" to someone the server would refuse;
- * - a page older than the server's protocol (a deploy happened) asks to be reloaded.
+ * - a page older than the server's protocol (a deploy happened) asks to be reloaded;
+ * - the Aucteraden table fits a 1280 px desktop (its live score once made the page 1,291-1,317 px wide).
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -18,7 +19,9 @@ import type { LegalAction } from "../../src/games/types.js";
 import { PROTOCOL_VERSION } from "../../src/protocol/wire.js";
 import { account } from "../support/accounts.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
+import type { AucteradenState } from "../../src/games/aucteraden/state.js";
+import { auctGoodMove } from "./screenshots.js";
+import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, renderedVersion, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -118,6 +121,39 @@ describe.skipIf(!available)("small faults in the web client", () => {
     } finally {
       hal.close();
       kit.close();
+      await context.close();
+    }
+  });
+
+  it("keeps the Aucteraden table inside a 1280 px desktop at every step of a game (the live score once widened it)", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    await enterName(page, url, "Wide");
+    const roomId = await createRoom(page, { game: "aucteraden", seats: 1, ranked: false });
+    await page.getByTestId("auct-table").waitFor();
+    // Moves through the protocol as the same player (the page's own token), checked on the page after each.
+    const token = (await page.evaluate(`JSON.parse(localStorage.getItem("goblin-bazaar.identity")).token`)) as string;
+    const c = await new TestClient(url, token).ready();
+    try {
+      await c.sync(roomId);
+      // Good moves (two ahead, as the screenshots play), so chains grow and earn bonuses: the
+      // widest the score table gets ("+9 (5+4)", "Ace+Crown +4").
+      let steps = 0;
+      let bonuses = 0;
+      for (;;) {
+        const room = (await t.bazaar.server.store.get(roomId))!;
+        await until(async () => (await renderedVersion(page)) >= room.version, `the page at v${room.version}`);
+        await expectFits(page);
+        bonuses = Math.max(bonuses, await page.locator(".auct-suits .auct-bonus").count());
+        if (room.status === "finished") break;
+        expect((await c.call("game:act", { roomId, action: auctGoodMove(room.state as AucteradenState) })).ok).toBe(true);
+        await until(async () => ((await t.bazaar.server.store.get(roomId))!.version > room.version ? true : undefined), "the move");
+        steps++;
+      }
+      expect(steps).toBeGreaterThan(10);
+      expect(bonuses, "chains with bonuses were shown (the wide rows)").toBeGreaterThan(1);
+    } finally {
+      c.close();
       await context.close();
     }
   });
