@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/db/client.js";
 import { getFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
 import { startServer, type RunningServer } from "../src/server.js";
@@ -21,7 +20,6 @@ import {
   guest,
   lcg,
   newPrefix,
-  openTestDatabase,
   playAnyActive,
   REDIS_URL,
   startTestServer,
@@ -29,6 +27,7 @@ import {
   testConfig,
   twoNodeDatabases,
   until,
+  useTestServer,
   type Ack,
 } from "./support/harness.js";
 
@@ -48,27 +47,16 @@ const send = async (c: TestClient, roomId: string, text: unknown): Promise<Ack> 
 const START = Math.floor(Date.UTC(2026, 10, 24, 12) / 300_000) * 300_000;
 
 describe.each(backends())("table chat ($name)", (backend) => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
   let now = START;
+  const srv = useTestServer(backend, { clock: () => now });
 
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix(), "node-a", () => now);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
-
-  const client = async (token?: string) => new TestClient(server.url, token).ready();
+  const client = async (token?: string) => new TestClient(srv.server.url, token).ready();
 
   it("ranked: spectators' messages reach spectators and never a player; players' messages reach everyone", async () => {
-    const [annId, bobId] = await Promise.all([account(server.url, "ChatAnn"), account(server.url, "ChatBob")]);
+    const [annId, bobId] = await Promise.all([account(srv.server.url, "ChatAnn"), account(srv.server.url, "ChatBob")]);
     const ann = await client(annId.token);
     const bob = await client(bobId.token);
-    const carlId = await guest(server.url, "Carl");
+    const carlId = await guest(srv.server.url, "Carl");
     const carl = await client(carlId.token);
     const anon = await client();
     const created = await ann.call("room:create", { game: "goblin-teeth", seats: 2, ranked: true });
@@ -100,18 +88,18 @@ describe.each(backends())("table chat ($name)", (backend) => {
     for (const c of [carl, anon]) expect(texts(await history(c, roomId))).toEqual(["Bob holds the high tooth, Ann!", "Good luck!"]);
 
     // Without a name one can read, not write; the room and the store's chat are as they were.
-    const version = (await server.store.get(roomId))!.version;
+    const version = (await srv.server.store.get(roomId))!.version;
     expect(code(await send(anon, roomId, "hi"))).toBe("NO_IDENTITY");
-    expect((await server.store.chat(roomId)).length).toBe(2);
+    expect((await srv.server.store.chat(roomId)).length).toBe(2);
     // Chat is not game state: the room's version never moved.
-    expect((await server.store.get(roomId))!.version).toBe(version);
+    expect((await srv.server.store.get(roomId))!.version).toBe(version);
     for (const c of [ann, ann2, bob, carl, anon]) c.close();
   });
 
   it("casual: the players see the spectators' messages too, pushed and in the history", async () => {
-    const ann = await client((await guest(server.url, "Ann")).token);
-    const bob = await client((await guest(server.url, "Bob")).token);
-    const dora = await client((await guest(server.url, "Dora")).token);
+    const ann = await client((await guest(srv.server.url, "Ann")).token);
+    const bob = await client((await guest(srv.server.url, "Bob")).token);
+    const dora = await client((await guest(srv.server.url, "Dora")).token);
     const created = await ann.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" });
     const roomId = created.roomId as string;
     expect(code(await bob.call("room:join", { roomId }))).toBe("ok");
@@ -124,14 +112,14 @@ describe.each(backends())("table chat ($name)", (backend) => {
       expect(texts(await history(c, roomId))).toEqual(["Have fun, both", "Thanks!"]);
     }
     // A full chat refuses more, and keeps what it has.
-    for (let i = 2; i < CHAT_MAX_MESSAGES; i++) await server.store.appendChat(roomId, { at: now, from: { id: "p_x", name: "X" }, channel: "players", text: `m${i}` }, CHAT_MAX_MESSAGES);
+    for (let i = 2; i < CHAT_MAX_MESSAGES; i++) await srv.server.store.appendChat(roomId, { at: now, from: { id: "p_x", name: "X" }, channel: "players", text: `m${i}` }, CHAT_MAX_MESSAGES);
     expect(code(await send(ann, roomId, "one more"))).toBe("CHAT_FULL");
-    expect((await server.store.chat(roomId)).length).toBe(CHAT_MAX_MESSAGES);
+    expect((await srv.server.store.chat(roomId)).length).toBe(CHAT_MAX_MESSAGES);
     for (const c of [ann, bob, dora]) c.close();
   });
 
   it("refuses bad messages with a code and stores nothing: empty, too long, not text, no such room, a closed room", async () => {
-    const eve = await client((await guest(server.url, "Eve")).token);
+    const eve = await client((await guest(srv.server.url, "Eve")).token);
     const roomId = (await eve.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" })).roomId as string;
     expect(code(await send(eve, roomId, "   \n\t "))).toBe("CHAT_EMPTY");
     expect(code(await send(eve, roomId, "\u0000\u0007"))).toBe("CHAT_EMPTY");
@@ -141,7 +129,7 @@ describe.each(backends())("table chat ($name)", (backend) => {
     expect(code(await eve.call("chat:send", { roomId: "../etc", text: "hi" }))).toBe("BAD_ROOM_ID");
     expect(code(await eve.call("chat:send", { roomId: "r0000000000nosuchroom", text: "hi" }))).toMatch(/NO_SUCH_ROOM|BAD_ROOM_ID/);
     expect(code(await eve.call("chat:history", { roomId: "r0000000000nosuchroom" }))).toMatch(/NO_SUCH_ROOM|BAD_ROOM_ID/);
-    expect(await server.store.chat(roomId)).toEqual([]);
+    expect(await srv.server.store.chat(roomId)).toEqual([]);
     // Exactly the limit is fine (in characters: an emoji counts once); line breaks become spaces,
     // control characters and direction overrides go.
     const emoji = "🎲".repeat(CHAT_MAX_CHARS);
@@ -149,7 +137,7 @@ describe.each(backends())("table chat ($name)", (backend) => {
     expect((await send(eve, roomId, "a\u0000b\nc\u202Ed")).message).toMatchObject({ text: "ab cd" });
     // The only player leaves: the room closes, and its chat with it.
     expect(code(await eve.call("room:leave", { roomId }))).toBe("ok");
-    expect((await server.store.get(roomId))!.status).toBe("closed");
+    expect((await srv.server.store.get(roomId))!.status).toBe("closed");
     expect(code(await send(eve, roomId, "anyone?"))).toBe("NO_SUCH_ROOM");
     expect(code(await eve.call("chat:history", { roomId }))).toBe("NO_SUCH_ROOM");
     eve.close();
@@ -157,7 +145,7 @@ describe.each(backends())("table chat ($name)", (backend) => {
 
   it("limits each player's pace per room (burst and sustained), by the server's clock", async () => {
     now = START + 3_600_000; // a fresh five-minute window
-    const fay = await client((await guest(server.url, "Fay")).token);
+    const fay = await client((await guest(srv.server.url, "Fay")).token);
     const roomId = (await fay.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" })).roomId as string;
     const other = (await fay.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" })).roomId as string;
     const { burst, sustained } = CHAT_LIMITS;
@@ -166,7 +154,7 @@ describe.each(backends())("table chat ($name)", (backend) => {
     expect(code(refused)).toBe("RATE_LIMITED");
     expect(refused.error!.message).toMatch(/try again in 10 seconds/);
     // A refused message costs nothing and is not stored; another room has its own count.
-    expect((await server.store.chat(roomId)).length).toBe(burst.max);
+    expect((await srv.server.store.chat(roomId)).length).toBe(burst.max);
     expect(code(await send(fay, other, "elsewhere"))).toBe("ok");
     // The next burst window: five more, and so on up to the sustained limit.
     let sent = burst.max;
@@ -183,9 +171,9 @@ describe.each(backends())("table chat ($name)", (backend) => {
   });
 
   it("keeps the chat in the finished game's record, both channels", { timeout: 120_000 }, async () => {
-    const gus = await client((await guest(server.url, "Gus")).token);
-    const hal = await client((await guest(server.url, "Hal")).token);
-    const ida = await client((await guest(server.url, "Ida")).token);
+    const gus = await client((await guest(srv.server.url, "Gus")).token);
+    const hal = await client((await guest(srv.server.url, "Hal")).token);
+    const ida = await client((await guest(srv.server.url, "Ida")).token);
     const roomId = (await gus.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" })).roomId as string;
     expect(code(await hal.call("room:join", { roomId }))).toBe("ok");
     await hal.sync(roomId);
@@ -194,14 +182,14 @@ describe.each(backends())("table chat ($name)", (backend) => {
     now += 60_000;
     expect(code(await send(gus, roomId, "Good luck!"))).toBe("ok");
     expect(code(await send(ida, roomId, "Go Hal"))).toBe("ok");
-    await playAnyActive(server.store, roomId, [gus, hal], lcg(7));
-    await until(async () => (await server.store.get(roomId))!.persisted === true, "the result recorded");
-    const record = (await getFinishedGame(db, roomId))!;
+    await playAnyActive(srv.server.store, roomId, [gus, hal], lcg(7));
+    await until(async () => (await srv.server.store.get(roomId))!.persisted === true, "the result recorded");
+    const record = (await getFinishedGame(srv.db, roomId))!;
     expect(record.chat!.map((m) => [m.n, m.channel, m.from.name, m.text])).toEqual([
       [1, "players", "Gus", "Good luck!"],
       [2, "spectators", "Ida", "Go Hal"],
     ]);
-    const res = (await (await fetch(`${server.url}/api/finished/${roomId}`)).json()) as { game: { chat: ChatMessage[] } };
+    const res = (await (await fetch(`${srv.server.url}/api/finished/${roomId}`)).json()) as { game: { chat: ChatMessage[] } };
     expect(texts(res.game.chat)).toEqual(["Good luck!", "Go Hal"]);
     for (const c of [gus, hal, ida]) c.close();
   });

@@ -5,16 +5,14 @@
  * payload ever carried hidden data.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getFinishedGame, playerRatings } from "../src/db/finished-games.js";
-import type { Database } from "../src/db/client.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { Action, LegalAction } from "../src/games/types.js";
 import type { Room } from "../src/platform/room.js";
-import type { RunningServer } from "../src/server.js";
 import { canonicalJson, replayGame } from "../src/tools/replay-game.js";
 import { leaks, secretsOf } from "./support/secrets.js";
-import { backends, newPrefix, openTestDatabase, startTestServer, TestClient, until } from "./support/harness.js";
+import { backends, TestClient, until, useTestServer } from "./support/harness.js";
 import { account } from "./support/accounts.js";
 import { versionOf } from "../src/protocol/room-state.js";
 import type { RoomState } from "../src/protocol/wire.js";
@@ -28,27 +26,17 @@ function seededRandom(seed: number): () => number {
 }
 
 describe.each(backends())("full game over sockets ($name)", (backend) => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
+  const srv = useTestServer(backend);
   const history = new Map<number, Room>();
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix());
-    server.service.onChange((_prev, next) => history.set(next.version, next));
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
+  beforeAll(() => {
+    srv.server.service.onChange((_prev: Room | null, next: Room) => history.set(next.version, next));
   });
 
   it("plays Goblin Market to the end with a reconnect and a spectator", async () => {
     const names = ["Ann", "Bob", "Cat", "Dan"];
-    const ids = await Promise.all(names.map((n) => account(server.url, n))); // ranked: accounts
-    const clients = await Promise.all(ids.map((g) => new TestClient(server.url, g.token).ready()));
-    const spectator = await new TestClient(server.url).ready();
+    const ids = await Promise.all(names.map((n) => account(srv.server.url, n))); // ranked: accounts
+    const clients = await Promise.all(ids.map((g) => new TestClient(srv.server.url, g.token).ready()));
+    const spectator = await new TestClient(srv.server.url).ready();
 
     const created = await clients[0]!.call("room:create", { game: "goblin-market", seats: 4, ranked: true });
     expect(created.ok).toBe(true);
@@ -83,7 +71,7 @@ describe.each(backends())("full game over sockets ($name)", (backend) => {
         dropped = true;
       }
       if (seat === 2 && dropped && !cat.socket.connected) {
-        cat = await new TestClient(server.url, ids[2]!.token).ready();
+        cat = await new TestClient(srv.server.url, ids[2]!.token).ready();
         clients[2] = cat;
         const s = await cat.sync(roomId);
         expect(s.ok).toBe(true);
@@ -112,18 +100,18 @@ describe.each(backends())("full game over sockets ($name)", (backend) => {
     const seed = final.seed as string;
     expect(createHash("sha256").update(seed).digest("hex")).toBe(commitment);
 
-    const stored = await getFinishedGame(db, roomId);
+    const stored = await getFinishedGame(srv.db, roomId);
     expect(stored).not.toBeNull();
     expect(stored!.seed).toBe(seed);
     expect(stored!.actions.length).toBe(actions);
     expect(stored!.seats.map((s) => s.name)).toEqual(names);
     for (const g of ids) {
-      const ratings = await playerRatings(db, g.player.id);
+      const ratings = await playerRatings(srv.db, g.player.id);
       expect(ratings.find((r) => r.gameType === "goblin-market")?.games).toBe(1);
     }
 
     // Replaying the stored log from the revealed seed gives the server's final state.
-    const room = (await server.store.get(roomId))!;
+    const room = (await srv.server.store.get(roomId))!;
     const replayed = replayGame({ gameType: stored!.gameType, players: 4, options: stored!.options, seed, actions: stored!.actions });
     expect(JSON.stringify(replayed.state)).toBe(JSON.stringify(room.state));
     expect(replayed.commitment).toBe(stored!.commitment);

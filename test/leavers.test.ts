@@ -12,7 +12,7 @@ import type { LegalAction } from "../src/games/types.js";
 import { clockDeadline } from "../src/protocol/clock.js";
 import type { RoomView } from "../src/protocol/wire.js";
 import type { RunningServer } from "../src/server.js";
-import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, startTestServer, TestClient, until } from "./support/harness.js";
+import { backends, guest, lcg, newPrefix, REDIS_URL, startTestServer, TestClient, until, useTestServer } from "./support/harness.js";
 import { account } from "./support/accounts.js";
 
 class TestClock {
@@ -60,22 +60,11 @@ async function everyoneMovesOnce(server: RunningServer, t: Table, random: () => 
 
 describe.each(backends())("clocks and leavers over the protocol ($name)", (backend) => {
   const clock = new TestClock();
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix(), "node-a", clock.now);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  const srv = useTestServer(backend, { clock: clock.now });
 
   it("offers each game's clocks; ranked rooms must have one; every view carries the clocks and the server's time", async () => {
-    const g = await guest(server.url, "Host");
-    const c = await new TestClient(server.url, g.token).ready();
+    const g = await guest(srv.server.url, "Host");
+    const c = await new TestClient(srv.server.url, g.token).ready();
     const list = await c.call("lobby:list");
     const games = list.games as Array<{ id: string; clocks: Array<{ id: string }>; defaultCasualClock: string }>;
     expect(games.find((x) => x.id === "goblin-market")!.clocks.map((x) => x.id)).toEqual(["standard", "quick", "relaxed"]);
@@ -85,7 +74,7 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
     expect((await c.call("room:create", { game: "goblin-market", seats: 3, clock: "bullet" })).error?.code).toBe("BAD_CLOCK");
     c.close();
 
-    const t = await table([server.url]);
+    const t = await table([srv.server.url]);
     const v = viewOf(t.clients[1]!, t.roomId);
     expect(v.clock!.id).toBe("quick");
     expect(v.serverTime).toBe(clock.t);
@@ -100,9 +89,9 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
   });
 
   it("a move after the clock ran out is refused with TIME_UP and the time-out reaches everyone at once", async () => {
-    const t = await table([server.url], "quick", false);
-    await everyoneMovesOnce(server, t, lcg(1));
-    const spectator = await new TestClient(server.url).ready();
+    const t = await table([srv.server.url], "quick", false);
+    await everyoneMovesOnce(srv.server, t, lcg(1));
+    const spectator = await new TestClient(srv.server.url).ready();
     await spectator.sync(t.roomId);
     const v = viewOf(t.clients[0]!, t.roomId);
     const seat = v.active[0]!;
@@ -130,8 +119,8 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
   });
 
   it("resign hands the seat to a bot at once; the bot plays it to the end; the resigner is rated last", async () => {
-    const t = await table([server.url], "quick", true);
-    await everyoneMovesOnce(server, t, lcg(3));
+    const t = await table([srv.server.url], "quick", true);
+    await everyoneMovesOnce(srv.server, t, lcg(3));
     expect((await t.clients[2]!.call("game:resign", { roomId: t.roomId })).ok).toBe(true);
     const seen = await until(() => {
       const w = t.clients[0]!.rooms.get(t.roomId)?.state as unknown as RoomView | undefined;
@@ -142,12 +131,12 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
     // Ann and Bob play on; the bot plays Cat's seat when the (injected) clock reaches its move.
     const random = lcg(4);
     for (let i = 0; i < 3000; i++) {
-      const room = (await server.service.get(t.roomId))!;
+      const room = (await srv.server.service.get(t.roomId))!;
       if (room.status === "finished") break;
       const seat = findGame(room.game)!.activeSeats(room.state)[0]!;
       if (seat === 2) {
-        clock.t += server.service.timing.botDelayMs;
-        await server.timers.tick();
+        clock.t += srv.server.service.timing.botDelayMs;
+        await srv.server.timers.tick();
         continue;
       }
       const me = t.clients[seat]!;
@@ -158,7 +147,7 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
       expect((await me.call("game:act", { roomId: t.roomId, action: randomLegalAction(mine.legal as LegalAction[], random) })).ok).toBe(true);
     }
     const end = await until(async () => {
-      const r = await fetch(`${server.url}/api/finished/${t.roomId}`);
+      const r = await fetch(`${srv.server.url}/api/finished/${t.roomId}`);
       return r.status === 200 ? ((await r.json()) as { game: { seats: Array<{ forfeit: string | null }>; ratingChanges: Array<{ seat: number; before: { mu: number }; after: { mu: number } }> } }) : undefined;
     }, "the game recorded");
     expect(end.game.seats.map((s) => s.forfeit)).toEqual([null, null, "resigned"]);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
 import type { RunningServer } from "../src/server.js";
 import type { WireCount, WireQueueStatus } from "../src/transport/queue-events.js";
-import { backends, guest, newPrefix, openTestDatabase, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
+import { backends, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until, useTestServer } from "./support/harness.js";
 import { account } from "./support/accounts.js";
 
 class TestClock {
@@ -46,25 +46,17 @@ async function acceptAll(list: Array<{ client: TestClient }>): Promise<string> {
 
 describe.each(backends())("quick play over the protocol ($name)", (backend) => {
   const clock = new TestClock();
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
+  const srv = useTestServer(backend, { clock: clock.now });
   const open: TestClient[] = [];
 
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    server = await startTestServer(backend, db, newPrefix(), "node-a", clock.now);
-  });
   afterAll(async () => {
     for (const c of open) c.close();
-    await server?.close();
-    await dispose?.();
   });
 
   it("forms a ranked table of four, everyone accepts, and all four are seated in one started room", async () => {
-    const four = await players(server.url, ["Ann", "Bob", "Cat", "Dan"]);
+    const four = await players(srv.server.url, ["Ann", "Bob", "Cat", "Dan"]);
     open.push(...four.map((p) => p.client));
-    const lobby = await new TestClient(server.url).ready();
+    const lobby = await new TestClient(srv.server.url).ready();
     open.push(lobby);
     expect((await lobby.call("lobby:subscribe")).ok).toBe(true);
     for (const [i, p] of four.entries()) {
@@ -84,7 +76,7 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect(clockId).not.toBe("none");
 
     clock.t += 1000;
-    const round = await server.queue.tick();
+    const round = await srv.server.queue.tick();
     expect(round.proposed).toHaveLength(1);
     for (const p of four) {
       const st = await until(() => lastStatus(p.client)?.match ?? undefined, "the table offer");
@@ -104,7 +96,7 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     const readies = await Promise.all(four.map((p) => until(() => got<{ matchId: string; roomId: string }>(p.client, "queue:ready")[0], "queue:ready")));
     expect(new Set(readies.map((r) => r.roomId)).size).toBe(1);
     expect(readies.every((r) => r.matchId === matchId)).toBe(true);
-    const room = await server.service.get(readies[0]!.roomId);
+    const room = await srv.server.service.get(readies[0]!.roomId);
     expect(room.status).toBe("playing");
     expect(room.ranked).toBe(true);
     expect(room.clock?.id).toBe(clockId);
@@ -124,17 +116,17 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     // the ranked game is called off when the first clock runs out.
     await until(() => got<{ id: string; status: string }>(lobby, "lobby:room").some((r) => r.id === room.id && r.status === "playing"), "the lobby told");
     clock.t += 24 * 3600_000;
-    await server.timers.tick();
-    const later = await server.service.get(room.id);
+    await srv.server.timers.tick();
+    const later = await srv.server.service.get(room.id);
     expect(later.status).toBe("closed");
     expect(later.ended).toBe("aborted");
   });
 
   it("refuses bad requests with clear codes and changes nothing", async () => {
-    const g = await guest(server.url, "Gwen");
-    const gc = await new TestClient(server.url, g.token).ready();
-    const anon = await new TestClient(server.url).ready();
-    const [acct] = await players(server.url, ["Eve"]);
+    const g = await guest(srv.server.url, "Gwen");
+    const gc = await new TestClient(srv.server.url, g.token).ready();
+    const anon = await new TestClient(srv.server.url).ready();
+    const [acct] = await players(srv.server.url, ["Eve"]);
     open.push(gc, anon, acct!.client);
     const code = async (c: TestClient, ev: string, p: unknown) => (await c.call(ev, p)).error?.code;
     expect(await code(gc, "queue:join", GM4)).toBe("ACCOUNT_REQUIRED");
@@ -157,11 +149,11 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     const left = await gc.call("queue:leave");
     expect(left.ok).toBe(true);
     expect((left.status as WireQueueStatus).queued).toBeNull();
-    expect(await server.queue.status(g.player.id)).toBeNull();
+    expect(await srv.server.queue.status(g.player.id)).toBeNull();
   });
 
   it("drops a player who does not accept in time; the others are back in the queue at their places", async () => {
-    const four = await players(server.url, ["Fay", "Gus", "Hal", "Ida"]);
+    const four = await players(srv.server.url, ["Fay", "Gus", "Hal", "Ida"]);
     open.push(...four.map((p) => p.client));
     const joinedAt: number[] = [];
     for (const p of four) {
@@ -169,16 +161,16 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
       expect((await p.client.call("queue:join", GM4)).ok).toBe(true);
       clock.t += 100;
     }
-    expect((await server.queue.tick()).proposed).toHaveLength(1);
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(1);
     const matchId = await until(() => lastStatus(four[0]!.client)?.match?.matchId, "offer");
     for (const p of [four[0]!, four[2]!, four[3]!]) {
       const ack = await p.client.call("queue:accept", { matchId });
       expect(ack.ok, JSON.stringify(ack)).toBe(true);
     }
     clock.t += 9_000;
-    expect((await server.queue.tick()).failed).toHaveLength(0);
+    expect((await srv.server.queue.tick()).failed).toHaveLength(0);
     clock.t += 1_000;
-    const round = await server.queue.tick();
+    const round = await srv.server.queue.tick();
     expect(round.failed).toHaveLength(1);
     expect(round.proposed).toHaveLength(0);
     const dropped = await until(() => (lastStatus(four[1]!.client)?.notice ? lastStatus(four[1]!.client) : undefined), "Gus told");
@@ -195,7 +187,7 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect((await four[1]!.client.call("queue:accept", { matchId })).error?.code).toBe("NO_MATCH");
     // Gus queues again; declining a table sends the decliner out and the others back.
     expect((await four[1]!.client.call("queue:join", GM4)).ok).toBe(true);
-    expect((await server.queue.tick()).proposed).toHaveLength(1);
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(1);
     const m2 = await until(() => lastStatus(four[1]!.client)?.match?.matchId, "second offer");
     const declined = await four[3]!.client.call("queue:decline", { matchId: m2 });
     expect(declined.ok).toBe(true);
@@ -206,8 +198,8 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
   });
 
   it("casual quick play fills the empty seats with bots after the chosen wait (two guests of one name get two names)", async () => {
-    const gs = await Promise.all(["Jo", "jo"].map((n) => guest(server.url, n)));
-    const cs = await Promise.all(gs.map((g) => new TestClient(server.url, g.token).ready()));
+    const gs = await Promise.all(["Jo", "jo"].map((n) => guest(srv.server.url, n)));
+    const cs = await Promise.all(gs.map((g) => new TestClient(srv.server.url, g.token).ready()));
     open.push(...cs);
     for (const c of cs) {
       clock.t += 1;
@@ -216,15 +208,15 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
       expect((ack.status as WireQueueStatus).queued).toMatchObject({ botsAfterMs: 5_000, pool: { ranked: false } });
     }
     clock.t += 4_998; // Jo has waited 4,999 ms
-    expect((await server.queue.tick()).proposed).toHaveLength(0);
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(0);
     clock.t += 2;
-    const round = await server.queue.tick();
+    const round = await srv.server.queue.tick();
     expect(round.proposed).toHaveLength(1);
     expect(round.proposed[0]!.bots).toBe(2);
     await acceptAll(cs.map((client) => ({ client })));
     const readies = await Promise.all(cs.map((c) => until(() => got<{ roomId: string }>(c, "queue:ready")[0], "queue:ready")));
     expect(readies[1]!.roomId).toBe(readies[0]!.roomId);
-    const room = await server.service.get(readies[0]!.roomId);
+    const room = await srv.server.service.get(readies[0]!.roomId);
     expect(room.status).toBe("playing");
     expect(room.ranked).toBe(false);
     expect(room.seats.map((s) => [s.playerId, s.bot])).toEqual([
@@ -237,33 +229,33 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
   });
 
   it("keeps a disconnected player queued until the lease runs out; a connected one stays", async () => {
-    const [gone, here] = await players(server.url, ["Kim", "Lee"]);
+    const [gone, here] = await players(srv.server.url, ["Kim", "Lee"]);
     open.push(here!.client);
     const pool = { game: "goblin-market", seats: 5 };
     expect((await gone!.client.call("queue:join", pool)).ok).toBe(true);
     expect((await here!.client.call("queue:join", pool)).ok).toBe(true);
     gone!.client.close();
-    await until(async () => (await server.io.in(`player:${gone!.id}`).fetchSockets()).length === 0, "Kim's socket gone");
+    await until(async () => (await srv.server.io.in(`player:${gone!.id}`).fetchSockets()).length === 0, "Kim's socket gone");
     for (let i = 0; i < 2; i++) {
       clock.t += 10_000;
-      await server.queue.tick();
-      expect((await server.queue.status(gone!.id))?.state).toBe("queued");
+      await srv.server.queue.tick();
+      expect((await srv.server.queue.status(gone!.id))?.state).toBe("queued");
     }
     clock.t += 10_000;
-    const round = await server.queue.tick();
+    const round = await srv.server.queue.tick();
     expect(round.expired.map((e) => e.playerId)).toEqual([gone!.id]);
-    expect(await server.queue.status(gone!.id)).toBeNull();
+    expect(await srv.server.queue.status(gone!.id)).toBeNull();
     // Lee, connected all along, was refreshed: still queued after 40 s, and told place and wait.
     clock.t += 10_000;
-    await server.queue.tick();
+    await srv.server.queue.tick();
     const st = await until(() => (lastStatus(here!.client)?.queued?.waitMs ?? 0) >= 30_000 && lastStatus(here!.client), "periodic status");
     expect(st!.queued!.place).toBe(1);
-    expect((await server.queue.status(here!.id))?.state).toBe("queued");
+    expect((await srv.server.queue.status(here!.id))?.state).toBe("queued");
     expect((await here!.client.call("queue:leave")).ok).toBe(true);
   });
 
   it("pushes queue counts to lobby subscribers, at most once a second", async () => {
-    const lobby = await new TestClient(server.url).ready();
+    const lobby = await new TestClient(srv.server.url).ready();
     open.push(lobby);
     clock.t += 5_000;
     const sub = await lobby.call("lobby:subscribe");
@@ -272,8 +264,8 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     const pool = { game: "goblin-market", seats: 6, ranked: false };
     const mine = (counts: WireCount[]) => counts.find((c) => c.game === "goblin-market" && c.seats === 6 && !c.ranked)?.queued ?? 0;
     expect(mine(sub.queueCounts as WireCount[])).toBe(0);
-    const gs = await Promise.all(["Max", "Ned"].map((n) => guest(server.url, n)));
-    const cs = await Promise.all(gs.map((g) => new TestClient(server.url, g.token).ready()));
+    const gs = await Promise.all(["Max", "Ned"].map((n) => guest(srv.server.url, n)));
+    const cs = await Promise.all(gs.map((g) => new TestClient(srv.server.url, g.token).ready()));
     open.push(...cs);
     expect((await cs[0]!.call("queue:join", pool)).ok).toBe(true);
     // At once, or (when a push of the counts was already under way and just went out) with the
@@ -281,7 +273,7 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     const pushedOne = () => got<{ counts: WireCount[] }>(lobby, "queue:counts").some((p) => mine(p.counts) === 1);
     await until(() => pushedOne() || undefined, "counts pushed", 500).catch(async () => {
       clock.t += 1_000;
-      await server.queue.tick();
+      await srv.server.queue.tick();
       await until(pushedOne, "counts pushed with the next round");
     });
     expect((await cs[1]!.call("queue:join", pool)).ok).toBe(true);
@@ -289,16 +281,16 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     // Within the same second: not yet.
     expect(got<{ counts: WireCount[] }>(lobby, "queue:counts").some((p) => mine(p.counts) === 2)).toBe(false);
     clock.t += 1_000;
-    await server.queue.tick();
+    await srv.server.queue.tick();
     await until(() => got<{ counts: WireCount[] }>(lobby, "queue:counts").some((p) => mine(p.counts) === 2), "counts pushed after a second");
     const n = got(lobby, "queue:counts").length;
     clock.t += 1_000;
-    await server.queue.tick();
+    await srv.server.queue.tick();
     await new Promise((r) => setTimeout(r, 50));
     expect(got(lobby, "queue:counts").length).toBe(n); // unchanged: nothing sent
     for (const c of cs) await c.call("queue:leave");
     clock.t += 1_000;
-    await server.queue.tick();
+    await srv.server.queue.tick();
     await until(() => mine(got<{ counts: WireCount[] }>(lobby, "queue:counts").at(-1)!.counts) === 0, "counts back to zero");
   });
 });

@@ -76,12 +76,12 @@ export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; di
  * One test server for a describe block, on a database of its own (dropped afterwards): `t.server`
  * and `t.db` are set by its beforeAll.
  */
-export function useTestServer(backend: Backend): { server: RunningServer; db: Database } {
+export function useTestServer(backend: Backend, opts: { clock?: () => number } = {}): { server: RunningServer; db: Database } {
   const t = {} as { server: RunningServer; db: Database };
   let dispose: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     ({ db: t.db, dispose } = await openTestDatabase(backend.realPg));
-    t.server = await startTestServer(backend, t.db, newPrefix());
+    t.server = await startTestServer(backend, t.db, newPrefix(), "node-a", opts.clock);
   });
   afterAll(async () => {
     await t.server?.close();
