@@ -12,7 +12,7 @@ import type { RunningServer } from "../src/server.js";
 import { Redis } from "ioredis";
 import { activeOf } from "../src/platform/room.js";
 import type { TurnYours } from "../src/protocol/wire.js";
-import { guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
+import { guest, lcg, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until } from "./support/harness.js";
 
 const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
 
@@ -143,8 +143,7 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
     const started = (await a.store.get(roomId))!;
     // The start (on node A) may make it Bob's turn already.
     const bobsTurns: number[] = activeOf(started).includes(1) ? [started.version] : [];
-    let s = 5;
-    const random = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 0x100000000);
+    const random = lcg(5);
     const nodeOf = new Map<number, "A" | "B">([[started.version, "A"]]);
     for (let step = 0; step < 40; step++) {
       const room = (await a.store.get(roomId))!;

@@ -15,8 +15,8 @@ function chips(ids: unknown): TemplateResult {
 }
 
 export function logSentence(e: LogEntry, name: (seat: number) => string): TemplateResult {
-  const who2 = (seat: number) => html`<b class="who">${name(seat)}</b>`;
-  const who = (k = "seat") => who2(e[k] as number);
+  const whoAt = (seat: number) => html`<b class="who">${name(seat)}</b>`;
+  const who = (k = "seat") => whoAt(e[k] as number);
   switch (e.type) {
     case "game-start":
       return html`The game begins: ${e.players} players with ${coins(e.coins as number)} each. ${who("firstBidder")} bids first.`;
@@ -47,7 +47,7 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       // Logs before 2026-11-25: one entry per seat (`seat`, `cards`).
       const paid = Array.isArray(e.paid) ? (e.paid as SisterhoodPaid[]) : [{ seat: e.seat as number, cards: (e.cards as SisterhoodPaid["cards"]) ?? [] }];
       return html`<span class="log-money">Sisterhood money</span> (winning bid ${e.winningBid}: ${listWords(ranks.map((r, i) => `${rankName(r)} pay ${3 - i}`))}):
-        ${paid.map((p, j) => html`${j > 0 ? "; " : ""}${who2(p.seat)} collects ${coins(sumCoins(p.cards))} for ${p.cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}`)}.`;
+        ${paid.map((p, j) => html`${j > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coins(sumCoins(p.cards))} for ${p.cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}`)}.`;
     }
     case "goblin-card": {
       const c = cardOf(e.card as string);
@@ -57,7 +57,7 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       const paid = (e.missing as string[][]).map((suits, seat) => ({ suits, seat })).filter((p) => p.suits.length > 0);
       return html`${card} <span class="log-money">Goblin money</span>:
         ${paid.length
-          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${who2(p.seat)} collects ${coins(p.suits.length)} (owns no ${listWords(p.suits)})`)
+          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coins(p.suits.length)} (owns no ${listWords(p.suits)})`)
           : "nobody collects (every player owns each of its suits)"}.`;
     }
     case "goblin-money":

@@ -2,6 +2,7 @@
  * Goblin Market: what the last auction paid, read from the log entries (the view does not repeat
  * it). No rendering here, so the server's tests can check it against the engine (test/gm-log-payouts.test.ts).
  */
+import type { Payouts } from "../../src/games/goblin-market/state.js";
 import type { LogEntry } from "./types.js";
 
 /** One seat's sisterhood money in a `sisterhood` entry: the cards that paid, with what each paid. */
@@ -12,16 +13,8 @@ export interface SisterhoodPaid {
 
 export const sumCoins = (cards: SisterhoodPaid["cards"]) => cards.reduce((t, c) => t + c.coins, 0);
 
-/** What the last finished auction paid, read from the log (the view does not repeat it). */
-export interface LastPayouts {
-  auction: number;
-  /** null: everyone passed, nothing was sold and no money moved. */
-  winner: number | null;
-  winningBid: number | null;
-  sisterhood: number[];
-  goblinCard: string | null;
-  goblin: number[];
-}
+/** What the last finished auction paid: the engine's own record of it (state.lastPayouts), read from the log. */
+export type LastPayouts = Payouts;
 
 /**
  * The last auction's payouts from the log entries, newest last: its `auction-won` (or

@@ -61,6 +61,8 @@ export function gmTable(s: Store, room: RoomView): TemplateResult {
   const v = room.view as GMView;
   const finished = room.status === "finished";
   const mine = room.legal.length > 0;
+  // Read from the log once: the seats' payout tags and the Last auction panel both show it.
+  const payouts = lastPayouts(room.log, v.players);
   return html`
     ${finished ? endScreen(s, room, gmResultsExtra(room)) : nothing}
     <div class="table-grid ${finished ? "is-finished" : ""}">
@@ -68,10 +70,10 @@ export function gmTable(s: Store, room: RoomView): TemplateResult {
         ${finished ? nothing : statusBar(room, v, mine)}
         ${v.auction ? auctionPanel(room, v) : nothing}
         ${mine && !finished ? actionPanel(s, room, v) : nothing}
-        ${seatsPanel(s, room, v)}
+        ${seatsPanel(s, room, v, payouts)}
       </div>
       <aside class="col-side" aria-label="Table information">
-        ${payoutsPanel(room, lastPayouts(room.log, v.players))}
+        ${payoutsPanel(room, payouts)}
         ${logPanel(room, (e) => logSentence(e, (i) => seatName(room, i)))}
         ${decksPanel(v)}
       </aside>
@@ -153,6 +155,7 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
   const choose = legalOf(room, "choose");
   const me = v.seats[room.seat!];
   const a = v.auction!;
+  const highAmount = highOf(a)?.amount ?? 0;
   const act = (action: Record<string, unknown> & { type: string }) => void s.act(room.roomId, action);
   let body: TemplateResult;
   let pending = "bid";
@@ -176,14 +179,14 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
             onBid: (amount) => act({ type: "bid", amount }),
           })}
           <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coins(min) : `${min} to ${max} coins`}; you have ${coins(me.coins)}. A pass is final for this auction.</p>`
-        : html`<p class="hint">You can't outbid ${coins(highOf(a)?.amount ?? 0)}: you have ${coins(me.coins)}.</p>
+        : html`<p class="hint">You can't outbid ${coins(highAmount)}: you have ${coins(me.coins)}.</p>
           <div class="bid-form"><button type="button" class="btn primary" data-testid="pass" ?disabled=${busy} @click=${() => act({ type: "pass" })}>Pass</button></div>`}
     `;
   } else if (takeAll || takeOne) {
     pending = "take";
     const spec = takeOne?.params?.card;
     const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
-    const price = highOf(a)?.amount ?? 0;
+    const price = highAmount;
     body = html`
       <p class="hint">You won with ${coins(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
       ${takeAll ? html`<button type="button" class="btn primary" data-testid="take-all" ?disabled=${busy} @click=${() => act({ type: "take-all" })}>${takeAll.label ?? "Take all"}</button>` : nothing}
@@ -217,6 +220,7 @@ function bidSummary(room: RoomView, v: GMView): TemplateResult {
   const a = v.auction!;
   const bidsBy = new Map<number, number>();
   for (const b of a.bids) bidsBy.set(b.seat, Math.max(bidsBy.get(b.seat) ?? 0, b.amount));
+  const turn = turnOf(room);
   return html`<div class="decide-lot" data-testid="decide-lot"><span class="decide-label">On offer</span>
       <span class="chips">${a.offer.map((id) => cardChip(id))}</span></div>
     <ul class="decide-seats" aria-label="Coins and scores">
@@ -224,7 +228,7 @@ function bidSummary(room: RoomView, v: GMView): TemplateResult {
         const st = v.seats[seat]!;
         const bid = bidsBy.get(seat);
         const passed = a.passed.includes(seat);
-        const move = turnOf(room) === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
+        const move = turn === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
         return html`<li class="decide-seat ${room.seat === seat ? "you" : ""}" data-testid="decide-seat" data-seat=${seat}>
           <span class="decide-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</span>
           <span class="coins" data-testid="decide-coins" data-coins=${st.coins}>${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>
@@ -260,8 +264,7 @@ function suitBar(score: GMView["seats"][number]["score"], cards: readonly string
   </ul>`;
 }
 
-function seatsPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
-  const lp = lastPayouts(room.log, v.players);
+function seatsPanel(s: Store, room: RoomView, v: GMView, lp: LastPayouts | null): TemplateResult {
   const turn = turnOf(room);
   return html`<section class="panel seats" aria-labelledby="seats-h">
     <h2 id="seats-h" class="panel-title">Players</h2>

@@ -7,8 +7,7 @@
  * A held view is always whole: its `log` has every entry the viewer may see from the first one,
  * and its `logFrom` is 0 (as `room:sync` without `since` sends it).
  */
-import { applyPatch } from "./patch.js";
-import type { Patch } from "./patch.js";
+import { applyPatch, type Patch } from "./patch.js";
 import type { LogEntry, RoomState, RoomUpdate, RoomView } from "./wire.js";
 
 /**

@@ -3,7 +3,7 @@ import type { Seat } from "../types.js";
 import type { Auction, Bid } from "./state.js";
 
 /** The current high bid, or null before anyone bids. */
-export function highBid(a: Auction): Bid | null {
+export function highBid(a: Pick<Auction, "bids">): Bid | null {
   return a.bids.length > 0 ? a.bids[a.bids.length - 1] : null;
 }
 

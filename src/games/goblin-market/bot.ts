@@ -17,6 +17,7 @@
 import { bestOf, jitter } from "../bots.js";
 import { BASIC_DECK, card } from "../decktet/cards.js";
 import type { Action, BotTurn } from "../types.js";
+import { highBid } from "./bids.js";
 import { scoreCards } from "./scoring.js";
 import type { view } from "./view.js";
 
@@ -92,7 +93,7 @@ export function goblinMarketBot(turn: BotTurn): Action {
 function bid(v: GoblinMarketView, mine: readonly string[], coins: number, turn: BotTurn, gain: Gain): Action {
   const a = v.auction!;
   const strong = turn.strength === "strong";
-  const min = (a.bids.at(-1)?.amount ?? 0) + 1;
+  const min = (highBid(a)?.amount ?? 0) + 1;
   if (min > coins) return { type: "pass" };
   const takeAll = gain(mine, a.offer);
   const value = a.offer.length > 1 ? Math.max(takeAll, ...a.offer.map((c) => gain(mine, [c]))) : takeAll;
