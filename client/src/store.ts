@@ -75,6 +75,17 @@ function myTurnIn(v: RoomView): boolean {
   return v.seat !== null && v.status === "playing" && v.active.includes(v.seat) && !v.seats[v.seat]?.away;
 }
 
+/** How often a move is sent in all (the first time and its retries). */
+const ACT_ATTEMPTS = 4;
+/**
+ * Refusals after which a move is sent again with the same actionId: the answer was lost
+ * (TIMEOUT, OFFLINE), the table was busy, or the node could not reach its room store, which may
+ * have saved the move before the connection broke (docs/protocol.md, STORE_UNAVAILABLE).
+ */
+const RESENT = new Set(["TIMEOUT", "OFFLINE", "BUSY", "STORE_UNAVAILABLE"]);
+/** The first wait before a move refused with STORE_UNAVAILABLE is sent again, ms; each next wait doubles (1, 2, 4 s). */
+const STORE_RETRY_MS = 1000;
+
 export class Store {
   identity: Identity | null = loadIdentity();
   watchOnly = sessionStorage.getItem(WATCH_KEY) === "1";
@@ -723,8 +734,10 @@ export class Store {
   }
 
   /**
-   * Send a move. The same actionId is reused if the answer is lost (timeout or reconnection),
-   * so a retry can never apply the move twice.
+   * Send a move. The same actionId is reused when it is sent again (the answer was lost to a
+   * timeout or a reconnection, the table was busy, or the server could not reach its room store
+   * for a moment), so a retry can never apply the move twice: a move the store saved before the
+   * answer was lost is answered `duplicate`, which is success.
    */
   async act(roomId: string, action: Action): Promise<void> {
     if (this.busy) return;
@@ -733,10 +746,15 @@ export class Store {
     this.changed();
     const actionId = newActionId();
     let ack: Ack<{ version: number; duplicate: boolean }> | null = null;
-    for (let attempt = 0; attempt < 4; attempt++) {
+    let storeWaits = 0;
+    for (let attempt = 0; attempt < ACT_ATTEMPTS; attempt++) {
+      if (attempt > 0 && ack && !ack.ok && ack.error.code === "STORE_UNAVAILABLE") {
+        if (storeWaits++ === 0) this.toast("The server lost its game store for a moment; sending your move again…", "info");
+        await new Promise((r) => setTimeout(r, STORE_RETRY_MS * 2 ** (storeWaits - 1)));
+      }
       if (!this.socket.connected) await this.connected(15_000);
       ack = await this.ownRequest(roomId, () => this.request<{ version: number; duplicate: boolean }>("game:act", { roomId, action, actionId }));
-      if (ack.ok || (ack.error.code !== "TIMEOUT" && ack.error.code !== "OFFLINE" && ack.error.code !== "BUSY")) break;
+      if (ack.ok || !RESENT.has(ack.error.code)) break;
     }
     this.busy = false;
     if (ack && !ack.ok) {

@@ -9,7 +9,9 @@
  * - once today's ranked daily attempt is over, its button says so (the result, not Play);
  * - today's daily deal is not offered as "Watch" to someone the server would refuse;
  * - a page older than the server's protocol (a deploy happened) asks to be reloaded;
- * - the Aucteraden table fits a 1280 px desktop (its live score once made the page 1,291-1,317 px wide).
+ * - the Aucteraden table fits a 1280 px desktop (its live score once made the page 1,291-1,317 px wide);
+ * - a move the store saved while its answer was lost to STORE_UNAVAILABLE is sent again by itself
+ *   (same actionId), made once, and no error is shown (it once said "try again").
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -17,6 +19,7 @@ import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finish
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
 import { PROTOCOL_VERSION } from "../../src/protocol/wire.js";
+import { roomView } from "../../src/platform/views.js";
 import { account } from "../support/accounts.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
@@ -96,6 +99,54 @@ describe.skipIf(!available)("small faults in the web client", () => {
     expect(await banner.textContent()).toContain("Goblin Bazaar has been updated");
     expect(await banner.getByRole("button", { name: "Reload" }).count()).toBe(1);
     await context.close();
+  });
+
+  it("sends a move again by itself when the store's answer was lost (STORE_UNAVAILABLE), and it is made once", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    // The first game:act reaches the server (which saves the move), but its answer is replaced by
+    // the refusal a node gives when Redis drops the connection before replying.
+    const sent: { actionId: string }[] = [];
+    let lostAck: string | null = null;
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        const act = typeof m === "string" ? /^42(\d+)\["game:act",(.*)\]$/.exec(m) : null;
+        if (act) {
+          sent.push(JSON.parse(act[2]!) as { actionId: string });
+          if (sent.length === 1) lostAck = act[1]!;
+        }
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        if (lostAck !== null && typeof m === "string" && m.startsWith(`43${lostAck}[`)) {
+          lostAck = null;
+          return ws.send(`43${m.slice(2, m.indexOf("["))}[${JSON.stringify({ ok: false, error: { code: "STORE_UNAVAILABLE", message: "The game server cannot reach its room store for a moment. Try again in a few seconds." } })}]`);
+        }
+        ws.send(m);
+      });
+    });
+    try {
+      await enterName(page, url, "Rhea");
+      const roomId = await createRoom(page, { game: "aucteraden", seats: 1, ranked: false });
+      await page.getByTestId("auct-table").waitFor();
+      const before = (await t.bazaar.server.store.get(roomId))!;
+      await until(async () => (await renderedVersion(page)) >= before.version, `the page at v${before.version}`);
+      const legal = roomView(before, { kind: "seat", seat: 0 }).legal as LegalAction[];
+      const action = randomLegalAction(legal, lcg(5))!;
+      await page.evaluate(`window.goblinBazaar.act(${JSON.stringify(roomId)}, ${JSON.stringify(action)})`);
+      await until(async () => (await renderedVersion(page)) > before.version, "the page shows the move");
+      await expect.poll(() => sent.length).toBe(2);
+      expect(sent[1]!.actionId, "the retry carries the first send's actionId").toBe(sent[0]!.actionId);
+      const after = (await t.bazaar.server.store.get(roomId))!;
+      expect(after.actions.length, "the move was made once").toBe(before.actions.length + 1);
+      expect(after.version).toBe(before.version + 1);
+      const toasts = await page.getByTestId("toast").allTextContents();
+      expect(toasts.join(" | ")).toContain("sending your move again");
+      expect(await page.locator('[data-testid="toast"][role="alert"]').count(), `no error shown: ${toasts.join(" | ")}`).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 
   it("says the room is full when the seat picked went and none is left, in the server's words", async () => {
