@@ -133,7 +133,7 @@ describe.each(backends())("GET /metrics ($name)", (backend: Backend) => {
     for (const status of ["open", "playing"]) expect(s.get("goblin_bazaar_rooms", { status, ...GM })).toBe(0);
     expect(s.get("goblin_bazaar_moves_total", { ...GM, by: "player" })).toBe(0);
     expect(s.get("goblin_bazaar_room_cas_conflicts_total")).toBe(0);
-    expect(s.get("goblin_bazaar_rate_limited_total", { scope: "socket" })).toBe(0);
+    for (const scope of ["socket", "account", "http", "chat"]) expect(s.get("goblin_bazaar_rate_limited_total", { scope })).toBe(0);
     // Labels are bounded: games, statuses, kinds of work, scopes, results; never a room or player.
     const labelNames = new Set(s.samples.filter((x) => x.name.startsWith("goblin_bazaar_")).flatMap((x) => Object.keys(x.labels)));
     expect([...labelNames].sort()).toEqual(["by", "game", "le", "result", "scope", "status", "work"]);
@@ -238,6 +238,22 @@ describe.each(backends())("GET /metrics ($name)", (backend: Backend) => {
     expect((await fetch(`${server.url}/metrics`, { headers: { "x-forwarded-for": "127.0.0.1, 203.0.113.9" } })).status).toBe(403);
     // A local client relayed by a local proxy is answered (with TRUST_PROXY, every hop counts).
     expect((await fetch(`${server.url}/metrics`, { headers: { "x-forwarded-for": "127.0.0.1" } })).status).toBe(200);
+  });
+  it("counts chat messages refused by a table's chat limiter", async () => {
+    now += 3_600_000; // fresh windows for every limiter
+    const fay = await new TestClient(server.url, (await guest(server.url, "Fay")).token).ready();
+    const roomId = (await fay.call("room:create", { game: "goblin-teeth", seats: 2, clock: "none" })).roomId as string;
+    const before = (await scrape(server)).get("goblin_bazaar_rate_limited_total", { scope: "chat" });
+    // Five in ten seconds per player per table (chat.ts CHAT_LIMITS): the sixth is refused.
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const a = await fay.call("chat:send", { roomId, text: `m${i}` });
+      codes.push(a.ok ? "ok" : a.error!.code);
+    }
+    expect(codes).toEqual(["ok", "ok", "ok", "ok", "ok", "RATE_LIMITED"]);
+    const s = await scrape(server);
+    expect(s.get("goblin_bazaar_rate_limited_total", { scope: "chat" })).toBe(before + 1);
+    fay.close();
   });
 });
 

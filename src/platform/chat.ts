@@ -9,7 +9,8 @@
  * information it should not have, whatever the spectator view shows. In a casual room everyone
  * sees everything. Players' messages are seen by every watcher.
  */
-import { err } from "./errors.js";
+import { AppError, err } from "./errors.js";
+import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import type { Player } from "./identity.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import type { Room } from "./room.js";
@@ -90,6 +91,8 @@ export class TableChat {
     private readonly store: RoomStore,
     private readonly limiter: RateLimiter,
     private readonly now: () => number = Date.now,
+    /** Told of each message refused with RATE_LIMITED (GET /metrics). */
+    private readonly metrics: Pick<PlatformMetrics, "rateLimited"> = NO_METRICS,
   ) {}
 
   /** Stores a message from `player` in `room` (as read just now) and returns it, numbered. */
@@ -97,7 +100,12 @@ export class TableChat {
     checkChatRoom(room);
     const text = cleanChatText(rawText);
     const limits = limitsFor(room.id, player.id);
-    await enforce(this.limiter, limits, this.now(), "chat messages");
+    try {
+      await enforce(this.limiter, limits, this.now(), "chat messages");
+    } catch (e) {
+      if (e instanceof AppError && e.code === "RATE_LIMITED") this.metrics.rateLimited("chat");
+      throw e;
+    }
     const stored = await this.store.appendChat(
       room.id,
       { at: this.now(), from: { id: player.id, name: player.name }, channel: channelOf(room, player.id), text },

@@ -13,9 +13,9 @@ export type MoveBy = "player" | "bot";
 /**
  * Where a request was refused for coming too fast: "socket" (a socket's token bucket,
  * transport/socket.ts), "account" (login and registration limits, accounts.ts), "http" (the HTTP
- * rate limit). A new limiter adds its name here.
+ * rate limit), "chat" (a player's messages at one table, chat.ts). A new limiter adds its name here.
  */
-export type RateLimitScope = "socket" | "account" | "http";
+export type RateLimitScope = "socket" | "account" | "http" | "chat";
 
 /** How a finished game's write to Postgres ended (results.ts). */
 export type FinishedGameWrite = "written" | "already-written" | "failed";

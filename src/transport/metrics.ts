@@ -32,7 +32,7 @@ import type { DueWork } from "../platform/timers.js";
 
 const GAME_IDS = new Set(GAMES.map((g) => g.id));
 const MOVERS: readonly MoveBy[] = ["player", "bot"];
-const SCOPES: readonly RateLimitScope[] = ["socket", "account", "http"];
+const SCOPES: readonly RateLimitScope[] = ["socket", "account", "http", "chat"];
 const WRITES: readonly FinishedGameWrite[] = ["written", "already-written", "failed"];
 const WORK: readonly DueWork[] = ["timeout", "bot", "host-away", "host-check"];
 const LISTED_STATUSES = ["open", "playing"] as const;
@@ -112,7 +112,7 @@ export class PromMetrics implements PlatformMetrics {
     });
     this.refusals = new Counter({
       name: "goblin_bazaar_rate_limited_total",
-      help: "Requests this node refused with RATE_LIMITED, by limiter (socket, account, http).",
+      help: "Requests this node refused with RATE_LIMITED, by limiter (socket, account, http, chat).",
       labelNames: ["scope"],
       registers,
     });
