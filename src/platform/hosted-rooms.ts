@@ -2,57 +2,93 @@
  * Which rooms each player opened with room:create, for the limit on open rooms per player
  * (MAX_OPEN_ROOMS_PER_PLAYER; RoomService.create). An index, not the truth: RoomService reads the
  * rooms it lists and counts only those still open and still hosted by the player, and drops the
- * others from it (started, closed, expired, or handed to another host). So an entry missed or
- * left behind can never refuse anyone wrongly, and the index stays as small as the limit.
- * Kept in Redis when the rooms are (every node sees the same), else in this process.
+ * others from it (started, closed, expired, or handed to another host), so an entry left behind
+ * never refuses anyone for long and the index stays as small as the limit.
+ *
+ * A new room is listed before it is written, and only while the player has fewer than the limit
+ * listed, in one atomic step (`reserve`): two nodes creating rooms for one player at the same
+ * instant cannot both pass the limit. Each entry keeps when it was listed, so a room listed a
+ * moment ago and not written yet counts as open (its creation is under way) rather than being
+ * dropped as stale; after RESERVATION_GRACE_MS a listed room that does not exist is dropped (its
+ * creation failed, or it expired).
+ *
+ * Kept in Redis when the rooms are (every node sees the same: a sorted set per player, by when
+ * each was listed), else in this process.
  */
 import type { Redis } from "ioredis";
 
+/** How long a listed room that is not in the store yet counts as being created, ms. */
+export const RESERVATION_GRACE_MS = 60_000;
+
+/** A listed room and when it was listed (the server's clock, ms). */
+export interface Hosted {
+  id: string;
+  at: number;
+}
+
 export interface HostedRooms {
-  /** The room ids listed for a player (some may no longer be open). */
-  list(playerId: string): Promise<string[]>;
-  add(playerId: string, roomId: string): Promise<void>;
+  /** The rooms listed for a player (some may no longer be open, or not be written yet). */
+  list(playerId: string): Promise<Hosted[]>;
+  /** Lists `roomId` for the player at `now` if fewer than `max` rooms are listed; false: none added. */
+  reserve(playerId: string, roomId: string, max: number, now: number): Promise<boolean>;
   remove(playerId: string, roomIds: readonly string[]): Promise<void>;
 }
 
 export class MemoryHostedRooms implements HostedRooms {
-  private readonly byPlayer = new Map<string, Set<string>>();
+  private readonly byPlayer = new Map<string, Map<string, number>>();
 
-  async list(playerId: string): Promise<string[]> {
-    return [...(this.byPlayer.get(playerId) ?? [])];
+  async list(playerId: string): Promise<Hosted[]> {
+    return [...(this.byPlayer.get(playerId) ?? [])].map(([id, at]) => ({ id, at }));
   }
-  async add(playerId: string, roomId: string): Promise<void> {
-    let set = this.byPlayer.get(playerId);
-    if (!set) this.byPlayer.set(playerId, (set = new Set()));
-    set.add(roomId);
+  async reserve(playerId: string, roomId: string, max: number, now: number): Promise<boolean> {
+    let rooms = this.byPlayer.get(playerId);
+    if ((rooms?.size ?? 0) >= max) return false;
+    if (!rooms) this.byPlayer.set(playerId, (rooms = new Map()));
+    rooms.set(roomId, now);
+    return true;
   }
   async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
-    const set = this.byPlayer.get(playerId);
-    if (!set) return;
-    for (const id of roomIds) set.delete(id);
-    if (set.size === 0) this.byPlayer.delete(playerId);
+    const rooms = this.byPlayer.get(playerId);
+    if (!rooms) return;
+    for (const id of roomIds) rooms.delete(id);
+    if (rooms.size === 0) this.byPlayer.delete(playerId);
   }
 }
 
-/** An open room expires 24 h after its last change (room stores): a player's set outlives none of them. */
-const SET_TTL_MS = 24 * 60 * 60 * 1000;
+/** An open room expires 24 h after its last change (room stores): a player's list outlives none of them. */
+const LIST_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** KEYS: 1 the player's sorted set. ARGV: 1 room id, 2 most listed, 3 now ms, 4 ttl ms. Returns 1 (listed) or 0 (at the limit). */
+const RESERVE = `
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
 
 export class RedisHostedRooms implements HostedRooms {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    redis.defineCommand("gbHostedReserve", { numberOfKeys: 1, lua: RESERVE });
+  }
 
+  /** A sorted set (member: room id, score: when listed). Builds before 2026-11-25 kept a plain set at `hosting:<id>`, left to expire. */
   private key(playerId: string): string {
-    return `${this.prefix}hosting:${playerId}`;
+    return `${this.prefix}hosted:${playerId}`;
   }
-  async list(playerId: string): Promise<string[]> {
-    return this.redis.smembers(this.key(playerId));
+  async list(playerId: string): Promise<Hosted[]> {
+    const flat = await this.redis.zrange(this.key(playerId), 0, -1, "WITHSCORES");
+    const out: Hosted[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
+    return out;
   }
-  async add(playerId: string, roomId: string): Promise<void> {
-    await this.redis.multi().sadd(this.key(playerId), roomId).pexpire(this.key(playerId), SET_TTL_MS).exec();
+  async reserve(playerId: string, roomId: string, max: number, now: number): Promise<boolean> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (await (this.redis as any).gbHostedReserve(this.key(playerId), roomId, String(max), String(Math.round(now)), String(LIST_TTL_MS))) === 1;
   }
   async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
-    if (roomIds.length > 0) await this.redis.srem(this.key(playerId), ...roomIds);
+    if (roomIds.length > 0) await this.redis.zrem(this.key(playerId), ...roomIds);
   }
 }

@@ -43,7 +43,7 @@ import type { ChangeNote, RoomStore } from "./room-store.js";
 import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
-import type { HostedRooms } from "./hosted-rooms.js";
+import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
 export type ChangeListener = (prev: Room | null, next: Room, note: ChangeNote) => void;
@@ -68,6 +68,9 @@ export interface RoomServiceOptions {
    */
   openRooms?: { maxPerPlayer: number; hosted: HostedRooms };
 }
+
+const tooManyOpenRooms = (open: number, max: number) =>
+  err("TOO_MANY_OPEN_ROOMS", `You already host ${open} open rooms (at most ${max}); start one or close one before opening another.`);
 
 const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -267,9 +270,10 @@ export class RoomService {
 
   /**
    * A new open room hosted by `host`. With a limit on open rooms (RoomServiceOptions.openRooms),
-   * TOO_MANY_OPEN_ROOMS when they already host that many; one player's creations run one at a
-   * time on a node, so a burst of room:create cannot pass the check together (two nodes at once
-   * may each let one through).
+   * TOO_MANY_OPEN_ROOMS when they already host that many. One player's creations run one at a
+   * time on a node; across nodes, the new room is listed for its host only while fewer than the
+   * limit are listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one
+   * through.
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
     const limit = this.openRooms;
@@ -277,7 +281,23 @@ export class RoomService {
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
       await this.checkOpenRooms(host.id, limit);
-      return this.createNow(host, input, (id) => limit.hosted.add(host.id, id));
+      let listed: string | null = null;
+      try {
+        return await this.createNow(host, input, async (id) => {
+          listed = null;
+          if (!(await limit.hosted.reserve(host.id, id, limit.maxPerPlayer, this.now()))) {
+            // Another node listed one since the check, or an entry went stale meanwhile: check
+            // again (drops stale entries; refuses if they do host that many), then one more try.
+            await this.checkOpenRooms(host.id, limit);
+            if (!(await limit.hosted.reserve(host.id, id, limit.maxPerPlayer, this.now()))) throw tooManyOpenRooms(limit.maxPerPlayer, limit.maxPerPlayer);
+          }
+          listed = id;
+        });
+      } catch (e) {
+        // Not written (the store failed): its entry would count as a room being created for a minute.
+        if (listed !== null) await limit.hosted.remove(host.id, [listed]).catch(() => {});
+        throw e;
+      }
     });
     const tail = run.catch(() => {});
     this.creating.set(host.id, tail);
@@ -288,15 +308,23 @@ export class RoomService {
     }
   }
 
-  /** TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms; drops the index's stale entries. */
+  /**
+   * TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms, counting rooms listed a
+   * moment ago and not written yet (another node is creating them: hosted-rooms.ts); drops the
+   * index's stale entries.
+   */
   private async checkOpenRooms(playerId: string, { maxPerPlayer, hosted }: { maxPerPlayer: number; hosted: HostedRooms }): Promise<void> {
-    const ids = await hosted.list(playerId);
-    const rooms = await Promise.all(ids.map((id) => this.store.get(id)));
-    const open = ids.filter((_, i) => rooms[i]?.status === "open" && rooms[i]?.hostId === playerId);
-    if (open.length < ids.length) await hosted.remove(playerId, ids.filter((id) => !open.includes(id)));
-    if (open.length >= maxPerPlayer) {
-      throw err("TOO_MANY_OPEN_ROOMS", `You already host ${open.length} open rooms (at most ${maxPerPlayer}); start one or close one before opening another.`);
-    }
+    const listed = await hosted.list(playerId);
+    const rooms = await Promise.all(listed.map((h) => this.store.get(h.id)));
+    const now = this.now();
+    const counts = listed.map((h, i) => {
+      const room = rooms[i];
+      return room ? room.status === "open" && room.hostId === playerId : now - h.at < RESERVATION_GRACE_MS;
+    });
+    const stale = listed.filter((_, i) => !counts[i]).map((h) => h.id);
+    if (stale.length > 0) await hosted.remove(playerId, stale);
+    const open = listed.length - stale.length;
+    if (open >= maxPerPlayer) throw tooManyOpenRooms(open, maxPerPlayer);
   }
 
   /** `beforeWrite`: called with the new room's id before it is stored (the index entry goes first: a stale one is harmless). */
