@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "./room.js";
 import { changeNote } from "./room-service.js";
+import { RoomsFileInUse, takeLock } from "./room-journal.js";
 import { findGame } from "../games/registry.js";
 import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
@@ -186,6 +187,24 @@ describe("rooms file", () => {
     await writeAll(store, playedVersions(1, now));
     await store.close();
     expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("lets only one of two servers starting at once take over a dead server's lock", () => {
+    const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+    const stale = JSON.stringify({ pid: Number(gone.stdout.trim()), host: "here", since: now, procStart: "1", token: "old" });
+    // The second server reads the stale lock; before it takes it away, the first takes it over.
+    writeFileSync(`${file}.lock`, stale);
+    let first: { token: string } | undefined;
+    expect(() => takeLock(file, { afterStaleRead: () => void (first ??= takeLock(file)) })).toThrow(RoomsFileInUse);
+    expect(first).toBeDefined();
+    expect((JSON.parse(readFileSync(`${file}.lock`, "utf8")) as { token: string }).token, "the first server's lock is in place").toBe(first!.token);
+    expect(readdirSync(dir)).toEqual(["rooms.journal.lock"]);
+    // The other way round: the stale lock went before this server took it away, and nobody took over.
+    const other = join(dir, "other.journal");
+    writeFileSync(`${other}.lock`, stale);
+    const mine = takeLock(other, { afterStaleRead: () => rmSync(`${other}.lock`) });
+    expect((JSON.parse(readFileSync(`${other}.lock`, "utf8")) as { token: string }).token).toBe(mine.token);
+    expect(readdirSync(dir).sort()).toEqual(["other.journal.lock", "rooms.journal.lock"]);
   });
 
   it("rewrites itself compactly as it grows, and the rewritten file brings back the same rooms", async () => {

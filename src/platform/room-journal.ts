@@ -17,7 +17,7 @@
  * off a half-written last line. While running it is rewritten the same way whenever it grows to
  * COMPACT_FACTOR times the live rooms' size. One process per file: a lock file beside it.
  */
-import { closeSync, copyFileSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -122,12 +122,26 @@ export class RoomsFileInUse extends Error {
   override name = "RoomsFileInUse";
 }
 
+/** For tests: called after a stale lock was read and before it is taken away (where a race would strike). */
+export interface LockSeams {
+  afterStaleRead?: () => void;
+}
+
+/** The same lock file: the same holder and token (or both unreadable). */
+function sameLock(a: LockInfo | null, b: LockInfo | null): boolean {
+  return a === null || b === null ? a === b : a.token === b.token && a.pid === b.pid && a.since === b.since;
+}
+
 /**
  * Takes `<file>.lock` for this process, or throws naming the folder and the holder. A lock left by
- * a process that no longer runs (killed, crashed) is taken over. Two servers started at the same
- * instant on a folder whose holder just died could both take it over; that is not guarded.
+ * a process that no longer runs (killed, crashed) is taken over. Taking over is safe when several
+ * servers start at once on a folder whose holder died: the stale lock is first renamed aside (one
+ * atomic step: whoever renames it has it), then checked to be the lock that was read; a lock that
+ * is not (another server took over in between and its own lock was renamed) is linked back in
+ * place, and that server is then seen alive. Creating a lock is exclusive (createWhole), so of
+ * servers that find no lock, one gets it.
  */
-function takeLock(file: string): { path: string; token: string } {
+export function takeLock(file: string, seams: LockSeams = {}): { path: string; token: string } {
   const path = `${file}.lock`;
   const token = randomBytes(8).toString("hex");
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: Date.now(), procStart: procStart("self"), token };
@@ -140,13 +154,10 @@ function takeLock(file: string): { path: string; token: string } {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
     const holder = readLock(path);
-    if (attempt < 2 && (holder === null ? true : !holderAlive(holder, path))) {
-      // A dead holder's lock (or an unreadable one, a crash while writing it): remove, try again.
-      try {
-        unlinkSync(path);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      }
+    if (attempt < 3 && (holder === null ? true : !holderAlive(holder, path))) {
+      // A dead holder's lock (or an unreadable one, a crash while writing it): take it aside, try again.
+      seams.afterStaleRead?.();
+      removeStale(path, holder);
       continue;
     }
     const who = holder ? `pid ${holder.pid} on ${holder.host}, since ${new Date(holder.since).toISOString()}` : "another process";
@@ -154,6 +165,33 @@ function takeLock(file: string): { path: string; token: string } {
       `The rooms file ${file} is in use by another Goblin Bazaar server (${who}). Each server needs its own DATA_DIR (or ROOMS_FILE); ` +
         `if no server uses this folder any more, delete ${path}.`,
     );
+  }
+}
+
+/** Removes the lock at `path` if it is still `stale` (as read); a live lock renamed aside meanwhile goes back. */
+function removeStale(path: string, stale: LockInfo | null): void {
+  const aside = `${path}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(path, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // someone else took it aside first
+    throw e;
+  }
+  try {
+    if (!sameLock(readLock(aside), stale)) {
+      // Another server took over between our read and the rename: its lock goes back where it was.
+      try {
+        linkSync(aside, path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EEXIST") return;
+        if (!(code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS")) throw e;
+        // No hard links here: moved back unless a lock appeared meanwhile (not atomic, as createWhole's fallback).
+        if (!existsSync(path)) renameSync(aside, path);
+      }
+    }
+  } finally {
+    rmSync(aside, { force: true });
   }
 }
 
