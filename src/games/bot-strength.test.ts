@@ -9,6 +9,10 @@
  * each seed is played once by the bot and once by a random bot, and the bot wins when its score
  * is at least the random bot's. It must win at least 80% of the games; the rates (overall, by
  * player count) and average scores are printed.
+ *
+ * Strong against casual: in every game for several players, one strong bot at a table of casual
+ * bots (400 seeded games, player counts in turn, its seat moving) must win at least 1.25 times its
+ * fair share (one game in n at n players), so the strength a room names means a stronger opponent.
  */
 import { describe, expect, it } from "vitest";
 import { BOT_STRENGTHS, botMove, botStrength } from "./bots.js";
@@ -101,6 +105,49 @@ describe("game bots against random bots", () => {
         expect(rate).toBeGreaterThanOrEqual(MIN_WIN_RATE);
       });
     }
+  }
+});
+
+const HEAD_TO_HEAD_GAMES = 400;
+const MIN_SHARE_RATIO = 1.25;
+
+describe("the strong bot against casual bots", () => {
+  for (const game of GAMES.filter((g) => g.maxPlayers > 1)) {
+    it(`${game.id}: one strong bot wins at least ${MIN_SHARE_RATIO}x its fair share against casual bots`, () => {
+      const counts = game.maxPlayers - game.minPlayers + 1;
+      const variants = VARIANTS[game.id] ?? [{}];
+      const byPlayers = new Map<number, { won: number; games: number }>();
+      let won = 0;
+      let fair = 0;
+      for (let g = 0; g < HEAD_TO_HEAD_GAMES; g++) {
+        const players = game.minPlayers + (g % counts);
+        const parsed = game.parseOptions(variants[Math.floor(g / counts) % variants.length]);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        const seed = `strong-vs-casual:${game.id}:${g}`;
+        const strongSeat = g % players;
+        let state = game.setup({ players, options: parsed.value, seed }).state;
+        const rng = seededRandom(`bots:${seed}`);
+        for (let step = 0; !game.isOver(state); step++) {
+          if (step > MAX_STEPS) throw new Error(`${game.id} ${seed}: no end after ${MAX_STEPS} moves`);
+          const seat = game.activeSeats(state)[0]!;
+          const move = botMove(game, state, seat, seat === strongSeat ? "strong" : "casual", rng);
+          expect(move.fellBack, `${game.id} ${seed} step ${step}`).toBeUndefined();
+          const r = game.apply(state, seat, move.action!);
+          if (!r.ok) throw new Error(`${game.id} ${seed} step ${step}: ${JSON.stringify(move.action)} refused: ${r.error.message}`);
+          state = r.value.state;
+        }
+        const wins = game.outcome(state)!.places[strongSeat] === 1;
+        const p = byPlayers.get(players) ?? { won: 0, games: 0 };
+        p.games++;
+        if (wins) (p.won++, won++);
+        byPlayers.set(players, p);
+        fair += 1 / players;
+      }
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      const split = [...byPlayers].map(([n, p]) => `${n}p ${pct(p.won / p.games)} (fair ${pct(1 / n)})`).join(", ");
+      console.log(`${game.id}: a strong bot among casual bots won ${won}/${HEAD_TO_HEAD_GAMES} = ${(won / fair).toFixed(2)}x its fair share (${split})`);
+      expect(won / fair).toBeGreaterThanOrEqual(MIN_SHARE_RATIO);
+    });
   }
 });
 
