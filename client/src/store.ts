@@ -575,8 +575,10 @@ export class Store {
    */
   keep(state: RoomView, connected?: string[], serverTime?: number | null): void {
     if (serverTime !== null) this.noteServerTime(serverTime ?? state.serverTime);
-    const seenBefore = this.held.has(state.roomId);
+    const before = this.held.get(state.roomId);
+    const seenBefore = before !== undefined;
     this.held.set(state.roomId, state);
+    this.leftSeat(before, state);
     state = this.arrived(state, seenBefore);
     this.rooms.set(state.roomId, state);
     if (connected) this.presence.set(state.roomId, new Set(connected));
@@ -608,8 +610,17 @@ export class Store {
       if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== v.seat)) this.toast(n.text, "info");
     }
     this.held.set(v.roomId, v);
+    this.leftSeat(held, v);
     this.rooms.set(v.roomId, this.arrived(v, true));
     this.changed();
+  }
+
+  /**
+   * Off a ranked room's seat and watching: the spectators' messages, which a seat there never
+   * sees, are now this viewer's to read, earlier ones included (the server's chat:history says which).
+   */
+  private leftSeat(before: RoomView | undefined, now: RoomView): void {
+    if (before && before.seat !== null && now.seat === null && now.ranked) void this.loadChat(now.roomId);
   }
 
   /**

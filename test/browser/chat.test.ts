@@ -3,7 +3,8 @@
  * a spectator on a desktop page and one on a phone. The spectator's message never reaches a
  * player's page (neither shown nor held); a player's quick phrase reaches the spectators; the phone
  * shows the chat collapsed with an unread count; Mute hides an author (remembered after a reload);
- * a refused message shows the server's reason. The server's clock is the test's (rate limits).
+ * a refused message shows the server's reason. A player who leaves a ranked seat to watch reads
+ * the spectators' earlier messages at once. The server's clock is the test's (rate limits).
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -11,6 +12,7 @@ import type { Player } from "../../src/platform/identity.js";
 import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
 import { CHAT_LIMITS } from "../../src/platform/chat.js";
+import { guest, TestClient } from "../support/harness.js";
 import { CHROMIUM, chromiumAvailable, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
@@ -118,4 +120,38 @@ describe.skipIf(!available)("table chat in the browser", () => {
     await shownMessage(carl, "one too many").waitFor();
     expect(await carl.getByTestId("chat-error").count()).toBe(0);
   }, 180_000);
+
+  it("ranked: a player who leaves the seat to watch reads the spectators' earlier messages at once", async () => {
+    now += 3_600_000; // fresh chat windows
+    const url = t.bazaar.server.url;
+    const { page: host } = await newPage(t.browser);
+    const { page: eve } = await newPage(t.browser);
+    for (const p of [host, eve]) p.setDefaultTimeout(45_000);
+    await enterAccount(host, url, "LeaveHost");
+    await enterAccount(eve, url, "LeaveEve");
+    const token = async (page: Page) => (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { token: string }).token;
+    const hostC = await new TestClient(url, await token(host)).ready();
+    const eveC = await new TestClient(url, await token(eve)).ready();
+    const rail = await new TestClient(url, (await guest(url, "Rail")).token).ready();
+    try {
+      const created = await hostC.call("room:create", { game: "goblin-teeth", seats: 3, ranked: true });
+      expect(created.ok, JSON.stringify(created)).toBe(true);
+      const roomId = created.roomId as string;
+      expect((await eveC.call("room:join", { roomId, seat: 1 })).ok).toBe(true);
+      await eve.goto(`${url}/room/${roomId}`);
+      await eve.getByTestId("chat-list").waitFor();
+      // A spectator speaks while Eve sits: her page neither shows nor holds it; a player's message reaches her.
+      expect((await rail.call("room:sync", { roomId })).ok).toBe(true);
+      expect((await rail.call("chat:send", { roomId, text: "from the rail" })).ok).toBe(true);
+      expect((await hostC.call("chat:send", { roomId, text: "seated hello" })).ok).toBe(true);
+      await shownMessage(eve, "seated hello").waitFor();
+      expect(await heldTexts(eve, roomId)).not.toContain("from the rail");
+      // Eve leaves her seat and stays to watch: the spectators' message is hers to read now.
+      await eve.evaluate(`window.goblinBazaar.leave(${JSON.stringify(roomId)})`);
+      await expect.poll(() => heldTexts(eve, roomId)).toContain("from the rail");
+      expect(await heldTexts(eve, roomId)).toEqual(["from the rail", "seated hello"]);
+    } finally {
+      for (const c of [hostC, eveC, rail]) c.close();
+    }
+  }, 120_000);
 });
