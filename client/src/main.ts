@@ -533,7 +533,10 @@ function roomPage(roomId: string): TemplateResult {
     body = game && room.view ? game.table(s, room) : genericTable(room);
   }
   // The chat after the table's main area: it never pushes the game's controls down (chat.ts).
-  const chat = room.status === "closed" ? nothing : chatPanel(s, room);
+  // None for the one player of a ranked solitaire table (a daily attempt): spectators' messages
+  // never reach a ranked seat, so nobody could ever write to them there.
+  const alone = room.ranked && room.seats.length === 1 && room.seat !== null;
+  const chat = room.status === "closed" || alone ? nothing : chatPanel(s, room);
   return html`<div class="room" data-room=${room.roomId} data-status=${room.status} data-version=${room.version}>${roomHead(room)}${clockBar(s, room)}${body}${chat}</div>`;
 }
 

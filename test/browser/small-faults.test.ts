@@ -6,7 +6,8 @@
  * - a solitaire room made from "New room" starts at once (no Start to press);
  * - a seat taken under you is said as the room being full when no seat is left, and refusals are
  *   the server's own words;
- * - once today's ranked daily attempt is over, its button says so (the result, not Play);
+ * - once today's ranked daily attempt is over, its button says so (the result, not Play); the
+ *   player's own ranked solitaire table has no chat panel (nobody could write to them there);
  * - today's daily deal is not offered as "Watch" to someone the server would refuse;
  * - a page older than the server's protocol (a deploy happened) asks to be reloaded;
  * - the Aucteraden table fits a 1280 px desktop (its live score once made the page 1,291-1,317 px wide);
@@ -75,6 +76,8 @@ describe.skipIf(!available)("small faults in the web client", () => {
     const roomId = await createRoom(page, { game: "aucteraden", seats: 1, ranked: false });
     await page.getByTestId("auct-table").waitFor();
     expect(await page.getByTestId("start").count()).toBe(0);
+    // Casual: spectators may talk to the player, so the chat is there.
+    await page.getByTestId("chat").waitFor();
     expect((await t.bazaar.server.store.get(roomId))!.status).toBe("playing");
     await context.close();
   });
@@ -301,6 +304,13 @@ describe.skipIf(!available)("small faults in the web client", () => {
       await eveRow.getByRole("link", { name: /^Watch/ }).click();
       await page.getByTestId("auct-table").waitFor();
       expect(await page.getByText("Room not available").count()).toBe(0);
+      // Watching, Dee has the chat (the spectators talk among themselves); at her own ranked
+      // solitaire table she has none: nobody could write to her there.
+      await page.getByTestId("chat").waitFor();
+      await page.goto(`${url}/room/${mine}`);
+      await page.locator(`.room[data-room="${mine}"][data-status="finished"]`).waitFor();
+      await page.getByTestId("auct-table").waitFor();
+      expect(await page.getByTestId("chat").count()).toBe(0);
     } finally {
       eve.close();
       dee?.close();
