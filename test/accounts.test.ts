@@ -209,7 +209,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     const roomB = (await halSock.call("room:create", { game: "goblin-market", seats: 3, bots: 1 })).roomId as string;
     expect((await ivy.call("room:join", { roomId: roomB })).ok).toBe(true);
     expect((await halSock.call("room:start", { roomId: roomB })).ok).toBe(true); // a live game
-    expect((await watcher.call("room:sync", { roomId: roomB })).ok).toBe(true);
+    expect((await watcher.sync(roomB)).ok).toBe(true);
     await until(() => ivy.rooms.get(roomB)?.state.status === "playing", "the game to start");
 
     // Same name as a seated player: refused.

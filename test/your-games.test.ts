@@ -114,6 +114,8 @@ describe.each(backends())("your games ($name)", (backend) => {
     // The sockets that watch no room got no room:state either (nothing they would show), though
     // they still count for presence (reseat puts them in the room's channel).
     for (const c of [annLobby, bobLobby]) expect(c.received.filter(([e]) => e === "room:state")).toEqual([]);
+    // Nor did any socket here get a push for a room it does not hold (the web client would drop it).
+    for (const c of [annPlay, annLobby, bobC, bobLobby, nameless]) expect(c.unwatched).toBe(0);
 
     // After Ann leaves the open room, it is no longer hers.
     expect((await annPlay.call("room:leave", { roomId: open })).ok).toBe(true);

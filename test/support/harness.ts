@@ -154,7 +154,9 @@ export interface Ack {
 /**
  * A protocol client that records every payload it receives, and keeps each room's view from
  * them with the web client's own functions (src/protocol/room-state.ts): updates applied to the
- * view of their base version, whole views taken; a gap re-syncs with `since`.
+ * view of their base version, whole views taken; a gap re-syncs with `since`. Like the web client,
+ * it keeps no view from a push for a room it holds none of (it did not ask to watch it): such
+ * pushes are counted in `unwatched`, and a test that waits on one syncs the room itself.
  */
 export class TestClient {
   readonly socket: Socket;
@@ -179,6 +181,8 @@ export class TestClient {
   gaps = 0;
   /** Updates received (pushed, or in a sync reply). */
   updates = 0;
+  /** Pushes for rooms this client holds no view of (dropped, as the web client drops them). */
+  unwatched = 0;
 
   constructor(url: string, token?: string) {
     this.socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true });
@@ -207,8 +211,9 @@ export class TestClient {
 
   private absorb(payload: RoomState): void {
     const held = this.held(roomOf(payload));
-    const r: Absorbed = absorbPush(held, payload);
     if (isUpdate(payload)) this.updates++;
+    if (held === undefined) return void this.unwatched++;
+    const r: Absorbed = absorbPush(held, payload);
     if (r.kind === "stale") return;
     if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? baseOf(payload) : held.version) : null);
     this.gaps++;
