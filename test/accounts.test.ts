@@ -5,13 +5,12 @@
  * revocation (HTTP and live sockets), and tokens that cannot be forged.
  */
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/db/client.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { recordFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
 import { TokenIssuer } from "../src/platform/identity.js";
-import { startServer, type RunningServer } from "../src/server.js";
-import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, testConfig, TestClient, until } from "./support/harness.js";
+import { startServer } from "../src/server.js";
+import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, testConfig, TestClient, until, useTestServer } from "./support/harness.js";
 
 const SECRET = testConfig().tokenSecret!;
 const MIN = 60_000;
@@ -23,11 +22,10 @@ interface Reply {
 }
 
 describe.each(backends())("accounts and sessions ($name)", (backend) => {
-  let server: RunningServer;
-  let db: Database;
-  let dispose: () => Promise<void>;
   let now = Date.UTC(2026, 10, 25, 12, 0, 0);
   const clock = () => now;
+  // X-Forwarded-For is trusted (testConfig) so that each test can come from its own address.
+  const srv = useTestServer(backend, { clock });
   const open: TestClient[] = [];
   /** Each registration comes from its own address unless one is given (5 a hour per address). */
   let ipSeq = 0;
@@ -38,7 +36,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     if (body !== undefined) headers["content-type"] = "application/json";
     if (token) headers.authorization = `Bearer ${token}`;
     if (ip) headers["x-forwarded-for"] = ip;
-    const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${srv.server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Reply["body"], retryAfter: res.headers.get("retry-after") };
   }
   const post = (path: string, body: unknown, token?: string, ip?: string) => call("POST", path, body, token, ip);
@@ -49,12 +47,12 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     return { token: r.body.token, id: r.body.player.id };
   }
   async function socket(token?: string): Promise<TestClient> {
-    const c = await new TestClient(server.url, token).ready();
+    const c = await new TestClient(srv.server.url, token).ready();
     open.push(c);
     return c;
   }
   async function refusedSocket(token: string): Promise<string> {
-    const c = new TestClient(server.url, token);
+    const c = new TestClient(srv.server.url, token);
     open.push(c);
     try {
       await c.ready();
@@ -64,16 +62,8 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     }
   }
 
-  beforeAll(async () => {
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    // X-Forwarded-For is trusted here so that each test can come from its own address.
-    const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, trustProxy: true });
-    server = await startServer(config, { db, redisPrefix: newPrefix(), logger: createLogger(config.logLevel, "acc"), now: clock, manualTimers: true, sweepEveryMs: 500 });
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const c of open) c.close();
-    await server?.close();
-    await dispose?.();
   });
 
   it("registers unique names, compared case-insensitively, and refuses weak passwords and account names for guests", async () => {
@@ -141,20 +131,20 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
   });
 
   it("turns a guest into an account keeping the same id, games and ratings; the old guest token stops working", async () => {
-    const g = await guest(server.url, "Dot");
-    const other = await guest(server.url, "Eli");
+    const g = await guest(srv.server.url, "Dot");
+    const other = await guest(srv.server.url, "Eli");
     const at = new Date(now);
     const base = { options: {}, seed: "s", commitment: "c", actions: [], startedAt: at, finishedAt: at, gameType: "goblin-market" };
     // A casual game and a ranked one (played before ranked needed an account) under the guest's id.
-    await recordFinishedGame(db, { ...base, roomId: "dotcasual", ranked: false, outcome: { scores: [3, 1], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: null, name: "Bot 1", isBot: true }] });
-    await recordFinishedGame(db, { ...base, roomId: "dotranked", ranked: true, outcome: { scores: [5, 2], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: other.player.id, name: "Eli", isBot: false }] });
-    const ratingBefore = await db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
+    await recordFinishedGame(srv.db, { ...base, roomId: "dotcasual", ranked: false, outcome: { scores: [3, 1], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: null, name: "Bot 1", isBot: true }] });
+    await recordFinishedGame(srv.db, { ...base, roomId: "dotranked", ranked: true, outcome: { scores: [5, 2], places: [1, 2] }, seats: [{ seat: 0, playerId: g.player.id, name: "Dot", isBot: false }, { seat: 1, playerId: other.player.id, name: "Eli", isBot: false }] });
+    const ratingBefore = await srv.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
 
     const acc = await register("Dorothy", "dorothy's password", g.token);
     expect(acc.id).toBe(g.player.id);
-    const seats = await db.prisma.gameSeat.findMany({ where: { playerId: g.player.id }, orderBy: { gameId: "asc" } });
+    const seats = await srv.db.prisma.gameSeat.findMany({ where: { playerId: g.player.id }, orderBy: { gameId: "asc" } });
     expect(seats.map((s) => s.gameId)).toEqual(["dotcasual", "dotranked"]);
-    const ratingAfter = await db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
+    const ratingAfter = await srv.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: g.player.id, gameType: "goblin-market" } } });
     expect(ratingAfter.mu).toBe(ratingBefore.mu);
     expect(ratingAfter.games).toBe(1);
     expect((await me(acc.token)).body.player).toEqual({ id: g.player.id, name: "Dorothy", account: true });
@@ -169,7 +159,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
   });
 
   it("refuses guests ranked rooms and the rated daily attempt, and lets them play casual and the daily unrated", async () => {
-    const fay = await guest(server.url, "Fay");
+    const fay = await guest(srv.server.url, "Fay");
     const g = await socket(fay.token);
     const refused = await g.call("room:create", { game: "goblin-market", seats: 3, ranked: true });
     expect(refused.error?.code).toBe("ACCOUNT_REQUIRED");
@@ -200,7 +190,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
   it("shows a rename at every table the player sits at, to every viewer; one name per table", async () => {
     const hal = await register("Hal");
     const halSock = await socket(hal.token);
-    const ivyGuest = await guest(server.url, "Ivy");
+    const ivyGuest = await guest(srv.server.url, "Ivy");
     const ivy = await socket(ivyGuest.token);
     const watcher = await socket();
     const open1 = await halSock.call("room:create", { game: "goblin-market", seats: 3 });
@@ -213,7 +203,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     await until(() => ivy.rooms.get(roomB)?.state.status === "playing", "the game to start");
 
     // Same name as a seated player: refused.
-    const copycat = await socket((await guest(server.url, "IVY")).token);
+    const copycat = await socket((await guest(srv.server.url, "IVY")).token);
     expect((await copycat.call("room:join", { roomId: roomA })).error?.code).toBe("NAME_IN_ROOM");
 
     const seatNames = (c: TestClient, roomId: string) => ((c.rooms.get(roomId)?.state.seats ?? []) as Array<{ name: string | null }>).map((s) => s.name);

@@ -6,16 +6,14 @@
  * after your own attempt, casual replays of past days. The server's clock is a test clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.js";
-import type { Database } from "../src/db/client.js";
 import { commit } from "../src/platform/commitment.js";
 import { dailySeed } from "../src/platform/daily.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
-import { startServer, type RunningServer } from "../src/server.js";
+import type { RunningServer } from "../src/server.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
-import { backends, guest, lcg, newPrefix, openTestDatabase, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
+import { backends, guest, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
 import { account } from "./support/accounts.js";
 import { roomOf } from "../src/protocol/room-state.js";
 import type { RoomState } from "../src/protocol/wire.js";
@@ -78,9 +76,12 @@ async function playSolo(client: TestClient, roomId: string, seed: number, afterM
 }
 
 describe.each(backends())("daily challenge ($name)", (backend) => {
-  let db: Database;
-  let dispose: () => Promise<void>;
-  let server: RunningServer;
+  // Each backend's run starts on the same day (registered first: before the server starts).
+  beforeAll(() => {
+    clock = Date.parse("2026-11-22T10:00:00Z");
+  });
+  // Timers fire by themselves (polling), on the test's clock.
+  const srv = useTestServer(backend, { clock: () => clock, realTimers: true, sweepEveryMs: 300, config: { tokenSecret: SECRET } });
   let base: string;
   const clients: TestClient[] = [];
   const connect = async (name: string | null) => {
@@ -91,17 +92,11 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     return { c, id: g?.player.id ?? null, token: g?.token ?? null };
   };
 
-  beforeAll(async () => {
-    clock = Date.parse("2026-11-22T10:00:00Z");
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, tokenSecret: SECRET });
-    server = await startServer(config, { db, redisPrefix: newPrefix(), logger: createLogger("silent", "daily"), sweepEveryMs: 300, now: () => clock });
-    base = `http://127.0.0.1:${server.port}`;
+  beforeAll(() => {
+    base = srv.server.url;
   });
-  afterAll(async () => {
+  afterAll(() => {
     for (const c of clients) c.close();
-    await server?.close();
-    await dispose?.();
   });
 
   it("deals everyone the same committed game, once ranked per day, with a board, and keeps the seed until the day ends", async () => {
@@ -155,7 +150,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     let checkedSecrets = 0;
     let seen = 0;
     const noLeaks = async () => {
-      const room = (await server.store.get(aRoom))!;
+      const room = (await srv.server.store.get(aRoom))!;
       const secrets = secretsFor(room, 0);
       for (const [event, payload] of alice.c.received.slice(seen)) {
         const text = JSON.stringify(payload);
@@ -235,7 +230,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     await until(async () => (await json(`${base}/api/daily/${GAME}/board?day=${day}`)).entries.some((x: any) => x.name === "Dora"), "Dora on the board");
 
     // Every API route, exactly as the server registers it.
-    expect(apiRoutes(server)).toEqual([
+    expect(apiRoutes(srv.server)).toEqual([
       "GET /api/daily",
       "GET /api/daily/:game/best",
       "GET /api/daily/:game/board",

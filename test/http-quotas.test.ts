@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, type Config } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
-import { createLogger } from "../src/logger.js";
-import { startServer, type RunningServer } from "../src/server.js";
-import { backends, newPrefix, openTestDatabase, REDIS_URL, testConfig } from "./support/harness.js";
+import type { RunningServer } from "../src/server.js";
+import { backends, newPrefix, openTestDatabase, startTestServer } from "./support/harness.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -35,8 +34,7 @@ describe.each(backends())("HTTP quotas ($name)", (backend) => {
   const freshAddress = () => `10.9.${Math.floor(++addrSeq / 250)}.${addrSeq % 250}`;
 
   async function start(prefix: string, nodeId: string, quotas: Partial<Config> = QUOTAS): Promise<RunningServer> {
-    const config = testConfig({ ...quotas, redisUrl: backend.redis ? REDIS_URL : undefined, nodeId });
-    const s = await startServer(config, { db, redisPrefix: prefix, logger: createLogger(config.logLevel, nodeId), now: clock, manualTimers: true });
+    const s = await startTestServer(backend, db, prefix, nodeId, clock, { config: quotas });
     servers.push(s);
     return s;
   }

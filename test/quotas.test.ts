@@ -15,7 +15,7 @@ import type { Config } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
 import { startServer, type RunningServer } from "../src/server.js";
 import { connectionKeys, NODE_STALE_MS } from "../src/transport/socket-quotas.js";
-import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, TestClient, testConfig, until } from "./support/harness.js";
+import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, TestClient, testConfig, until } from "./support/harness.js";
 
 /** What a refused connection reports: the server's {code, message} in the connect_error's data. */
 async function refusal(url: string, forwardedFor?: string): Promise<{ code: string; message: string } | "connected"> {
@@ -53,8 +53,7 @@ describe.each(backends())("limits ($name)", (backend) => {
   const clock = () => now;
 
   async function start(limits: Partial<Config>, prefix = newPrefix(), nodeId = "node-a"): Promise<RunningServer> {
-    const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined, nodeId, ...limits });
-    const server = await startServer(config, { db, redisPrefix: prefix, logger: pino({ level: "silent" }), now: clock, manualTimers: true });
+    const server = await startTestServer(backend, db, prefix, nodeId, clock, { config: limits });
     servers.push(server);
     return server;
   }

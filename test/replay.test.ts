@@ -5,13 +5,10 @@
  * daily deal's replay waits until its day is over. The server's clock is a test clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.js";
-import type { Database } from "../src/db/client.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import { REPLAY_WINDOW } from "../src/transport/replay-routes.js";
-import { startServer, type RunningServer } from "../src/server.js";
-import { backends, guest, lcg, newPrefix, openTestDatabase, playAnyActive, REDIS_URL, testConfig, TestClient, until, type Ack } from "./support/harness.js";
+import { backends, guest, lcg, playAnyActive, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
 
 let clock = Date.parse("2026-11-22T10:00:00Z");
 
@@ -21,9 +18,12 @@ async function getAs(url: string, token: string | null = null): Promise<{ status
 }
 
 describe.each(backends())("replays ($name)", (backend) => {
-  let db: Database;
-  let dispose: () => Promise<void>;
-  let server: RunningServer;
+  // Each backend's run starts on the same day (registered first: before the server starts).
+  beforeAll(() => {
+    clock = Date.parse("2026-11-22T10:00:00Z");
+  });
+  // Timers fire by themselves (polling), on the test's clock.
+  const srv = useTestServer(backend, { clock: () => clock, realTimers: true, sweepEveryMs: 300 });
   let base: string;
   const clients: TestClient[] = [];
   const connect = async (name: string | null) => {
@@ -33,17 +33,11 @@ describe.each(backends())("replays ($name)", (backend) => {
     return { c, token: g?.token ?? null };
   };
 
-  beforeAll(async () => {
-    clock = Date.parse("2026-11-22T10:00:00Z");
-    ({ db, dispose } = await openTestDatabase(backend.realPg));
-    const config = testConfig({ redisUrl: backend.redis ? REDIS_URL : undefined });
-    server = await startServer(config, { db, redisPrefix: newPrefix(), logger: createLogger("silent", "replay"), sweepEveryMs: 300, now: () => clock });
-    base = `http://127.0.0.1:${server.port}`;
+  beforeAll(() => {
+    base = srv.server.url;
   });
-  afterAll(async () => {
+  afterAll(() => {
     for (const c of clients) c.close();
-    await server?.close();
-    await dispose?.();
   });
 
   it("replays a finished game with its proof, for every viewer, in windows of steps; never a live room", async () => {
@@ -68,7 +62,7 @@ describe.each(backends())("replays ($name)", (backend) => {
       expect(JSON.stringify(ack)).not.toContain('"hidden"');
     }
 
-    await playAnyActive(server.store, roomId, [ann.c, ben.c], lcg(5));
+    await playAnyActive(srv.server.store, roomId, [ann.c, ben.c], lcg(5));
     const finished = await until(async () => {
       const r = await getAs(`${base}/api/finished/${roomId}`);
       return r.status === 200 ? r.body.game : undefined;

@@ -74,14 +74,15 @@ export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; di
 
 /**
  * One test server for a describe block, on a database of its own (dropped afterwards): `t.server`
- * and `t.db` are set by its beforeAll.
+ * and `t.db` are set by its beforeAll. `clock` and the rest: as startTestServer takes them.
  */
-export function useTestServer(backend: Backend, opts: { clock?: () => number } = {}): { server: RunningServer; db: Database } {
+export function useTestServer(backend: Backend, opts: { clock?: () => number } & TestServerOptions = {}): { server: RunningServer; db: Database } {
   const t = {} as { server: RunningServer; db: Database };
   let dispose: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     ({ db: t.db, dispose } = await openTestDatabase(backend.realPg));
-    t.server = await startTestServer(backend, t.db, newPrefix(), "node-a", opts.clock);
+    const { clock, ...more } = opts;
+    t.server = await startTestServer(backend, t.db, newPrefix(), more.config?.nodeId ?? "node-a", clock, more);
   });
   afterAll(async () => {
     await t.server?.close();
@@ -124,22 +125,27 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** Where a test server's Redis is, and how often it sweeps for unrecorded games (default 500 ms). */
+/** A test server's settings beyond testConfig's, its Redis, its sweep and its timers. */
 export interface TestServerOptions {
   /** A Redis of the test's own (test/support/own-services.ts) instead of the shared REDIS_URL. */
   redisUrl?: string;
+  /** How often it sweeps for unrecorded games, ms (default 500). */
   sweepEveryMs?: number;
+  /** Settings over testConfig's (limits, secrets, proxy trust, ...). */
+  config?: Partial<Config>;
+  /** With a clock: timers still fire by themselves (polling, as in production), not only on `server.timers.tick()`. */
+  realTimers?: boolean;
 }
 
-/** `clock`: the servers' injected clock, with timers fired only by `server.timers.tick()`. */
+/** `clock`: the servers' injected clock, with timers fired only by `server.timers.tick()` (unless `more.realTimers`). */
 export async function startTestServer(backend: Backend, db: Database, prefix: string, nodeId = "node-a", clock?: () => number, more: TestServerOptions = {}): Promise<RunningServer> {
-  const config = testConfig({ redisUrl: backend.redis ? (more.redisUrl ?? REDIS_URL) : undefined, nodeId });
+  const config = testConfig({ redisUrl: backend.redis ? (more.redisUrl ?? REDIS_URL) : undefined, nodeId, ...more.config });
   return startServer(config, {
     db,
     redisPrefix: prefix,
     logger: createLogger(config.logLevel, nodeId),
     sweepEveryMs: more.sweepEveryMs ?? 500,
-    ...(clock ? { now: clock, manualTimers: true } : {}),
+    ...(clock ? { now: clock, manualTimers: !more.realTimers } : {}),
   });
 }
 
