@@ -131,47 +131,43 @@ function bodiesOf(room: Room, now: number): (id: number) => Body {
 /** A member of a patch, `"name":…`, or null when nothing changed. */
 type Part = string | null;
 
-/** Diffs of one change, shared by every viewer with the same bases (facts, a view, legal actions). */
+/**
+ * Diffs of one change, shared by every viewer with the same bases (facts, a view, legal actions).
+ * A change has a few viewers, so a short list searched by identity (no maps to allocate).
+ */
 class DiffCache {
-  private readonly pairs = new Map<string, Map<unknown, Map<unknown, Part>>>();
+  private readonly done: Array<{ name: string; a: unknown; b: unknown; part: Part }> = [];
+  /** The length of every distinct member made (a kept version's estimated size). */
+  bytes = 0;
 
   private of(name: string, a: unknown, b: unknown): Part {
     if (a === b) return null;
-    let byA = this.pairs.get(name);
-    if (!byA) this.pairs.set(name, (byA = new Map()));
-    let m = byA.get(a);
-    if (!m) byA.set(a, (m = new Map()));
-    let p = m.get(b);
-    if (p === undefined) {
-      // The facts' patch's members go at the top level (without its braces); any other as one member.
-      const d = name === "" ? diff(a, b, true) : diff(a, b);
-      m.set(b, (p = d && (name === "" ? d.slice(1, -1) : `"${name}":${d}`)));
-    }
-    return p;
+    for (const e of this.done) if (e.a === a && e.b === b && e.name === name) return e.part;
+    // The facts' patch's members go at the top level (without its braces); any other as one member.
+    const d = name === "" ? diff(a, b, true) : diff(a, b);
+    const part = d && (name === "" ? d.slice(1, -1) : `"${name}":${d}`);
+    this.done.push({ name, a, b, part });
+    if (part) this.bytes += part.length;
+    return part;
   }
 
-  /** The members of the patch from body `a` to body `b`, as text. */
-  body(a: Body, b: Body): string[] {
-    const parts: string[] = [];
+  /**
+   * Appends the patch from body `a` to body `b` to `pieces` (`{`, the members with commas between,
+   * `}`; members shared by viewers with the same bases are the same string) and returns its length.
+   */
+  patch(a: Body, b: Body, pieces: string[]): number {
+    const start = pieces.length;
+    let length = 2;
+    pieces.push("{");
     for (const p of [this.of("", a.facts, b.facts), this.of("seat", a.seat, b.seat), this.of("view", a.view, b.view), this.of("legal", a.legal, b.legal)]) {
-      if (p) parts.push(p);
+      if (!p) continue;
+      if (pieces.length > start + 1) pieces.push(","), length++;
+      pieces.push(p);
+      length += p.length;
     }
-    return parts;
+    pieces.push("}");
+    return length;
   }
-}
-
-/** The patch's text as pieces: `{`, the members with commas between, `}`. */
-function patchPieces(parts: readonly string[]): string[] {
-  const out = ["{"];
-  parts.forEach((p, i) => (i > 0 ? out.push(",", p) : out.push(p)));
-  out.push("}");
-  return out;
-}
-
-function patchLength(parts: readonly string[]): number {
-  let n = 1 + Math.max(1, parts.length);
-  for (const p of parts) n += p.length;
-  return n;
 }
 
 /** A patch this long or shorter goes as an update without measuring the view: making the view's text costs more than the bytes it could save. */
@@ -266,24 +262,22 @@ export class ViewHistory {
       if (text === undefined) logs.set(id, (text = logPiece(visibleLog(entries, viewerOf(id)))));
       return text;
     };
-    let changeBytes = 0;
-    const counted = new Set<string>();
     targets.forEach((pid, i) => {
       const then = before ? idIn(before.players, pid) : SPECTATORS;
       if (!old || h.shown.get(then) !== base) return void whole.push(i);
       const id = idIn(players, pid);
       const body = bodies(id);
-      const parts = cache.body(old(then), body);
-      for (const p of parts) if (!counted.has(p)) counted.add(p), (changeBytes += p.length);
-      const length = patchLength(parts);
+      const pieces = [head, logFor(id), `,"p":`];
+      const length = cache.patch(old(then), body, pieces);
       if (length > SURELY_SMALLER && length > sizeOf(body)) return void whole.push(i);
-      out[i] = [head, logFor(id), `,"p":`, ...patchPieces(parts), "}"];
+      pieces.push("}");
+      out[i] = pieces;
     });
     if (whole.length > 0) {
       const parts = roomViewsParts(next, whole.map((i) => viewerOf(idIn(players, targets[i]!))), from, now);
       whole.forEach((i, k) => (out[i] = parts[k]!));
     }
-    this.record(h, next, now, targets.map((pid) => idIn(players, pid)), changeBytes);
+    this.record(h, next, now, targets.map((pid) => idIn(players, pid)), cache.bytes);
     return out;
   }
 
@@ -301,8 +295,8 @@ export class ViewHistory {
     if (kept && kept.logLength <= room.log.length && !(kept.room.status === "finished" && kept.room.daily)) {
       const { version: _v, logFrom: _l, serverTime: _t, log: _g, seat, view, legal, ...facts } = full;
       const body: Body = { facts, seat, view, legal };
-      const parts = new DiffCache().body(bodiesOf(kept.room, kept.at)(then), body);
-      const length = patchLength(parts);
+      const pieces: string[] = [];
+      const length = new DiffCache().patch(bodiesOf(kept.room, kept.at)(then), body, pieces);
       if (length <= SURELY_SMALLER || length <= sizeOf(body)) {
         const log = visibleLog(room.log.slice(kept.logLength), viewer);
         reply = {
@@ -310,7 +304,7 @@ export class ViewHistory {
           v: room.version,
           ...(since !== room.version - 1 ? { b: since } : {}),
           ...(log.length ? { l: log } : {}),
-          p: JSON.parse(patchPieces(parts).join("")) as Patch,
+          p: JSON.parse(pieces.join("")) as Patch,
         } satisfies RoomUpdate;
       }
     }
@@ -341,11 +335,16 @@ export class ViewHistory {
     this.shrink(h);
   }
 
-  /** Drops what is older than the room's last `versions` versions. */
+  /**
+   * Drops what is older than the room's last `versions` versions. Versions are kept in the order
+   * they were added, which is increasing (record never adds one older than the latest), so the
+   * oldest come first and the walk stops at the first one to keep.
+   */
   private trim(h: RoomHistory): void {
     const oldest = h.latest - this.limits.versions + 1;
-    for (const [v, kept] of h.versions) {
-      if (v >= oldest) continue;
+    for (const v of h.versions.keys()) {
+      if (v >= oldest) break;
+      const kept = h.versions.get(v)!;
       h.versions.delete(v);
       h.bytes -= kept.bytes;
       this.bytes -= kept.bytes;

@@ -37,15 +37,12 @@ function json(v: unknown): string {
 const present = (v: unknown): boolean => v !== undefined && typeof v !== "function" && typeof v !== "symbol";
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The members' patches `"key":…` joined into a patch's text, or null for none. */
-function node(keys: string[], texts: string[]): string | null {
-  if (keys.length === 0) return null;
-  let f = "{";
-  for (let i = 0; i < keys.length; i++) {
-    if (i > 0) f += ",";
-    f += `${JSON.stringify(keys[i])}:${texts[i]}`;
-  }
-  return `${f}}`;
+/**
+ * `members` (a patch's members so far, `"key":…` with commas between; "" for none) with one more.
+ * Members are joined as they are found, so a value with no change allocates nothing.
+ */
+function member(members: string, key: string, text: string): string {
+  return `${members === "" ? "" : `${members},`}${JSON.stringify(key)}:${text}`;
 }
 
 /** A lower bound of the length of `v`'s JSON text (an object or array), without writing it. */
@@ -81,11 +78,10 @@ export function diff(a: unknown, b: unknown, root = false): string | null {
   if (!aList && !bList) {
     const ao = a as Record<string, unknown>;
     const bo = b as Record<string, unknown>;
-    const keys: string[] = [];
-    const texts: string[] = [];
+    let members = "";
     for (const k in ao) {
       const v = ao[k];
-      if (v !== undefined && present(v) && !present(bo[k])) keys.push(k), texts.push("[]");
+      if (v !== undefined && present(v) && !present(bo[k])) members = member(members, k, "[]");
     }
     for (const k in bo) {
       const v = bo[k];
@@ -93,10 +89,9 @@ export function diff(a: unknown, b: unknown, root = false): string | null {
       const old = ao[k];
       if (old === v) continue;
       const d = old !== undefined && present(old) ? diff(old, v) : `[${json(v)}]`;
-      if (d) keys.push(k), texts.push(d);
+      if (d) members = member(members, k, d);
     }
-    const d = node(keys, texts);
-    return d && shortest(d, b, root);
+    return members === "" ? null : shortest(`{${members}}`, b, root);
   }
   if (root) throw new Error("diff: the root must be an object on both sides");
   if (aList && bList) {
@@ -104,17 +99,18 @@ export function diff(a: unknown, b: unknown, root = false): string | null {
     let first = n;
     if (a.length === b.length) {
       // Element by element, or one tail from the first that differs.
-      const keys: string[] = [];
-      const texts: string[] = [];
+      let members = "";
+      let changed = 0;
       for (let i = 0; i < n; i++) {
         const d = diff(a[i], b[i]);
         if (!d) continue;
         if (first === n) first = i;
-        keys.push(String(i)), texts.push(d);
+        members = member(members, String(i), d);
+        changed++;
       }
-      const d = node(keys, texts);
-      if (!d) return null;
-      if (keys.length === 1 || first === 0) return shortest(d, b, false);
+      if (changed === 0) return null;
+      const d = `{${members}}`;
+      if (changed === 1 || first === 0) return shortest(d, b, false);
       const tail = `[${json(b.slice(first))},${first}]`;
       return shortest(tail.length < d.length ? tail : d, b, false);
     }
