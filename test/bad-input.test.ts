@@ -156,14 +156,21 @@ describe("bad input", () => {
     expect(await version()).toBeGreaterThan(5);
   });
 
-  it("limits the rate of messages from one socket", async () => {
-    const limited = await startServer(testConfig({ rateLimitPerSecond: 5 }), { db });
+  it("limits the rate of messages from one socket, by the server's clock", async () => {
+    let now = Date.UTC(2026, 10, 25, 12);
+    const limited = await startServer(testConfig({ rateLimitPerSecond: 5 }), { db, now: () => now, manualTimers: true });
     try {
       const g = await guest(limited.url, "Rapid");
       const c = await new TestClient(limited.url, g.token).ready();
-      const acks = await Promise.all(Array.from({ length: 15 }, () => c.call("lobby:list", {})));
-      expect(acks.filter((a) => !a.ok && a.error!.code === "RATE_LIMITED").length).toBeGreaterThan(5);
-      await until(async () => (await c.call("lobby:list", {})).ok, "the bucket to refill", 5000);
+      const codes = async (n: number) => (await Promise.all(Array.from({ length: n }, () => c.call("lobby:list", {})))).map((a) => (a.ok ? "ok" : a.error!.code));
+      // A bucket of five a second: five at once pass, the rest are refused while the clock stands.
+      expect(await codes(15)).toEqual([...Array(5).fill("ok"), ...Array(10).fill("RATE_LIMITED")]);
+      expect(await codes(1)).toEqual(["RATE_LIMITED"]);
+      // A fifth of a second refills one message; a second refills the bucket, no more.
+      now += 200;
+      expect(await codes(2)).toEqual(["ok", "RATE_LIMITED"]);
+      now += 10_000;
+      expect(await codes(6)).toEqual([...Array(5).fill("ok"), "RATE_LIMITED"]);
       c.close();
     } finally {
       await limited.close();

@@ -43,7 +43,10 @@ export interface SocketDeps {
   daily: DailyChallenges;
   log: Logger;
   maxPayloadBytes: number;
+  /** Messages a socket may send per second (a token bucket of as many), on `now`. */
   rateLimitPerSecond: number;
+  /** The server's clock (tests move it). Default Date.now. */
+  now?: () => number;
   /** Quick play (queue-events.ts); absent: no queue:* events. */
   queue?: QueueWiring;
   /** Limits per address and per socket (socket-quotas.ts); absent: none. */
@@ -142,6 +145,7 @@ export interface AttachedSockets {
 
 export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const { service, accounts, daily, log } = deps;
+  const clock = deps.now ?? Date.now;
   /** Messages being handled now (a move in flight is acknowledged before a drain closes its socket). */
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -152,7 +156,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === "") {
       if (!socket.recovered || !dataOf(socket).player) {
-        socket.data = { player: null, session: null, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
+        socket.data = { player: null, session: null, bucket: { tokens: deps.rateLimitPerSecond, at: clock() } } satisfies SocketData;
       }
       return next();
     }
@@ -162,7 +166,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       (v) => {
         if (!v) return next(new Error("BAD_TOKEN"));
         if (!socket.recovered || !dataOf(socket).player) {
-          socket.data = { player: v.player, session: v.session, bucket: { tokens: deps.rateLimitPerSecond, at: Date.now() } } satisfies SocketData;
+          socket.data = { player: v.player, session: v.session, bucket: { tokens: deps.rateLimitPerSecond, at: clock() } } satisfies SocketData;
         }
         next();
       },
@@ -485,7 +489,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     inFlight++;
     try {
       const bucket = dataOf(socket).bucket;
-      const now = Date.now();
+      const now = clock();
       bucket.tokens = Math.min(deps.rateLimitPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * deps.rateLimitPerSecond);
       bucket.at = now;
       if (bucket.tokens < 1) {
