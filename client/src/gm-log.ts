@@ -70,4 +70,3 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       return html`${e.type}`;
   }
 }
-

@@ -13,16 +13,14 @@ export interface SisterhoodPaid {
 
 export const sumCoins = (cards: SisterhoodPaid["cards"]) => cards.reduce((t, c) => t + c.coins, 0);
 
-/** What the last finished auction paid: the engine's own record of it (state.lastPayouts), read from the log. */
-export type LastPayouts = Payouts;
-
 /**
- * The last auction's payouts from the log entries, newest last: its `auction-won` (or
+ * What the last finished auction paid, as the engine records it (state.lastPayouts), read from
+ * the log entries, newest last: its `auction-won` (or
  * `all-passed`), the `sisterhood` entries after it and its `goblin-card`, which lists each seat's
  * missing suits (one coin each). Logs written before 2026-11-25 have a `goblin-money` entry per
  * paid seat after the `goblin-card` instead; both are read. Null before the first auction ends.
  */
-export function lastPayouts(log: readonly LogEntry[], players: number): LastPayouts | null {
+export function lastPayouts(log: readonly LogEntry[], players: number): Payouts | null {
   const zero = () => Array<number>(players).fill(0);
   let end = log.length - 1;
   while (end >= 0 && log[end]!.type !== "goblin-card" && log[end]!.type !== "all-passed") end--;

@@ -6,7 +6,9 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { keyed } from "lit-html/directives/keyed.js";
 import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
 import { logSentence } from "./gm-log.js";
-import { lastPayouts, type LastPayouts } from "./gm-payouts.js";
+import { lastPayouts } from "./gm-payouts.js";
+import { highBid } from "../../src/games/goblin-market/bids.js";
+import type { Payouts } from "../../src/games/goblin-market/state.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
@@ -17,13 +19,12 @@ export type GMView = ReturnType<typeof import("../../src/games/goblin-market/vie
 const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
 
 /**
- * What the view leaves to the room (it says each fact once): whose turn it is (`active`), what
- * that seat must decide (from the phase), and the high bid (the last bid: bids only rise).
+ * What the view leaves to the room (it says each fact once): whose turn it is (`active`) and what
+ * that seat must decide (from the phase); the high bid is the engine's `highBid` (the last bid).
  */
 const turnOf = (room: RoomView): number | null => (room.status === "playing" ? (room.active[0] ?? null) : null);
 type Pending = "bid" | "take" | "choose" | null;
 const pendingOf = (v: GMView): Pending => (v.phase === "bidding" ? "bid" : v.phase === "taking" ? "take" : v.phase === "choosing" ? "choose" : null);
-const highOf = (a: NonNullable<GMView["auction"]>) => a.bids.at(-1) ?? null;
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /** The bid being typed, per room and turn (reset when the legal range changes). */
@@ -43,7 +44,7 @@ export function gmStatus(room: RoomView): string {
   const mine = room.seat !== null && turn === room.seat && room.legal.length > 0;
   const who = seatName(room, turn);
   const a = v.auction;
-  const high = a ? highOf(a) : null;
+  const high = a ? highBid(a) : null;
   switch (pendingOf(v)) {
     case "bid":
       if (mine) return high ? `Your turn: bid more than ${high.amount} or pass.` : "Your turn: open the bidding or pass.";
@@ -101,7 +102,7 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
   const placeOf = new Map(a.places.map((p, i) => [p.seat, i + 1]));
   const turn = turnOf(room);
   const pending = pendingOf(v);
-  const highBid = highOf(a);
+  const top = highBid(a);
   return html`<section class="panel auction" aria-labelledby="auction-h" data-auction=${a.number} data-bids=${a.bids.length}>
     <header class="panel-head">
       <h2 id="auction-h">${a.final ? "Final auction" : `Auction ${a.number}`}</h2>
@@ -125,7 +126,7 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
         const passed = a.passed.includes(seat);
         const bid = bidsBy.get(seat);
         const acting = turn === seat && v.phase !== "over";
-        const high = highBid?.seat === seat;
+        const high = top?.seat === seat;
         const place = placeOf.get(seat);
         const state = acting
           ? pending === "bid" ? "deciding…" : pending === "take" ? "taking…" : "choosing…"
@@ -136,8 +137,8 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
         </div>`;
       })}
     </div>
-    <p class="high-bid">${highBid
-      ? html`High bid: <b class="coin-amount">${coinIcon()}${highBid.amount}</b> by <b>${seatName(room, highBid.seat)}</b>`
+    <p class="high-bid">${top
+      ? html`High bid: <b class="coin-amount">${coinIcon()}${top.amount}</b> by <b>${seatName(room, top.seat)}</b>`
       : html`<span class="muted">No bids yet.</span>`}</p>
   </section>`;
 }
@@ -155,7 +156,7 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
   const choose = legalOf(room, "choose");
   const me = v.seats[room.seat!];
   const a = v.auction!;
-  const highAmount = highOf(a)?.amount ?? 0;
+  const highAmount = highBid(a)?.amount ?? 0;
   const act = (action: Record<string, unknown> & { type: string }) => void s.act(room.roomId, action);
   let body: TemplateResult;
   let pending = "bid";
@@ -264,7 +265,7 @@ function suitBar(score: GMView["seats"][number]["score"], cards: readonly string
   </ul>`;
 }
 
-function seatsPanel(s: Store, room: RoomView, v: GMView, lp: LastPayouts | null): TemplateResult {
+function seatsPanel(s: Store, room: RoomView, v: GMView, lp: Payouts | null): TemplateResult {
   const turn = turnOf(room);
   return html`<section class="panel seats" aria-labelledby="seats-h">
     <h2 id="seats-h" class="panel-title">Players</h2>
@@ -309,7 +310,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView, lp: LastPayouts | null)
   </section>`;
 }
 
-function payoutsPanel(room: RoomView, lp: LastPayouts | null): unknown {
+function payoutsPanel(room: RoomView, lp: Payouts | null): unknown {
   if (!lp) return nothing;
   const names = (arr: number[]) =>
     arr.map((c, i) => ({ c, i })).filter((x) => x.c > 0).map((x) => `${seatName(room, x.i)} +${x.c}`);

@@ -759,7 +759,7 @@ export class Store {
     let ack: Ack<{ version: number; duplicate: boolean }> | null = null;
     let storeWaits = 0;
     for (let attempt = 0; attempt < ACT_ATTEMPTS; attempt++) {
-      if (attempt > 0 && ack && !ack.ok && ack.error.code === "STORE_UNAVAILABLE") {
+      if (ack && !ack.ok && ack.error.code === "STORE_UNAVAILABLE") {
         if (storeWaits++ === 0) this.toast("The server lost its game store for a moment; sending your move again…", "info");
         await new Promise((r) => setTimeout(r, STORE_RETRY_MS * 2 ** (storeWaits - 1)));
       }

@@ -19,7 +19,7 @@ import { BOT_STRENGTHS, botMove, botStrength } from "./bots.js";
 import { matchesLegal, randomLegalAction } from "./legal.js";
 import { GAMES } from "./registry.js";
 import { seededRandom } from "./testing.js";
-import type { AnyGame, BotStrength, Seat } from "./types.js";
+import type { Action, AnyGame, BotStrength, Seat } from "./types.js";
 
 const GAMES_PER_RUN = 1000;
 const MIN_WIN_RATE = 0.8;
@@ -33,27 +33,34 @@ const VARIANTS: Record<string, unknown[]> = {
   "goblin-teeth": [{}, { advanced: true }],
 };
 
-/** Plays one game to its end: `smart` (or nobody) is the bot under test, every other seat random. */
-function play(game: AnyGame, players: number, options: unknown, seed: string, smart: Seat | null, strength: BotStrength) {
+/** Plays one game to its end, each move from `moveOf` (the state, the seat to act, the step). */
+function playOut(game: AnyGame, players: number, options: unknown, seed: string, moveOf: (state: unknown, seat: Seat, step: number) => Action) {
   let state = game.setup({ players, options, seed }).state;
-  const randomBots = seededRandom(`random-bots:${seed}`);
-  const bot = seededRandom(`bot:${seed}`);
   for (let step = 0; !game.isOver(state); step++) {
     if (step > MAX_STEPS) throw new Error(`${game.id} ${seed}: no end after ${MAX_STEPS} moves`);
     const seat = game.activeSeats(state)[0]!;
-    let action;
-    if (seat === smart) {
-      const move = botMove(game, state, seat, strength, bot);
-      expect(move.fellBack, `${game.id} ${strength} ${seed} step ${step}`).toBeUndefined();
-      action = move.action!;
-    } else {
-      action = randomLegalAction(game.legalActions(state, seat), randomBots)!;
-    }
+    const action = moveOf(state, seat, step);
     const r = game.apply(state, seat, action);
     if (!r.ok) throw new Error(`${game.id} ${seed} step ${step}: ${JSON.stringify(action)} refused: ${r.error.message}`);
     state = r.value.state;
   }
   return game.outcome(state)!;
+}
+
+/** The game's bot at `strength` in `seat`, through botMove: never a fallback to a random move. */
+function botPlays(game: AnyGame, seed: string, strength: BotStrength, state: unknown, seat: Seat, step: number, random: () => number): Action {
+  const move = botMove(game, state, seat, strength, random);
+  expect(move.fellBack, `${game.id} ${strength} ${seed} step ${step}`).toBeUndefined();
+  return move.action!;
+}
+
+/** Plays one game to its end: `smart` (or nobody) is the bot under test, every other seat random. */
+function play(game: AnyGame, players: number, options: unknown, seed: string, smart: Seat | null, strength: BotStrength) {
+  const randomBots = seededRandom(`random-bots:${seed}`);
+  const bot = seededRandom(`bot:${seed}`);
+  return playOut(game, players, options, seed, (state, seat, step) =>
+    seat === smart ? botPlays(game, seed, strength, state, seat, step, bot) : randomLegalAction(game.legalActions(state, seat), randomBots)!,
+  );
 }
 
 describe("game bots against random bots", () => {
@@ -125,18 +132,9 @@ describe("the strong bot against casual bots", () => {
         if (!parsed.ok) throw new Error(parsed.error.message);
         const seed = `strong-vs-casual:${game.id}:${g}`;
         const strongSeat = g % players;
-        let state = game.setup({ players, options: parsed.value, seed }).state;
         const rng = seededRandom(`bots:${seed}`);
-        for (let step = 0; !game.isOver(state); step++) {
-          if (step > MAX_STEPS) throw new Error(`${game.id} ${seed}: no end after ${MAX_STEPS} moves`);
-          const seat = game.activeSeats(state)[0]!;
-          const move = botMove(game, state, seat, seat === strongSeat ? "strong" : "casual", rng);
-          expect(move.fellBack, `${game.id} ${seed} step ${step}`).toBeUndefined();
-          const r = game.apply(state, seat, move.action!);
-          if (!r.ok) throw new Error(`${game.id} ${seed} step ${step}: ${JSON.stringify(move.action)} refused: ${r.error.message}`);
-          state = r.value.state;
-        }
-        const wins = game.outcome(state)!.places[strongSeat] === 1;
+        const outcome = playOut(game, players, parsed.value, seed, (state, seat, step) => botPlays(game, seed, seat === strongSeat ? "strong" : "casual", state, seat, step, rng));
+        const wins = outcome.places[strongSeat] === 1;
         const p = byPlayers.get(players) ?? { won: 0, games: 0 };
         p.games++;
         if (wins) (p.won++, won++);

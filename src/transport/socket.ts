@@ -146,6 +146,8 @@ export interface AttachedSockets {
 export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const { service, accounts, daily, log } = deps;
   const clock = deps.now ?? Date.now;
+  /** A new socket's data: who it is, and a full message bucket. */
+  const freshData = (player: Player | null, session: string | null): SocketData => ({ player, session, bucket: { tokens: deps.rateLimitPerSecond, at: clock() } });
   /** Messages being handled now (a move in flight is acknowledged before a drain closes its socket). */
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -156,7 +158,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === "") {
       if (!socket.recovered || !dataOf(socket).player) {
-        socket.data = { player: null, session: null, bucket: { tokens: deps.rateLimitPerSecond, at: clock() } } satisfies SocketData;
+        socket.data = freshData(null, null);
       }
       return next();
     }
@@ -166,7 +168,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       (v) => {
         if (!v) return next(new Error("BAD_TOKEN"));
         if (!socket.recovered || !dataOf(socket).player) {
-          socket.data = { player: v.player, session: v.session, bucket: { tokens: deps.rateLimitPerSecond, at: clock() } } satisfies SocketData;
+          socket.data = freshData(v.player, v.session);
         }
         next();
       },
