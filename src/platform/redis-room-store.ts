@@ -502,6 +502,24 @@ export class RedisRoomStore implements RoomStore {
     return (typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0);
   }
 
+  /** This node's id and a space: how its feed entries' "m" field starts. */
+  private readonly ownMeta = Buffer.from(`${this.writer} `);
+
+  /**
+   * Whether a feed entry is one this node wrote, told from its "m" field's first bytes without
+   * decoding the entry: a node reads every entry back, and alone it reads nothing else.
+   */
+  private ownEntry(fields: readonly Buffer[]): boolean {
+    const own = this.ownMeta;
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const name = fields[i]!;
+      if (name.length !== 1 || name[0] !== 0x6d /* m */) continue;
+      const v = fields[i + 1]!;
+      return v.length > own.length && v.compare(own, 0, own.length, 0, own.length) === 0;
+    }
+    return false;
+  }
+
   follow(onChange: (change: RoomChange) => void): () => void {
     const reader = this.redis.duplicate();
     // Its outages are the main client's (the same server), which server.ts logs: without a listener
@@ -526,6 +544,7 @@ export class RedisRoomStore implements RoomStore {
           for (const [, entries] of res ?? []) {
             for (const [id, fields] of entries) {
               last = id.toString();
+              if (this.ownEntry(fields)) continue;
               const f: Record<string, Buffer> = {};
               for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!.toString()] = fields[i + 1]!;
               try {

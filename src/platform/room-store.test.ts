@@ -435,6 +435,33 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     await close();
   });
 
+  it("never hands a node its own changes back from the feed, only other nodes'", async () => {
+    const { node: other, close } = otherNode();
+    const feed = await feedBetween(store, other);
+    // Both write full entries (each knows the other follows, or will within the test).
+    const stopOther = other.follow(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+    await store.refreshFollowers();
+    const mine = playedVersions(5);
+    const theirs = playedVersions(4);
+    let prev: Room | null = null;
+    for (const next of mine) {
+      await store.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
+      prev = next;
+    }
+    prev = null;
+    for (const next of theirs) {
+      await other.compareAndSetOrGet(next, prev?.version ?? 0, changeNote(prev, next));
+      prev = next;
+    }
+    const seen = await feed.collect(theirs.length);
+    // Give a wrongly delivered own change time to arrive too.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen.map((c) => [c.roomId, c.version])).toEqual(theirs.map((v) => [v.id, v.version]));
+    stopOther();
+    await close();
+  });
+
   it("follows entries in the format older builds wrote (six position fields)", async () => {
     const p = `gbt:${Math.random().toString(36).slice(2)}:`;
     const followerRedis = redis.duplicate();
