@@ -2,9 +2,9 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { cardChip } from "./decktet.js";
 import type { LogEntry } from "./types.js";
+import { cardsWord } from "./words.js";
 
 const SLOT_WORDS = ["left", "middle", "right"];
-const cardsWord = (n: number) => `${n} card${n === 1 ? "" : "s"}`;
 
 function chips(ids: unknown): TemplateResult {
   const list = Array.isArray(ids) ? (ids as string[]) : [];

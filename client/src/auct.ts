@@ -13,6 +13,7 @@ import type { Store } from "./store.js";
 import { logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
+import { ordinal } from "./words.js";
 
 /** The engine's own view types (type-only import: no server code enters the bundle). */
 export type AuctView = import("../../src/games/aucteraden/index.js").AucteradenView;
@@ -503,12 +504,6 @@ function boardPlace(s: Store, room: RoomView): PlaceInfo | null {
   return p;
 }
 
-const placeWord = (n: number) => {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
-};
-
 function placeLine(s: Store, room: RoomView): TemplateResult {
   if (!room.daily || !room.ranked) {
     return room.daily ? html`<p class="muted">A casual replay of the ${room.daily} deal: it does not count on the boards.</p>` : html``;
@@ -519,7 +514,7 @@ function placeLine(s: Store, room: RoomView): TemplateResult {
     return html`<p class="muted" data-testid="daily-place" data-state="loading" aria-busy="true">Recording the attempt on the ${room.daily} board…</p>`;
   }
   if (p.state === "done") {
-    return html`<p class="auct-place" data-testid="daily-place" data-state="done" data-place=${p.place}>${who} placed <b>${placeWord(p.place!)}</b> of ${p.of} on the daily board of ${room.daily}.
+    return html`<p class="auct-place" data-testid="daily-place" data-state="done" data-place=${p.place}>${who} placed <b>${ordinal(p.place!)}</b> of ${p.of} on the daily board of ${room.daily}.
       <a href="/" data-nav>See the board</a></p>`;
   }
   return html`<p class="muted" data-testid="daily-place" data-state=${p.state}>The daily board could not be loaded here; see it in the lobby.</p>`;

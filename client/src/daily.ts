@@ -10,6 +10,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, RoomView } from "./types.js";
+import { ordinal } from "./words.js";
 
 /** One daily game's deal, as `GET /api/daily` lists it. */
 export interface DailyInfo {
@@ -213,12 +214,6 @@ function install(s: Store): void {
 // Rendering
 
 const shortHash = (h: string) => (h.length > 16 ? `${h.slice(0, 8)}…${h.slice(-6)}` : h);
-const placeWord = (n: number) => {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
-};
-
 function dayWords(day: string): string {
   const t = Date.parse(`${day}T12:00:00Z`);
   if (Number.isNaN(t)) return day;
@@ -274,7 +269,7 @@ function boardTable(s: Store, game: string, tab: Tab, day: string | null): Templ
     <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th>${tab === "best" ? html`<th scope="col">Day</th>` : nothing}</tr></thead>
     <tbody>
       ${cache.entries.map((e) => html`<tr class="place-${e.place} ${e.playerId === me ? "you" : ""}" data-testid="board-row" data-player=${e.playerId} data-score=${e.score}>
-        <td><span class="medal medal-${e.place}">${placeWord(e.place)}</span></td>
+        <td><span class="medal medal-${e.place}">${ordinal(e.place)}</span></td>
         <th scope="row">${e.name}${e.playerId === me ? html` <span class="tag you-tag">you</span>` : nothing}</th>
         <td><b class="daily-score">${e.score}</b> VP${verdictOf(e.details) ? html` <span class="daily-verdict">${verdictOf(e.details)}</span>` : nothing}</td>
         ${tab === "best" ? html`<td class="nowrap">${e.day}</td>` : nothing}
@@ -317,7 +312,7 @@ function statusLine(s: Store, info: DailyInfo): TemplateResult {
   if (!a) return html`<p data-testid="daily-status" data-state="none">You have not played today's deal yet. You get <b>one ranked attempt</b> a day; a reload resumes it.</p>`;
   if (!a.finished) return html`<p data-testid="daily-status" data-state="live"><b>Your attempt is in progress.</b> Resume it where you left off.</p>`;
   const entry = d.boards.get(boardKey(info.game, info.day))?.entries?.find((e) => e.playerId === s.me?.id);
-  return html`<p data-testid="daily-status" data-state="done">You have played today's challenge${a.score !== null ? html`: <b>${a.score} VP</b>` : nothing}${entry ? html`, <b>${placeWord(entry.place)}</b> on today's board` : nothing}.
+  return html`<p data-testid="daily-status" data-state="done">You have played today's challenge${a.score !== null ? html`: <b>${a.score} VP</b>` : nothing}${entry ? html`, <b>${ordinal(entry.place)}</b> on today's board` : nothing}.
     Come back for the next deal, or replay today's deal casually.</p>`;
 }
 

@@ -3,9 +3,10 @@ import { html, type TemplateResult } from "lit-html";
 import { cardChip, cardOf, listWords } from "./decktet.js";
 import { sumCoins, type SisterhoodPaid } from "./gm-payouts.js";
 import type { LogEntry } from "./types.js";
+import { ordinal, plural } from "./words.js";
 
-const ordinal = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
-const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
+/** "1 coin", "5 coins". */
+export const coins = (n: number): string => plural(n, "coin");
 const rankName = (r: number) => (r === 1 ? "Aces" : r === 10 ? "Crowns" : `${r}s`);
 
 function chips(ids: unknown): TemplateResult {

@@ -5,18 +5,17 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { keyed } from "lit-html/directives/keyed.js";
 import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
-import { logSentence } from "./gm-log.js";
+import { coins, logSentence } from "./gm-log.js";
 import { lastPayouts } from "./gm-payouts.js";
 import { highBid } from "../../src/games/goblin-market/bids.js";
 import type { Payouts } from "../../src/games/goblin-market/state.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { cardsWord } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
-
-const coins = (n: number) => `${n} coin${n === 1 ? "" : "s"}`;
 
 /**
  * What the view leaves to the room (it says each fact once): whose turn it is (`active`) and what
@@ -335,9 +334,9 @@ function decksPanel(v: GMView): TemplateResult {
   return html`<section class="panel decks" aria-labelledby="decks-h">
     <h2 id="decks-h" class="panel-title">Decks</h2>
     <dl class="deck-counts">
-      <div><dt>Auction deck</dt><dd data-testid="auction-deck-count">${v.auctionDeckCount} cards</dd></div>
-      <div><dt>Goblin deck</dt><dd>${v.goblinDeckCount} cards</dd></div>
-      <div><dt>Discarded</dt><dd>${v.discard.length} cards</dd></div>
+      <div><dt>Auction deck</dt><dd data-testid="auction-deck-count">${cardsWord(v.auctionDeckCount)}</dd></div>
+      <div><dt>Goblin deck</dt><dd>${cardsWord(v.goblinDeckCount)}</dd></div>
+      <div><dt>Discarded</dt><dd>${cardsWord(v.discard.length)}</dd></div>
     </dl>
     ${v.goblinFlipped.length ? html`<h3 class="mini-title">Goblin cards seen</h3><div class="chips">${v.goblinFlipped.map((id) => cardChip(id))}</div>` : nothing}
     ${v.sizeCards.length ? html`<h3 class="mini-title">Size cards so far</h3><div class="chips">${v.sizeCards.map((id) => cardChip(id))}</div>` : nothing}

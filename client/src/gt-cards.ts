@@ -10,6 +10,7 @@
  */
 import { html, nothing, svg, type TemplateResult } from "lit-html";
 import data from "../../src/games/goblin-teeth/goblin-teeth.json";
+import { plural } from "./words.js";
 
 export interface ItemInfo {
   id: string;
@@ -89,8 +90,7 @@ export function typeName(type: string): string {
   return typeNames.get(type) ?? type;
 }
 
-export const teethWord = (n: number) => `${n} ${n === 1 ? "tooth" : "teeth"}`;
-export const cardsWord = (n: number) => `${n} card${n === 1 ? "" : "s"}`;
+export const teethWord = (n: number) => plural(n, "tooth", "teeth");
 
 /** "Goblin Tooth (2 teeth)", "Fancy Emerald". */
 export function faceWords(f: ItemFace): string {

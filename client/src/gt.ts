@@ -13,7 +13,6 @@ import {
   cardChip,
   cardFace,
   cardInfo,
-  cardsWord,
   cardWords,
   dieFace,
   faceChip,
@@ -30,6 +29,7 @@ import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import type { Store } from "./store.js";
 import { decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
+import { cardsWord, ordinal } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GTView = ReturnType<typeof import("../../src/games/goblin-teeth/view.js").view>;
@@ -877,7 +877,7 @@ function revealPanel(room: RoomView, v: GTView): unknown {
       <span class="muted small">Score = 100 × (3 for the 6-Item Offering, 2 for an A, 1 for a B) + teeth.</span></p>
     <div class="gt-reveal-grid">
       ${rv.hands.map((hand, seat) => html`<article class="gt-reveal-seat ${room.seat === seat ? "you" : ""}" data-testid="gt-reveal-seat" data-seat=${seat}>
-        <header><b>${seatName(room, seat)}</b> <span class="medal medal-${r.places[seat]}">${placeText(r.places[seat] ?? 0)}</span>
+        <header><b>${seatName(room, seat)}</b> <span class="medal medal-${r.places[seat]}">${ordinal(r.places[seat] ?? 0)}</span>
           <span class="small">${r.completed[seat] ? html`completed <b>${offeringWords(r.completed[seat]!)}</b>` : "no Offering"} · ${teethWord(r.teeth[seat] ?? 0)} · score <b data-testid="gt-reveal-score">${r.scores[seat]}</b></span></header>
         <div class="chips gt-reveal-hand" data-testid="gt-reveal-hand">${hand.length ? hand.map((c) => cardChip(c.card)) : html`<span class="muted small">empty hand</span>`}</div>
       </article>`)}
@@ -889,4 +889,3 @@ function revealPanel(room: RoomView, v: GTView): unknown {
   </section>`;
 }
 
-const placeText = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);

@@ -12,6 +12,7 @@ import type { BoardEntry } from "./daily.js";
 import { getApi, ratingMark } from "./profile.js";
 import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
+import { ordinal } from "./words.js";
 
 interface Slot<T> {
   value: T | null;
@@ -46,12 +47,6 @@ function slotOf<T>(map: Map<string, Slot<T>>, key: string): Slot<T> {
   if (!v) map.set(key, (v = { value: null, error: "", at: 0 }));
   return v;
 }
-
-const placeWord = (n: number) => {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
-};
 
 function loading<T>(slot: Slot<T>, what: string): TemplateResult | null {
   if (slot.value) return null;
@@ -99,7 +94,7 @@ function dailyTable(s: Store, entries: BoardEntry[], best: boolean): TemplateRes
   return html`<div class="table-scroll"><table class="results daily-board" data-testid=${best ? "lb-daily-best" : "lb-daily-today"}>
     <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th>${best ? html`<th scope="col">Day</th>` : nothing}</tr></thead>
     <tbody>${entries.map((e) => html`<tr class="place-${e.place} ${e.playerId === me ? "you" : ""}" data-testid="daily-row" data-player=${e.playerId}>
-      <td><span class="medal medal-${e.place}">${placeWord(e.place)}</span></td>
+      <td><span class="medal medal-${e.place}">${ordinal(e.place)}</span></td>
       <th scope="row"><a href=${profilePath({ playerId: e.playerId, account: null })} data-nav>${e.name}</a></th>
       <td><b>${e.score}</b> VP</td>${best ? html`<td class="nowrap">${e.day}</td>` : nothing}
     </tr>`)}</tbody>

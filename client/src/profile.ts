@@ -11,6 +11,7 @@ import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, Profil
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
+import { ordinal } from "./words.js";
 
 const PAGE = 20;
 
@@ -88,12 +89,6 @@ function loadOlder(s: Store, key: string, entry: Loaded): void {
 const dateWords = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 const timeWords = (iso: string) =>
   new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
-const placeWord = (n: number) => {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
-};
-
 /** A rating with its provisional mark, e.g. 1540? */
 export function ratingMark(rating: number, provisional: boolean): TemplateResult {
   return html`<span class="rating-num" data-rating=${rating} data-provisional=${provisional ? "yes" : "no"}>${rating}${provisional
@@ -177,7 +172,7 @@ function ratingCard(s: Store, r: ProfileRating): TemplateResult {
 function playersCell(g: GameListEntry, ownerId: string): TemplateResult {
   const order = [...g.players].sort((a, b) => a.place - b.place || a.seat - b.seat);
   return html`<ol class="game-players">
-    ${order.map((p) => html`<li class=${p.playerId === ownerId ? "owner" : ""}><span class="muted small">${placeWord(p.place)}</span>
+    ${order.map((p) => html`<li class=${p.playerId === ownerId ? "owner" : ""}><span class="muted small">${ordinal(p.place)}</span>
       ${p.profile && p.playerId !== ownerId ? html`<a href=${p.profile} data-nav>${p.name}</a>` : html`<span>${p.name}</span>`}${p.bot ? html` <span class="tag">bot</span>` : nothing}
       <span class="muted small">${p.score}</span>${p.forfeit ? html` <span class="tag away-tag">${p.forfeit === "resigned" ? "resigned" : "timed out"}</span>` : nothing}</li>`)}
   </ol>`;
@@ -191,7 +186,7 @@ function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
     <td>${s.gameName(g.game)}
       <div>${g.daily ? html`<span class="badge daily">Daily ${g.daily}</span>` : g.ranked ? html`<span class="badge ranked">Ranked</span>` : html`<span class="badge casual">Casual</span>`}</div></td>
     <td>${solo ? html`<span class="muted small">solitaire</span>` : playersCell(g, ownerId)}</td>
-    <td class="nowrap"><b>${solo ? "" : placeWord(g.me.place)}</b> ${solo ? html`<b>${g.me.score}</b>` : html`<span class="muted small">(${g.me.score})</span>`}</td>
+    <td class="nowrap"><b>${solo ? "" : ordinal(g.me.place)}</b> ${solo ? html`<b>${g.me.score}</b>` : html`<span class="muted small">(${g.me.score})</span>`}</td>
     <td class="nowrap">${c
       ? html`<span data-testid="game-rating-change">${c.before}${c.beforeProvisional ? "?" : ""} → ${c.after}${c.afterProvisional ? "?" : ""}</span>
           <span class=${c.delta >= 0 ? "up" : "down"}>(${deltaText(c.delta)})</span>`

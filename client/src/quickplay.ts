@@ -17,6 +17,7 @@ import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
 import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
 import { closeRules } from "./rules/panel.js";
+import { plural } from "./words.js";
 
 // ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
 
@@ -63,10 +64,6 @@ function samePool(a: QueuePool, b: QueuePool): boolean {
 
 function queuedForGame(s: Store, game: string): number {
   return s.queueCounts.filter((c) => c.game === game).reduce((n, c) => n + c.queued, 0);
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 // A re-render every second while queued or asked to accept (the wait and the countdown move).

@@ -7,9 +7,9 @@
 import { html, type TemplateResult } from "lit-html";
 import { cardChip, cardOf, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { LogEntry } from "./types.js";
+import { ordinal } from "./words.js";
 
 const dollars = (n: unknown) => `$${typeof n === "number" ? n : 0}`;
-const ordinal = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
 
 function chips(ids: unknown): TemplateResult {
   const list = Array.isArray(ids) ? (ids as string[]) : [];

@@ -10,6 +10,7 @@ import { sfLogSentence } from "./sf-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { cardsWord } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type SFView = ReturnType<typeof import("../../src/games/sorcerous-futures/view.js").view>;
@@ -17,7 +18,6 @@ type SeatView = SFView["seats"][number];
 type GameResult = SFView["results"][number];
 
 const dollars = (n: number) => `$${n}`;
-const cards = (n: number) => `${n} card${n === 1 ? "" : "s"}`;
 
 /** The bid being typed, per room and auction turn (reset when the legal range changes). */
 const draft = { key: "", value: 0 };
@@ -307,7 +307,7 @@ function marketPanel(s: Store, room: RoomView, v: SFView): TemplateResult {
   const body = html`
     <header class="panel-head">
       <h2 id="sf-market-h">Market ${v.marketNumber} of ${v.markets}</h2>
-      <span class="muted">${cards(v.deckCount)} left in the deck</span>
+      <span class="muted">${cardsWord(v.deckCount)} left in the deck</span>
     </header>
     <p class="sf-excuse-line" data-testid="sf-excuse-holder" data-seat=${holder ?? nothing}>${holder !== null
       ? html`${excuseToken()} <b>${seatName(room, holder)}</b>${room.seat === holder ? html` <span class="tag you-tag">you</span>` : nothing}
@@ -392,9 +392,9 @@ function pilesPanel(v: SFView): TemplateResult {
   return html`<section class="panel decks" aria-labelledby="sf-piles-h">
     <h2 id="sf-piles-h" class="panel-title">Deck and discards</h2>
     <dl class="deck-counts">
-      <div><dt>Deck</dt><dd data-testid="sf-deck-count">${cards(v.deckCount)}</dd></div>
+      <div><dt>Deck</dt><dd data-testid="sf-deck-count">${cardsWord(v.deckCount)}</dd></div>
       <div><dt>Markets</dt><dd>${v.marketNumber} of ${v.markets}</dd></div>
-      <div><dt>Discarded</dt><dd>${cards(v.discard.length)}</dd></div>
+      <div><dt>Discarded</dt><dd>${cardsWord(v.discard.length)}</dd></div>
     </dl>
     ${v.extras
       ? html`<p class="small muted">Three players: ${v.extras.valuationCount} random extra valuation cards and ${v.extras.setAsideCount} set-aside cards, unseen by anyone until the end.</p>`

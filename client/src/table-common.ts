@@ -4,6 +4,7 @@ import type { Store } from "./store.js";
 import type { LogEntry, RatingChange, RoomView } from "./types.js";
 import { deltaText, displayedChange } from "../../src/protocol/rating-display.js";
 import { rematchPanel } from "./rematch.js";
+import { ordinal } from "./words.js";
 
 export { seatClock } from "./clock.js";
 
@@ -112,7 +113,6 @@ function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof noth
   return html`<div class="small forfeit-note" data-testid="forfeit">${why}; a bot finished the game${room.ranked ? html`<br /><span class="muted">placed last in the rating update</span>` : ""}</div>`;
 }
 
-const placeWord = (n: number) => (n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`);
 
 /**
  * A rating change as players read it (src/protocol/rating-display.ts): "1512 → 1540 (+28)", a "?"
@@ -138,7 +138,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
   return html`<section class="panel end" data-testid="end-screen" aria-labelledby="end-h">
     <div class="end-head">
       <h2 id="end-h">Game over · ${headline}</h2>
-      ${youPlace !== null ? html`<p class="end-you">You finished <b>${placeWord(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
+      ${youPlace !== null ? html`<p class="end-you">You finished <b>${ordinal(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
     </div>
     <div class="table-scroll">
     <table class="results">
@@ -147,7 +147,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
         ${order.map(({ place, seat }) => {
           const rc = room.ratingChanges?.find((r) => r.seat === seat);
           return html`<tr class="place-${place} ${room.seat === seat ? "you" : ""}" data-testid="result-row">
-            <td><span class="medal medal-${place}">${placeWord(place)}</span></td>
+            <td><span class="medal medal-${place}">${ordinal(place)}</span></td>
             <th scope="row">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}${forfeitNote(room, seat)}</th>
             <td><b class="big-score">${out.scores[seat]}</b> ${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
             <td>${!room.ranked
