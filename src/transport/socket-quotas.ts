@@ -84,10 +84,15 @@ export class LocalConnectionCounter implements ConnectionCounter {
   async close(): Promise<void> {}
 }
 
-/** A node whose heartbeat is older than this is taken for dead: its counts stop counting. */
-export const NODE_STALE_MS = 60_000;
+/**
+ * A node whose heartbeat is older than this is taken for dead: its counts stop counting. Short,
+ * because the players of a node that crashed reconnect through other nodes at once, and until
+ * then their old sockets count against their addresses too; long enough for clocks a few
+ * seconds apart (a heartbeat is scored by its node's clock) and a missed renewal or two.
+ */
+export const NODE_STALE_MS = 20_000;
 /** How often a node renews its heartbeat (a quarter of NODE_STALE_MS: three may be missed). */
-export const HEARTBEAT_EVERY_MS = 15_000;
+export const HEARTBEAT_EVERY_MS = 5_000;
 
 /** The Redis keys of the shared count (exported for tests that play a node that died). */
 export function connectionKeys(prefix: string) {
