@@ -7,9 +7,14 @@
  * Run as a child process by run.ts: env PORT (0 = any) and BENCH_PAYLOAD_FILE (a JSON sample of
  * our room:state to send) or BENCH_PAYLOAD_BYTES (a string payload of that size). Reports its port
  * to the parent over IPC.
+ *
+ * With BENCH_BASELINE_REDIS_URL (run.ts --baseline-stores) it also stores each move: one SET of
+ * the payload's JSON under BENCH_BASELINE_PREFIX + the room, awaited before anything is sent, as a
+ * server that stores a move before showing it must; still no rules, views or logs.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { Redis } from "ioredis";
 import { Server } from "socket.io";
 
 const port = Number(process.env.PORT ?? 0);
@@ -25,6 +30,9 @@ const sample: Record<string, unknown> = process.env.BENCH_PAYLOAD_FILE
 const named = "r" in sample && "v" in sample;
 const payloadFor = (room: string, version: number) => (named ? { ...sample, r: room, v: version } : { ...sample, roomId: room, version });
 
+const store = process.env.BENCH_BASELINE_REDIS_URL ? new Redis(process.env.BENCH_BASELINE_REDIS_URL) : null;
+const storePrefix = process.env.BENCH_BASELINE_PREFIX ?? "gbbench:base:";
+
 const http = createServer();
 const io = new Server(http, { transports: ["websocket"], serveClient: false, maxHttpBufferSize: 1_000_000 });
 
@@ -38,13 +46,19 @@ io.on("connection", (socket) => {
   });
   socket.on("act", (p: { room?: unknown; version?: unknown }, ack: Ack) => {
     if (typeof p?.room !== "string" || typeof p.version !== "number") return ack({ ok: false });
-    const members = io.sockets.adapter.rooms.get(p.room);
-    if (members) {
-      for (const id of members) {
-        io.sockets.sockets.get(id)?.emit("state", payloadFor(p.room, p.version));
+    const room = p.room;
+    const version = p.version;
+    const send = () => {
+      const members = io.sockets.adapter.rooms.get(room);
+      if (members) {
+        for (const id of members) {
+          io.sockets.sockets.get(id)?.emit("state", payloadFor(room, version));
+        }
       }
-    }
-    ack({ ok: true, version: p.version });
+      ack({ ok: true, version });
+    };
+    if (!store) return send();
+    store.set(storePrefix + room, JSON.stringify(payloadFor(room, version)), "PX", 600_000).then(send, () => ack({ ok: false }));
   });
 });
 
@@ -57,6 +71,7 @@ http.listen(port, "127.0.0.1", () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     io.close();
+    store?.disconnect();
     process.exit(0);
   });
 }

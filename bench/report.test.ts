@@ -16,6 +16,12 @@ describe("the p99 target's verdict", () => {
     expect(noisy.value).toMatch(/^4x \(40 vs 10 ms\) \(not a quiet machine: 2\.5 s \/ 0 s of CPU stolen/);
     expect(targets(result(20, null), result(10, null), settings)[0]!.value).toBe("2x (20 vs 10 ms)");
   });
+
+  it("is not judged against a baseline that stores each move (--baseline-stores), whatever the ratio", () => {
+    const t = targets(result(20, 0), result(10, 0), { ...settings, baselineStores: true })[0]!;
+    expect(t.met).toBeNull();
+    expect(t.value).toMatch(/^not judged: this run's baseline stores each move/);
+  });
 });
 
 describe("the quick play queue's table", () => {

@@ -61,6 +61,9 @@ const HELP = `npm run bench -- [options]
                      under the load; their bot moves count as actions in server CPU per action
                      (default 20; 0 for none, e.g. to compare with a build without timers)
   --only ours|baseline   run one side only
+  --baseline-stores  the baseline also stores each move in Redis (one SET of the payload, awaited
+                     before it sends anything), to see what a store on the move path costs a bare
+                     server; the p99 target is not judged against such a baseline
   --json FILE        write the JSON report to FILE (default: print it on stdout)
   --md FILE          append the markdown table to FILE (created if missing; e.g.
                      docs/performance.md to log a run there). Without it the table is only
@@ -102,6 +105,7 @@ const OPTIONS = {
   label: { type: "string" },
   profile: { type: "string" },
   queue: { type: "boolean", default: false },
+  "baseline-stores": { type: "boolean", default: false },
   "queue-rate": { type: "string", default: "40" },
   "queue-seconds": { type: "string" },
   "queue-seats": { type: "string", default: "4" },
@@ -143,6 +147,7 @@ const settings: Settings = {
   nodes: num("nodes", args.nodes, 1),
   warm: num("warm", args.warm, 0),
   generators: num("generators", args.generators, 1),
+  ...(args["baseline-stores"] ? { baselineStores: true } : {}),
 };
 const queueSettings: QueueSettings | null = args.queue
   ? {
@@ -625,6 +630,17 @@ async function runBaseline(sampleFile: string | undefined, payloadBytes: number)
   // BENCH_BASELINE_NODE_ARGS: extra node flags for the baseline server (diagnostics, as for ours).
   execArgv.push(...envArgs("BENCH_BASELINE_NODE_ARGS"));
   env.BENCH_GC_FILE = join(gcDir(), "baseline-server.txt");
+  if (settings.baselineStores) {
+    // --baseline-stores: each move is SET in Redis under this prefix before anything is sent.
+    const prefix = `gbbench:${runId}base:`;
+    env.BENCH_BASELINE_REDIS_URL = REDIS_URL;
+    env.BENCH_BASELINE_PREFIX = prefix;
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+    cleanups.push(async () => {
+      await deleteKeys(redis, `${prefix}*`);
+      redis.disconnect();
+    });
+  }
   const proc = track(fork(join(here, "baseline-server.js"), [], { env, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] }), "baseline server");
   await new Promise<void>((res, rej) => {
     proc.once("message", () => res());
