@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_URL, REDIS_URL } from "./support/harness.js";
 
@@ -80,4 +81,35 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     expect(q.perPlayerOverBaselineAction).toBeGreaterThan(0);
     expect(table).toContain("| time to table, join ack to queue:ready (p50 / p99 / max ms) |");
   }, 240_000);
+
+  it("with --baseline-stores, the baseline SETs every move in Redis before answering, and loses none", async () => {
+    const json = join(dir, "stores.json");
+    const redis = new Redis(REDIS_URL!);
+    const sets = async () => Number(/cmdstat_set:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
+    try {
+      const before = await sets();
+      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
+        const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--only", "baseline", "--baseline-stores", "--rooms", "20", "--seconds", "2", "--warm", "0", "--json", json], {
+          cwd: root,
+          env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let err = "";
+        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+        child.on("exit", (c) => res({ code: c, stderr: err }));
+      });
+      expect(code, stderr).toBe(0);
+      const report = JSON.parse(readFileSync(json, "utf8"));
+      expect(report.settings.baselineStores).toBe(true);
+      expect(report.baseline.sent).toBeGreaterThan(0);
+      expect(report.baseline.completed).toBe(report.baseline.sent);
+      expect(report.baseline.lost).toBe(0);
+      // One SET per move at least (the window's and those before it); nothing else here SETs that many.
+      expect((await sets()) - before).toBeGreaterThanOrEqual(report.baseline.completed);
+      // Its keys are gone with the run.
+      expect(await redis.keys("gbbench:*base:*")).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  }, 120_000);
 });
