@@ -65,9 +65,9 @@ const HELP = `npm run bench -- [options]
                      before it sends anything), to see what a store on the move path costs a bare
                      server; the p99 target is not judged against such a baseline
   --json FILE        write the JSON report to FILE (default: print it on stdout)
-  --md FILE          append the markdown table to FILE (created if missing; e.g.
-                     docs/performance.md to log a run there). Without it the table is only
-                     printed on stderr: the bench writes no file unless asked
+  --md FILE          append the markdown table to FILE (created if missing; e.g. results.md
+                     to collect runs). Without it the table is only printed on stderr: the
+                     bench writes no file unless asked
   --label TEXT       a label for the table heading
   --profile DIR      run the server with --cpu-prof into DIR and summarise the top functions
                      (the baseline server's profile goes to DIR/baseline)
