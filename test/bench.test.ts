@@ -21,6 +21,20 @@ if (!ready) {
   );
 }
 
+/** Runs the built bench with these options against the test services; its exit code and stderr. */
+function bench(options: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ["bench/dist/bench/run.js", ...options], {
+      cwd: root,
+      env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("exit", (c) => res({ code: c, stderr: err }));
+  });
+}
+
 describe.skipIf(!ready)("npm run bench (short run)", () => {
   const dir = mkdtempSync(join(tmpdir(), "gb-bench-test-"));
 
@@ -34,16 +48,7 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
   it("drives our server and the bare Socket.IO baseline, and loses no action", async () => {
     const json = join(dir, "bench.json");
     const md = join(dir, "performance.md");
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
-      const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--rooms", "50", "--seconds", "5", "--queue", "--queue-seconds", "3", "--queue-rate", "20", "--json", json, "--md", md], {
-        cwd: root,
-        env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      child.on("exit", (c) => res({ code: c, stderr: err }));
-    });
+    const { code, stderr } = await bench(["--rooms", "50", "--seconds", "5", "--queue", "--queue-seconds", "3", "--queue-rate", "20", "--json", json, "--md", md]);
     expect(code, stderr).toBe(0);
 
     const report = JSON.parse(readFileSync(json, "utf8"));
@@ -88,16 +93,7 @@ describe.skipIf(!ready)("npm run bench (short run)", () => {
     const sets = async () => Number(/cmdstat_set:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
     try {
       const before = await sets();
-      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((res) => {
-        const child = spawn(process.execPath, ["bench/dist/bench/run.js", "--only", "baseline", "--baseline-stores", "--rooms", "20", "--seconds", "2", "--warm", "0", "--json", json], {
-          cwd: root,
-          env: { ...process.env, REDIS_URL, DATABASE_URL: PG_URL },
-          stdio: ["ignore", "ignore", "pipe"],
-        });
-        let err = "";
-        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-        child.on("exit", (c) => res({ code: c, stderr: err }));
-      });
+      const { code, stderr } = await bench(["--only", "baseline", "--baseline-stores", "--rooms", "20", "--seconds", "2", "--warm", "0", "--json", json]);
       expect(code, stderr).toBe(0);
       const report = JSON.parse(readFileSync(json, "utf8"));
       expect(report.settings.baselineStores).toBe(true);
