@@ -9,18 +9,9 @@ import { isAccount, rankedNeedsAccount } from "./account.js";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
+import type { DailyInfo, DailyStatus } from "../../src/protocol/wire.js";
 import type { ErrorInfo, RoomView } from "./types.js";
 import { ordinal } from "./words.js";
-
-/** One daily game's deal, as `GET /api/daily` lists it. */
-export interface DailyInfo {
-  game: string;
-  name: string;
-  day: string;
-  commitment: string;
-  endsAt: number;
-  previous: { day: string; commitment: string; seed: string };
-}
 
 /**
  * A board row (`GET /api/daily/:game/board` and `/best`). On a deal you have not played yet (today's,
@@ -35,12 +26,6 @@ export interface BoardEntry {
   roomId: string | null;
   finishedAt: string;
   details: unknown;
-}
-
-interface DailyStatus {
-  game: string;
-  day: string;
-  attempt: { roomId: string; finished: boolean; score: number | null } | null;
 }
 
 type Tab = "today" | "best" | "day";

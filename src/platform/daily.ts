@@ -16,6 +16,7 @@ import { err } from "./errors.js";
 import type { Player } from "./identity.js";
 import { accountRequired, createRoom, startRoom, type Room } from "./room.js";
 import { newRoomId, type RoomService } from "./room-service.js";
+import type { DailyInfo, DailyStatus } from "../protocol/wire.js";
 import { dailySeed, DAY_MS, dayEnds, dayOver, FIRST_DAY, parseDay, utcDay } from "./daily-deal.js";
 
 export { dailySeed, dayEnds, dayOver, FIRST_DAY, parseDay, seedPublic, utcDay } from "./daily-deal.js";
@@ -29,25 +30,6 @@ function dailyGame(id: unknown): AnyGame {
   if (!g) throw err("UNKNOWN_GAME", "Pick one of the games this server offers.");
   if (!g.daily) throw err("NO_DAILY", `${g.name} has no daily challenge.`);
   return g;
-}
-
-export interface DailyInfo {
-  game: string;
-  name: string;
-  /** Today's deal. */
-  day: string;
-  commitment: string;
-  /** When today's deal closes and the next opens (epoch ms). */
-  endsAt: number;
-  /** Yesterday's deal, with its seed now public. */
-  previous: { day: string; commitment: string; seed: string };
-}
-
-export interface DailyStatus {
-  game: string;
-  day: string;
-  /** This player's ranked attempt today, if any. */
-  attempt: { roomId: string; finished: boolean; score: number | null } | null;
 }
 
 export class DailyChallenges {

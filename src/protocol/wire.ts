@@ -226,3 +226,26 @@ export interface QueueStatus {
   /** Why the state just changed, in a sentence (a table failed, the lease ran out), when it did. */
   notice?: string;
 }
+
+// ---- Daily challenge (README "Daily challenge"; GET /api/daily...) -------------------------------
+
+/** One daily game's deal, as `GET /api/daily` lists it. */
+export interface DailyInfo {
+  game: string;
+  name: string;
+  /** Today's deal. */
+  day: string;
+  commitment: string;
+  /** When today's deal closes and the next opens (epoch ms). */
+  endsAt: number;
+  /** Yesterday's deal, with its seed now public. */
+  previous: { day: string; commitment: string; seed: string };
+}
+
+/** A player's daily state for one game (the `daily:status` ack). */
+export interface DailyStatus {
+  game: string;
+  day: string;
+  /** This player's ranked attempt today, if any. */
+  attempt: { roomId: string; finished: boolean; score: number | null } | null;
+}
