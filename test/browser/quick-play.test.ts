@@ -91,9 +91,17 @@ describe.skipIf(!available)("quick play in chromium", () => {
     // The bot wait is a casual choice: off by default, the offered waits listed.
     expect(await page.locator("#qp-bots").inputValue()).toBe("off");
     expect(await page.locator("#qp-bots option").allTextContents()).toEqual(["Off", "15 s", "30 s", "1 min", "2 min"]);
-    // Nothing overflows the phone's width.
+    // Nothing overflows the phone's width, and no badge (a mode, a day, a clock) wraps onto a second line.
     const width = Number(await page.evaluate("document.documentElement.scrollWidth"));
     expect(width).toBeLessThanOrEqual(PHONE.width);
+    const wrapped = await page.evaluate(`[...document.querySelectorAll(".badge")].filter((b) => {
+      const cs = getComputedStyle(b);
+      const line = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+      const inner = b.getBoundingClientRect().height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - parseFloat(cs.borderTopWidth) - parseFloat(cs.borderBottomWidth);
+      return inner > 1.5 * line;
+    }).map((b) => b.textContent.trim())`);
+    expect(await page.locator(".badge").count()).toBeGreaterThan(0);
+    expect(wrapped).toEqual([]);
 
     await page.getByTestId("quick-play").click();
     const status = page.getByTestId("queue-status");
