@@ -16,7 +16,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, splitWords, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -73,30 +73,12 @@ const OUT_OF_VIEW = `(wants) => {
   return out;
 }`;
 
-/** Evaluated in the page: each word of the turn banner that is broken across two lines ("Auctio / n 5"). */
-const SPLIT_WORDS = `() => {
-  const out = [];
-  for (const bar of document.querySelectorAll(".status-bar")) {
-    const walker = document.createTreeWalker(bar, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const words = /\\S+/g;
-      for (let m = words.exec(n.data); m; m = words.exec(n.data)) {
-        const r = document.createRange();
-        r.setStart(n, m.index);
-        r.setEnd(n, m.index + m[0].length);
-        if (new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push('the turn banner breaks "' + m[0] + '" across lines');
-      }
-    }
-  }
-  return out;
-}`;
-
 /** What is not wholly in view of `wants`, and any word the turn banner breaks across lines. */
 async function outOfView(page: Page, wants: Want[]): Promise<string[]> {
   // Once the page has settled (two frames: the render and anything it scrolls into view).
   await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
   const hidden = (await page.evaluate(`(${OUT_OF_VIEW})(${JSON.stringify(wants)})`)) as string[];
-  return [...hidden, ...((await page.evaluate(`(${SPLIT_WORDS})()`)) as string[])];
+  return [...hidden, ...(await splitWords(page, ".status-bar", "the turn banner"))];
 }
 
 /** A mouse click (detail 1) as a DOM event: no scrolling into view first. */

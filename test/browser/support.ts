@@ -147,6 +147,30 @@ export async function createRoom(page: Page, opts: { seats: number; ranked: bool
 }
 
 /** The page's room version as rendered (data-version on the room element). */
+/**
+ * The words inside `selector`'s elements that the page breaks across two lines ("Auctio" / "n 5",
+ * "Jea" / "nie"), each as `what breaks "word"`: a layout that squeezes text into too narrow a box.
+ */
+export async function splitWords(page: Page, selector: string, what: string): Promise<string[]> {
+  // A string, evaluated in the page (this project's tests are typed without the DOM's types).
+  return page.evaluate(`(([sel, label]) => {
+    const out = [];
+    for (const root of document.querySelectorAll(sel)) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const words = /\\S+/g;
+        for (let m = words.exec(n.data); m; m = words.exec(n.data)) {
+          const r = document.createRange();
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
+          if (new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(label + ' breaks "' + m[0] + '" across lines');
+        }
+      }
+    }
+    return out;
+  })(${JSON.stringify([selector, what])})`) as Promise<string[]>;
+}
+
 export async function renderedVersion(page: Page): Promise<number> {
   const v = await page.locator(".room[data-version]").getAttribute("data-version").catch(() => null);
   return v ? Number(v) : -1;
