@@ -78,7 +78,15 @@ async function outOfView(page: Page, wants: Want[]): Promise<string[]> {
   // Once the page has settled (two frames: the render and anything it scrolls into view).
   await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
   const hidden = (await page.evaluate(`(${OUT_OF_VIEW})(${JSON.stringify(wants)})`)) as string[];
-  return [...hidden, ...(await splitWords(page, ".status-bar", "the turn banner"))];
+  // The turn dot sits beside the banner's sentence, not alone on a line above it.
+  const lonely = (await page.evaluate(`[...document.querySelectorAll(".status-bar > .pulse")].filter((dot) => {
+    const text = dot.nextElementSibling;
+    if (!text) return true;
+    const d = dot.getBoundingClientRect(), t = text.getBoundingClientRect();
+    const middle = d.top + d.height / 2;
+    return middle < t.top || middle > t.bottom;
+  }).length`)) as number;
+  return [...hidden, ...(await splitWords(page, ".status-bar", "the turn banner")), ...(lonely ? ["the turn banner's dot sits on a line of its own"] : [])];
 }
 
 /** A mouse click (detail 1) as a DOM event: no scrolling into view first. */
