@@ -201,6 +201,8 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
       `[...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > ${PHONE.width + 1} && !e.closest(".table-scroll, .toasts")).map((e) => e.tagName + "." + e.className).slice(0, 5)`,
     )) as string[];
     expect(wide).toEqual([]);
+    // ...nor anything placed inside the scrolling list (its screen-reader caption once did).
+    expect(Number(await phone.page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
     if (SHOTS) {
       await phone.page.screenshot({ path: `${SHOTS}/profile-phone.png` });
       await phone.page.getByTestId("game-list").scrollIntoViewIfNeeded();

@@ -164,6 +164,8 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     await expect.poll(() => step(shared.page)).toBe(mid + 1);
     expect(await shared.page.getByTestId("replay").getAttribute("data-viewer")).toBe("seat:1");
     await shared.page.locator(".gt-table").waitFor();
+    // On the phone nothing widens the page (the viewer list's longest name once did).
+    expect(Number(await shared.page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
     await shared.context.close();
 
     // A spectator of the finished room finds the replay from its end screen.
