@@ -123,8 +123,7 @@ function ratingChangeCell(rc: RatingChange): TemplateResult {
   const q = (p: boolean) => (p ? html`<span class="provisional-mark" aria-label="provisional">?</span>` : nothing);
   return html`<span data-testid="rating-change" class="nowrap" data-before=${c.before} data-after=${c.after} data-delta=${c.delta}
       title=${`OpenSkill μ ${rc.before.mu.toFixed(1)} → ${rc.after.mu.toFixed(1)}, σ ${rc.before.sigma.toFixed(2)} → ${rc.after.sigma.toFixed(2)}`}>${c.before}${q(c.beforeProvisional)} → <b>${c.after}</b>${q(c.afterProvisional)}</span>
-    <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>
-    ${c.afterProvisional ? html`<div class="muted small">provisional: a few more rated games settle it</div>` : nothing}`;
+    <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>`;
 }
 
 export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult): TemplateResult {
@@ -160,6 +159,9 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
       </tbody>
     </table>
     </div>
+    ${room.ratingChanges?.some((rc) => displayedChange(rc.before, rc.after).afterProvisional)
+      ? html`<p class="muted small" data-testid="provisional-note"><span class="provisional-mark" aria-hidden="true">?</span> provisional: a few more rated games settle it.</p>`
+      : nothing}
     <details class="fair" open>
       <summary>Fair dealing: the revealed seed</summary>
       <dl>

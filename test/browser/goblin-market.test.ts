@@ -201,6 +201,8 @@ describe.skipIf(!available)("web client in chromium", () => {
       await expect.poll(() => end.getByTestId("rating-change").count()).toBe(3);
     }
     expect(await ann.page.locator(".end h2").textContent()).toMatch(/Game over/);
+    // New players' ratings are provisional: said once under the table, not in each row.
+    expect(await bob.page.getByTestId("provisional-note").count()).toBe(1);
     // On the phone, the results table fits without breaking a heading, a place or a name inside a word.
     expect(await splitWords(bob.page, ".results", "the results table")).toEqual([]);
     const t = ((Date.now() - t0) / 1000).toFixed(1);
