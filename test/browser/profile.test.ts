@@ -12,7 +12,7 @@ import { claimDailyAttempt } from "../../src/db/daily.js";
 import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finished-games.js";
 import { utcDay } from "../../src/platform/daily.js";
 import { displayedChange, displayRating, isProvisional } from "../../src/protocol/rating-display.js";
-import { CHROMIUM, chromiumAvailable, DESKTOP, launchChromium, newPage, PHONE, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, launchChromium, newPage, PHONE, splitWords, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -203,6 +203,8 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     expect(wide).toEqual([]);
     // ...nor anything placed inside the scrolling list (its screen-reader caption once did).
     expect(Number(await phone.page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
+    // The list scrolls sideways rather than break a word (its Replay buttons once wrapped letter by letter).
+    expect(await splitWords(phone.page, '[data-testid="game-list"]', "the game list")).toEqual([]);
     if (SHOTS) {
       await phone.page.screenshot({ path: `${SHOTS}/profile-phone.png` });
       await phone.page.getByTestId("game-list").scrollIntoViewIfNeeded();
