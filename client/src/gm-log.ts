@@ -3,10 +3,8 @@ import { html, type TemplateResult } from "lit-html";
 import { cardChip, cardOf, listWords } from "./decktet.js";
 import { sumCoins, type SisterhoodPaid } from "./gm-payouts.js";
 import type { LogEntry } from "./types.js";
-import { ordinal, plural } from "./words.js";
+import { coinsWord, ordinal } from "./words.js";
 
-/** "1 coin", "5 coins". */
-export const coins = (n: number): string => plural(n, "coin");
 const rankName = (r: number) => (r === 1 ? "Aces" : r === 10 ? "Crowns" : `${r}s`);
 
 function chips(ids: unknown): TemplateResult {
@@ -20,20 +18,20 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
   const who = (k = "seat") => whoAt(e[k] as number);
   switch (e.type) {
     case "game-start":
-      return html`The game begins: ${e.players} players with ${coins(e.coins as number)} each. ${who("firstBidder")} bids first.`;
+      return html`The game begins: ${e.players} players with ${coinsWord(e.coins as number)} each. ${who("firstBidder")} bids first.`;
     case "auction-start": {
       const offer = (e.offer as string[]) ?? [];
       if (e.final) return html`<span class="log-auction">Final auction</span>: the last ${offer.length === 1 ? "card" : `${offer.length} cards`} go up for sale: ${chips(offer)}. ${who("firstBidder")} bids first.`;
       return html`<span class="log-auction">Auction ${e.auction}</span>: size card ${cardChip(e.sizeCard as string)} puts ${offer.length === 1 ? "1 card" : `${offer.length} cards`} on offer: ${chips(offer)}. ${who("firstBidder")} bids first.`;
     }
     case "bid":
-      return html`${who()} bids ${coins(e.amount as number)}.`;
+      return html`${who()} bids ${coinsWord(e.amount as number)}.`;
     case "pass":
       return html`${who()} passes.`;
     case "auction-won":
-      return html`${who()} wins auction ${e.auction} with a bid of ${coins(e.amount as number)}.`;
+      return html`${who()} wins auction ${e.auction} with a bid of ${coinsWord(e.amount as number)}.`;
     case "take": {
-      const paid = coins(e.paid as number);
+      const paid = coinsWord(e.paid as number);
       if (e.how === "all") return html`${who()} takes everything: ${chips(e.cards)}, paying ${paid}.`;
       if (e.how === "one") return html`${who()} takes ${chips(e.cards)}, paying ${paid}.`;
       if (e.how === "choice") return html`${who()} (${ordinal(e.place as number)} place) chooses ${chips(e.cards)}, paying ${paid}.`;
@@ -48,7 +46,7 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       // Logs before 2026-11-25: one entry per seat (`seat`, `cards`).
       const paid = Array.isArray(e.paid) ? (e.paid as SisterhoodPaid[]) : [{ seat: e.seat as number, cards: (e.cards as SisterhoodPaid["cards"]) ?? [] }];
       return html`<span class="log-money">Sisterhood money</span> (winning bid ${e.winningBid}: ${listWords(ranks.map((r, i) => `${rankName(r)} pay ${3 - i}`))}):
-        ${paid.map((p, j) => html`${j > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coins(sumCoins(p.cards))} for ${p.cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}`)}.`;
+        ${paid.map((p, j) => html`${j > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coinsWord(sumCoins(p.cards))} for ${p.cards.map((c, i) => html`${i > 0 ? ", " : ""}${cardChip(c.card)} +${c.coins}`)}`)}.`;
     }
     case "goblin-card": {
       const c = cardOf(e.card as string);
@@ -58,11 +56,11 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       const paid = (e.missing as string[][]).map((suits, seat) => ({ suits, seat })).filter((p) => p.suits.length > 0);
       return html`${card} <span class="log-money">Goblin money</span>:
         ${paid.length
-          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coins(p.suits.length)} (owns no ${listWords(p.suits)})`)
+          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coinsWord(p.suits.length)} (owns no ${listWords(p.suits)})`)
           : "nobody collects (every player owns each of its suits)"}.`;
     }
     case "goblin-money":
-      return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coins(e.coins as number)} (owns no ${listWords((e.suits as string[]) ?? [])}).`;
+      return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coinsWord(e.coins as number)} (owns no ${listWords((e.suits as string[]) ?? [])}).`;
     case "goblin-reshuffle":
       return html`All eight Goblin cards have been seen: the Goblin Deck is reshuffled.`;
     case "game-end":

@@ -5,14 +5,14 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { keyed } from "lit-html/directives/keyed.js";
 import { cardChip, cardFace, cardLabel, cardOf, listWords, rankWord, sortCards, SUIT_ABBR, SUITS, suitIcon, type Suit } from "./decktet.js";
-import { coins, logSentence } from "./gm-log.js";
+import { logSentence } from "./gm-log.js";
 import { lastPayouts } from "./gm-payouts.js";
 import { highBid } from "../../src/games/goblin-market/bids.js";
 import type { Payouts } from "../../src/games/goblin-market/state.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
-import { cardsWord } from "./words.js";
+import { cardsWord, coinsWord } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -173,13 +173,13 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
             min,
             max,
             busy,
-            money: { unit: "coin", short: (n) => `${n}`, long: coins },
+            money: { unit: "coin", short: (n) => `${n}`, long: coinsWord },
             steps: [1, 2],
             passButton: html`<button type="button" class="btn" data-testid="pass" ?disabled=${busy || !pass} @click=${() => act({ type: "pass" })}>Pass</button>`,
             onBid: (amount) => act({ type: "bid", amount }),
           })}
-          <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coins(min) : `${min} to ${max} coins`}; you have ${coins(me.coins)}. A pass is final for this auction.</p>`
-        : html`<p class="hint">You can't outbid ${coins(highAmount)}: you have ${coins(me.coins)}.</p>
+          <p class="hint bid-hint" id="bid-hint">You can bid ${min === max ? coinsWord(min) : `${min} to ${max} coins`}; you have ${coinsWord(me.coins)}. A pass is final for this auction.</p>`
+        : html`<p class="hint">You can't outbid ${coinsWord(highAmount)}: you have ${coinsWord(me.coins)}.</p>
           <div class="bid-form"><button type="button" class="btn primary" data-testid="pass" ?disabled=${busy} @click=${() => act({ type: "pass" })}>Pass</button></div>`}
     `;
   } else if (takeAll || takeOne) {
@@ -188,10 +188,10 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
     const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
     const price = highAmount;
     body = html`
-      <p class="hint">You won with ${coins(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
+      <p class="hint">You won with ${coinsWord(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
       ${takeAll ? html`<button type="button" class="btn primary" data-testid="take-all" ?disabled=${busy} @click=${() => act({ type: "take-all" })}>${takeAll.label ?? "Take all"}</button>` : nothing}
       ${options.length
-        ? html`<p class="hint">Or take one card (${coins(price)}):</p>
+        ? html`<p class="hint">Or take one card (${coinsWord(price)}):</p>
           <div class="card-choices">${options.map((id) => cardButton(id, "Take", busy, () => act({ type: "take-one", card: id })))}</div>`
         : nothing}`;
   } else if (choose) {
@@ -199,7 +199,7 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
     const spec = choose.params?.card;
     const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
     const mine = a.places.find((p) => p.seat === room.seat);
-    body = html`<p class="hint">Second place: choose one of the cards left${mine ? ` (you pay your bid of ${coins(mine.amount)})` : ""}. Third place, if any, gets the other.</p>
+    body = html`<p class="hint">Second place: choose one of the cards left${mine ? ` (you pay your bid of ${coinsWord(mine.amount)})` : ""}. Third place, if any, gets the other.</p>
       <div class="card-choices">${options.map((id) => cardButton(id, "Choose", busy, () => act({ type: "choose", card: id })))}</div>`;
   } else {
     body = html`<p class="hint">${room.legal.map((l) => l.label ?? l.type).join(", ")}</p>`;
@@ -278,7 +278,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView, lp: Payouts | null): Te
         const sis = lp?.sisterhood[st.seat] ?? 0;
         const gob = lp?.goblin[st.seat] ?? 0;
         return html`<article class="seat ${you ? "you" : ""} ${acting ? "acting" : ""} ${away ? "away" : ""}" data-seat=${st.seat}
-          aria-label=${`${seatName(room, st.seat)}${you ? " (you)" : ""}: ${coins(st.coins)}, score ${sc.score}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
+          aria-label=${`${seatName(room, st.seat)}${you ? " (you)" : ""}: ${coinsWord(st.coins)}, score ${sc.score}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
           <header class="seat-head">
             <span class="avatar" aria-hidden="true">${(seatName(room, st.seat)[0] ?? "?").toUpperCase()}</span>
             <span class="seat-name">${seatName(room, st.seat)}</span>
@@ -320,7 +320,7 @@ function payoutsPanel(room: RoomView, lp: Payouts | null): unknown {
     ${lp.winner === null
       ? html`<p>Everyone passed: the cards were discarded and no money moved.</p>`
       : html`
-        <p><b>${seatName(room, lp.winner)}</b> won with ${coins(lp.winningBid ?? 0)}.</p>
+        <p><b>${seatName(room, lp.winner)}</b> won with ${coinsWord(lp.winningBid ?? 0)}.</p>
         <div class="payout-row"><span class="pay sis">Sisterhood money</span> ${sis.length ? listWords(sis) : html`<span class="muted">nobody</span>`}</div>
         <div class="payout-row goblin-row">
           ${lp.goblinCard ? cardFace(lp.goblinCard, { size: "md", extraClass: "is-goblin", note: "goblin card" }) : nothing}

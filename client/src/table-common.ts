@@ -113,7 +113,6 @@ function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof noth
   return html`<div class="small forfeit-note" data-testid="forfeit">${why}; a bot finished the game${room.ranked ? html`<br /><span class="muted">placed last in the rating update</span>` : ""}</div>`;
 }
 
-
 /**
  * A rating change as players read it (src/protocol/rating-display.ts): "1512 → 1540 (+28)", a "?"
  * on a provisional rating, the OpenSkill numbers in the tooltip.
@@ -121,7 +120,7 @@ function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof noth
 function ratingChangeCell(rc: RatingChange): TemplateResult {
   const c = displayedChange(rc.before, rc.after);
   const q = (p: boolean) => (p ? html`<span class="provisional-mark" aria-label="provisional">?</span>` : nothing);
-  return html`<span data-testid="rating-change" class="nowrap" data-before=${c.before} data-after=${c.after} data-delta=${c.delta}
+  return html`<span data-testid="rating-change" class="rating-change nowrap" data-before=${c.before} data-after=${c.after} data-delta=${c.delta}
       title=${`OpenSkill μ ${rc.before.mu.toFixed(1)} → ${rc.after.mu.toFixed(1)}, σ ${rc.before.sigma.toFixed(2)} → ${rc.after.sigma.toFixed(2)}`}>${c.before}${q(c.beforeProvisional)} → <b>${c.after}</b>${q(c.afterProvisional)}</span>
     <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>`;
 }

@@ -14,3 +14,6 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** "1 card", "2 cards". */
 export const cardsWord = (n: number): string => plural(n, "card");
+
+/** "1 coin", "5 coins". */
+export const coinsWord = (n: number): string => plural(n, "coin");

@@ -305,6 +305,8 @@ export class RedisRoomStore implements RoomStore {
   private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
+  /** This node's id and a space: how its feed entries' "m" field starts. */
+  private readonly ownMeta = Buffer.from(`${this.writer} `);
   private readonly feedLength: string;
   private readonly stops = new Set<() => void>();
   /**
@@ -501,9 +503,6 @@ export class RedisRoomStore implements RoomStore {
     ]);
     return (typeof a === "number" ? a : 0) + (typeof b === "number" ? b : 0);
   }
-
-  /** This node's id and a space: how its feed entries' "m" field starts. */
-  private readonly ownMeta = Buffer.from(`${this.writer} `);
 
   /**
    * Whether a feed entry is one this node wrote, told from its "m" field's first bytes without

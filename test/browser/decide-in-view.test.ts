@@ -73,7 +73,7 @@ const OUT_OF_VIEW = `(wants) => {
   return out;
 }`;
 
-/** What is not wholly in view of `wants`, and any word the turn banner breaks across lines. */
+/** What is not wholly in view of `wants`; any word the turn banner breaks across lines; its dot alone on a line. */
 async function outOfView(page: Page, wants: Want[]): Promise<string[]> {
   // Once the page has settled (two frames: the render and anything it scrolls into view).
   await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");

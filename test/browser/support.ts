@@ -146,7 +146,6 @@ export async function createRoom(page: Page, opts: { seats: number; ranked: bool
   return new URL(page.url()).pathname.split("/").pop()!;
 }
 
-/** The page's room version as rendered (data-version on the room element). */
 /**
  * The words inside `selector`'s elements that the page breaks across two lines ("Auctio" / "n 5",
  * "Jea" / "nie"), each as `what breaks "word"`: a layout that squeezes text into too narrow a box.
@@ -171,6 +170,7 @@ export async function splitWords(page: Page, selector: string, what: string): Pr
   })(${JSON.stringify([selector, what])})`) as Promise<string[]>;
 }
 
+/** The page's room version as rendered (data-version on the room element). */
 export async function renderedVersion(page: Page): Promise<number> {
   const v = await page.locator(".room[data-version]").getAttribute("data-version").catch(() => null);
   return v ? Number(v) : -1;
