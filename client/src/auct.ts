@@ -338,7 +338,7 @@ function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys
     </div>
     ${chain
       ? html`<p class="auct-chain-caption" data-testid="chain-caption">${suitIcon(chain.suit)} <b>${chain.suit}</b>: ${chainWords(chain, rulesOf(v.score))}</p>`
-      : html`<p class="muted small auct-chain-caption">Hover over or focus a suit in the score to see its chain here.</p>`}
+      : html`<p class="muted small auct-chain-caption">Tap, hover over or focus a suit in the score to see its chain here.</p>`}
   </section>`;
 }
 

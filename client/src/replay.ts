@@ -204,7 +204,7 @@ function controls(s: Store, sc: ReplayScreen, step: ReplayStep): TemplateResult 
     </div>
     <h2 id="replay-step-h" class="replay-step" data-testid="replay-step" aria-live="polite">${sc.step === 0 ? "The deal" : `Move ${sc.step} of ${end}`}${sc.step === end ? " · the end" : ""}</h2>
     <div class="replay-lines" data-testid="replay-lines">${stepLines(sc, step)}</div>
-    <p class="muted small">Keys: ← → step, Home and End jump to the start and the end.</p>
+    <p class="muted small replay-keys" data-testid="replay-keys">Keys: ← → step, Home and End jump to the start and the end.</p>
     <label class="replay-viewer">Viewing as
       <select data-testid="replay-viewer" @change=${(e: Event) => setViewer(s, (e.target as HTMLSelectElement).value)}>
         ${viewers.map((v) => html`<option value=${v} ?selected=${v === sc.viewer}>${viewerLabel(m, v)}</option>`)}

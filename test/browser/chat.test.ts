@@ -81,6 +81,18 @@ describe.skipIf(!available)("table chat in the browser", () => {
     await toggle.click();
     await shownMessage(dee, "Good luck!").waitFor();
     expect(await dee.getByTestId("chat-unread").count()).toBe(0);
+    // On the phone a long message flows under its time and author, using the whole width, instead
+    // of being squeezed into a column beside them.
+    await dee.getByTestId("chat-tab-spectators").click();
+    const flow = (await dee.evaluate(`(() => {
+      const li = [...document.querySelectorAll('[data-testid="chat-msg"]')].find((e) => e.textContent.includes(${JSON.stringify(secret)}));
+      const range = document.createRange();
+      range.selectNodeContents(li.querySelector(".chat-text"));
+      const rects = [...range.getClientRects()].filter((b) => b.width > 0);
+      return { lines: new Set(rects.map((b) => Math.round(b.top))).size, indent: rects.at(-1).left - li.getBoundingClientRect().left - parseFloat(getComputedStyle(li).paddingLeft) };
+    })()`)) as { lines: number; indent: number };
+    expect(flow.lines).toBeGreaterThan(1);
+    expect(flow.indent).toBeLessThan(2);
 
     // Carl's message came first: it never reached either player's page, shown or held.
     for (const p of [ann, bob]) {

@@ -155,6 +155,7 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     for (const score of record.outcome.scores as number[]) expect(shown).toContain(String(score));
     expect(await page.getByTestId("replay-next").isDisabled()).toBe(true);
     expect(await page.getByTestId("replay-link").count()).toBe(0);
+    expect(await page.getByTestId("replay-keys").isVisible()).toBe(true);
     await page.keyboard.press("Home");
     await expect.poll(() => step(page)).toBe(0);
     await context.close();
@@ -162,6 +163,8 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     // The link opens the replay at its step, as that viewer.
     const shared = await open(`/game/${roomId}?step=${mid + 1}&viewer=seat:1`, PHONE);
     await expect.poll(() => step(shared.page)).toBe(mid + 1);
+    // A touch screen is not told about arrow keys.
+    expect(await shared.page.getByTestId("replay-keys").isVisible()).toBe(false);
     expect(await shared.page.getByTestId("replay").getAttribute("data-viewer")).toBe("seat:1");
     await shared.page.locator(".gt-table").waitFor();
     // On the phone nothing widens the page (the viewer list's longest name once did).

@@ -170,6 +170,21 @@ export async function splitWords(page: Page, selector: string, what: string): Pr
   })(${JSON.stringify([selector, what])})`) as Promise<string[]>;
 }
 
+/** For each element matching `selector`, how many lines its text takes (a button whose label wraps takes two). */
+export async function textLines(page: Page, selector: string): Promise<number[]> {
+  return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((el) => {
+    const r = document.createRange();
+    const tops = new Set();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.data.trim()) continue;
+      r.selectNodeContents(n);
+      for (const b of r.getClientRects()) if (b.width > 0) tops.add(Math.round(b.top));
+    }
+    return tops.size;
+  })`) as Promise<number[]>;
+}
+
 /** The page's room version as rendered (data-version on the room element). */
 export async function renderedVersion(page: Page): Promise<number> {
   const v = await page.locator(".room[data-version]").getAttribute("data-version").catch(() => null);

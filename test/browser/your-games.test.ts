@@ -10,7 +10,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, enterName, newPage, PHONE, splitWords, textLines, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -64,6 +64,13 @@ describe.skipIf(!available)("your games in the browser", () => {
     await row.locator('[data-testid="your-turn"]').waitFor();
     await until(async () => (await page.title()) === "(1) Your turn — Goblin Bazaar", "the tab title");
     expect(await page.evaluate(`window.goblinBazaar.notified`)).toEqual([id]);
+
+    // On a phone the list's tools stay whole: "Sounds on" is one line, not "Sounds" over "on".
+    await page.setViewportSize(PHONE);
+    expect(await textLines(page, '[data-testid="your-games"] [data-testid="mute"]')).toEqual([1]);
+    expect((await page.locator('[data-testid="your-games"] [data-testid="mute"] .icon').boundingBox())!.width).toBeGreaterThan(8);
+    expect(await splitWords(page, '[data-testid="your-games"]', "Your games")).toEqual([]);
+    await page.setViewportSize(DESKTOP);
 
     // Resume takes Rin to the table, where it is her turn.
     await row.getByRole("link", { name: /^Resume/ }).click();
