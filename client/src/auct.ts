@@ -14,6 +14,7 @@ import { logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { ordinal } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 /** The engine's own view types (type-only import: no server code enters the bundle). */
 export type AuctView = import("../../src/games/aucteraden/index.js").AucteradenView;
@@ -417,8 +418,7 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
     ${rulesOf(sc) === 1
       ? html`<p class="muted small" data-testid="old-scoring">Scored by the rules in force when this game ended, before 24 November 2026: a chain starting with a Pawn or Court took the Ace bonus without an Ace, and a one-card chain took no bonus. The score stays as recorded.</p>`
       : nothing}
-    <div class="table-scroll">
-    <table class="auct-suits">
+    ${scrollTable("Score by suit", html`<table class="auct-suits">
       <thead><tr><th scope="col">Suit</th><th scope="col">Chips</th><th scope="col">Best chain</th><th scope="col" class="num">VP</th></tr></thead>
       <tbody>
         ${SUITS.map((su) => {
@@ -443,8 +443,7 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
         <tr><th scope="row" colspan="3">Market discards: ${sc.marketDiscards} × −3</th><td class="num">${signed(sc.discardVp)}</td></tr>
         <tr class="auct-total-row"><th scope="row" colspan="3">Total</th><td class="num"><b>${sc.total}</b></td></tr>
       </tfoot>
-    </table>
-    </div>
+    </table>`)}
   </section>`;
 }
 

@@ -12,6 +12,7 @@ import type { Store } from "./store.js";
 import type { DailyInfo, DailyStatus } from "../../src/protocol/wire.js";
 import type { ErrorInfo, RoomView } from "./types.js";
 import { ordinal } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 /**
  * A board row (`GET /api/daily/:game/board` and `/best`). On a deal you have not played yet (today's,
@@ -249,7 +250,7 @@ function boardTable(s: Store, game: string, tab: Tab, day: string | null): Templ
   if (cache.entries.length === 0) {
     return html`<p class="muted empty" data-testid="daily-board-empty">${tab === "best" ? "No daily challenge has been finished yet." : tab === "today" ? "Nobody has finished today's deal yet. Be the first!" : "Nobody finished a ranked attempt that day."}</p>`;
   }
-  return html`<div class="table-scroll"><table class="results daily-board" data-testid="daily-board" data-board=${tab} data-day=${day ?? ""}>
+  return html`${scrollTable(label, html`<table class="results daily-board" data-testid="daily-board" data-board=${tab} data-day=${day ?? ""}>
     <caption class="sr-only">${label}</caption>
     <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th>${tab === "best" ? html`<th scope="col">Day</th>` : nothing}</tr></thead>
     <tbody>
@@ -260,7 +261,7 @@ function boardTable(s: Store, game: string, tab: Tab, day: string | null): Templ
         ${tab === "best" ? html`<td class="nowrap">${e.day}</td>` : nothing}
       </tr>`)}
     </tbody>
-  </table></div>
+  </table>`)}
   ${cache.error ? html`<p class="muted small">Could not refresh: ${cache.error}</p>` : nothing}`;
 }
 

@@ -298,11 +298,11 @@ function seatsPanel(s: Store, room: RoomView, v: GMView, lp: Payouts | null): Te
               : nothing}
           </div>
           ${suitBar(sc, st.cards)}
-          <div class="hand" role="list" aria-label=${`Cards of ${seatName(room, st.seat)}`}>
-            ${st.cards.length
-              ? sortCards(st.cards).map((id) => html`<span role="listitem">${cardChip(id)}</span>`)
-              : html`<span class="muted">No cards yet</span>`}
-          </div>
+          ${st.cards.length
+            ? html`<div class="hand" role="list" aria-label=${`Cards of ${seatName(room, st.seat)}`}>
+                ${sortCards(st.cards).map((id) => html`<span role="listitem">${cardChip(id)}</span>`)}
+              </div>`
+            : html`<p class="hand muted">No cards yet</p>`}
         </article>`;
       })}
     </div>

@@ -708,9 +708,9 @@ function handPanel(s: Store, room: RoomView, v: GTView, mine: boolean): unknown 
       <span class="gt-secret-badge"><svg viewBox="0 0 20 20" aria-hidden="true" focusable="false"><rect x="4" y="9" width="12" height="9" rx="2" /><path class="shackle" d="M7 9V6.5a3 3 0 0 1 6 0V9" /></svg>Only you can see these</span>
       <span class="muted small">${cardsWord(m.hand.length)}: ${items.length} Item${items.length === 1 ? "" : "s"}, ${cheats.length} Cheat card${cheats.length === 1 ? "" : "s"} (the others see only how many)</span>
     </header>
-    <div class="gt-hand-cards" role="list" aria-label="Your cards" data-testid="gt-hand-cards">
-      ${m.hand.length ? [...items, ...cheats].map(cardView) : html`<p class="muted">No cards in hand.</p>`}
-    </div>
+    ${m.hand.length
+      ? html`<div class="gt-hand-cards" role="list" aria-label="Your cards" data-testid="gt-hand-cards">${[...items, ...cheats].map(cardView)}</div>`
+      : html`<p class="gt-hand-cards muted" data-testid="gt-hand-cards">No cards in hand.</p>`}
     ${playable.size ? html`<p class="hint">Cards marked Play can be played now: choose one, then its choices step by step (Escape cancels).</p>` : nothing}
     ${m.deckTop.length
       ? html`<p class="small gt-decktop">You know the top of the Cheat deck: ${m.deckTop.map((t) => html`${cardChip(t.card)} <span class="muted">(${t.fromTop === 0 ? "on top" : `${t.fromTop + 1} from the top`})</span> `)}</p>`

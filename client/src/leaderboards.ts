@@ -13,6 +13,7 @@ import { getApi, ratingMark } from "./profile.js";
 import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
 import { ordinal } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 interface Slot<T> {
   value: T | null;
@@ -78,27 +79,27 @@ function ratingBoard(s: Store, g: GameInfo): TemplateResult {
     ${wait ??
     (rows.length === 0
       ? html`<p class="muted empty">No ranked ${g.name} game has been played yet. Create a ranked room in the lobby!</p>`
-      : html`<div class="table-scroll"><table class="results leader-table">
+      : scrollTable(`${g.name} players by rating`, html`<table class="results leader-table">
           <caption class="sr-only">${g.name} players by rating</caption>${head}
           <tbody>${ranked.length ? ratingRows(s, ranked) : html`<tr><td colspan="4" class="muted">Nobody's rating has settled yet.</td></tr>`}</tbody>
           ${provisional.length
             ? html`<tbody class="provisional-rows"><tr><th scope="rowgroup" colspan="4" class="muted small">Provisional ratings (not ranked until they settle)</th></tr>${ratingRows(s, provisional)}</tbody>`
             : nothing}
-        </table></div>`)}
+        </table>`))}
   </section>`;
 }
 
 function dailyTable(s: Store, entries: BoardEntry[], best: boolean): TemplateResult {
   if (entries.length === 0) return html`<p class="muted empty">${best ? "No daily challenge has been finished yet." : "Nobody has finished today's deal yet."}</p>`;
   const me = s.me?.id;
-  return html`<div class="table-scroll"><table class="results daily-board" data-testid=${best ? "lb-daily-best" : "lb-daily-today"}>
+  return scrollTable(best ? "Best daily challenge scores" : "Today's daily challenge board", html`<table class="results daily-board" data-testid=${best ? "lb-daily-best" : "lb-daily-today"}>
     <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th>${best ? html`<th scope="col">Day</th>` : nothing}</tr></thead>
     <tbody>${entries.map((e) => html`<tr class="place-${e.place} ${e.playerId === me ? "you" : ""}" data-testid="daily-row" data-player=${e.playerId}>
       <td><span class="medal medal-${e.place}">${ordinal(e.place)}</span></td>
       <th scope="row"><a href=${profilePath({ playerId: e.playerId, account: null })} data-nav>${e.name}</a></th>
       <td><b>${e.score}</b> VP</td>${best ? html`<td class="nowrap">${e.day}</td>` : nothing}
     </tr>`)}</tbody>
-  </table></div>`;
+  </table>`);
 }
 
 function dailyBoards(s: Store, g: GameInfo): TemplateResult {

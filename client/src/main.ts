@@ -89,7 +89,7 @@ function shell(): TemplateResult {
   return html`
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
-      <a class="brand" href="/" data-nav>${logo()}<span>Goblin Bazaar</span></a>
+      <a class="brand" href="/" data-nav aria-label="Goblin Bazaar: the lobby">${logo()}<span>Goblin Bazaar</span></a>
       <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.outdated

@@ -12,6 +12,7 @@ import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
 import { ordinal } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 const PAGE = 20;
 
@@ -202,11 +203,11 @@ function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): Templa
     <h2 class="panel-title" id="pg-h">Games <span class="muted small">newest first</span></h2>
     ${e.games.length === 0 && !e.loadingGames
       ? html`<p class="muted empty">${e.gamesError || "No finished games yet."}</p>`
-      : html`<div class="table-scroll"><table class="results game-list" data-testid="game-list">
+      : scrollTable("Finished games, newest first", html`<table class="results game-list" data-testid="game-list">
           <caption class="sr-only">Finished games, newest first</caption>
           <thead><tr><th scope="col">Finished</th><th scope="col">Game</th><th scope="col">Players (place, score)</th><th scope="col">Result</th><th scope="col">Rating</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>
           <tbody>${e.games.map((g) => gameRow(s, g, ownerId))}</tbody>
-        </table></div>`}
+        </table>`)}
     ${e.gamesError && e.games.length ? html`<p class="form-error" role="alert">${e.gamesError}</p>` : nothing}
     ${e.next
       ? html`<p><button class="btn" data-testid="older-games" ?disabled=${e.loadingGames} @click=${() => loadOlder(s, key, e)}>${e.loadingGames ? "Loading…" : "Show older games"}</button></p>`

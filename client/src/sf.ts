@@ -11,6 +11,7 @@ import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import { cardsWord } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type SFView = ReturnType<typeof import("../../src/games/sorcerous-futures/view.js").view>;
@@ -360,9 +361,11 @@ function seatCard(s: Store, room: RoomView, v: SFView, st: SeatView, finished: b
       ? html`<div class="sf-secret-row small muted">${Array.from({ length: st.valuationCount }, () => cardBack("secret valuation card", "chip"))}
           <span>${you ? `${st.valuationCount} valuations (yours, shown above)` : `${st.valuationCount} secret valuation${st.valuationCount === 1 ? "" : "s"}`}</span></div>`
       : nothing}
-    <div class="hand" role="list" aria-label=${`Items bought by ${name}`} data-testid="sf-holdings">
-      ${st.holdings.length ? st.holdings.map((id) => html`<span role="listitem">${cardChip(id)}</span>`) : html`<span class="muted small">No items yet</span>`}
-    </div>
+    ${st.holdings.length
+      ? html`<div class="hand" role="list" aria-label=${`Items bought by ${name}`} data-testid="sf-holdings">
+          ${st.holdings.map((id) => html`<span role="listitem">${cardChip(id)}</span>`)}
+        </div>`
+      : html`<p class="hand muted small" data-testid="sf-holdings">No items yet</p>`}
   </article>`;
 }
 
@@ -435,7 +438,7 @@ function gameResult(room: RoomView, v: SFView, r: GameResult): TemplateResult {
     <h3 class="sf-result-title">${v.matchGames > 1 ? `Game ${r.game} of ${v.matchGames}` : "The sale"}</h3>
 
     <h4 class="mini-title">Valuations revealed</h4>
-    <div class="table-scroll"><table class="results sf-vals">
+    ${scrollTable("Valuations revealed", html`<table class="results sf-vals">
       <thead><tr><th scope="col">Player</th><th scope="col">Valuations</th><th scope="col">Set aside</th><th scope="col">Paid in setup</th></tr></thead>
       <tbody>
         ${seats.map((seat) => html`<tr class=${room.seat === seat ? "you" : ""} data-seat=${seat}>
@@ -448,7 +451,7 @@ function gameResult(room: RoomView, v: SFView, r: GameResult): TemplateResult {
           ? html`<tr><th scope="row">Extra cards</th><td data-testid="sf-revealed-valuations">${chipList(r.extraValuations)}</td><td>${chipList(r.extraSetAside)}</td><td></td></tr>`
           : nothing}
       </tbody>
-    </table></div>
+    </table>`)}
 
     <h4 class="mini-title">Suit values</h4>
     <ul class="sf-suit-values" data-testid="sf-suit-values">
@@ -469,10 +472,10 @@ function gameResult(room: RoomView, v: SFView, r: GameResult): TemplateResult {
           <header class="sf-sale-head"><b>${seatName(room, sale.seat)}</b>
             <span>sells for <b data-testid="sf-sale-total">${dollars(sale.total)}</b>: ${dollars(before)} → <b>${dollars(after)}</b></span></header>
           ${sale.perItem.length
-            ? html`<div class="table-scroll"><table class="results sf-items">
+            ? scrollTable(`What ${seatName(room, sale.seat)}'s items sold for`, html`<table class="results sf-items">
                 <thead><tr><th scope="col">Item</th><th scope="col">Face value</th><th scope="col">Suits</th><th scope="col">Total</th></tr></thead>
                 <tbody>${sale.perItem.map((it) => html`<tr><td>${cardChip(it.card)}</td><td>${dollars(it.face)}</td><td>${suitAmounts(it.suits)}</td><td><b>${dollars(it.total)}</b></td></tr>`)}</tbody>
-              </table></div>`
+              </table>`)
             : html`<p class="muted small">Bought nothing.</p>`}
           <p class="small sf-sale-sum">Face value <b>${dollars(sale.faceValue)}</b> + suits ${paying.length
             ? html`${paying.map((x, i) => html`${i > 0 ? " + " : ""}<span class="nowrap">${suitIcon(x.suit, true)} ${x.multiplier} × ${dollars(x.value)} = ${dollars(x.amount)}</span>`)}`
@@ -489,13 +492,13 @@ function bankrolls(room: RoomView, v: SFView): TemplateResult {
   return html`<div class="sf-bankrolls" data-testid="sf-bankrolls">
     <h3 class="sf-result-title">Bankrolls over the match</h3>
     <p class="muted small">Each game starts with the money the previous game ended with.</p>
-    <div class="table-scroll"><table class="results">
+    ${scrollTable("Bankrolls over the match", html`<table class="results">
       <thead><tr><th scope="col">Player</th>${v.results.map((r) => html`<th scope="col">After game ${r.game}</th>`)}</tr></thead>
       <tbody>${seats.map((seat) => html`<tr class=${room.seat === seat ? "you" : ""}>
         <th scope="row">${seatName(room, seat)}</th>
         ${v.results.map((r) => html`<td><b>${dollars(r.moneyAfter[seat] ?? 0)}</b> <span class="muted small">(sale +${dollars(r.sales[seat]?.total ?? 0)})</span></td>`)}
       </tr>`)}</tbody>
-    </table></div>
+    </table>`)}
   </div>`;
 }
 

@@ -5,6 +5,7 @@ import type { LogEntry, RatingChange, RoomView } from "./types.js";
 import { deltaText, displayedChange } from "../../src/protocol/rating-display.js";
 import { rematchPanel } from "./rematch.js";
 import { ordinal } from "./words.js";
+import { scrollTable } from "./scroll-table.js";
 
 export { seatClock } from "./clock.js";
 
@@ -138,8 +139,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
       <h2 id="end-h">Game over · ${headline}</h2>
       ${youPlace !== null ? html`<p class="end-you">You finished <b>${ordinal(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
     </div>
-    <div class="table-scroll">
-    <table class="results">
+    ${scrollTable("Results", html`<table class="results">
       <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating</th></tr></thead>
       <tbody>
         ${order.map(({ place, seat }) => {
@@ -156,8 +156,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
           </tr>`;
         })}
       </tbody>
-    </table>
-    </div>
+    </table>`)}
     ${room.ratingChanges?.some((rc) => displayedChange(rc.before, rc.after).afterProvisional)
       ? html`<p class="muted small" data-testid="provisional-note"><span class="provisional-mark" aria-hidden="true">?</span> provisional: a few more rated games settle it.</p>`
       : nothing}
@@ -241,8 +240,11 @@ export function bidForm(o: {
       ${o.passButton}
     </form>
     <div class="quick" role="group" aria-label="Quick bids">
-      ${quick.map((n) => html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)}
-        aria-label=${`Set bid to ${money.short(n)}`}>${n === max && n !== min ? `All in · ${money.short(n)}` : n === min ? `Min · ${money.short(n)}` : money.short(n)}</button>`)}
+      ${quick.map((n) => {
+        const label = n === max && n !== min ? `All in · ${money.short(n)}` : n === min ? `Min · ${money.short(n)}` : money.short(n);
+        // The name holds the visible label, so a voice user can say what they see (WCAG 2.5.3).
+        return html`<button type="button" class="btn small ghost" ?disabled=${busy} @click=${() => set(n)} aria-label=${`Set bid to ${label}`}>${label}</button>`;
+      })}
     </div>
     ${valid ? nothing : html`<p class="warn" role="alert">Enter a whole number of ${money.unit}s from ${min} to ${max}.</p>`}`;
 }

@@ -3,11 +3,13 @@
  * drive Debian's chromium with playwright-core, and play Goblin Market through the UI only.
  * Used by test/browser/*.test.ts and by `npm run screenshots`.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import type { Config } from "../../src/config.js";
 import type { Database } from "../../src/db/client.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
@@ -48,12 +50,13 @@ export interface Bazaar {
 /**
  * A real server (in-process rooms, embedded PGlite) serving the built client. `now`: the server's
  * clock (clocks, timers); `manualTimers`: nothing fires by itself, the test moves `now` and calls
- * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick).
+ * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick). `config`: any
+ * other settings (e.g. trustProxy, for tests that make more accounts than one address may).
  */
-export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean } = {}): Promise<Bazaar> {
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean; config?: Partial<Config> } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
-  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
+  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20, ...opts.config });
   const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}), ...(opts.manualTimers ? { manualTimers: true } : {}) });
   return {
     server,
@@ -183,6 +186,27 @@ export async function textLines(page: Page, selector: string): Promise<number[]>
     }
     return tops.size;
   })`) as Promise<number[]>;
+}
+
+let axeSource: string | undefined;
+
+/**
+ * The accessibility defects axe-core (every rule it runs by default: WCAG 2.0-2.2 A and AA, and its
+ * best practices) finds in the page as it is drawn now, each as `rule: element: what is wrong`.
+ * One exception, stated: "label-content-name-mismatch" on a card button. A card button's visible
+ * text is the card's printed face (rank, name, suit abbreviations) and its verb; its name says the
+ * verb and the card in words ("Auction The Lunatic: 6 of Moons and Wyrms"), which a screen reader
+ * needs and axe's word-by-word comparison cannot match. Every other control's name must contain
+ * its visible text.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  if (!(await page.evaluate("typeof window.axe !== 'undefined'"))) await page.addScriptTag({ content: axeSource });
+  return page.evaluate(`axe.run(document, { resultTypes: ["violations"], elementRef: true }).then((r) => r.violations.flatMap((v) =>
+    v.nodes
+      .filter((n) => !(v.id === "label-content-name-mismatch" && n.element && n.element.matches(".card-btn")))
+      .map((n) => v.id + ": " + n.target.join(" ") + ": " + n.failureSummary.replace(/\\s+/g, " ").trim()))
+  )`) as Promise<string[]>;
 }
 
 /** The page's room version as rendered (data-version on the room element). */
