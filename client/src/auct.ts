@@ -295,7 +295,7 @@ function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys
         const near = neighbourWords(v, r, c);
         cells.push(html`<button type="button" class="auct-cell legal ${picked ? "picked" : ""}" data-testid="cell" data-row=${row} data-col=${col} ?disabled=${busy}
           aria-pressed=${picked ? "true" : "false"}
-          aria-label=${`Place ${cardOf(chosen).name} at ${pos}${near ? `, ${near}` : ""}`}
+          aria-label=${`Place here: ${cardOf(chosen).name} at ${pos}${near ? `, ${near}` : ""}`}
           @click=${(e: MouseEvent) => {
             if (pays.length === 1) {
               act(s, room, { type: "buy", card: chosen, row, col, pay: pays[0] }, e.detail === 0);

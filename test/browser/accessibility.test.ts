@@ -53,6 +53,12 @@ function report(found: string[]): void {
   expect(lines.length, `axe found:\n${lines.join("\n")}`).toBe(0);
 }
 
+/** Per game, the control that starts a decision made in several steps (the page then offers the next). */
+const FIRST_STEP: Record<string, string> = {
+  aucteraden: '[data-testid="market-card"]:not([disabled])',
+  "goblin-teeth": '[data-testid="gt-play"]:not([disabled]), .gt-die-btn:not([disabled])',
+};
+
 describe.skipIf(!available)("accessibility (axe-core)", () => {
   const t = useBrowserBazaar({ config: { trustProxy: true } });
 
@@ -130,6 +136,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await watcher.page.getByTestId("chat-toggle").click();
       // Audit at several points of the game: each time the desktop seat must act.
       let stops = 0;
+      let stepped = false;
       for (let stop = 0; stop < 3 && !finished(); stop++) {
         for (let n = 0; n < 4 + stop * 5 && !finished(); n++) await move(active()[0]!);
         while (!finished() && !active().includes(0)) await move(active()[0]!);
@@ -139,8 +146,17 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
         if (phone) found.push(...(await audit(phone.page, `${game} v${room.version} phone, another seat`)));
         found.push(...(await audit(watcher.page, `${game} v${room.version} phone, spectator`)));
         stops++;
+        // The first step of a decision made in several (a card chosen, its places lit), once, where the game has one and it is on offer.
+        const firstStep = FIRST_STEP[game] ? desk.page.locator(FIRST_STEP[game]).first() : null;
+        if (firstStep && !stepped && (await firstStep.count())) {
+          await firstStep.click();
+          found.push(...(await audit(desk.page, `${game} v${room.version} desktop, a decision's first step taken`)));
+          await desk.page.keyboard.press("Escape");
+          stepped = true;
+        }
       }
       expect(stops, "audits while the desktop seat had to act").toBeGreaterThanOrEqual(2);
+      if (FIRST_STEP[game]) expect(stepped, "a decision's first step audited").toBe(true);
       await desk.page.getByRole("button", { name: "Rules" }).first().click();
       await desk.page.locator('[data-testid="rules-dialog"][data-ready="1"]').waitFor();
       found.push(...(await audit(desk.page, `${game} desktop, the rules open`)));
