@@ -28,6 +28,7 @@ import { QueueService } from "./platform/queue-service.js";
 import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
+import { addSecurityHeaders } from "./transport/security-headers.js";
 import { attachSockets } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
@@ -170,6 +171,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       void out.status(tooLong ? 404 : 400).send({ ok: false, error: tooLong ? NOT_FOUND : { code: "BAD_REQUEST", message: "That request could not be understood." } });
     },
   });
+  // Content-Security-Policy and the other security headers on every reply (security-headers.ts).
+  addSecurityHeaders(app);
   // The OpenAPI document (GET /api/openapi.json), from the routes' schemas: registered first, so it sees them.
   await registerOpenApi(app);
   /** Readiness: false until listening, and again from the moment a drain starts. */

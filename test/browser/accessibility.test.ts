@@ -14,6 +14,7 @@ import type { Player } from "../../src/platform/identity.js";
 import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
 import { lcg, until } from "../support/harness.js";
+import { account } from "../support/accounts.js";
 import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, newPage, PHONE, renderedVersion, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
@@ -23,29 +24,20 @@ const identityOf = async (page: Page): Promise<Player> =>
   (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
 
 /**
- * Each browser context and each API-made account comes from its own address (the server trusts
- * X-Forwarded-For here), since one address may register only a few accounts an hour.
+ * Each browser context comes from its own address (test servers trust X-Forwarded-For), since one
+ * address may register only a few accounts an hour and these pages register several.
  */
 let addresses = 0;
-const nextAddress = () => `10.9.${Math.floor(++addresses / 250)}.${addresses % 250}`;
 
 async function openPage(browser: Browser, size: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const made = await newPage(browser, size);
-  await made.context.setExtraHTTPHeaders({ "x-forwarded-for": nextAddress() });
+  addresses++;
+  await made.context.setExtraHTTPHeaders({ "x-forwarded-for": `10.9.${addresses >> 8}.${addresses & 255}` });
   return made;
 }
 
 /** A new account made through the public API (ranked games rate accounts only). */
-async function account(url: string, name: string): Promise<Player> {
-  const res = await fetch(`${url}/api/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": nextAddress() },
-    body: JSON.stringify({ name, password: `password of ${name}` }),
-  });
-  const body = (await res.json()) as { player?: Player };
-  if (!body.player) throw new Error(`could not register ${name}: ${JSON.stringify(body)}`);
-  return body.player;
-}
+const accountPlayer = async (url: string, name: string): Promise<Player> => (await account(url, name)).player;
 
 /** Fails with every defect found, one per line, de-duplicated (the same one at several stops counts once per place). */
 function report(found: string[]): void {
@@ -60,7 +52,7 @@ const FIRST_STEP: Record<string, string> = {
 };
 
 describe.skipIf(!available)("accessibility (axe-core)", () => {
-  const t = useBrowserBazaar({ config: { trustProxy: true } });
+  const t = useBrowserBazaar();
 
   /** Every defect on `page` now, labelled with where the test stood. */
   const audit = async (page: Page, where: string): Promise<string[]> => (await axeViolations(page)).map((v) => `${where}: ${v}`);
@@ -78,7 +70,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await enterAccount(page, url, `Ally${tag}`);
       const me = await identityOf(page);
       // A game in progress under Your games, with the turn on this player.
-      const other = await account(url, `Bea${tag}`);
+      const other = await accountPlayer(url, `Bea${tag}`);
       await t.bazaar.server.service.createMatchRoom([me, other], { game: "goblin-teeth", seats: 2, clock: clockPresets(findGame("goblin-teeth")!)[0]!.id, ranked: false });
       await page.reload();
       await page.locator('[data-testid="your-games"] [data-room]').waitFor();
@@ -112,7 +104,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
         await enterAccount(phone.page, url, `Pho${game.slice(0, 8)}`);
         players.push(await identityOf(phone.page));
       }
-      for (let i = players.length; i < seats; i++) players.push(await account(url, `Oth${i}${game.slice(0, 8)}`));
+      for (let i = players.length; i < seats; i++) players.push(await accountPlayer(url, `Oth${i}${game.slice(0, 8)}`));
       const watcher = await openPage(t.browser, PHONE);
       const clock = clockPresets(findGame(game)!)[0]!.id;
       let room: Room = await service.createMatchRoom(players, { game, seats, clock, ranked });

@@ -16,7 +16,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, splitWords, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, pageTrue, splitWords, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -109,7 +109,7 @@ async function nextDecision(page: Page): Promise<string> {
 
 /** Wait until the decision panel that was showing is gone or busy (the move was sent). */
 async function moved(page: Page, version: string | null): Promise<void> {
-  await page.waitForFunction(`document.querySelector(".room[data-version]")?.getAttribute("data-version") !== ${JSON.stringify(version)}`, undefined, { timeout: 30_000 });
+  await pageTrue(page, `document.querySelector(".room[data-version]")?.getAttribute("data-version") !== ${JSON.stringify(version)}`, "the move to be sent", 30_000);
 }
 
 const version = (page: Page) => page.locator(".room[data-version]").getAttribute("data-version");
@@ -284,7 +284,7 @@ describe.skipIf(!available)("decide without scrolling", () => {
         }
         await tap(page, '[data-testid="cell"]');
         // A cell payable in two suits asks which; otherwise the move is sent.
-        await page.waitForFunction(`document.querySelector('[data-testid="pay-choice"]') || document.querySelector(".room[data-version]")?.getAttribute("data-version") !== ${JSON.stringify(v)}`);
+        await pageTrue(page, `document.querySelector('[data-testid="pay-choice"]') || document.querySelector(".room[data-version]")?.getAttribute("data-version") !== ${JSON.stringify(v)}`, "a payment choice or the move");
         if ((await page.locator('[data-testid="pay-choice"]').count()) > 0) await tap(page, '[data-testid="pay-choice"]');
         await moved(page, v);
       }

@@ -9,11 +9,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import type { Config } from "../../src/config.js";
 import type { Database } from "../../src/db/client.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
-import { openTestDatabase, testConfig } from "../support/harness.js";
+import { openTestDatabase, testConfig, until } from "../support/harness.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const CLIENT_DIR = join(ROOT, "client");
@@ -50,13 +49,12 @@ export interface Bazaar {
 /**
  * A real server (in-process rooms, embedded PGlite) serving the built client. `now`: the server's
  * clock (clocks, timers); `manualTimers`: nothing fires by itself, the test moves `now` and calls
- * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick). `config`: any
- * other settings (e.g. trustProxy, for tests that make more accounts than one address may).
+ * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick).
  */
-export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean; config?: Partial<Config> } = {}): Promise<Bazaar> {
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
-  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20, ...opts.config });
+  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
   const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}), ...(opts.manualTimers ? { manualTimers: true } : {}) });
   return {
     server,
@@ -201,12 +199,23 @@ let axeSource: string | undefined;
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate("typeof window.axe !== 'undefined'"))) await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not
+  // govern (an injected <script> element would be refused, as it should be).
+  if (!(await page.evaluate("typeof window.axe !== 'undefined'"))) await page.evaluate(axeSource);
   return page.evaluate(`axe.run(document, { resultTypes: ["violations"], elementRef: true }).then((r) => r.violations.flatMap((v) =>
     v.nodes
       .filter((n) => !(v.id === "label-content-name-mismatch" && n.element && n.element.matches(".card-btn")))
       .map((n) => v.id + ": " + n.target.join(" ") + ": " + n.failureSummary.replace(/\\s+/g, " ").trim()))
   )`) as Promise<string[]>;
+}
+
+/**
+ * Waits until `expression`, evaluated in the page, is truthy. Not Playwright's waitForFunction:
+ * that evaluates a string with eval inside the page, which the page's Content-Security-Policy
+ * (rightly) refuses; page.evaluate goes through the DevTools protocol instead.
+ */
+export async function pageTrue(page: Page, expression: string, what: string, timeoutMs = 20_000): Promise<void> {
+  await until(async () => Boolean(await page.evaluate(expression)), what, timeoutMs);
 }
 
 /** The page's room version as rendered (data-version on the room element). */
@@ -286,7 +295,7 @@ export async function finishGoblinTeethComposer(page: Page, pick: (n: number) =>
     const n = await options.count();
     if (n < 2) throw new Error(`the ${step} step offers ${n} option(s); single values are filled in`);
     await options.nth(pick(n)).click();
-    await page.waitForFunction(`document.querySelector('[data-testid="gt-composer"]')?.getAttribute("data-step") !== ${JSON.stringify(step)}`);
+    await pageTrue(page, `document.querySelector('[data-testid="gt-composer"]')?.getAttribute("data-step") !== ${JSON.stringify(step)}`, "the next step");
   }
   throw new Error("the composer never reached its confirm step");
 }
