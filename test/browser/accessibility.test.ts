@@ -15,13 +15,12 @@ import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
 import { lcg, until } from "../support/harness.js";
 import { account } from "../support/accounts.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, newPage, PHONE, renderedVersion, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, newPage, PHONE, renderedVersion, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
-const identityOf = async (page: Page): Promise<Player> =>
-  (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
+const identityOf = async (page: Page): Promise<Player> => (await storedIdentity(page))!.player;
 
 /**
  * Each browser context comes from its own address (test servers trust X-Forwarded-For), since one

@@ -5,12 +5,11 @@
  * the first one out at once (its socket is disconnected and its token refused).
  */
 import { describe, expect, it } from "vitest";
-import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
-const playerIdInStorage = `JSON.parse(localStorage.getItem("goblin-bazaar.identity")).player.id`;
 
 describe.skipIf(!available)("accounts in the browser", () => {
   const t = useBrowserBazaar();
@@ -20,7 +19,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
     const one = await newPage(t.browser, DESKTOP);
     const page = one.page;
     await enterName(page, url, "Nell");
-    const guestId = await page.evaluate(playerIdInStorage);
+    const guestId = (await storedIdentity(page))!.player.id;
 
     // Where ranked play is offered, the guest is told to create an account; the option is off.
     // In the create form and in the daily challenge panel.
@@ -40,7 +39,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
     await page.getByLabel("Password").fill("password of Nell");
     await page.getByTestId("acc-submit").click();
     await expect.poll(() => page.getByTestId("account-status").textContent()).toContain("Logged in");
-    expect(await page.evaluate(playerIdInStorage)).toBe(guestId);
+    expect((await storedIdentity(page))!.player.id).toBe(guestId);
     await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
     await expect.poll(() => page.getByTestId("ranked-needs-account").count()).toBe(0);
     expect(await page.locator('input[name="mode"][value="ranked"]').isDisabled()).toBe(false);
@@ -54,7 +53,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
     await two.page.getByTestId("acc-submit").click();
     await expect.poll(() => two.page.getByTestId("acc-error").textContent()).toBe("That name and password do not match an account.");
     await enterAccount(two.page, url, "Nell"); // registered already: logs in
-    expect(await two.page.evaluate(playerIdInStorage)).toBe(guestId);
+    expect((await storedIdentity(two.page))!.player.id).toBe(guestId);
 
     // Log out everywhere from the phone: the desktop is logged out at once.
     two.page.once("dialog", (d) => void d.accept());
@@ -63,7 +62,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
     await two.page.getByLabel("Your display name").waitFor();
     await page.getByLabel("Your display name").waitFor();
     expect(await page.locator(".notice").first().textContent()).toContain("You were logged out");
-    expect(await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)).toBeNull();
+    expect(await storedIdentity(page)).toBeNull();
     await one.context.close();
     await two.context.close();
   }, 120_000);

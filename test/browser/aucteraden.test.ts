@@ -19,7 +19,7 @@ import { lcg, TestClient, until } from "../support/harness.js";
 import { account } from "../support/accounts.js";
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
-import { cardsOnPage, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, renderedVersion, startBazaar, type Bazaar } from "./support.js";
+import { cardsOnPage, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, renderedVersion, startBazaar, storedIdentity, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -30,7 +30,6 @@ const TODAY = "2026-11-22";
 const YESTERDAY = "2026-11-21";
 const t0 = Date.now();
 const now = () => Date.parse(`${TODAY}T10:00:00Z`) + (Date.now() - t0);
-const playerIdInStorage = `JSON.parse(localStorage.getItem("goblin-bazaar.identity")).player.id`;
 
 async function json(url: string): Promise<Record<string, any>> {
   return (await (await fetch(url)).json()) as Record<string, any>;
@@ -172,7 +171,7 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
 
     const { context, page } = await newPage(browser, DESKTOP);
     await enterAccount(page, url, "Iris"); // the rated daily attempt is for accounts
-    const me = (await page.evaluate(playerIdInStorage)) as string;
+    const me = (await storedIdentity(page))!.player.id;
 
     // The lobby's daily panel: today's day, the commitment (as GET /api/daily publishes it), the time to the next deal.
     const panel = page.locator('[data-testid="daily-panel"][data-game="aucteraden"]');

@@ -13,7 +13,7 @@ import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
 import { CHAT_LIMITS } from "../../src/platform/chat.js";
 import { guest, TestClient } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterAccount, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -21,8 +21,7 @@ if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMI
 /** The server's clock: still, so the rate limit's window is the test's to move. */
 let now = Date.now();
 
-const identityOf = async (page: Page): Promise<Player> =>
-  (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
+const identityOf = async (page: Page): Promise<Player> => (await storedIdentity(page))!.player;
 /** Every chat text this page holds for the room (shown or not). */
 const heldTexts = async (page: Page, roomId: string): Promise<string[]> =>
   (await page.evaluate(`(window.goblinBazaar.chats.get(${JSON.stringify(roomId)}) ?? []).map((m) => m.text)`)) as string[];
@@ -141,7 +140,7 @@ describe.skipIf(!available)("table chat in the browser", () => {
     for (const p of [host, eve]) p.setDefaultTimeout(45_000);
     await enterAccount(host, url, "LeaveHost");
     await enterAccount(eve, url, "LeaveEve");
-    const token = async (page: Page) => (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { token: string }).token;
+    const token = async (page: Page) => (await storedIdentity(page))!.token;
     const hostC = await new TestClient(url, await token(host)).ready();
     const eveC = await new TestClient(url, await token(eve)).ready();
     const rail = await new TestClient(url, (await guest(url, "Rail")).token).ready();

@@ -8,27 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Room } from "../../src/platform/room.js";
 import { until } from "../support/harness.js";
-import {
-  cardsOnPage,
-  CHROMIUM,
-  chromiumAvailable,
-  createRoom,
-  DESKTOP,
-  enterAccount,
-  enterName,
-  launchChromium,
-  newPage,
-  PHONE,
-  playOneMove,
-  renderedVersion,
-  splitWords,
-  startBazaar,
-  type Bazaar,
-} from "./support.js";
+import { cardsOnPage, CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, playOneMove, renderedVersion, splitWords, startBazaar, storedIdentity, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 /** Evaluated in the page: the player id kept in localStorage. */
-const playerIdInStorage = `JSON.parse(localStorage.getItem("goblin-bazaar.identity")).player.id`;
 if (!available) {
   console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.\n`);
 }
@@ -60,12 +43,12 @@ describe.skipIf(!available)("web client in chromium", () => {
     await page.getByRole("heading", { name: "Room not available" }).waitFor();
     expect(await page.locator(".notfound").textContent()).toContain("There is no such room"); // the server's words (NO_SUCH_ROOM)
     // Renaming keeps the same player.
-    const before = await page.evaluate(playerIdInStorage);
+    const before = (await storedIdentity(page))!.player.id;
     await page.locator('[data-testid="me"] summary').click();
     await page.getByLabel("Change your display name").fill("Zed the Bold");
     await page.getByRole("button", { name: "Rename" }).click();
     await expect.poll(() => page.locator(".me-name").textContent()).toBe("Zed the Bold");
-    expect(await page.evaluate(playerIdInStorage)).toBe(before);
+    expect((await storedIdentity(page))!.player.id).toBe(before);
     await context.close();
   });
 

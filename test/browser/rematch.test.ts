@@ -10,7 +10,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -26,7 +26,7 @@ describe.skipIf(!available)("rematch in the browser", () => {
     for (const name of ["Rin", "Sol", "Tam"]) {
       const { page } = await newPage(t.browser);
       await enterName(page, url, name);
-      const id = JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player };
+      const id = (await storedIdentity(page))!;
       pages.push(page);
       players.push(id.player);
     }

@@ -25,7 +25,7 @@ import { account } from "../support/accounts.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
 import { auctGoodMove } from "./screenshots.js";
-import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, renderedVersion, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, renderedVersion, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -187,7 +187,7 @@ describe.skipIf(!available)("small faults in the web client", () => {
     const { context, page } = await newPage(t.browser, DESKTOP);
     await enterName(page, url, "Wide");
     // Moves through the protocol as the same player (the page's own token), checked on the page after each.
-    const token = (await page.evaluate(`JSON.parse(localStorage.getItem("goblin-bazaar.identity")).token`)) as string;
+    const token = (await storedIdentity(page))!.token;
     const c = await new TestClient(url, token).ready();
     try {
       // A past day's deal, casual: the same cards every run (the test server's secret), so the
@@ -283,7 +283,7 @@ describe.skipIf(!available)("small faults in the web client", () => {
       expect(await page.getByTestId("daily-play").textContent()).toBe("Play today's challenge");
 
       // Dee plays her attempt to the end (over the protocol, as her account).
-      const token = (await page.evaluate(`JSON.parse(localStorage.getItem("goblin-bazaar.identity")).token`)) as string;
+      const token = (await storedIdentity(page))!.token;
       dee = await new TestClient(url, token).ready();
       const mine = (await dee.call("daily:start", { game: "aucteraden" })).roomId as string;
       await dee.sync(mine);

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "../../src/db/client.js";
+import type { Player } from "../../src/platform/identity.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { openTestDatabase, testConfig, until } from "../support/harness.js";
@@ -216,6 +217,12 @@ export async function axeViolations(page: Page): Promise<string[]> {
  */
 export async function pageTrue(page: Page, expression: string, what: string, timeoutMs = 20_000): Promise<void> {
   await until(async () => Boolean(await page.evaluate(expression)), what, timeoutMs);
+}
+
+/** The identity the page keeps (localStorage "goblin-bazaar.identity"): its token and player; null before a name is chosen. */
+export async function storedIdentity(page: Page): Promise<{ token: string; player: Player } | null> {
+  const raw = (await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string | null;
+  return raw ? (JSON.parse(raw) as { token: string; player: Player }) : null;
 }
 
 /** The page's room version as rendered (data-version on the room element). */

@@ -12,7 +12,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, newPage, renderedVersion, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterName, newPage, renderedVersion, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -27,7 +27,7 @@ describe.skipIf(!available)("the your-turn chime", () => {
     const service = t.bazaar.server.service;
     const { context, page } = await newPage(t.browser);
     await enterName(page, url, "Rin");
-    const rin = (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
+    const rin = (await storedIdentity(page))!.player;
     const players = [rin, (await guest(url, "Sol")).player as Player, (await guest(url, "Tam")).player as Player];
 
     // A game Rin sits in (seat 0); the others play through the server.

@@ -10,7 +10,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, DESKTOP, enterName, newPage, PHONE, splitWords, textLines, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, enterName, newPage, PHONE, splitWords, storedIdentity, textLines, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -24,7 +24,7 @@ describe.skipIf(!available)("your games in the browser", () => {
     const { context, page } = await newPage(t.browser);
     await context.grantPermissions(["notifications"], { origin: url });
     await enterName(page, url, "Rin");
-    const rin = (JSON.parse((await page.evaluate(`localStorage.getItem("goblin-bazaar.identity")`)) as string) as { player: Player }).player;
+    const rin = (await storedIdentity(page))!.player;
     const others = [(await guest(url, "Sol")).player as Player, (await guest(url, "Tam")).player as Player];
     const players = [rin, ...others];
 
