@@ -78,6 +78,12 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(weak.body.error?.code).toBe("WEAK_PASSWORD");
     expect((await post("/api/register", { name: "Long", password: "x".repeat(201) }, undefined, freshIp())).body.error?.code).toBe("WEAK_PASSWORD");
     expect((await post("/api/register", { name: "", password: "long enough" }, undefined, freshIp())).body.error?.code).toBe("BAD_NAME");
+    // A look-alike of Ann's name, its "А" Cyrillic: refused, for an account, a guest and a rename.
+    const lookAlike = await post("/api/register", { name: "Аnn", password: "long enough" }, undefined, freshIp());
+    expect([lookAlike.status, lookAlike.body.error?.code]).toEqual([400, "BAD_NAME"]);
+    expect(lookAlike.body.error?.message).toContain("Cyrillic and Latin");
+    expect((await post("/api/guest", { name: "Аnn" })).body.error?.code).toBe("BAD_NAME");
+    expect((await post("/api/rename", { name: "Аnn" }, ann.token)).body.error?.code).toBe("BAD_NAME");
     // A guest cannot take an account's name (any case); other names are fine.
     const g = await post("/api/guest", { name: "aNN" });
     expect(g.body.error?.code).toBe("NAME_TAKEN");

@@ -28,10 +28,40 @@ export function nameKey(name: string): string {
 
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} _.'-]{0,23}$/u;
 
+/**
+ * The scripts a name's letters are told apart by. A letter of none of them counts as "other"
+ * (a name in one rarer script is fine; mixing it with one of these is not).
+ */
+const SCRIPTS = ["Latin", "Greek", "Cyrillic", "Armenian", "Georgian", "Hebrew", "Arabic", "Devanagari", "Bengali", "Thai", "Ethiopic", "Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"].map(
+  (name) => [name, new RegExp(`\\p{Script=${name}}`, "u")] as const,
+);
+/** Scripts that are written together: Japanese, Chinese and Korean with Latin (UTS #39, "highly restrictive"). */
+const WRITTEN_TOGETHER = [new Set(["Latin", "Han", "Hiragana", "Katakana"]), new Set(["Latin", "Han", "Bopomofo"]), new Set(["Latin", "Han", "Hangul"])];
+
+/** The scripts of the letters of `name` (digits, spaces and punctuation belong to none). */
+export function scriptsOf(name: string): Set<string> {
+  const found = new Set<string>();
+  for (const ch of name) {
+    if (!/\p{L}/u.test(ch)) continue;
+    found.add(SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? "other");
+  }
+  return found;
+}
+
+/**
+ * A display name: 1-24 letters, digits, spaces and `_ . ' -`, starting with a letter or digit, in
+ * one script (or the scripts written together: Japanese, Chinese, Korean with Latin). Mixing
+ * scripts is how a name imitates another: "Lаura" with a Cyrillic "а" reads as "Laura" but is a
+ * different account.
+ */
 export function validateName(raw: unknown): string {
   if (typeof raw !== "string") throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
   const name = raw.normalize("NFC").trim().replace(/\s+/g, " ");
   if (!NAME_RE.test(name)) throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
+  const scripts = scriptsOf(name);
+  if (scripts.size > 1 && !WRITTEN_TOGETHER.some((set) => [...scripts].every((x) => set.has(x)))) {
+    throw err("BAD_NAME", `Write a name in one alphabet: this one mixes ${[...scripts].join(" and ")} letters, which can make it look like someone else's.`);
+  }
   return name;
 }
 
