@@ -3,14 +3,47 @@
  * client/dist, which the server serves at `/`. `npx vite --config client/vite.config.ts`
  * runs a dev server on :5173 that proxies the API and the websocket to a server on :3000.
  */
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
+
+/** Files worth compressing: text, at least 1 KB (smaller ones gain less than the header costs). */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|map|txt)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every compressible output file, once, at build time;
+ * the server sends them to browsers that accept them (@fastify/static's `preCompressed`), so no
+ * request pays for compression.
+ */
+function precompress(outDir: string): Plugin {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? walk(path) : [path];
+    });
+  return {
+    name: "goblin-bazaar-precompress",
+    apply: "build",
+    closeBundle() {
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
+        const body = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const backend = process.env.GB_DEV_BACKEND ?? "http://127.0.0.1:3000";
 
 export default defineConfig({
   root,
+  plugins: [precompress(join(root, "dist"))],
   base: "/",
   publicDir: "public",
   logLevel: "warn",

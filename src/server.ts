@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import fastifyStatic from "@fastify/static";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
@@ -29,6 +28,7 @@ import type { RoomStore } from "./platform/room-store.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { addSecurityHeaders } from "./transport/security-headers.js";
+import { NOT_FOUND, serveWebClient } from "./transport/web-client.js";
 import { attachSockets } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
@@ -96,8 +96,6 @@ async function tokenSecret(config: Config, redis: Redis | undefined, prefix: str
   writeFileSync(file, fresh, { mode: 0o600 });
   return fresh;
 }
-
-const NOT_FOUND = { code: "NOT_FOUND", message: "No such endpoint." };
 
 /**
  * One warning when a Redis connection is lost and one line when it is back (ioredis reconnects by
@@ -184,17 +182,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : null;
   await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
-  if (existsSync(join(clientDir, "index.html"))) {
-    await app.register(fastifyStatic, { root: clientDir, prefix: "/" });
-    app.setNotFoundHandler((req, reply) =>
-      req.url.startsWith("/api/") ? reply.status(404).send({ ok: false, error: NOT_FOUND }) : reply.sendFile("index.html"),
-    );
-  } else {
-    app.get("/", async (_req, reply) =>
-      reply.type("text/html").send("<!doctype html><title>Goblin Bazaar</title><h1>Goblin Bazaar</h1><p>The server is running. The web client has not been built (see README).</p>"),
-    );
-    app.setNotFoundHandler((_req, reply) => reply.status(404).send({ ok: false, error: NOT_FOUND }));
-  }
+  await serveWebClient(app, clientDir);
 
   const io = new Server(app.server, {
     transports: ["websocket"],

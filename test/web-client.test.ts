@@ -1,0 +1,104 @@
+/**
+ * Serving the web client (src/transport/web-client.ts): the build's precompressed files go to the
+ * browsers that accept them, hashed assets are cached for good and the page is revalidated, and a
+ * deep link gets the page. And the real build (client/vite.config.ts) writes a .br and a .gz that
+ * decompress to each text file.
+ */
+import { request } from "node:http";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../src/logger.js";
+import { startServer, type RunningServer } from "../src/server.js";
+import { IMMUTABLE, REVALIDATE } from "../src/transport/web-client.js";
+import { openTestDatabase, testConfig } from "./support/harness.js";
+import { CLIENT_DIST, ensureClientBuilt } from "./browser/support.js";
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A GET with exactly these headers, the body as sent (not decompressed). */
+function get(url: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("serving the web client", () => {
+  const script = Buffer.from(`console.log(${JSON.stringify("goblin ".repeat(400))});`);
+  const page = "<!doctype html><title>Goblin Bazaar</title><script type=module src=/assets/app-3f9a1c.js></script>";
+  let server: RunningServer;
+  let dispose: () => Promise<void>;
+  beforeAll(async () => {
+    const clientDir = mkdtempSync(join(tmpdir(), "gb-client-"));
+    writeFileSync(join(clientDir, "index.html"), page);
+    writeFileSync(join(clientDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    mkdirSync(join(clientDir, "assets"));
+    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js"), script);
+    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js.br"), brotliCompressSync(script));
+    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js.gz"), gzipSync(script));
+    const opened = await openTestDatabase(false);
+    dispose = opened.dispose;
+    const config = testConfig({ clientDir });
+    server = await startServer(config, { db: opened.db, logger: createLogger(config.logLevel, "web") });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  it("sends the precompressed file a browser accepts, brotli first, and the plain one otherwise", async () => {
+    const url = `${server.url}/assets/app-3f9a1c.js`;
+    const br = await get(url, { "accept-encoding": "gzip, deflate, br" });
+    expect([br.status, br.headers["content-encoding"], br.headers["content-type"]]).toEqual([200, "br", "application/javascript; charset=utf-8"]);
+    expect(brotliDecompressSync(br.body).equals(script)).toBe(true);
+    expect(br.body.length).toBeLessThan(script.length / 10);
+    const gz = await get(url, { "accept-encoding": "gzip" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).equals(script)).toBe(true);
+    const plain = await get(url);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.equals(script)).toBe(true);
+    // Shared caches keep the forms apart.
+    for (const r of [br, gz, plain]) expect(r.headers.vary).toBe("accept-encoding");
+  });
+
+  it("caches hashed assets for good, revalidates the page and the rest, and serves the page for deep links", async () => {
+    expect((await get(`${server.url}/assets/app-3f9a1c.js`)).headers["cache-control"]).toBe(IMMUTABLE);
+    for (const path of ["/", "/room/abcdefgh", "/player/Ann", "/favicon.svg"]) {
+      const r = await get(server.url + path, { "accept-encoding": "br" });
+      expect(r.status, path).toBe(200);
+      expect(r.headers["cache-control"], path).toBe(REVALIDATE);
+      expect(r.headers.etag ?? r.headers["last-modified"], path).toBeDefined();
+    }
+    expect((await get(`${server.url}/room/abcdefgh`)).body.toString()).toBe(page);
+    // The API's unknown paths stay JSON 404s.
+    const api = await get(`${server.url}/api/nothing-here`);
+    expect([api.status, JSON.parse(api.body.toString()).error.code]).toEqual([404, "NOT_FOUND"]);
+  });
+
+  it("the build writes a .br and a .gz beside every text file of 1 KB or more, each the same bytes compressed", async () => {
+    await ensureClientBuilt();
+    const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+    const texts = walk(CLIENT_DIST).filter((f) => /\.(js|css|html|svg|json|map)$/.test(f) && statSync(f).size >= 1024);
+    expect(texts.filter((f) => f.endsWith(".js")).length).toBeGreaterThan(0);
+    expect(texts.filter((f) => f.endsWith(".css")).length).toBeGreaterThan(0);
+    for (const file of texts) {
+      const body = readFileSync(file);
+      expect(existsSync(`${file}.br`) && brotliDecompressSync(readFileSync(`${file}.br`)).equals(body), `${file}.br`).toBe(true);
+      expect(existsSync(`${file}.gz`) && gunzipSync(readFileSync(`${file}.gz`)).equals(body), `${file}.gz`).toBe(true);
+    }
+  }, 120_000);
+});
