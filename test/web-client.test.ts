@@ -45,6 +45,7 @@ describe("serving the web client", () => {
     const clientDir = mkdtempSync(join(tmpdir(), "gb-client-"));
     writeFileSync(join(clientDir, "index.html"), page);
     writeFileSync(join(clientDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    writeFileSync(join(clientDir, "manifest.webmanifest"), JSON.stringify({ name: "Goblin Bazaar" }));
     mkdirSync(join(clientDir, "assets"));
     writeFileSync(join(clientDir, "assets", "app-3f9a1c.js"), script);
     writeFileSync(join(clientDir, "assets", "app-3f9a1c.js.br"), brotliCompressSync(script));
@@ -84,6 +85,7 @@ describe("serving the web client", () => {
       expect(r.headers.etag ?? r.headers["last-modified"], path).toBeDefined();
     }
     expect((await get(`${server.url}/room/abcdefgh`)).body.toString()).toBe(page);
+    expect((await get(`${server.url}/manifest.webmanifest`)).headers["content-type"]).toBe("application/manifest+json");
     // The API's unknown paths stay JSON 404s.
     const api = await get(`${server.url}/api/nothing-here`);
     expect([api.status, JSON.parse(api.body.toString()).error.code]).toEqual([404, "NOT_FOUND"]);
@@ -100,5 +102,26 @@ describe("serving the web client", () => {
       expect(existsSync(`${file}.br`) && brotliDecompressSync(readFileSync(`${file}.br`)).equals(body), `${file}.br`).toBe(true);
       expect(existsSync(`${file}.gz`) && gunzipSync(readFileSync(`${file}.gz`)).equals(body), `${file}.gz`).toBe(true);
     }
+  }, 120_000);
+
+  it("the build carries an installable app's manifest and icons, each icon the size it claims", async () => {
+    await ensureClientBuilt();
+    const index = readFileSync(join(CLIENT_DIST, "index.html"), "utf8");
+    expect(index).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+    expect(index).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png" />');
+    const manifest = JSON.parse(readFileSync(join(CLIENT_DIST, "manifest.webmanifest"), "utf8")) as {
+      name: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string; purpose?: string }[];
+    };
+    expect([manifest.name, manifest.start_url, manifest.display]).toEqual(["Goblin Bazaar", "/", "standalone"]);
+    // A PNG's width and height are the first two numbers of its IHDR chunk.
+    const pngSize = (file: string) => {
+      const b = readFileSync(file);
+      return `${b.readUInt32BE(16)}x${b.readUInt32BE(20)}`;
+    };
+    const pngs = manifest.icons.filter((i) => i.type === "image/png");
+    expect(pngs.map((i) => i.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    expect(pngs.some((i) => i.purpose === "maskable")).toBe(true);
+    for (const icon of pngs) expect(pngSize(join(CLIENT_DIST, icon.src)), icon.src).toBe(icon.sizes);
+    expect(pngSize(join(CLIENT_DIST, "apple-touch-icon.png"))).toBe("180x180");
   }, 120_000);
 });
