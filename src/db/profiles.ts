@@ -8,15 +8,12 @@ import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA } from "../protocol/rating-display.js";
 import { profilePath } from "../protocol/profiles.js";
 import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating } from "../protocol/profiles.js";
+import { nameKey } from "../platform/identity.js";
 import type { Database } from "./client.js";
 
 /** The most rating-history points a profile lists per game (the newest). */
 export const HISTORY_POINTS = 500;
 
-/** How a name is matched to an account: NFC, lower case (Account.nameKey). */
-export function nameKeyOf(name: string): string {
-  return name.normalize("NFC").trim().toLowerCase();
-}
 
 export interface ProfileOwner {
   id: string;
@@ -40,7 +37,7 @@ export async function findProfileOwner(db: Database, key: string): Promise<Profi
     : await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date }>>`
         SELECT p."id", p."name", a."name" AS "account", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
         FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
-        WHERE a."nameKey" = ${nameKeyOf(key)}`;
+        WHERE a."nameKey" = ${nameKey(key.trim())}`;
   const r = rows[0];
   return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since) } : null;
 }
