@@ -4,32 +4,12 @@
  * browser tests then run the real client under that policy (test/browser/content-security.test.ts
  * checks that it never trips it).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.js";
-import { startServer, type RunningServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "../src/transport/security-headers.js";
-import { openTestDatabase, testConfig } from "./support/harness.js";
+import { useClientDirServer } from "./support/harness.js";
 
 describe("security headers", () => {
-  let server: RunningServer;
-  let dispose: () => Promise<void>;
-  beforeAll(async () => {
-    const clientDir = mkdtempSync(join(tmpdir(), "gb-client-"));
-    writeFileSync(join(clientDir, "index.html"), "<!doctype html><title>t</title>");
-    mkdirSync(join(clientDir, "assets"));
-    writeFileSync(join(clientDir, "assets", "app.js"), "console.log(1)");
-    const opened = await openTestDatabase(false);
-    dispose = opened.dispose;
-    const config = testConfig({ clientDir });
-    server = await startServer(config, { db: opened.db, logger: createLogger(config.logLevel, "headers") });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
-  });
+  const t = useClientDirServer({ "index.html": "<!doctype html><title>t</title>", "assets/app.js": "console.log(1)" });
 
   it("are on the page, its assets, the API's answers, refusals and 404s", async () => {
     const requests: [string, RequestInit | undefined, number][] = [
@@ -43,7 +23,7 @@ describe("security headers", () => {
       ["/api/me", { headers: { authorization: "Bearer forged" } }, 401],
     ];
     for (const [path, init, status] of requests) {
-      const res = await fetch(server.url + path, init);
+      const res = await fetch(t.server.url + path, init);
       expect(res.status, path).toBe(status);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), `${name} on ${path}`).toBe(value);
     }

@@ -5,15 +5,12 @@
  * decompress to each text file.
  */
 import { request } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.js";
-import { startServer, type RunningServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import { IMMUTABLE, REVALIDATE } from "../src/transport/web-client.js";
-import { openTestDatabase, testConfig } from "./support/harness.js";
+import { useClientDirServer } from "./support/harness.js";
 import { CLIENT_DIST, ensureClientBuilt } from "./browser/support.js";
 
 interface Raw {
@@ -39,29 +36,17 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Raw> {
 describe("serving the web client", () => {
   const script = Buffer.from(`console.log(${JSON.stringify("goblin ".repeat(400))});`);
   const page = "<!doctype html><title>Goblin Bazaar</title><script type=module src=/assets/app-3f9a1c.js></script>";
-  let server: RunningServer;
-  let dispose: () => Promise<void>;
-  beforeAll(async () => {
-    const clientDir = mkdtempSync(join(tmpdir(), "gb-client-"));
-    writeFileSync(join(clientDir, "index.html"), page);
-    writeFileSync(join(clientDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
-    writeFileSync(join(clientDir, "manifest.webmanifest"), JSON.stringify({ name: "Goblin Bazaar" }));
-    mkdirSync(join(clientDir, "assets"));
-    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js"), script);
-    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js.br"), brotliCompressSync(script));
-    writeFileSync(join(clientDir, "assets", "app-3f9a1c.js.gz"), gzipSync(script));
-    const opened = await openTestDatabase(false);
-    dispose = opened.dispose;
-    const config = testConfig({ clientDir });
-    server = await startServer(config, { db: opened.db, logger: createLogger(config.logLevel, "web") });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await dispose?.();
+  const t = useClientDirServer({
+    "index.html": page,
+    "favicon.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
+    "manifest.webmanifest": JSON.stringify({ name: "Goblin Bazaar" }),
+    "assets/app-3f9a1c.js": script,
+    "assets/app-3f9a1c.js.br": brotliCompressSync(script),
+    "assets/app-3f9a1c.js.gz": gzipSync(script),
   });
 
   it("sends the precompressed file a browser accepts, brotli first, and the plain one otherwise", async () => {
-    const url = `${server.url}/assets/app-3f9a1c.js`;
+    const url = `${t.server.url}/assets/app-3f9a1c.js`;
     const br = await get(url, { "accept-encoding": "gzip, deflate, br" });
     expect([br.status, br.headers["content-encoding"], br.headers["content-type"]]).toEqual([200, "br", "application/javascript; charset=utf-8"]);
     expect(brotliDecompressSync(br.body).equals(script)).toBe(true);
@@ -77,17 +62,17 @@ describe("serving the web client", () => {
   });
 
   it("caches hashed assets for good, revalidates the page and the rest, and serves the page for deep links", async () => {
-    expect((await get(`${server.url}/assets/app-3f9a1c.js`)).headers["cache-control"]).toBe(IMMUTABLE);
+    expect((await get(`${t.server.url}/assets/app-3f9a1c.js`)).headers["cache-control"]).toBe(IMMUTABLE);
     for (const path of ["/", "/room/abcdefgh", "/player/Ann", "/favicon.svg"]) {
-      const r = await get(server.url + path, { "accept-encoding": "br" });
+      const r = await get(t.server.url + path, { "accept-encoding": "br" });
       expect(r.status, path).toBe(200);
       expect(r.headers["cache-control"], path).toBe(REVALIDATE);
       expect(r.headers.etag ?? r.headers["last-modified"], path).toBeDefined();
     }
-    expect((await get(`${server.url}/room/abcdefgh`)).body.toString()).toBe(page);
-    expect((await get(`${server.url}/manifest.webmanifest`)).headers["content-type"]).toBe("application/manifest+json");
+    expect((await get(`${t.server.url}/room/abcdefgh`)).body.toString()).toBe(page);
+    expect((await get(`${t.server.url}/manifest.webmanifest`)).headers["content-type"]).toBe("application/manifest+json");
     // The API's unknown paths stay JSON 404s.
-    const api = await get(`${server.url}/api/nothing-here`);
+    const api = await get(`${t.server.url}/api/nothing-here`);
     expect([api.status, JSON.parse(api.body.toString()).error.code]).toEqual([404, "NOT_FOUND"]);
   });
 

@@ -3,9 +3,9 @@
  * variants (embedded PGlite always; real Postgres when GB_TEST_PG_URL is set).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import { loadConfig, type Config } from "../../src/config.js";
@@ -397,4 +397,34 @@ export function useRecordingServer(): RecordingServer {
     await dispose?.();
   });
   return rec;
+}
+
+/**
+ * A server (in-process rooms, embedded PGlite) whose built web client is `files` (path under
+ * client/dist -> contents), started before the describe block's tests and closed after:
+ * `const t = useClientDirServer({...});` then `t.server` inside them.
+ */
+export function useClientDirServer(files: Record<string, string | Buffer>): { readonly server: RunningServer } {
+  let server: RunningServer | undefined;
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const clientDir = mkdtempSync(join(tmpdir(), "gb-client-"));
+    for (const [path, body] of Object.entries(files)) {
+      mkdirSync(dirname(join(clientDir, path)), { recursive: true });
+      writeFileSync(join(clientDir, path), body);
+    }
+    const opened = await openTestDatabase(false);
+    dispose = opened.dispose;
+    const config = testConfig({ clientDir });
+    server = await startServer(config, { db: opened.db, logger: createLogger(config.logLevel, "client-dir") });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+  };
 }
