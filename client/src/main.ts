@@ -636,6 +636,50 @@ function draw(): void {
   render(shell(), root);
   afterRender();
   document.title = titleFor();
+  focusPageHeading();
+}
+
+/** The heading focused after the last route change, while the focus has not moved on from it. */
+let focusedHeading: HTMLElement | null = null;
+
+/**
+ * After a route change the page's heading takes the focus (the link that was clicked may be gone),
+ * so a keyboard continues from the top of the new page and a screen reader reads where it is. A
+ * page still loading may have no heading yet, or draw a new one once loaded: until the focus moves
+ * elsewhere, the page's current heading takes it.
+ */
+function focusPageHeading(): void {
+  const active = document.activeElement;
+  if (focusedHeading && active !== focusedHeading && active && active !== document.body) focusedHeading = null;
+  if (!s.focusHeading && !(focusedHeading && !focusedHeading.isConnected)) return;
+  // Someone already typing on the new page keeps their place.
+  if (active?.matches("input, textarea, select")) {
+    s.focusHeading = false;
+    focusedHeading = null;
+    return;
+  }
+  const h1 = root.querySelector<HTMLElement>("h1");
+  if (!h1) return;
+  s.focusHeading = false;
+  if (!h1.hasAttribute("tabindex")) h1.setAttribute("tabindex", "-1");
+  h1.focus({ preventScroll: true });
+  focusedHeading = h1;
+}
+
+/** What the page is, for the tab and for a screen reader's announcement of a route change. */
+function pageTitle(): string {
+  const r = s.route;
+  switch (r.page) {
+    case "leaderboards":
+    case "leaderboard":
+      return "Leaderboards";
+    case "player":
+      return r.key;
+    case "replay":
+      return "Replay";
+    default:
+      return "";
+  }
 }
 
 function titleFor(): string {
@@ -649,8 +693,9 @@ function titleFor(): string {
     if (turns) return `(${turns}) Your turn — Goblin Bazaar`;
     if (room) return `${s.gameName(room.game)} · Goblin Bazaar`;
   }
-  if (turns) return `(${turns}) Your turn — Goblin Bazaar`;
-  return "Goblin Bazaar";
+  const page = pageTitle();
+  const here = page ? `${page} · Goblin Bazaar` : "Goblin Bazaar";
+  return turns ? `(${turns}) Your turn — ${here}` : here;
 }
 
 s.subscribe(draw);

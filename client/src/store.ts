@@ -364,9 +364,13 @@ export class Store {
     this.onRoute();
   }
 
+  /** Set by a route change: the next drawing that has the page's heading focuses it (main.ts). */
+  focusHeading = false;
+
   onRoute(): void {
     const prev = this.route;
     this.route = parseRoute();
+    this.focusHeading = true;
     if (prev.page === "room" && (this.route.page !== "room" || this.route.roomId !== prev.roomId)) {
       void this.request("room:unwatch", { roomId: prev.roomId });
     }

@@ -56,7 +56,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
   /** Every defect on `page` now, labelled with where the test stood. */
   const audit = async (page: Page, where: string): Promise<string[]> => (await axeViolations(page)).map((v) => `${where}: ${v}`);
 
-  it("the entry screen, the lobby, the account menu, the leaderboards and a profile, on a desktop and a phone", async () => {
+  it("the entry screen, the lobby, the account menu, the leaderboards and a profile, on a desktop and a phone; a route change focuses the new page's heading", async () => {
     const url = t.bazaar.server.url;
     const found: string[] = [];
     for (const [size, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
@@ -77,11 +77,22 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       found.push(...(await audit(page, `${tag} lobby`)));
       await page.locator('details[data-testid="me"] summary').click();
       found.push(...(await audit(page, `${tag} lobby, account menu open`)));
-      await page.goto(`${url}/leaderboards`);
-      await page.getByRole("heading", { level: 1 }).waitFor();
+      await page.keyboard.press("Escape");
+      // Following a link within the page moves the focus to the new page's heading, and the tab says where it is.
+      const focused = () => page.evaluate("document.activeElement?.tagName + ' ' + document.activeElement?.textContent");
+      await page.getByTestId("nav-leaderboards").click();
+      await expect.poll(focused).toBe("H1 Leaderboards");
+      // (A turn waiting for this player in a game, once the page knows of it, is counted first.)
+      expect(await page.title()).toMatch(/^(\(1\) Your turn — )?Leaderboards · Goblin Bazaar$/);
       found.push(...(await audit(page, `${tag} leaderboards`)));
+      // The logo back to the lobby, then the browser's Back: each lands on its page's heading.
+      await page.locator("a.brand").click();
+      await expect.poll(focused).toBe(`H1 Welcome, Ally${tag}`);
+      await page.goBack();
+      await expect.poll(focused).toBe("H1 Leaderboards");
       await page.goto(`${url}/player/Ally${tag}`);
       await page.getByRole("heading", { level: 1 }).waitFor();
+      expect(await page.title()).toMatch(new RegExp(`^(\\(1\\) Your turn — )?Ally${tag} · Goblin Bazaar$`));
       found.push(...(await audit(page, `${tag} profile`)));
       await context.close();
     }
