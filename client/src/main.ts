@@ -671,7 +671,6 @@ function pageTitle(): string {
   const r = s.route;
   switch (r.page) {
     case "leaderboards":
-    case "leaderboard":
       return "Leaderboards";
     case "player":
       return r.key;

@@ -16,7 +16,7 @@ import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
-export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "leaderboard" } | { page: "replay"; roomId: string }
+export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "replay"; roomId: string }
   | { page: "player"; key: string } | { page: "leaderboards"; game: string | null };
 
 export interface Toast {
