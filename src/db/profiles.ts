@@ -14,7 +14,6 @@ import type { Database } from "./client.js";
 /** The most rating-history points a profile lists per game (the newest). */
 export const HISTORY_POINTS = 500;
 
-
 export interface ProfileOwner {
   id: string;
   name: string;

@@ -13,9 +13,10 @@
 import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 
 export const NOT_FOUND = { code: "NOT_FOUND", message: "No such endpoint." };
+const noEndpoint = (reply: FastifyReply) => reply.status(404).send({ ok: false, error: NOT_FOUND });
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const REVALIDATE = "no-cache";
@@ -26,7 +27,7 @@ export async function serveWebClient(app: FastifyInstance, clientDir: string): P
     app.get("/", async (_req, reply) =>
       reply.type("text/html").send("<!doctype html><title>Goblin Bazaar</title><h1>Goblin Bazaar</h1><p>The server is running. The web client has not been built (see README).</p>"),
     );
-    app.setNotFoundHandler((_req, reply) => reply.status(404).send({ ok: false, error: NOT_FOUND }));
+    app.setNotFoundHandler((_req, reply) => noEndpoint(reply));
     return;
   }
   const hashed = join(clientDir, "assets") + sep;
@@ -40,5 +41,5 @@ export async function serveWebClient(app: FastifyInstance, clientDir: string): P
       res.setHeader("cache-control", path.startsWith(hashed) ? IMMUTABLE : REVALIDATE);
     },
   });
-  app.setNotFoundHandler((req, reply) => (req.url.startsWith("/api/") ? reply.status(404).send({ ok: false, error: NOT_FOUND }) : reply.sendFile("index.html")));
+  app.setNotFoundHandler((req, reply) => (req.url.startsWith("/api/") ? noEndpoint(reply) : reply.sendFile("index.html")));
 }
