@@ -147,6 +147,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // Counting limits (logins, registrations, table chat): shared by every node when there is Redis.
   const limiter = redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock);
   const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics });
+  // Accounts made before look-alike names were refused get their name's skeleton (name-skeleton.ts).
+  const skeletons = await accounts.backfillSkeletons();
+  if (skeletons.filled > 0) log.info({ filled: skeletons.filled }, "account name skeletons filled in");
+  if (skeletons.clashes.length > 0) log.warn({ names: skeletons.clashes }, "accounts whose names look like another account's kept their names; new look-alikes of them are refused");
   const service = new RoomService(store, {
     shareLogs: config.sharedLogs === "on",
     metrics,

@@ -8,7 +8,9 @@ import { createHmac } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { recordFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
+import { Accounts } from "../src/platform/accounts.js";
 import { TokenIssuer } from "../src/platform/identity.js";
+import { MemoryRateLimiter } from "../src/platform/rate-limit.js";
 import { startServer } from "../src/server.js";
 import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, testConfig, TestClient, until, useTestServer } from "./support/harness.js";
 
@@ -88,6 +90,54 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     const g = await post("/api/guest", { name: "aNN" });
     expect(g.body.error?.code).toBe("NAME_TAKEN");
     expect((await post("/api/guest", { name: "Annette" })).body.ok).toBe(true);
+  });
+
+  it("refuses a name that looks like an account's (by skeleton): to register, rename, or play as a guest; races end the same", async () => {
+    const ape = await register("Ape");
+    // All Cyrillic, so one script: it passes the name rules, and reads as "Ape".
+    const cyrillic = await post("/api/register", { name: "Аре", password: "long enough" }, undefined, freshIp());
+    expect([cyrillic.status, cyrillic.body.error?.code]).toEqual([409, "NAME_TAKEN"]);
+    expect(cyrillic.body.error?.message).toBe('The name "Аре" looks too much like "Ape", an account\'s name; choose another.');
+    const guest = await post("/api/guest", { name: "Аре" });
+    expect(guest.body.error?.message).toContain('looks too much like "Ape"');
+    const other = await register("Sam");
+    expect((await post("/api/rename", { name: "Аре" }, other.token)).body.error?.code).toBe("NAME_TAKEN");
+    expect((await post("/api/rename", { name: "Sarn" }, ape.token)).body.error?.message).toContain('looks too much like "Sam"');
+    // A guest renaming itself, and names that only differ in case or are merely similar, as before.
+    const g = await post("/api/guest", { name: "Apeman" });
+    expect((await post("/api/guest", { name: "Аре", token: g.body.token })).body.error?.code).toBe("NAME_TAKEN");
+    expect((await post("/api/rename", { name: "APE" }, ape.token)).body.ok).toBe(true);
+    expect((await post("/api/rename", { name: "Ape" }, ape.token)).body.ok).toBe(true);
+    expect((await post("/api/guest", { name: "Apes" })).body.ok).toBe(true);
+    // Two look-alikes registered at once: the unique index refuses whichever writes second, with
+    // the same message as the check before it (here the check is skipped to force that path).
+    const direct = new Accounts(srv.server.db, new TokenIssuer(SECRET), { limiter: new MemoryRateLimiter(clock), now: clock });
+    const raced = await direct.register({ name: "Аре", password: "long enough", guest: null }, { address: "10.9.9.9" }).catch((e: Error) => e);
+    expect(raced).toMatchObject({ code: "NAME_TAKEN", message: 'The name "Аре" looks too much like "Ape", an account\'s name; choose another.' });
+    const renamed = await direct.rename({ player: { id: other.id, name: "Sam", account: true }, session: "s" }, "Аре").catch((e: Error) => e);
+    expect(renamed).toMatchObject({ code: "NAME_TAKEN" });
+    expect((await me(other.token)).body.player.name).toBe("Sam");
+  });
+
+  it("fills in the skeletons of accounts made before them at start-up; two that already looked alike both keep their names", async () => {
+    const db = srv.server.db.prisma;
+    const at = new Date(now);
+    // As a database migrated from before 20261127000000_name_skeleton holds them: no skeleton.
+    for (const [id, name] of [["p_old_oslo", "Oslo"], ["p_old_0slo", "0slo"], ["p_old_kit", "Kit"]] as const) {
+      await db.player.create({ data: { id, name, lastSeenAt: at } });
+      await db.account.create({ data: { playerId: id, name, nameKey: name.toLowerCase(), passwordHash: "scrypt$x", createdAt: at } });
+    }
+    const direct = new Accounts(srv.server.db, new TokenIssuer(SECRET), { limiter: new MemoryRateLimiter(clock), now: clock });
+    const result = await direct.backfillSkeletons(2);
+    expect(result).toEqual({ filled: 2, clashes: ["Oslo"] }); // by player id: "p_old_0slo" first
+    const rows = await db.account.findMany({ where: { playerId: { startsWith: "p_old_" } }, select: { name: true, nameSkeleton: true }, orderBy: { name: "asc" } });
+    expect(rows).toEqual([{ name: "0slo", nameSkeleton: "Oslo" }, { name: "Kit", nameSkeleton: "Kit" }, { name: "Oslo", nameSkeleton: null }]);
+    // Run again (another node starting): nothing more to do.
+    expect(await direct.backfillSkeletons()).toEqual({ filled: 0, clashes: ["Oslo"] });
+    // New look-alikes of either are refused: one by skeleton, the other by name key.
+    expect((await post("/api/register", { name: "0sIo", password: "long enough" }, undefined, freshIp())).body.error?.message).toContain('looks too much like "0slo"');
+    expect((await post("/api/register", { name: "OSLO", password: "long enough" }, undefined, freshIp())).body.error?.message).toContain("belongs to an account");
+    expect((await post("/api/guest", { name: "Kıt" })).body.error?.message).toContain('looks too much like "Kit"');
   });
 
   it("logs in on any device with the right password only; a wrong name and a wrong password read the same", async () => {

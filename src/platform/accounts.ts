@@ -2,7 +2,8 @@
  * Accounts and login sessions (docs/protocol.md, "Accounts and sessions").
  *
  * A player is a guest (a signed token holding an id and a name, nothing stored) or an account (a
- * unique name, compared case-insensitively, and a scrypt password hash, in Postgres). A guest who
+ * unique name, compared case-insensitively and by look, name-skeleton.ts, and a scrypt password
+ * hash, in Postgres). No guest may take an account's name or one that looks like it. A guest who
  * registers with their guest token becomes the account under the same player id, so the games and
  * ratings recorded under that id stay theirs; their old guest tokens stop working.
  *
@@ -20,6 +21,7 @@ import type { Database } from "../db/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { AppError, err } from "./errors.js";
 import { nameKey, validateName, type Player, type TokenIssuer } from "./identity.js";
+import { nameSkeleton } from "./name-skeleton.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
@@ -60,10 +62,24 @@ function isUniqueViolation(e: unknown): e is Prisma.PrismaClientKnownRequestErro
   return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
 }
 
-/** Which unique key a P2002 broke ("nameKey" or the account's primary key). */
-function violated(e: Prisma.PrismaClientKnownRequestError): string {
+/** Which unique key a P2002 broke: a name's (nameKey or nameSkeleton) or another (the account's primary key). */
+function violated(e: Prisma.PrismaClientKnownRequestError): "name" | "other" {
   const meta = JSON.stringify(e.meta ?? {}) + e.message;
-  return meta.includes("nameKey") ? "nameKey" : "other";
+  return meta.includes("nameKey") || meta.includes("nameSkeleton") ? "name" : "other";
+}
+
+/** The account whose name `name` is, or looks like (see nameHolder). */
+export interface NameHolder {
+  name: string;
+  /** The same name (case aside), rather than one that only looks like it. */
+  same: boolean;
+}
+
+/** NAME_TAKEN for `name`, saying whose name it is or looks like; `hint` ends the message. */
+export function nameTaken(name: string, holder: NameHolder, hint = "choose another."): AppError {
+  return holder.same
+    ? err("NAME_TAKEN", `The name "${name}" belongs to an account; ${hint}`)
+    : err("NAME_TAKEN", `The name "${name}" looks too much like "${holder.name}", an account's name; ${hint}`);
 }
 
 function address(a: string): string {
@@ -145,10 +161,66 @@ export class Accounts {
     return this.tokens.issue({ id: player.id, name: player.name });
   }
 
-  /** Whether an account holds this name (case-insensitively), other than `exceptPlayerId`'s. */
-  async nameHeld(name: string, exceptPlayerId?: string): Promise<boolean> {
-    const a = await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(name) }, select: { playerId: true } });
-    return a !== null && a.playerId !== exceptPlayerId;
+  /**
+   * The account, other than `exceptPlayerId`'s, that holds this name (case-insensitively) or a
+   * name that looks like it (the same skeleton, name-skeleton.ts); null when there is none.
+   */
+  async nameHolder(name: string, exceptPlayerId?: string): Promise<NameHolder | null> {
+    const key = nameKey(name);
+    const found = await this.db.prisma.account.findMany({
+      where: { OR: [{ nameKey: key }, { nameSkeleton: nameSkeleton(name) }], ...(exceptPlayerId ? { NOT: { playerId: exceptPlayerId } } : {}) },
+      select: { name: true, nameKey: true },
+      take: 2,
+    });
+    const holder = found.find((a) => a.nameKey === key) ?? found[0];
+    return holder ? { name: holder.name, same: holder.nameKey === key } : null;
+  }
+
+  /** NAME_TAKEN (nameTaken) if an account other than `exceptPlayerId`'s holds or looks like this name. */
+  async checkNameFree(name: string, exceptPlayerId?: string, hint?: string): Promise<void> {
+    const holder = await this.nameHolder(name, exceptPlayerId);
+    if (holder) throw nameTaken(name, holder, hint);
+  }
+
+  /**
+   * NAME_TAKEN for a name a unique index refused: another account got it, or a look-alike of it,
+   * between the check and the write.
+   */
+  private async lostRace(name: string, playerId: string): Promise<AppError> {
+    return nameTaken(name, (await this.nameHolder(name, playerId)) ?? { name, same: true });
+  }
+
+  /**
+   * Fills in the skeleton of accounts that have none: those made before skeletons were stored
+   * (migration 20261127000000_name_skeleton), or all of them after the table changed and the
+   * column was cleared. Run at start-up; any number of nodes may run it at once. An account whose
+   * skeleton another already holds keeps none: both keep their names, and a new look-alike of
+   * either is still refused by the other's name key or skeleton. Returns how many were filled in
+   * and which names were left without (the operator is told).
+   */
+  async backfillSkeletons(batch = 500): Promise<{ filled: number; clashes: string[] }> {
+    let filled = 0;
+    const clashes: string[] = [];
+    let after = "";
+    for (;;) {
+      const rows = await this.db.prisma.account.findMany({
+        where: { nameSkeleton: null, playerId: { gt: after } },
+        select: { playerId: true, name: true },
+        orderBy: { playerId: "asc" },
+        take: batch,
+      });
+      if (rows.length === 0) break;
+      for (const a of rows) {
+        try {
+          filled += (await this.db.prisma.account.updateMany({ where: { playerId: a.playerId, nameSkeleton: null }, data: { nameSkeleton: nameSkeleton(a.name) } })).count;
+        } catch (e) {
+          if (!isUniqueViolation(e)) throw e;
+          clashes.push(a.name);
+        }
+      }
+      after = rows[rows.length - 1]!.playerId;
+    }
+    return { filled, clashes };
   }
 
   private async newSession(tx: Prisma.TransactionClient, playerId: string, userAgent: string | undefined): Promise<string> {
@@ -171,7 +243,7 @@ export class Accounts {
       if (!v) throw badToken();
       guest = v.player;
     }
-    if (await this.nameHeld(name, guest?.id)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+    await this.checkNameFree(name, guest?.id);
     return { name, password, guest };
   }
 
@@ -193,7 +265,7 @@ export class Accounts {
     try {
       const session = await this.db.prisma.$transaction(async (tx) => {
         await tx.player.upsert({ where: { id: playerId }, create: { id: playerId, name, lastSeenAt: at }, update: { name, lastSeenAt: at } });
-        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), passwordHash: hash, createdAt: at } });
+        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), passwordHash: hash, createdAt: at } });
         return this.newSession(tx, playerId, client.userAgent);
       });
       // The guest's tokens stop working (verify refuses a registered player's guest token): their sockets go too.
@@ -201,7 +273,7 @@ export class Accounts {
       return { token: this.tokens.issueSession(playerId, session), player: { id: playerId, name, account: true }, session };
     } catch (e) {
       if (isUniqueViolation(e)) {
-        if (violated(e) === "nameKey") throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+        if (violated(e) === "name") throw await this.lostRace(name, playerId);
         throw err("ALREADY_REGISTERED", "This guest has become an account already; log in to it.");
       }
       throw e;
@@ -285,17 +357,17 @@ export class Accounts {
     };
   }
 
-  /** An account's new display name (unique among accounts, case-insensitively). */
+  /** An account's new display name (unique among accounts, case-insensitively and by look). */
   async rename(v: Verified, name: string): Promise<Player> {
     if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests rename with POST /api/guest.");
     const at = new Date(this.now());
     try {
       await this.db.prisma.$transaction(async (tx) => {
-        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name) } });
+        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name) } });
         await tx.player.update({ where: { id: v.player.id }, data: { name, lastSeenAt: at } });
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+      if (isUniqueViolation(e)) throw await this.lostRace(name, v.player.id);
       throw e;
     }
     return { id: v.player.id, name, account: true };

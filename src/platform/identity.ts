@@ -7,6 +7,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { err } from "./errors.js";
+import { hasInvisible } from "./name-skeleton.js";
 
 export interface Player {
   id: string;
@@ -52,12 +53,16 @@ export function scriptsOf(name: string): Set<string> {
  * A display name: 1-24 letters, digits, spaces and `_ . ' -`, starting with a letter or digit, in
  * one script (or the scripts written together: Japanese, Chinese, Korean with Latin). Mixing
  * scripts is how a name imitates another: "Lаura" with a Cyrillic "а" reads as "Laura" but is a
- * different account.
+ * different account. Nor may it hold a letter that draws nothing (a Hangul filler): "Laura" with one
+ * at its end would read as "Laura" too. Look-alikes written in one script (an all-Cyrillic "Аре"
+ * beside "Ape") pass here and are refused where names are checked against accounts
+ * (Accounts.nameHolder, by skeleton: name-skeleton.ts).
  */
 export function validateName(raw: unknown): string {
   if (typeof raw !== "string") throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
   const name = raw.normalize("NFC").trim().replace(/\s+/g, " ");
   if (!NAME_RE.test(name)) throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
+  if (hasInvisible(name)) throw err("BAD_NAME", "Choose a name without invisible characters: they make it look like someone else's.");
   const scripts = scriptsOf(name);
   if (scripts.size > 1 && !WRITTEN_TOGETHER.some((set) => [...scripts].every((x) => set.has(x)))) {
     throw err("BAD_NAME", `Write a name in one alphabet: this one mixes ${[...scripts].join(" and ")} letters, which can make it look like someone else's.`);

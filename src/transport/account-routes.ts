@@ -96,11 +96,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
 
   /**
    * A guest identity: a name in, a signed token out. With the guest's own token, renames the same
-   * player (at every table they sit at, too). A name an account holds is refused (NAME_TAKEN).
+   * player (at every table they sit at, too). A name an account holds, or one that looks like it, is refused (NAME_TAKEN).
    */
   route("/api/guest", "POST", {
     summary: "Get a guest identity, or rename your guest",
-    description: "A name in, a signed token out. With the guest's own token, renames the same player (at every table they sit at, too). A name an account holds is NAME_TAKEN; an account's token is NOT_A_GUEST.",
+    description: "A name in, a signed token out. With the guest's own token, renames the same player (at every table they sit at, too). A name an account holds, or one that looks like it, is NAME_TAKEN; an account's token is NOT_A_GUEST.",
     tags: ["accounts"],
     body: bodyOf({ name: nameField, token: tokenField("Your guest token, to rename that guest.") }, { optional: ["token"] }),
     response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 409, 413, 429) },
@@ -110,7 +110,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     const c = body.token !== undefined ? await accounts.resolve(body.token) : null;
     if (c?.session) throw err("NOT_A_GUEST", "You are logged in to an account: rename it from your account menu (POST /api/rename).");
     const existing = c?.player ?? null;
-    if (await accounts.nameHeld(name)) throw err("NAME_TAKEN", `The name "${name}" belongs to an account; choose another, or log in if it is yours.`);
+    await accounts.checkNameFree(name, undefined, "choose another, or log in if it is yours.");
     // A new identity (not a rename) counts against its address's hourly allowance.
     const address = client(req).address;
     if (!existing) await quotas.checkNewGuest(address);
@@ -203,7 +203,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     response: { 200: okReply({ player: playerShape }), ...errors(400, 401, 403, 409, 413) },
   }, async (req, v) => {
     const name = validateName(req.body.name);
-    if (await accounts.nameHeld(name, v.player.id)) throw err("NAME_TAKEN", `The name "${name}" belongs to another account; choose another.`);
+    await accounts.checkNameFree(name, v.player.id);
     const rooms = await tablesFor(v.player, name);
     const player = await accounts.rename(v, name);
     await showAtTables(player.id, name, rooms);

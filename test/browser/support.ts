@@ -117,7 +117,7 @@ export async function enterAccount(page: Page, baseUrl: string, name: string, pa
   ]);
   if (outcome === "error") {
     const text = (await page.getByTestId("acc-error").textContent()) ?? "";
-    if (!text.includes("belongs to another account")) throw new Error(`could not register ${name}: ${text}`);
+    if (!text.includes("belongs to an account")) throw new Error(`could not register ${name}: ${text}`);
     await page.getByTestId("acc-tab-login").click();
     await page.getByLabel("Account name").fill(name);
     await page.getByLabel("Password").fill(password);
