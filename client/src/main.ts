@@ -15,7 +15,10 @@ import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAcc
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { clockBar, paceLabel, paceName, serverNow, soundToggle, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
+import { applyTheme, themePicker } from "./theme.js";
 
+// /theme-boot.js set it before the first paint already; this covers a page where that script did not run.
+applyTheme();
 const s = new Store();
 (window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
 
@@ -29,6 +32,14 @@ function connBadge(): TemplateResult {
     <span class="conn-dot" aria-hidden="true"></span><span class="conn-label">${label}</span></span>`;
 }
 
+/** Escape closes the account menu and gives the focus back to its button. */
+function closeOnEscape(e: KeyboardEvent): void {
+  const menu = e.currentTarget as HTMLDetailsElement;
+  if (e.key !== "Escape" || !menu.open) return;
+  menu.open = false;
+  menu.querySelector("summary")?.focus();
+}
+
 let renameError = "";
 function identityMenu(): TemplateResult {
   const me = s.me;
@@ -37,7 +48,7 @@ function identityMenu(): TemplateResult {
       ? html`<button class="btn small" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name</button>`
       : html``;
   }
-  return html`<details class="menu" data-testid="me">
+  return html`<details class="menu" data-testid="me" @keydown=${closeOnEscape}>
     <summary><span class="avatar small" aria-hidden="true">${me.name[0]?.toUpperCase()}</span><span class="me-name">${me.name}</span></summary>
     <div class="menu-body account-menu-body">
     <form class="rename-form" @submit=${async (e: Event) => {
@@ -57,6 +68,7 @@ function identityMenu(): TemplateResult {
     <div class="account-menu">${isAccount(s)
       ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
       : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}</div>
+    ${themePicker(() => s.changed())}
     </div>
   </details>`;
 }

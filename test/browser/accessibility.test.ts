@@ -17,6 +17,9 @@ import { lcg, until } from "../support/harness.js";
 import { account } from "../support/accounts.js";
 import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, newPage, PHONE, renderedVersion, storedIdentity, useBrowserBazaar } from "./support.js";
 
+/** The page's background in the light theme (--bg): the dark one must differ. */
+const LIGHT_BG = "rgb(243, 237, 225)";
+
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
@@ -53,8 +56,18 @@ const FIRST_STEP: Record<string, string> = {
 describe.skipIf(!available)("accessibility (axe-core)", () => {
   const t = useBrowserBazaar();
 
-  /** Every defect on `page` now, labelled with where the test stood. */
-  const audit = async (page: Page, where: string): Promise<string[]> => (await axeViolations(page)).map((v) => `${where}: ${v}`);
+  /**
+   * Every defect on `page` now, labelled with where the test stood: in the light theme, then with the
+   * system preferring dark (styles.css pairs each colour; the contrast rules check the dark twins).
+   */
+  const audit = async (page: Page, where: string): Promise<string[]> => {
+    const found = (await axeViolations(page)).map((v) => `${where}: ${v}`);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await page.evaluate("getComputedStyle(document.body).backgroundColor"), "the dark theme applied").not.toBe(LIGHT_BG);
+    found.push(...(await axeViolations(page)).map((v) => `${where}, dark: ${v}`));
+    await page.emulateMedia({ colorScheme: "light" });
+    return found;
+  };
 
   it("the entry screen, the lobby, the account menu, the leaderboards and a profile, on a desktop and a phone; a route change focuses the new page's heading", async () => {
     const url = t.bazaar.server.url;

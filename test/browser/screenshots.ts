@@ -35,13 +35,18 @@ import type { Action, LegalAction } from "../../src/games/types.js";
 import { goblinTeeth } from "../../src/games/goblin-teeth/index.js";
 import type { GoblinTeethState } from "../../src/games/goblin-teeth/state.js";
 
+/** The system theme the screenshots' browsers prefer (takeScreenshots' `colorScheme`). */
+let scheme: "light" | "dark" = "light";
+const openPage = (browser: Browser, size = DESKTOP) => newPage(browser, size, { colorScheme: scheme });
+
 interface GMState {
   turn: number | null;
   phase: string;
   auction: { number: number; bids: unknown[] } | null;
 }
 
-export async function takeScreenshots(outDir: string): Promise<string[]> {
+export async function takeScreenshots(outDir: string, opts: { colorScheme?: "light" | "dark" } = {}): Promise<string[]> {
+  scheme = opts.colorScheme ?? "light";
   if (!chromiumAvailable()) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
   const bazaar = await startBazaar({ botDelayMs: 250 });
   const browser = await launchChromium();
@@ -57,22 +62,22 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     const store = bazaar.server.store;
 
     // Other tables, so the lobby has something to show.
-    const rossetti = await newPage(browser);
+    const rossetti = await openPage(browser);
     await enterName(rossetti.page, url, "Rossetti");
     await createRoom(rossetti.page, { seats: 4, ranked: false, bots: 2 });
-    const marlowe = await newPage(browser);
+    const marlowe = await openPage(browser);
     await enterAccount(marlowe.page, url, "Marlowe");
     await createRoom(marlowe.page, { seats: 5, ranked: true });
-    const kit = await newPage(browser);
+    const kit = await openPage(browser);
     await enterName(kit.page, url, "Kit");
     await createRoom(kit.page, { seats: 3, ranked: false, bots: 2 });
     await kit.page.getByTestId("start").click();
     await kit.page.locator(".auction").waitFor();
 
-    const laura = await newPage(browser, DESKTOP);
-    const lizzie = await newPage(browser, DESKTOP);
-    const jeanie = await newPage(browser, PHONE);
-    const watcher = await newPage(browser, DESKTOP);
+    const laura = await openPage(browser, DESKTOP);
+    const lizzie = await openPage(browser, DESKTOP);
+    const jeanie = await openPage(browser, PHONE);
+    const watcher = await openPage(browser, DESKTOP);
     await enterAccount(laura.page, url, "Laura");
     await laura.page.locator(".room-row").nth(2).waitFor();
     await shot(laura.page, "lobby.png");
@@ -265,9 +270,9 @@ async function sorcerousFuturesShots(browser: Browser, bazaar: Bazaar, outDir: s
     await page.screenshot({ path: file, fullPage });
     saved.push(file);
   };
-  const morgan = await newPage(browser, DESKTOP);
-  const vivien = await newPage(browser, PHONE);
-  const watcher = await newPage(browser, DESKTOP);
+  const morgan = await openPage(browser, DESKTOP);
+  const vivien = await openPage(browser, PHONE);
+  const watcher = await openPage(browser, DESKTOP);
   await enterName(morgan.page, url, "Morgan");
   const roomId = await createRoom(morgan.page, { game: "sorcerous-futures", seats: 4, ranked: false, bots: 2 });
   await enterName(vivien.page, url, "Vivien");
@@ -406,7 +411,7 @@ async function aucteradenShots(browser: Browser, bazaar: Bazaar, outDir: string)
     c.socket.close();
   }
 
-  const goblin = await newPage(browser, DESKTOP);
+  const goblin = await openPage(browser, DESKTOP);
   await enterAccount(goblin.page, url, "Goblin Gill");
   await goblin.page.getByTestId("daily-panel").waitFor();
   await goblin.page.getByTestId("daily-play").click();
@@ -446,7 +451,7 @@ async function aucteradenShots(browser: Browser, bazaar: Bazaar, outDir: string)
   saved.push(daily);
 
   // Phone: a casual replay of yesterday's deal, a card chosen.
-  const wren = await newPage(browser, PHONE);
+  const wren = await openPage(browser, PHONE);
   await enterName(wren.page, url, "Wren");
   await wren.page.getByTestId("replay-past").click();
   await wren.page.waitForURL(/\/room\/[^/]+$/);
@@ -500,9 +505,9 @@ async function goblinTeethShots(browser: Browser, bazaar: Bazaar, outDir: string
     await page.screenshot({ path: file, fullPage });
     saved.push(file);
   };
-  const grizelda = await newPage(browser, DESKTOP);
-  const snagg = await newPage(browser, PHONE);
-  const watcher = await newPage(browser, DESKTOP);
+  const grizelda = await openPage(browser, DESKTOP);
+  const snagg = await openPage(browser, PHONE);
+  const watcher = await openPage(browser, DESKTOP);
   await enterName(grizelda.page, url, "Grizelda");
   const roomId = await createRoom(grizelda.page, { game: "goblin-teeth", seats: 3, ranked: false, bots: 1 });
   await enterName(snagg.page, url, "Snagg");

@@ -80,8 +80,8 @@ export const RESET_VIEW = "window.scrollTo(0, 0); document.activeElement && docu
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-export async function newPage(browser: Browser, size = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: size, deviceScaleFactor: 1, isMobile: size.width < 500, hasTouch: size.width < 500, reducedMotion: "reduce" });
+export async function newPage(browser: Browser, size = DESKTOP, opts: { colorScheme?: "light" | "dark" } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: size, deviceScaleFactor: 1, isMobile: size.width < 500, hasTouch: size.width < 500, reducedMotion: "reduce", colorScheme: opts.colorScheme ?? "light" });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };
