@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
+import { lightDarkFallback } from "./light-dark-fallback.js";
 
 /** Files worth compressing: text, at least 1 KB (smaller ones gain less than the header costs). */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|map|txt)$/;
@@ -43,7 +44,7 @@ const backend = process.env.GB_DEV_BACKEND ?? "http://127.0.0.1:3000";
 
 export default defineConfig({
   root,
-  plugins: [precompress(join(root, "dist"))],
+  plugins: [lightDarkFallback(), precompress(join(root, "dist"))],
   base: "/",
   publicDir: "public",
   logLevel: "warn",

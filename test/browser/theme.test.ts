@@ -73,7 +73,8 @@ describe.skipIf(!available)("light and dark themes", () => {
     const url = t.bazaar.server.url;
     const { context, page } = await newPage(t.browser, undefined, { colorScheme: "dark" });
     await enterName(page, url, "Nox");
-    const look = (selector: string) => page.locator(selector).first().evaluate((e) => [getComputedStyle(e).colorScheme, getComputedStyle(e).backgroundColor]);
+    const look = (selector: string) =>
+      page.evaluate(`(() => { const style = getComputedStyle(document.querySelector(${JSON.stringify(selector)})); return [style.colorScheme, style.backgroundColor]; })()`) as Promise<[string, string]>;
     // The lobby's cards (the fan beside the welcome) and the top bar keep the light look.
     expect((await look(".hero-fan .card"))[0]).toBe("light");
     expect(await look(".topbar")).toEqual(["light", "rgb(31, 61, 51)"]);
