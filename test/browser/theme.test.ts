@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { CHROMIUM, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -21,6 +21,12 @@ const chosen = (page: Page) => page.evaluate(`[document.documentElement.dataset.
 /** Chooses in the account menu, then closes it with Escape (the focus goes back to its button). */
 async function choose(page: Page, theme: "System" | "Light" | "Dark"): Promise<void> {
   await page.locator('details[data-testid="me"] summary').click();
+  // Every option shows whole inside the menu (it is 260 px wide, on a phone too).
+  const menu = (await page.locator(".menu-body").boundingBox())!;
+  for (const label of ["System", "Light", "Dark"]) {
+    const box = (await page.getByTestId("theme").locator("label", { hasText: label }).boundingBox())!;
+    expect(box.x + box.width, `${label} inside the menu`).toBeLessThanOrEqual(menu.x + menu.width);
+  }
   await page.getByTestId("theme").getByLabel(theme).check();
   await page.keyboard.press("Escape");
   expect(await page.evaluate(`[document.querySelector('details[data-testid="me"]').open, document.activeElement?.tagName]`)).toEqual([false, "SUMMARY"]);
@@ -69,7 +75,7 @@ describe.skipIf(!available)("light and dark themes", () => {
     await context.close();
   }, 60_000);
 
-  it("keeps cards, dice and the dark green panels in their light colours in the dark theme; panels and text turn", async () => {
+  it("keeps cards, dice and the dark green panels in their light colours in the dark theme; panels and text turn; the picker fits a phone", async () => {
     const url = t.bazaar.server.url;
     const { context, page } = await newPage(t.browser, undefined, { colorScheme: "dark" });
     await enterName(page, url, "Nox");
@@ -83,5 +89,11 @@ describe.skipIf(!available)("light and dark themes", () => {
     await page.locator('details[data-testid="me"] summary').click();
     expect(await look(".menu-body")).toEqual(["light dark", "rgb(34, 30, 26)"]);
     await context.close();
+    // On a phone the menu's picker fits as well.
+    const phone = await newPage(t.browser, PHONE);
+    await enterName(phone.page, url, "Lux");
+    await choose(phone.page, "Dark");
+    expect(await background(phone.page)).toBe(DARK);
+    await phone.context.close();
   }, 60_000);
 });
