@@ -55,6 +55,20 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
       const p = [...spectator.received].reverse().find(([e]) => e === "room:presence")?.[1] as { connected: string[] } | undefined;
       return p && p.connected.length === 4;
     }, "presence of four players across two nodes");
+    // Spectators are counted across both nodes too: the anonymous one on B, then a named one with a
+    // tab on each node (counted once), who stays counted until her last tab goes. Seats never count.
+    const watching = (c: TestClient) => ([...c.received].reverse().find(([e, p]) => e === "room:presence" && (p as { roomId: string }).roomId === roomId)?.[1] as { watching?: number } | undefined)?.watching;
+    await until(() => watching(clients[0]!) === 1, "one spectator seen from node A");
+    const eve = await guest(a.url, "Eve");
+    const eveTabs = await Promise.all([new TestClient(a.url, eve.token).ready(), new TestClient(b.url, eve.token).ready()]);
+    for (const tab of eveTabs) expect((await tab.sync(roomId)).ok).toBe(true);
+    await until(() => watching(clients[0]!) === 2 && watching(clients[1]!) === 2, "two spectators, seen from both nodes");
+    eveTabs[0]!.close();
+    const closedOne = clients[1]!.received.length;
+    await until(() => clients[1]!.received.slice(closedOne).some(([e]) => e === "room:presence"), "the presence after one tab closed");
+    expect(watching(clients[1]!)).toBe(2);
+    eveTabs[1]!.close();
+    await until(() => watching(clients[0]!) === 1 && watching(clients[1]!) === 1, "her last tab gone, on both nodes");
     expect((await clients[0]!.call("room:start", { roomId })).ok).toBe(true);
 
     let s = 99;

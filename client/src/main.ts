@@ -516,13 +516,20 @@ function eyeIcon(): TemplateResult {
   return html`<svg class="eye-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" /><circle cx="12" cy="12" r="3.2" /></svg>`;
 }
 
+/** " · 3 watching": the room's spectators, on every node (room:presence); nothing when none. */
+function watchingNote(room: RoomView): TemplateResult | typeof nothing {
+  const n = s.watching.get(room.roomId) ?? 0;
+  if (n === 0) return nothing;
+  return html` · <span class="watching" data-testid="watching" data-count=${n}>${eyeIcon()} ${n} watching</span>`;
+}
+
 function roomHead(room: RoomView): TemplateResult {
   const spectating = room.seat === null;
   return html`<div class="room-head">
     <div>
       <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
         ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
-      <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}</p>
+      <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}${watchingNote(room)}</p>
       ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>
     ${rulesFor(room.game, "table", "Rules", `Rules of ${s.gameName(room.game)}`)}

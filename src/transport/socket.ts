@@ -283,9 +283,24 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     );
   });
 
-  async function presence(roomId: string): Promise<string[]> {
+  /**
+   * Who is at a room, on every node: the player ids with a socket on it (seated or not), and how
+   * many spectators watch it (each named one once, however many tabs; each anonymous socket once).
+   */
+  async function presence(roomId: string): Promise<{ connected: string[]; watching: number }> {
     const sockets = await io.in(ch.room(roomId)).fetchSockets();
-    return [...new Set(sockets.map((s) => (s.data as SocketData).player?.id).filter((x): x is string => !!x))];
+    const spectators = ch.spec(roomId);
+    const connected = new Set<string>();
+    const named = new Set<string>();
+    let anonymous = 0;
+    for (const s of sockets) {
+      const id = (s.data as SocketData).player?.id;
+      if (id) connected.add(id);
+      if (!s.rooms.has(spectators)) continue;
+      if (id) named.add(id);
+      else anonymous++;
+    }
+    return { connected: [...connected], watching: named.size + anonymous };
   }
 
   /**
@@ -301,8 +316,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     setTimeout(() => {
       presenceDue.delete(roomId);
       presence(roomId).then(
-        (connected) => {
-          io.to(ch.room(roomId)).emit("room:presence", { roomId, connected });
+        ({ connected, watching }) => {
+          io.to(ch.room(roomId)).emit("room:presence", { roomId, connected, watching });
           noteHost(roomId, connected);
         },
         (e: unknown) => log.warn({ err: e, room: roomId }, "presence lookup failed"),
@@ -342,7 +357,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const state = history.forWatch(room, pid, since, now);
     // serverTime on the reply itself: an update (sync with since) carries none, and a client
     // takes its clock offset from each reply (docs/protocol.md, "Clocks").
-    return { state, connected: await presence(room.id), serverTime: now };
+    return { state, ...(await presence(room.id)), serverTime: now };
   }
 
   /**
@@ -362,6 +377,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       watching.socketsLeave(ch.seat(room.id, pid));
       watching.socketsJoin(ch.spec(room.id));
     }
+    // A spectator who took a seat (or a player who left one) changes how many watch.
+    announcePresence(room.id);
   }
 
   /**
@@ -553,7 +570,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
   return {
     async isPresent(roomId, playerId) {
-      return (await presence(roomId)).includes(playerId);
+      return (await presence(roomId)).connected.includes(playerId);
     },
     async drain(waitMs) {
       draining = true;

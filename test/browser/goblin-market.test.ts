@@ -84,6 +84,9 @@ describe.skipIf(!available)("web client in chromium", () => {
     await expect.poll(() => start.isEnabled()).toBe(true);
     await start.click();
     for (const p of [ann, bob, cat, spec]) await p.page.locator(".auction").waitFor();
+    // Everyone sees one spectator (Cat watched the room before she sat down: she no longer counts).
+    for (const p of [ann, bob, cat, spec]) await expect.poll(() => p.page.getByTestId("watching").getAttribute("data-count")).toBe("1");
+    expect(await ann.page.getByTestId("watching").textContent()).toContain("1 watching");
 
     const players: Record<string, Page> = { Ann: ann.page, Bob: bob.page, Cat: cat.page };
     const room0 = (await store.get(roomId))!;
