@@ -10,7 +10,8 @@ import { auctLogSentence } from "./auct-log.js";
 import { loadBoard } from "./daily.js";
 import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { Store } from "./store.js";
-import { logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
+import { cardChips, logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
+import type { GameTable } from "./games.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { ordinal } from "./words.js";
@@ -551,3 +552,11 @@ function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
       ${seedOpen && s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;
 }
+
+/** Aucteraden's table code for the registry (games.ts): this module is its own chunk. */
+export const aucteradenTable: GameTable = {
+  table: auctTable,
+  status: auctStatus,
+  logSentence: (e, ctx) => auctLogSentence(e, ctx.name(0)),
+  hiddenRows: (h) => html`<dt>Deck, top first</dt><dd>${cardChips((h as { deck: string[] }).deck, cardChip)}</dd>`,
+};

@@ -11,7 +11,8 @@ import { highBid } from "../../src/games/goblin-market/bids.js";
 import type { Payouts } from "../../src/games/goblin-market/state.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { bidForm, cardChips, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import type { GameTable } from "./games.js";
 import { cardsWord, coinsWord } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
@@ -354,3 +355,14 @@ function gmResultsExtra(room: RoomView): (seat: number) => TemplateResult {
       <span class="nowrap">−${sc.negative} in ${SUITS.filter((su) => !sc.positiveSuits.includes(su)).map((su) => suitIcon(su, true))}</span></div>`;
   };
 }
+
+/** Goblin Market's table code for the registry (games.ts): this module is its own chunk. */
+export const goblinMarketTable: GameTable = {
+  table: gmTable,
+  status: gmStatus,
+  logSentence: (e, ctx) => logSentence(e, ctx.name),
+  hiddenRows: (h) => {
+    const x = h as { auctionDeck: string[]; goblinDeck: string[] };
+    return html`<dt>Auction deck, top first</dt><dd>${cardChips(x.auctionDeck, cardChip)}</dd><dt>Goblin deck, top first</dt><dd>${cardChips(x.goblinDeck, cardChip)}</dd>`;
+  },
+};

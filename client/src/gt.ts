@@ -27,7 +27,8 @@ import {
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import type { Store } from "./store.js";
-import { decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { cardChips, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import type { GameTable } from "./games.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
 import { cardsWord, ordinal } from "./words.js";
 
@@ -889,3 +890,19 @@ function revealPanel(room: RoomView, v: GTView): unknown {
   </section>`;
 }
 
+
+/** Goblin Teeth's table code for the registry (games.ts): this module is its own chunk. */
+export const goblinTeethTable: GameTable = {
+  table: gtTable,
+  status: gtStatus,
+  logSentence: (e, ctx) => {
+    const view = ctx.view as { dice?: Array<{ owner: number }> } | undefined;
+    return gtLogSentence(e, { name: ctx.name, you: ctx.you, owner: (die) => view?.dice?.[die]?.owner ?? Math.floor(die / 3) }, potHistory(ctx.log));
+  },
+  hiddenRows: (h, name) => {
+    const x = h as { hands: string[][]; itemDeck: string[]; cheatDeck: string[] };
+    return html`${x.hands.map((hand, seat) => html`<dt>${name(seat)}'s hand</dt><dd>${cardChips(hand, cardChip)}</dd>`)}
+      <dt>Item deck, top first</dt><dd>${cardChips(x.itemDeck, cardChip)}</dd>
+      <dt>Cheat deck, top first</dt><dd>${cardChips(x.cheatDeck, cardChip)}</dd>`;
+  },
+};

@@ -2,7 +2,7 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./styles.css";
 import { cardFace } from "./decktet.js";
-import { gameClient, playersText } from "./games.js";
+import { gameRules, gameTable, knownGame, playersText, tableLoading } from "./games.js";
 import { dailyPanel, dailyWatch } from "./daily.js";
 import { profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
@@ -90,7 +90,7 @@ function announcement(): string {
   if (s.route.page !== "room") return "";
   const room = s.rooms.get(s.route.roomId);
   if (!room || room.status !== "playing" && room.status !== "finished") return "";
-  const game = gameClient(room.game);
+  const game = gameTable(room.game, () => s.changed());
   if (game && room.view) return game.status(room);
   return room.legal.length ? "Your turn." : "";
 }
@@ -220,8 +220,8 @@ function gameById(id: string): GameInfo | undefined {
 
 /** The button that opens a game's Rules panel (client/src/rules/); `key` names its place, for focus on close. */
 function rulesFor(game: string, key: string, label: string, ariaLabel?: string): TemplateResult | typeof nothing {
-  const g = gameClient(game);
-  return g ? rulesButton({ name: s.gameName(game), load: g.rules, key, label, ...(ariaLabel ? { ariaLabel } : {}) }) : nothing;
+  const load = gameRules(game);
+  return load ? rulesButton({ name: s.gameName(game), load, key, label, ...(ariaLabel ? { ariaLabel } : {}) }) : nothing;
 }
 
 function createPanel(): TemplateResult {
@@ -548,8 +548,8 @@ function roomPage(roomId: string): TemplateResult {
   if (room.status === "open") body = waitingRoom(room);
   else if (room.status === "closed") body = closedRoom(room);
   else {
-    const game = gameClient(room.game);
-    body = game && room.view ? game.table(s, room) : genericTable(room);
+    const game = room.view ? gameTable(room.game, () => s.changed()) : undefined;
+    body = game ? game.table(s, room) : room.view && knownGame(room.game) ? tableLoading(room.game) : genericTable(room);
   }
   // The chat after the table's main area: it never pushes the game's controls down (chat.ts).
   // None for the one player of a ranked solitaire table (a daily attempt): spectators' messages

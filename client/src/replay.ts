@@ -9,7 +9,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Replay, ReplayStep } from "../../src/protocol/replay.js";
 import { friendly } from "./errors.js";
-import { gameClient } from "./games.js";
+import { gameTable, knownGame, loadedTable, tableLoading } from "./games.js";
 import { seedCheck } from "./table-common.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, LogEntry, RoomView } from "./types.js";
@@ -151,6 +151,8 @@ export function replayPage(s: Store, roomId: string): TemplateResult {
     return html`<section class="panel loading" aria-busy="true"><p>Replaying the game…</p></section>`;
   }
   const m = sc.meta;
+  // The game's table code (its own chunk): the board, the step lines and the hidden cards need it.
+  if (!gameTable(m.game, () => s.changed()) && knownGame(m.game)) return tableLoading(m.game);
   const step = m.steps[sc.step]!;
   const view = sc.views.get(sc.step);
   if (view === undefined) ensureView(s, sc, sc.step);
@@ -233,7 +235,7 @@ function sentence(sc: ReplayScreen, e: LogEntry): TemplateResult {
 
 function sentenceFor(sc: ReplayScreen, e: LogEntry, you: number | null): TemplateResult {
   const m = sc.meta!;
-  const game = gameClient(m.game);
+  const game = loadedTable(m.game);
   if (!game) return html`${e.type}`;
   return game.logSentence(e, { name: (seat) => nameOf(m, seat), you, view: sc.views.get(sc.step), log: logThrough(m, sc.step) });
 }
@@ -332,7 +334,7 @@ function synthRoom(sc: ReplayScreen, view: unknown, n: number): RoomView {
 
 function board(s: Store, sc: ReplayScreen, view: unknown): TemplateResult {
   const room = synthRoom(sc, view, sc.step);
-  const game = gameClient(room.game);
+  const game = loadedTable(room.game);
   return game ? game.table(s, room) : html`<pre class="raw">${JSON.stringify(view, null, 2)}</pre>`;
 }
 
@@ -342,7 +344,7 @@ function board(s: Store, sc: ReplayScreen, view: unknown): TemplateResult {
 function hiddenPanel(game: string, view: unknown): TemplateResult {
   const h = (view as { hidden?: Record<string, unknown> } | null)?.hidden;
   if (!h) return html``;
-  const rows = gameClient(game)?.hiddenRows(h, (seat) => nameOfView(view, seat)) ?? html`<dt>Hidden</dt><dd><pre class="raw">${JSON.stringify(h, null, 2)}</pre></dd>`;
+  const rows = loadedTable(game)?.hiddenRows(h, (seat) => nameOfView(view, seat)) ?? html`<dt>Hidden</dt><dd><pre class="raw">${JSON.stringify(h, null, 2)}</pre></dd>`;
   return html`<details class="panel replay-hidden" data-testid="replay-hidden" open>
     <summary class="panel-title">Everything hidden at this point</summary>
     <dl class="replay-hidden-list">${rows}</dl>

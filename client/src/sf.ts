@@ -9,7 +9,8 @@ import { cardChip, cardFace, cardLabel, cardOf, listWords, SUITS, suitIcon, type
 import { sfLogSentence } from "./sf-log.js";
 import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { bidForm, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { bidForm, cardChips, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import type { GameTable } from "./games.js";
 import { cardsWord } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 
@@ -527,3 +528,17 @@ function endExtra(v: SFView): (seat: number) => TemplateResult {
     </div>`;
   };
 }
+
+/** Sorcerous Futures' table code for the registry (games.ts): this module is its own chunk. */
+export const sorcerousFuturesTable: GameTable = {
+  table: sfTable,
+  status: sfStatus,
+  logSentence: (e, ctx) => sfLogSentence(e, ctx.name),
+  hiddenRows: (h, name) => {
+    const x = h as { seats: Array<{ seat: number; valuations: string[]; faceDown: string[] }>; extras: { valuations: string[]; setAside: string[] } | null; deck: string[] };
+    return html`${x.seats.map((st) => html`<dt>${name(st.seat)}'s valuations</dt><dd>${cardChips(st.valuations, cardChip)}</dd>
+        <dt>${name(st.seat)}'s face-down cards</dt><dd>${cardChips(st.faceDown, cardChip)}</dd>`)}
+      ${x.extras ? html`<dt>Extra valuations (three players)</dt><dd>${cardChips(x.extras.valuations, cardChip)}</dd><dt>Set aside (three players)</dt><dd>${cardChips(x.extras.setAside, cardChip)}</dd>` : nothing}
+      <dt>Deck, top first</dt><dd>${cardChips(x.deck, cardChip)}</dd>`;
+  },
+};

@@ -11,6 +11,11 @@ export { seatClock } from "./clock.js";
 
 type RoomNotice = RoomView["notices"][number];
 
+/** Card chips in a row, or "none": the replay's lists of hidden cards (`chip`: how one card is drawn). */
+export function cardChips(ids: readonly string[], chip: (id: string) => TemplateResult): TemplateResult {
+  return ids.length ? html`<span class="chips">${ids.map((id) => chip(id))}</span>` : html`<span class="muted">none</span>`;
+}
+
 export function seatName(room: RoomView, seat: number): string {
   return room.seats[seat]?.name ?? `Seat ${seat + 1}`;
 }
