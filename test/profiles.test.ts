@@ -254,7 +254,8 @@ describe.each(variants)("profiles and leaderboards ($name)", ({ realPg }) => {
     for (const x of rows) {
       expect(x).toEqual({
         playerId: expect.any(String), name: expect.any(String), mu: expect.any(Number), sigma: expect.any(Number), ordinal: expect.any(Number), games: expect.any(Number),
-        rating: displayRating(x.mu), provisional: isProvisional(x.sigma), rank: x.provisional ? null : expect.any(Number), profile: expect.stringMatching(/^\/player\//),
+        rating: displayRating(x.mu), provisional: isProvisional(x.sigma), inactive: false, lastGameAt: expect.stringMatching(/^2026-11-2\dT/),
+        rank: x.provisional ? null : expect.any(Number), profile: expect.stringMatching(/^\/player\//),
       });
     }
     const settled = rows.filter((x) => !x.provisional);
@@ -268,5 +269,34 @@ describe.each(variants)("profiles and leaderboards ($name)", ({ realPg }) => {
     expect(dee.rating).toBeGreaterThan(rows.find((x) => x.playerId === ids["Çam"]).rating);
     expect(rows.find((x) => x.playerId === ids["Ann Lee"])).toMatchObject({ rank: 1, name: "Ann Lee", profile: "/player/Ann%20Lee" });
     expect((await getAs(`${base}/api/games/aucteraden/leaderboard`)).body.players).toEqual([]);
+  });
+
+  it("ranks only players with a rated game in the last 30 days; the others follow, unranked, until their next", async () => {
+    const board = async () => (await getAs(`${base}/api/games/goblin-market/leaderboard`)).body.players as any[];
+    const before = await board();
+    // Ann's last rated Goblin Market game was at T0 + 11 h, Dee's at T0 + 21 h.
+    expect(before.find((x) => x.playerId === ids["Ann Lee"]).lastGameAt).toBe(new Date(T0 + 11 * 3_600_000).toISOString());
+    const saved = clock;
+    try {
+      // 30 days after Ann's, Bob's and Çam's last games, Dee's the latest: everyone settled is inactive.
+      clock = T0 + 21 * 3_600_000 + 30 * 86_400_000 + 1;
+      const idle = await board();
+      const settled = before.filter((x) => !x.provisional);
+      expect(idle.filter((x) => x.rank !== null)).toEqual([]);
+      expect(idle.slice(0, settled.length).map((x) => [x.playerId, x.inactive, x.rank])).toEqual(settled.map((x) => [x.playerId, true, null]));
+      expect(idle.find((x) => x.playerId === ids.Dee)).toMatchObject({ provisional: true, inactive: false, rank: null });
+      // A day short of that, those who played last are still ranked.
+      clock = T0 + 21 * 3_600_000 + 29 * 86_400_000;
+      expect((await board()).filter((x) => x.rank !== null).length).toBe(settled.length);
+      // Ann and Bob play again 40 days on: ranked 1 and 2 (by rating); Çam stays inactive, below them.
+      clock = T0 + 40 * 86_400_000;
+      await record(rec({ at: clock - 60_000, players: [{ id: ids["Ann Lee"]!, name: "Ann Lee" }, { id: ids.Bob!, name: "Bob" }, { id: null, name: "Bot 1" }], places: [1, 2, 3] }));
+      const again = await board();
+      expect(again.filter((x) => x.rank !== null).map((x) => [x.playerId, x.rank])).toEqual([[ids["Ann Lee"], 1], [ids.Bob, 2]]);
+      expect(again[2]).toMatchObject({ playerId: ids["Çam"], inactive: true, rank: null });
+      expect(again.find((x) => x.playerId === ids["Ann Lee"]).lastGameAt).toBe(new Date(clock - 60_000).toISOString());
+    } finally {
+      clock = saved;
+    }
   });
 });

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { PROVISIONAL_SIGMA, RATING_BASE } from "../../src/protocol/rating-display.js";
-import { profilePath, type LeaderboardReply, type LeaderboardRow } from "../../src/protocol/profiles.js";
+import { LEADERBOARD_ACTIVE_DAYS, profilePath, type LeaderboardReply, type LeaderboardRow } from "../../src/protocol/profiles.js";
 import type { BoardEntry } from "./daily.js";
 import { getApi, ratingMark } from "./profile.js";
 import type { Store } from "./store.js";
@@ -71,7 +71,9 @@ function ratingBoard(s: Store, g: GameInfo): TemplateResult {
   fetchInto(s, `board:${g.id}`, slot, `/api/games/${g.id}/leaderboard`, (b: LeaderboardReply) => b.players);
   const wait = loading(slot, "the leaderboard");
   const rows = slot.value ?? [];
-  const ranked = rows.filter((r) => !r.provisional);
+  const ranked = rows.filter((r) => r.rank !== null);
+  // (A server from before inactivity was ranked sends no `inactive`: nobody is.)
+  const inactive = rows.filter((r) => !r.provisional && r.inactive === true);
   const provisional = rows.filter((r) => r.provisional);
   const head = html`<thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Rated games</th></tr></thead>`;
   return html`<section class="panel leaders" aria-labelledby="lb-rating-h" data-testid="rating-board" data-game=${g.id}>
@@ -81,7 +83,10 @@ function ratingBoard(s: Store, g: GameInfo): TemplateResult {
       ? html`<p class="muted empty">No ranked ${g.name} game has been played yet. Create a ranked room in the lobby!</p>`
       : scrollTable(`${g.name} players by rating`, html`<table class="results leader-table">
           <caption class="sr-only">${g.name} players by rating</caption>${head}
-          <tbody>${ranked.length ? ratingRows(s, ranked) : html`<tr><td colspan="4" class="muted">Nobody's rating has settled yet.</td></tr>`}</tbody>
+          <tbody>${ranked.length ? ratingRows(s, ranked) : html`<tr><td colspan="4" class="muted">${inactive.length ? `Nobody with a settled rating has played a rated game in the last ${LEADERBOARD_ACTIVE_DAYS} days.` : "Nobody's rating has settled yet."}</td></tr>`}</tbody>
+          ${inactive.length
+            ? html`<tbody class="inactive-rows" data-testid="inactive-rows"><tr><th scope="rowgroup" colspan="4" class="muted small">No rated game in the last ${LEADERBOARD_ACTIVE_DAYS} days (ranked again after their next)</th></tr>${ratingRows(s, inactive)}</tbody>`
+            : nothing}
           ${provisional.length
             ? html`<tbody class="provisional-rows"><tr><th scope="rowgroup" colspan="4" class="muted small">Provisional ratings (not ranked until they settle)</th></tr>${ratingRows(s, provisional)}</tbody>`
             : nothing}
@@ -152,6 +157,8 @@ export function leaderboardsPage(s: Store, gameId: string | null): TemplateResul
                   stronger player is expected to finish ahead about ten times to one.</p>
                 <p>A rating marked <b>?</b> is provisional: the system is not yet sure (its uncertainty, σ, is above ${PROVISIONAL_SIGMA}), which is
                   the case for a player's first 6 to 12 rated games. Provisional players are listed after the ranked ones and get no rank.</p>
+                <p>Only players with a rated game of ${chosen.name} in the last ${LEADERBOARD_ACTIVE_DAYS} days are ranked; the others are listed after them,
+                  unranked, and keep their rating: their next rated game ranks them again.</p>
               </details>`
             : nothing}`}
   </div>`;

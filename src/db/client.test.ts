@@ -47,7 +47,7 @@ describe("openDatabase with embedded PGlite", () => {
     const db2 = await openDatabase({ pgliteDir: dir, logger });
     try {
       expect((await getFinishedGame(db2, rec.roomId))?.seed).toBe("s");
-      expect(logs[0].obj).toMatchObject({ db: "pglite", applied: [expect.stringMatching(/_init$/), expect.stringMatching(/_daily_challenge$/), expect.stringMatching(/_forfeit$/), expect.stringMatching(/_accounts$/), expect.stringMatching(/_table_chat$/), expect.stringMatching(/_name_skeleton$/)] });
+      expect(logs[0].obj).toMatchObject({ db: "pglite", applied: [expect.stringMatching(/_init$/), expect.stringMatching(/_daily_challenge$/), expect.stringMatching(/_forfeit$/), expect.stringMatching(/_accounts$/), expect.stringMatching(/_table_chat$/), expect.stringMatching(/_name_skeleton$/), expect.stringMatching(/_rating_last_game$/)] });
       expect(logs[1].obj).toMatchObject({ db: "pglite", applied: [] });
     } finally {
       await db2.close();

@@ -247,7 +247,8 @@ async function writeGame(
     });
     await tx.$executeRaw`
       UPDATE "Rating" AS r
-      SET "mu" = v.mu, "sigma" = v.sigma, "ordinal" = v.ord, "games" = r."games" + 1, "updatedAt" = CURRENT_TIMESTAMP
+      SET "mu" = v.mu, "sigma" = v.sigma, "ordinal" = v.ord, "games" = r."games" + 1, "updatedAt" = CURRENT_TIMESTAMP,
+        "lastGameAt" = GREATEST(r."lastGameAt", ${rec.finishedAt})
       FROM (VALUES ${Prisma.join(values)}) AS v(pid, mu, sigma, ord)
       WHERE r."playerId" = v.pid AND r."gameType" = ${rec.gameType}`;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, renameSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,6 +161,49 @@ describe.each(backends)("migrate() on $name", (backend) => {
       writeFileSync(path.join(copy.dir, "99990101000000_add_note", "migration.sql"), `ALTER TABLE "Player" ADD COLUMN "note" TEXT;\n`);
       expect(await migrate(f.db, copy.dir)).toEqual(["99990101000000_add_note"]);
       await f.db.query(`SELECT "note" FROM "Player"`);
+    } finally {
+      copy.cleanup();
+      await f.close();
+    }
+  });
+
+  it("20261128000000_rating_last_game fills in each rating's latest rated game from the games recorded before it", async () => {
+    const f = await backend.fresh();
+    const copy = copyMigrations();
+    const later = path.join(copy.dir, "20261128000000_rating_last_game");
+    const held = path.join(copy.dir, "..", "held");
+    try {
+      renameSync(later, held);
+      await migrate(f.db, copy.dir);
+      // Ann: two ranked Goblin Market games and a casual one after them; Bob: one ranked game of
+      // each type; Cy: a rating row but no rated seat (it stays null).
+      await f.db.query(`INSERT INTO "Player" ("id", "name", "lastSeenAt") VALUES ('ann', 'Ann', now()), ('bob', 'Bob', now()), ('cy', 'Cy', now())`);
+      const game = (id: string, type: string, ranked: boolean, at: string) =>
+        f.db.query(`INSERT INTO "Game" ("id", "gameType", "ranked", "options", "playerCount", "seed", "commitment", "actions", "outcome", "startedAt", "finishedAt")
+          VALUES ($1, $2, $3, '{}', 2, 's', 'c', '[]', '{}', $4, $4)`, [id, type, ranked, at]);
+      const seat = (gameId: string, seatNo: number, pid: string, rated: boolean) =>
+        f.db.query(`INSERT INTO "GameSeat" ("gameId", "seat", "playerId", "name", "isBot", "score", "place", "muAfter") VALUES ($1, $2, $3, $3, false, 0, 1, $4)`, [gameId, seatNo, pid, rated ? 25 : null]);
+      await game("g1", "goblin-market", true, "2026-10-01T10:00:00Z");
+      await game("g2", "goblin-market", true, "2026-10-20T10:00:00Z");
+      await game("g3", "goblin-market", false, "2026-11-01T10:00:00Z");
+      await game("g4", "sorcerous-futures", true, "2026-09-05T10:00:00Z");
+      await seat("g1", 0, "ann", true);
+      await seat("g1", 1, "bob", true);
+      await seat("g2", 0, "ann", true);
+      await seat("g3", 0, "ann", false);
+      await seat("g4", 0, "bob", true);
+      for (const [pid, type] of [["ann", "goblin-market"], ["bob", "goblin-market"], ["bob", "sorcerous-futures"], ["cy", "goblin-market"]]) {
+        await f.db.query(`INSERT INTO "Rating" ("playerId", "gameType", "mu", "sigma", "ordinal", "games", "updatedAt") VALUES ($1, $2, 25, 5, 10, 1, now())`, [pid, type]);
+      }
+      renameSync(held, later);
+      expect(await migrate(f.db, copy.dir)).toEqual(["20261128000000_rating_last_game"]);
+      const rows = (await f.db.query(`SELECT "playerId", "gameType", "lastGameAt" FROM "Rating" ORDER BY "playerId", "gameType"`)).rows;
+      expect(rows.map((r: { playerId: string; gameType: string; lastGameAt: Date | string | null }) => [r.playerId, r.gameType, r.lastGameAt === null ? null : new Date(r.lastGameAt).toISOString()])).toEqual([
+        ["ann", "goblin-market", "2026-10-20T10:00:00.000Z"],
+        ["bob", "goblin-market", "2026-10-01T10:00:00.000Z"],
+        ["bob", "sorcerous-futures", "2026-09-05T10:00:00.000Z"],
+        ["cy", "goblin-market", null],
+      ]);
     } finally {
       copy.cleanup();
       await f.close();

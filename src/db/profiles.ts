@@ -6,7 +6,7 @@
  */
 import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA } from "../protocol/rating-display.js";
-import { profilePath } from "../protocol/profiles.js";
+import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
 import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
 import type { Database } from "./client.js";
@@ -178,21 +178,26 @@ export async function playerGames(db: Database, playerId: string, before: GamesC
 }
 
 /**
- * A game's rating leaderboard: players whose rating is settled first, by displayed rating (mu;
- * then the conservative ordinal, more games, id), each with its rank; then provisional ones,
- * the same way, unranked.
+ * A game's rating leaderboard, in three parts: players whose rating is settled and who played a
+ * rated game of it in the last LEADERBOARD_ACTIVE_DAYS days (at `now`, the server's clock), each
+ * with its rank; then settled but inactive ones; then provisional ones; each part by displayed
+ * rating (mu; then the conservative ordinal, more games, id), the last two unranked.
  */
-export async function ratingLeaderboard(db: Database, gameType: string, limit: number): Promise<LeaderboardRow[]> {
+export async function ratingLeaderboard(db: Database, gameType: string, limit: number, now: number): Promise<LeaderboardRow[]> {
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
-  const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; account: string | null; mu: number; sigma: number; ordinal: number; games: number }>>`
-    SELECT r."playerId", p."name", a."name" AS "account", r."mu", r."sigma", r."ordinal", r."games"
-    FROM "Rating" r JOIN "Player" p ON p."id" = r."playerId" LEFT JOIN "Account" a ON a."playerId" = r."playerId"
+  const activeSince = new Date(now - LEADERBOARD_ACTIVE_DAYS * 86_400_000);
+  const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; account: string | null; mu: number; sigma: number; ordinal: number; games: number; lastGameAt: Date | null; part: number }>>`
+    SELECT r."playerId", p."name", a."name" AS "account", r."mu", r."sigma", r."ordinal", r."games", r."lastGameAt", part
+    FROM "Rating" r JOIN "Player" p ON p."id" = r."playerId" LEFT JOIN "Account" a ON a."playerId" = r."playerId",
+      LATERAL (SELECT CASE WHEN r."sigma" > ${PROVISIONAL_SIGMA}::double precision THEN 2
+                           WHEN r."lastGameAt" IS NULL OR r."lastGameAt" < ${activeSince} THEN 1 ELSE 0 END AS part) AS parts
     WHERE r."gameType" = ${gameType}
-    ORDER BY (r."sigma" > ${PROVISIONAL_SIGMA}::double precision) ASC, r."mu" DESC, r."ordinal" DESC, r."games" DESC, r."playerId" ASC
+    ORDER BY part ASC, r."mu" DESC, r."ordinal" DESC, r."games" DESC, r."playerId" ASC
     LIMIT ${take}`;
   let rank = 0;
   return rows.map((r) => {
     const provisional = isProvisional(Number(r.sigma));
+    const inactive = Number(r.part) === 1;
     return {
       playerId: r.playerId,
       name: r.account ?? r.name,
@@ -202,7 +207,9 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
       games: Number(r.games),
       rating: displayRating(Number(r.mu)),
       provisional,
-      rank: provisional ? null : ++rank,
+      inactive,
+      lastGameAt: r.lastGameAt ? new Date(r.lastGameAt).toISOString() : null,
+      rank: provisional || inactive ? null : ++rank,
       profile: profilePath({ playerId: r.playerId, account: r.account }),
     };
   });

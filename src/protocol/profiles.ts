@@ -105,10 +105,20 @@ export interface LeaderboardRow {
   /** Displayed rating. */
   rating: number;
   provisional: boolean;
-  /** 1-based place among players whose rating is not provisional; null while provisional. */
+  /**
+   * Settled, but no rated game of this type in the last LEADERBOARD_ACTIVE_DAYS days: listed after
+   * the ranked players, unranked, until their next rated game.
+   */
+  inactive: boolean;
+  /** When their latest rated game of this type finished (ISO 8601); null if none is recorded. */
+  lastGameAt: string | null;
+  /** 1-based place among players whose rating is settled and active; null otherwise. */
   rank: number | null;
   profile: string;
 }
+
+/** A leaderboard ranks only players with a rated game within this many days (as Lichess does, with a week). */
+export const LEADERBOARD_ACTIVE_DAYS = 30;
 
 export interface LeaderboardReply {
   ok: true;

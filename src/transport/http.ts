@@ -119,7 +119,7 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
   app.get<{ Params: { game: string } }>("/api/games/:game/leaderboard", {
     schema: routeDoc({
       summary: "A game's rating leaderboard (top 100)",
-      description: "Established ratings first, ranked 1, 2, ...; then provisional ones with rank null.",
+      description: "Established ratings of players with a rated game in the last 30 days first, ranked 1, 2, ...; then established but inactive ones, then provisional ones, both with rank null.",
       tags: ["games"],
       params: gameParam,
       response: { 200: okReply({ game: str(), players: arrayOf(leaderboardRow) }), ...errors(400) },
@@ -127,7 +127,7 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
   }, async (req) => {
     // The params schema admits only the ids of the games offered.
     const game = findGame(req.params.game)!;
-    return { ok: true, game: game.id, players: await ratingLeaderboard(db, game.id, 100) };
+    return { ok: true, game: game.id, players: await ratingLeaderboard(db, game.id, 100, deps.now()) };
   });
 
   registerProfileRoutes(app, { db, daily, requester });

@@ -123,7 +123,8 @@ export const roomSummary = obj(
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num(), ordinal: num(), games: int(),
-  rating: num("The displayed rating."), provisional: bool(), rank: nullable(int("1, 2, ...; null while provisional.")), profile: str("The web client's page of the player."),
+  rating: num("The displayed rating."), provisional: bool(), inactive: bool("Settled, but no rated game of this game in the last 30 days: unranked until the next."),
+  lastGameAt: nullable(str("When the latest rated game finished, ISO 8601.")), rank: nullable(int("1, 2, ...; null while provisional or inactive.")), profile: str("The web client's page of the player."),
 });
 export const dailyEntry = obj({
   place: int("1-based; equal scores share a place."), playerId: str(), name: str(), score: num(), day: str(),

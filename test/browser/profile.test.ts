@@ -18,7 +18,8 @@ const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
 const SHOTS = process.env.PROFILE_SHOTS; // a folder: save screenshots there (for looking at the pages)
-const T0 = Date.parse("2026-11-01T12:00:00Z");
+/** Twenty days ago, on the hour: the games below are recent enough to rank (the server's clock is real here). */
+const T0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 20 * 86_400_000;
 let seq = 0;
 
 function rec(o: { game?: string; ranked?: boolean; at: number; players: Array<{ id: string | null; name: string }>; places: number[]; daily?: string }): FinishedGameRecord {
@@ -46,6 +47,8 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
   const bob = { id: "p_bob_browser_test_0002", name: "Bob" };
   const cat = { id: "p_cat_browser_test_0003", name: "Cat" };
   const dee = { id: "p_dee_browser_test_0004", name: "Dee" };
+  const eve = { id: "p_eve_browser_test_0005", name: "Eve" };
+  const fay = { id: "p_fay_browser_test_0006", name: "Fay" };
   const annGames: string[] = [];
 
   beforeAll(async () => {
@@ -64,6 +67,8 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     // Three ranked Sorcerous Futures games; Dee's two Goblin Market wins (provisional).
     for (let i = 0; i < 3; i++) await save(rec({ game: "sorcerous-futures", at: T0 + (40 + i) * 3_600_000, players: [cat, ann, bob], places: [2, 1, 3] }));
     for (let i = 0; i < 2; i++) await save(rec({ at: T0 + (50 + i) * 3_600_000, players: [dee, bob, cat], places: [1, 2, 3] }));
+    // Eve and Fay: sixteen ranked games between them (and a bot), the last 40 days ago: settled, inactive.
+    for (let i = 0; i < 16; i++) await save(rec({ at: T0 - 20 * 86_400_000 - (16 - i) * 3_600_000, players: [eve, fay, { id: null, name: "Bot 1" }], places: i % 3 ? [1, 2, 3] : [2, 1, 3] }));
     // Ann registered (an account); Bob's ranked daily attempt today.
     await db.prisma.$executeRaw`INSERT INTO "Account" ("playerId", "name", "nameKey", "passwordHash", "updatedAt") VALUES (${ann.id}, 'Ann', 'ann', 'scrypt$test', CURRENT_TIMESTAMP)`;
     const today = utcDay(Date.now());
@@ -146,13 +151,17 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     await expect.poll(() => tabs.count()).toBe(4);
     expect(await page.locator('[data-testid="lb-tab"][aria-current="page"]').getAttribute("data-game")).toBe("goblin-market");
     const rows = page.getByTestId("leader-row");
-    await expect.poll(() => rows.count()).toBe(4);
-    const board = (await (await fetch(`${url}/api/games/goblin-market/leaderboard`)).json()) as { players: Array<{ playerId: string; mu: number; sigma: number; rank: number | null; rating: number }> };
+    await expect.poll(() => rows.count()).toBe(6);
+    const board = (await (await fetch(`${url}/api/games/goblin-market/leaderboard`)).json()) as { players: Array<{ playerId: string; mu: number; sigma: number; rank: number | null; rating: number; inactive: boolean }> };
     const shown = await rows.evaluateAll((els) => els.map((e) => ({ player: e.getAttribute("data-player"), rank: e.getAttribute("data-rank"), rating: e.getAttribute("data-rating") })));
     expect(shown).toEqual(board.players.map((p) => ({ player: p.playerId, rank: p.rank === null ? "" : String(p.rank), rating: String(displayRating(p.mu)) })));
-    expect(shown.map((r) => r.rank)).toEqual(["1", "2", "3", ""]);
-    expect(shown[3]!.player).toBe(dee.id);
-    expect(isProvisional(board.players[3]!.sigma)).toBe(true);
+    expect(shown.map((r) => r.rank)).toEqual(["1", "2", "3", "", "", ""]);
+    // Eve and Fay, settled but idle for 40 days, in their own group after the ranked players; Dee, provisional, last.
+    expect(board.players.slice(3, 5).map((p) => [p.inactive, isProvisional(p.sigma)])).toEqual([[true, false], [true, false]]);
+    expect((await page.getByTestId("inactive-rows").locator('[data-testid="leader-row"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-player")))).sort()).toEqual([eve.id, fay.id].sort());
+    expect(await page.getByTestId("inactive-rows").locator("th[scope=rowgroup]").textContent()).toContain("No rated game in the last 30 days");
+    expect(shown[5]!.player).toBe(dee.id);
+    expect(isProvisional(board.players[5]!.sigma)).toBe(true);
     expect(await rows.last().locator(".rating-num").textContent()).toMatch(/\?$/);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/leaderboards.png`, fullPage: true });
 
