@@ -95,7 +95,20 @@ function announcement(): string {
   return room.legal.length ? "Your turn." : "";
 }
 
+/**
+ * The tables a player is likely to open next, fetched ahead (games.ts): the games of the rooms
+ * they sit in (Your games) and of the quick play pool they wait in. Nothing for anyone else.
+ */
+function prefetchTables(): void {
+  const games = new Set<string>();
+  for (const r of s.mine ?? []) games.add(r.game);
+  const pool = s.queue?.queued?.pool ?? s.queue?.match?.pool;
+  if (pool) games.add(pool.game);
+  for (const g of games) gameTable(g, () => undefined);
+}
+
 function shell(): TemplateResult {
+  prefetchTables();
   const text = announcement();
   if (text) announced = text;
   return html`

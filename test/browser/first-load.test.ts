@@ -1,12 +1,14 @@
 /**
  * Each game's table code is its own chunk (client/src/games.ts), so a first visit to the lobby
  * loads none of them: a page fetches a game's table when it first shows that game (a room, a
- * replay), and only that game's. When the chunk cannot be fetched, the page says so and offers a
+ * replay), and only that game's, or ahead of time for the games its player sits in. When the chunk cannot be fetched, the page says so and offers a
  * reload instead of an empty table.
  */
 import { describe, expect, it } from "vitest";
 import type { Page, Request } from "playwright-core";
-import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, useBrowserBazaar } from "./support.js";
+import type { Player } from "../../src/platform/identity.js";
+import { guest } from "../support/harness.js";
+import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -42,6 +44,20 @@ describe.skipIf(!available)("first load: game tables load when a page needs them
     expect(fetched()).toEqual(["goblin-market"]);
     // The announcer reads the game's own status line (from the same chunk).
     await expect.poll(() => page.getByTestId("announcer").textContent()).toMatch(/auction|bid/i);
+    await context.close();
+  }, 60_000);
+
+  it("fetches ahead the tables of the games a player sits in (Your games), and no other", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser);
+    const fetched = tablesFetched(page);
+    await enterName(page, url, "Seated");
+    const me = (await storedIdentity(page))!.player;
+    const other = (await guest(url, "Other")).player as Player;
+    await t.bazaar.server.service.createMatchRoom([me, other], { game: "goblin-teeth", seats: 2, clock: "none", ranked: false });
+    await page.reload();
+    await page.locator('[data-testid="your-games"] [data-room]').waitFor();
+    await expect.poll(fetched).toEqual(["goblin-teeth"]);
     await context.close();
   }, 60_000);
 
