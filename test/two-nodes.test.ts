@@ -63,6 +63,9 @@ describe.skipIf(!REDIS_URL)("two nodes, one Redis", () => {
     const eveTabs = await Promise.all([new TestClient(a.url, eve.token).ready(), new TestClient(b.url, eve.token).ready()]);
     for (const tab of eveTabs) expect((await tab.sync(roomId)).ok).toBe(true);
     await until(() => watching(clients[0]!) === 2 && watching(clients[1]!) === 2, "two spectators, seen from both nodes");
+    // The named one is named (the anonymous one only counted).
+    const watchers = [...clients[0]!.received].reverse().find(([e, p]) => e === "room:presence" && (p as { roomId: string }).roomId === roomId)?.[1] as { watchers?: string[] };
+    expect(watchers.watchers).toEqual(["Eve"]);
     eveTabs[0]!.close();
     const closedOne = clients[1]!.received.length;
     await until(() => clients[1]!.received.slice(closedOne).some(([e]) => e === "room:presence"), "the presence after one tab closed");

@@ -529,11 +529,18 @@ function eyeIcon(): TemplateResult {
   return html`<svg class="eye-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" /><circle cx="12" cy="12" r="3.2" /></svg>`;
 }
 
-/** " · 3 watching": the room's spectators, on every node (room:presence); nothing when none. */
+/**
+ * " · 3 watching": the room's spectators, on every node (room:presence); nothing when none. When
+ * some have names, the count opens to say who ("Eve, Kit and 1 more").
+ */
 function watchingNote(room: RoomView): TemplateResult | typeof nothing {
-  const n = s.watching.get(room.roomId) ?? 0;
-  if (n === 0) return nothing;
-  return html` · <span class="watching" data-testid="watching" data-count=${n}>${eyeIcon()} ${n} watching</span>`;
+  const { count, names } = s.watching.get(room.roomId) ?? { count: 0, names: [] };
+  if (count === 0) return nothing;
+  const label = html`${eyeIcon()} ${count} watching`;
+  if (names.length === 0) return html` · <span class="watching" data-testid="watching" data-count=${count}>${label}</span>`;
+  const others = count - names.length;
+  return html` · <details class="watching watchers" data-testid="watching" data-count=${count}><summary>${label}</summary>
+    <p class="watchers-list" data-testid="watchers">${names.join(", ")}${others > 0 ? ` and ${others} more` : ""}</p></details>`;
 }
 
 function roomHead(room: RoomView): TemplateResult {

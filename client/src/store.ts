@@ -103,8 +103,8 @@ export class Store {
   /** Each room's view exactly as the server made it (what updates apply to); `rooms` has it as shown. */
   private held = new Map<string, RoomView>();
   presence = new Map<string, Set<string>>();
-  /** How many spectators watch each room (room:presence), this page's own included when it is one. */
-  watching = new Map<string, number>();
+  /** Each room's spectators (room:presence): how many (this page included when it is one), and the named ones' names. */
+  watching = new Map<string, { count: number; names: string[] }>();
   /** Rooms we could not load: roomId -> message. */
   roomErrors = new Map<string, string>();
   /** Table chat per room (chat.ts): the messages this viewer may see, by number (n), oldest first. */
@@ -250,9 +250,9 @@ export class Store {
     });
     s.on("room:state", (p: RoomState) => this.absorb(p));
     s.on("chat:message", (p: { roomId: string; message: ChatMessage }) => this.takeChat(p.roomId, [p.message]));
-    s.on("room:presence", (p: { roomId: string; connected: string[]; watching?: number }) => {
+    s.on("room:presence", (p: { roomId: string; connected: string[]; watching?: number; watchers?: string[] }) => {
       this.presence.set(p.roomId, new Set(p.connected));
-      this.watching.set(p.roomId, p.watching ?? 0);
+      this.watching.set(p.roomId, { count: p.watching ?? 0, names: p.watchers ?? [] });
       this.changed();
     });
     s.on("lobby:room", (r: RoomSummary) => this.absorbSummary(r));

@@ -68,6 +68,9 @@ interface SocketData {
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
+/** room:presence names at most this many spectators (the count covers them all). */
+const WATCHER_NAMES = 20;
+
 /** Presence announcements for one room within this many ms go out as one (see announcePresence). */
 const PRESENCE_COALESCE_MS = 25;
 
@@ -284,23 +287,25 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   });
 
   /**
-   * Who is at a room, on every node: the player ids with a socket on it (seated or not), and how
-   * many spectators watch it (each named one once, however many tabs; each anonymous socket once).
+   * Who is at a room, on every node: the player ids with a socket on it (seated or not), how many
+   * spectators watch it (each named one once, however many tabs; each anonymous socket once), and
+   * the names of the named ones (alphabetical, at most WATCHER_NAMES).
    */
-  async function presence(roomId: string): Promise<{ connected: string[]; watching: number }> {
+  async function presence(roomId: string): Promise<{ connected: string[]; watching: number; watchers: string[] }> {
     const sockets = await io.in(ch.room(roomId)).fetchSockets();
     const spectators = ch.spec(roomId);
     const connected = new Set<string>();
-    const named = new Set<string>();
+    const named = new Map<string, string>();
     let anonymous = 0;
     for (const s of sockets) {
-      const id = (s.data as SocketData).player?.id;
-      if (id) connected.add(id);
+      const player = (s.data as SocketData).player;
+      if (player) connected.add(player.id);
       if (!s.rooms.has(spectators)) continue;
-      if (id) named.add(id);
+      if (player) named.set(player.id, player.name);
       else anonymous++;
     }
-    return { connected: [...connected], watching: named.size + anonymous };
+    const watchers = [...named.values()].sort((a, b) => a.localeCompare(b)).slice(0, WATCHER_NAMES);
+    return { connected: [...connected], watching: named.size + anonymous, watchers };
   }
 
   /**
@@ -316,8 +321,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     setTimeout(() => {
       presenceDue.delete(roomId);
       presence(roomId).then(
-        ({ connected, watching }) => {
-          io.to(ch.room(roomId)).emit("room:presence", { roomId, connected, watching });
+        ({ connected, watching, watchers }) => {
+          io.to(ch.room(roomId)).emit("room:presence", { roomId, connected, watching, watchers });
           noteHost(roomId, connected);
         },
         (e: unknown) => log.warn({ err: e, room: roomId }, "presence lookup failed"),

@@ -13,7 +13,7 @@ import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
 import { CHAT_LIMITS } from "../../src/platform/chat.js";
 import { guest, TestClient } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -47,6 +47,12 @@ describe.skipIf(!available)("table chat in the browser", () => {
     const room = await t.bazaar.server.service.createMatchRoom(players, { game: "goblin-teeth", seats: 2, clock, ranked: true });
     for (const p of [ann, bob, carl, dee]) await p.goto(`${url}/room/${room.id}`);
     for (const p of [ann, bob, carl, dee]) await p.locator(`.room[data-room="${room.id}"][data-status="playing"]`).waitFor();
+    // The players see who watches: "2 watching", which opens to the two names.
+    await expect.poll(() => ann.getByTestId("watching").getAttribute("data-count")).toBe("2");
+    await ann.getByTestId("watching").locator("summary").click();
+    expect(await ann.getByTestId("watchers").textContent()).toBe("Carl, Dee");
+    expect(await axeViolations(ann), "the open list of watchers passes axe").toEqual([]);
+    await ann.getByTestId("watching").locator("summary").click();
 
     // Desktop: the panel is open. Players have no Spectators tab in a ranked room.
     for (const p of [ann, bob, carl]) await p.getByTestId("chat-list").waitFor();
