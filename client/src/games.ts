@@ -69,7 +69,7 @@ export function gameRules(id: string): RulesLoader | undefined {
 }
 
 const loaded = new Map<string, GameTable>();
-const loading = new Map<string, Promise<void>>();
+const loading = new Set<string>();
 const failed = new Set<string>();
 
 /**
@@ -80,24 +80,18 @@ const failed = new Set<string>();
 export function gameTable(id: string, arrived: () => void): GameTable | undefined {
   const table = loaded.get(id);
   if (table || !knownGame(id) || failed.has(id)) return table;
-  if (!loading.has(id)) {
-    loading.set(
-      id,
-      GAMES[id]!.load().then(
-        (t) => {
-          loaded.set(id, t);
-          loading.delete(id);
-          arrived();
-        },
-        (e: unknown) => {
-          console.error(`could not load the ${id} table`, e);
-          failed.add(id);
-          loading.delete(id);
-          arrived();
-        },
-      ),
-    );
-  }
+  if (loading.has(id)) return undefined;
+  loading.add(id);
+  GAMES[id]!.load().then(
+    (t) => loaded.set(id, t),
+    (e: unknown) => {
+      console.error(`could not load the ${id} table`, e);
+      failed.add(id);
+    },
+  ).finally(() => {
+    loading.delete(id);
+    arrived();
+  });
   return undefined;
 }
 

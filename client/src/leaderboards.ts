@@ -73,7 +73,7 @@ function ratingBoard(s: Store, g: GameInfo): TemplateResult {
   const rows = slot.value ?? [];
   const ranked = rows.filter((r) => r.rank !== null);
   // (A server from before inactivity was ranked sends no `inactive`: nobody is.)
-  const inactive = rows.filter((r) => !r.provisional && r.inactive === true);
+  const inactive = rows.filter((r) => r.inactive);
   const provisional = rows.filter((r) => r.provisional);
   const head = html`<thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Rated games</th></tr></thead>`;
   return html`<section class="panel leaders" aria-labelledby="lb-rating-h" data-testid="rating-board" data-game=${g.id}>

@@ -15,10 +15,8 @@ import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAcc
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { clockBar, paceLabel, paceName, serverNow, soundToggle, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
-import { applyTheme, themePicker } from "./theme.js";
+import { themePicker } from "./theme.js";
 
-// /theme-boot.js set it before the first paint already; this covers a page where that script did not run.
-applyTheme();
 const s = new Store();
 (window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
 

