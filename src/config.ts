@@ -78,6 +78,8 @@ export interface Config {
   metrics: "on" | "off";
   /** Set: GET /metrics requires `Authorization: Bearer <it>`, from anywhere. Unset: it answers loopback clients only. */
   metricsToken?: string;
+  /** Set: the operators' routes (/api/admin/*, transport/admin-routes.ts) exist and require `Authorization: Bearer <it>`. Unset: they do not exist. */
+  adminToken?: string;
 }
 
 function trustProxy(value: string | undefined): boolean | string {
@@ -167,11 +169,11 @@ function secret(value: string | undefined): string | undefined {
   return v;
 }
 
-/** METRICS_TOKEN is compared with an Authorization header: long enough not to be guessed, one header-safe word. */
-function metricsToken(value: string | undefined): string | undefined {
+/** METRICS_TOKEN and ADMIN_TOKEN are compared with an Authorization header: long enough not to be guessed, one header-safe word. */
+function bearerSecret(name: string, value: string | undefined, min = 16): string | undefined {
   const v = opt(value);
-  if (v !== undefined && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(v)) {
-    problem("METRICS_TOKEN must be 16 to 256 letters, digits or . _ ~ + / = - (for instance `openssl rand -hex 32`)");
+  if (v !== undefined && !new RegExp(`^[A-Za-z0-9._~+/=-]{${min},256}$`).test(v)) {
+    problem(`${name} must be ${min} to 256 letters, digits or . _ ~ + / = - (for instance \`openssl rand -hex 32\`)`);
   }
   return v;
 }
@@ -244,6 +246,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     httpIdentityRatePerMinute: int("HTTP_IDENTITY_RATE_PER_MINUTE", env.HTTP_IDENTITY_RATE_PER_MINUTE, 30, 1_000_000),
     guestsPerHour: int("GUESTS_PER_HOUR", env.GUESTS_PER_HOUR, 60, 1_000_000),
     metrics: oneOf("METRICS", env.METRICS, ["on", "off"], "on"),
-    metricsToken: metricsToken(env.METRICS_TOKEN),
+    metricsToken: bearerSecret("METRICS_TOKEN", env.METRICS_TOKEN),
+    // Closes accounts: longer than the metrics' token.
+    adminToken: bearerSecret("ADMIN_TOKEN", env.ADMIN_TOKEN, 32),
   };
 }

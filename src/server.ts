@@ -16,6 +16,7 @@ import { createLogger, type Logger } from "./logger.js";
 import { TimerDriver } from "./platform/timers.js";
 import { TokenIssuer } from "./platform/identity.js";
 import { Accounts } from "./platform/accounts.js";
+import { Moderation } from "./platform/moderation.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "./platform/rate-limit.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
@@ -184,7 +185,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : phase === "draining" ? "This node is shutting down; connect to another one."
     : redis && redis.status !== "ready" ? "This node cannot reach its room store."
     : null;
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics });
+  const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, warn: (o, m) => log.warn(o, m) });
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 

@@ -245,6 +245,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/ready",
       "GET /api/replay/:id",
       "GET /api/rooms",
+      "POST /api/account/close",
       "POST /api/guest",
       "POST /api/login",
       "POST /api/logout",
@@ -252,6 +253,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/password",
       "POST /api/register",
       "POST /api/rename",
+      "POST /api/reports",
     ]);
     const urls = (room: string) => [
       `/api/daily`,

@@ -15,6 +15,8 @@ import { backends, guest, newPrefix, openTestDatabase, startTestServer } from ".
 import { account } from "./support/accounts.js";
 import { gamesList } from "../src/transport/socket.js";
 
+const ADMIN = "openapi-test-admin-token-" + "a".repeat(20);
+
 type Op = {
   summary?: string;
   tags?: string[];
@@ -49,7 +51,8 @@ describe("GET /api/openapi.json", () => {
 
   beforeAll(async () => {
     ({ db, dispose } = await openTestDatabase(false));
-    server = await startTestServer(backends()[0]!, db, newPrefix());
+    // With ADMIN_TOKEN, so the operators' routes are in the document and checked like the rest.
+    server = await startTestServer(backends()[0]!, db, newPrefix(), "node-a", undefined, { config: { adminToken: ADMIN } });
     const res = await fetch(`${server.url}/api/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
@@ -162,6 +165,15 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/password", "POST", "/api/password", { new: "a long new password" }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/rename", "POST", "/api/rename", { name: false }, acct.token, 400, "BAD_NAME"],
       ["POST /api/rename", "POST", "/api/rename", "Valda", acct.token, 400, "BAD_REQUEST"],
+      ["POST /api/account/close", "POST", "/api/account/close", { password: 12345678 }, acct.token, 401, "BAD_LOGIN"],
+      ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "rude", text: "Rude." }, acct.token, 400, "BAD_REPORT"],
+      ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: 7 }, acct.token, 400, "BAD_REPORT"],
+      ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: "Rude.", room: 7 }, acct.token, 400, "BAD_ROOM_ID"],
+      ["GET /api/admin/reports", "GET", "/api/admin/reports?limit=0", undefined, ADMIN, 400, "BAD_LIMIT"],
+      ["POST /api/admin/reports/:id/resolve", "POST", "/api/admin/reports/r1/resolve", { note: 5 }, ADMIN, 400, "BAD_REASON"],
+      ["GET /api/admin/accounts/:name", "GET", "/api/admin/accounts/Nobody", undefined, ADMIN, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/admin/accounts/:name/close", "POST", "/api/admin/accounts/Valda/close", { reason: ["x"] }, ADMIN, 400, "BAD_REASON"],
+      ["POST /api/admin/accounts/:name/reopen", "POST", "/api/admin/accounts/Nobody/reopen", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
     ];
     for (const [route, method, path, body, token, status, code] of cases) {
       const res = await fetch(server.url + path, {

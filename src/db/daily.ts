@@ -76,34 +76,28 @@ function places<T extends { score: number }>(rows: T[]): Array<T & { place: numb
   });
 }
 
-/** Finished attempts of one day, best first (equal scores: the earlier finish first, same place). */
+/** Finished attempts of one day, best first (equal scores: the earlier finish first, same place). Closed accounts' attempts are left out. */
 export async function dailyBoard(db: Database, gameType: string, day: string, limit = 100): Promise<DailyBoardEntry[]> {
-  const rows = await db.prisma.dailyAttempt.findMany({
-    where: { gameType, day, finishedAt: { not: null } },
-    orderBy: [{ score: "desc" }, { finishedAt: "asc" }, { playerId: "asc" }],
-    take: Math.max(1, Math.min(1000, Math.floor(limit))),
-  });
-  return places(
-    rows.map((r) => ({
-      playerId: r.playerId,
-      name: r.name,
-      score: Number(r.score),
-      day: r.day,
-      roomId: r.roomId,
-      finishedAt: r.finishedAt!,
-      details: r.details,
-    })),
-  );
+  const take = Math.max(1, Math.min(1000, Math.floor(limit)));
+  const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
+    SELECT d."playerId", d."name", d."score", d."day", d."roomId", d."finishedAt", d."details"
+    FROM "DailyAttempt" d
+    WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)
+    ORDER BY d."score" DESC, d."finishedAt" ASC, d."playerId" ASC
+    LIMIT ${take}`;
+  return places(rows.map((r) => ({ ...r, score: Number(r.score), finishedAt: new Date(r.finishedAt) })));
 }
 
-/** All-time best: each player's best daily score (their earliest day with it), best first. */
+/** All-time best: each player's best daily score (their earliest day with it), best first; closed accounts left out. */
 export async function dailyBest(db: Database, gameType: string, limit = 100): Promise<DailyBoardEntry[]> {
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
     SELECT * FROM (
       SELECT DISTINCT ON ("playerId") "playerId", "name", "score", "day", "roomId", "finishedAt", "details"
-      FROM "DailyAttempt"
-      WHERE "gameType" = ${gameType} AND "finishedAt" IS NOT NULL
+      FROM "DailyAttempt" d
+      WHERE d."gameType" = ${gameType} AND d."finishedAt" IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)
       ORDER BY "playerId", "score" DESC, "day" ASC
     ) AS best
     ORDER BY "score" DESC, "day" ASC, "playerId" ASC
@@ -111,9 +105,12 @@ export async function dailyBest(db: Database, gameType: string, limit = 100): Pr
   return places(rows.map((r) => ({ ...r, score: Number(r.score) })));
 }
 
-/** Place a score would take on a day's board (1 + finished attempts strictly above it). */
+/** Place a score would take on a day's board (1 + finished attempts strictly above it, closed accounts' left out). */
 export async function dailyPlaceOf(db: Database, gameType: string, day: string, score: number): Promise<number> {
-  const above = await db.prisma.dailyAttempt.count({ where: { gameType, day, finishedAt: { not: null }, score: { gt: score } } });
-  return above + 1;
+  const rows = await db.prisma.$queryRaw<Array<{ above: number }>>`
+    SELECT count(*)::int AS "above" FROM "DailyAttempt" d
+    WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL AND d."score" > ${score}::double precision
+      AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)`;
+  return Number(rows[0]?.above ?? 0) + 1;
 }
 

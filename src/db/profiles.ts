@@ -20,6 +20,8 @@ export interface ProfileOwner {
   /** The account's name, or null for a guest. */
   account: string | null;
   since: Date;
+  /** The account is closed (platform/moderation.ts): by its player or by the operators. */
+  closed: "player" | "operators" | null;
 }
 
 /**
@@ -29,16 +31,16 @@ export interface ProfileOwner {
 export async function findProfileOwner(db: Database, key: string): Promise<ProfileOwner | null> {
   const byId = key.startsWith("id:");
   const rows = byId
-    ? await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date }>>`
-        SELECT p."id", p."name", a."name" AS "account", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+    ? await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date; closed: string | null }>>`
+        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
         FROM "Player" p LEFT JOIN "Account" a ON a."playerId" = p."id"
         WHERE p."id" = ${key.slice(3)}`
-    : await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date }>>`
-        SELECT p."id", p."name", a."name" AS "account", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+    : await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date; closed: string | null }>>`
+        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
         FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
         WHERE a."nameKey" = ${nameKey(key.trim())}`;
   const r = rows[0];
-  return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since) } : null;
+  return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player" } : null;
 }
 
 /** Every game rating of a player (by game id), with wins and the rating after each rated game. */
@@ -181,7 +183,8 @@ export async function playerGames(db: Database, playerId: string, before: GamesC
  * A game's rating leaderboard, in three parts: players whose rating is settled and who played a
  * rated game of it in the last LEADERBOARD_ACTIVE_DAYS days (at `now`, the server's clock), each
  * with its rank; then settled but inactive ones; then provisional ones; each part by displayed
- * rating (mu; then the conservative ordinal, more games, id), the last two unranked.
+ * rating (mu; then the conservative ordinal, more games, id), the last two unranked. Closed accounts
+ * are left out.
  */
 export async function ratingLeaderboard(db: Database, gameType: string, limit: number, now: number): Promise<LeaderboardRow[]> {
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
@@ -191,7 +194,7 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
     FROM "Rating" r JOIN "Player" p ON p."id" = r."playerId" LEFT JOIN "Account" a ON a."playerId" = r."playerId",
       LATERAL (SELECT CASE WHEN r."sigma" > ${PROVISIONAL_SIGMA}::double precision THEN 2
                            WHEN r."lastGameAt" IS NULL OR r."lastGameAt" < ${activeSince} THEN 1 ELSE 0 END AS part) AS parts
-    WHERE r."gameType" = ${gameType}
+    WHERE r."gameType" = ${gameType} AND a."closedAt" IS NULL
     ORDER BY part ASC, r."mu" DESC, r."ordinal" DESC, r."games" DESC, r."playerId" ASC
     LIMIT ${take}`;
   let rank = 0;

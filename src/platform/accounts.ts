@@ -82,6 +82,17 @@ export function nameTaken(name: string, holder: NameHolder, hint = "choose anoth
     : err("NAME_TAKEN", `The name "${name}" looks too much like "${holder.name}", an account's name; ${hint}`);
 }
 
+/** Who closed an account (Account.closedBy). */
+export type ClosedBy = "player" | "operators";
+
+/** ACCOUNT_CLOSED: the right password of a closed account; says when, by whom and, for the operators, why. */
+export function accountClosed(a: { closedAt: Date | null; closedBy: string | null; closedReason: string | null }): AppError {
+  const day = (a.closedAt ?? new Date(0)).toISOString().slice(0, 10);
+  return a.closedBy === "operators"
+    ? err("ACCOUNT_CLOSED", `The operators closed this account on ${day}${a.closedReason ? `: ${a.closedReason}` : "."}`)
+    : err("ACCOUNT_CLOSED", `You closed this account on ${day}. Its name stays reserved; ask the operators to reopen it.`);
+}
+
 function address(a: string): string {
   return a.slice(0, 64);
 }
@@ -139,9 +150,9 @@ export class Accounts {
     }
     const s = await this.db.prisma.session.findUnique({
       where: { id: c.session },
-      select: { playerId: true, revokedAt: true, lastSeenAt: true, player: { select: { account: { select: { name: true } } } } },
+      select: { playerId: true, revokedAt: true, lastSeenAt: true, player: { select: { account: { select: { name: true, closedAt: true } } } } },
     });
-    if (!s || s.playerId !== c.id || s.revokedAt !== null || !s.player.account) return null;
+    if (!s || s.playerId !== c.id || s.revokedAt !== null || !s.player.account || s.player.account.closedAt !== null) return null;
     const now = this.now();
     if (now - s.lastSeenAt.getTime() > SEEN_EVERY_MS) {
       void this.db.prisma.session.update({ where: { id: c.session }, data: { lastSeenAt: new Date(now) } }).catch(() => {});
@@ -296,6 +307,7 @@ export class Accounts {
       throw BAD_LOGIN();
     }
     await this.limiter.clear(byName.key, byName.windowMs);
+    if (account.closedAt) throw accountClosed(account);
     const rehash = needsRehash(account.passwordHash) ? await hashPassword(password) : null;
     const session = await this.db.prisma.$transaction(async (tx) => {
       if (rehash) await tx.account.update({ where: { playerId: account.playerId }, data: { passwordHash: rehash } });
@@ -319,20 +331,51 @@ export class Accounts {
     return r.count;
   }
 
-  /** A new password; every other session is logged out (this one stays). */
-  async changePassword(v: Verified, input: { old: unknown; new: unknown }, client: { address: string }): Promise<{ revoked: number }> {
-    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password: register to make an account.");
-    const next = checkPassword(input.new);
+  /**
+   * BAD_LOGIN unless `password` is the account's own (asked again before a change that matters);
+   * wrong ones count against the same limits as failed logins.
+   */
+  async checkOwnPassword(v: Verified, password: unknown, client: { address: string }): Promise<void> {
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     if (!account) throw badToken();
     const byName: Limit = { key: `login-fail:name:${account.nameKey}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
     const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
     await this.enforce([byName, byAddr], "wrong passwords");
-    const old = typeof input.old === "string" && input.old.length <= 1000 ? input.old : "";
-    if (!(await verifyPassword(old, account.passwordHash))) {
+    const given = typeof password === "string" && password.length <= 1000 ? password : "";
+    if (!(await verifyPassword(given, account.passwordHash))) {
       await record(this.limiter, [byName, byAddr]);
       throw err("BAD_LOGIN", "Your current password is not right; nothing was changed.");
     }
+  }
+
+  /**
+   * Closes an account (platform/moderation.ts does the rest: seats, queue): from now on its tokens
+   * and its password are refused, every session ends and every socket of the player is
+   * disconnected on every node. Its name stays taken. False if it was closed already (nothing changes).
+   */
+  async close(playerId: string, by: ClosedBy, reason: string | null): Promise<boolean> {
+    const at = new Date(this.now());
+    const closed = await this.db.prisma.$transaction(async (tx) => {
+      const r = await tx.account.updateMany({ where: { playerId, closedAt: null }, data: { closedAt: at, closedBy: by, closedReason: reason } });
+      if (r.count === 0) return false;
+      await tx.session.updateMany({ where: { playerId, revokedAt: null }, data: { revokedAt: at } });
+      return true;
+    });
+    if (closed) this.revoked(playerId, "all");
+    return closed;
+  }
+
+  /** Opens a closed account again (the operators): its password works again; its old sessions stay ended. False if it was open. */
+  async reopen(playerId: string): Promise<boolean> {
+    const r = await this.db.prisma.account.updateMany({ where: { playerId, NOT: { closedAt: null } }, data: { closedAt: null, closedBy: null, closedReason: null } });
+    return r.count > 0;
+  }
+
+  /** A new password; every other session is logged out (this one stays). */
+  async changePassword(v: Verified, input: { old: unknown; new: unknown }, client: { address: string }): Promise<{ revoked: number }> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password: register to make an account.");
+    const next = checkPassword(input.new);
+    await this.checkOwnPassword(v, input.old, client);
     const hash = await hashPassword(next);
     const at = new Date(this.now());
     const others = await this.db.prisma.$transaction(async (tx) => {

@@ -22,6 +22,11 @@ export interface ProfilePlayer {
   since: string;
   /** This profile's path (see profilePath). */
   profile: string;
+  /**
+   * The account is closed (its player closed it, or the operators did): it plays no more and is
+   * left off the leaderboards; its games and ratings stay. Null: open, or a guest.
+   */
+  closed: "player" | "operators" | null;
 }
 
 export interface HistoryPoint {

@@ -13,6 +13,7 @@ import { err } from "../platform/errors.js";
 import { newPlayerId, validateName, type Player } from "../platform/identity.js";
 import type { Accounts, Verified } from "../platform/accounts.js";
 import type { RoomService } from "../platform/room-service.js";
+import { REPORT_REASONS, REPORT_TEXT_MAX, type Moderation } from "../platform/moderation.js";
 import { arrayOf, bodyOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
@@ -21,6 +22,7 @@ export interface AccountRouteDeps {
   accounts: Accounts;
   service: RoomService;
   quotas: HttpQuotas;
+  moderation: Moderation;
 }
 
 // Body fields, each refused with the code its handler gave before the schemas were live.
@@ -30,7 +32,7 @@ const newPassword = refusing({ type: "string", minLength: 8, maxLength: 200, des
 const tokenField = (description: string) => refusing(str(description), "BAD_TOKEN", "The token must be the text POST /api/guest gave you.");
 const BAD_LOGIN_MESSAGE = "That name and password do not match an account.";
 
-type Body = { name: string; password: string; token?: string; old: string; new: string };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string };
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
   const ua = req.headers["user-agent"];
@@ -38,7 +40,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas } = deps;
+  const { accounts, service, quotas, moderation } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -193,6 +195,32 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     const me = await accounts.me(v);
     return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions };
   }, { who: holderOf });
+
+  route("/api/account/close", "POST", {
+    summary: "Close your account",
+    description: "Asks for the password again. The account's tokens and password are refused from then on, every socket of the player is disconnected, every game in play is resigned (a bot finishes the seat), every open room left and the quick play queue left. The name stays reserved; games and ratings stay, but leaderboards leave the account out. Only the operators can open it again.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ password: refusing(str("The account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed.") }),
+    response: { 200: okReply({ resigned: arrayOf(str(), "Rooms whose game was resigned."), left: arrayOf(str(), "Open rooms left.") }), ...errors(400, 401, 403, 413, 429) },
+  }, async (req, v) => {
+    const r = await moderation.closeOwn(v, req.body.password, client(req));
+    return { resigned: r.resigned, left: r.left };
+  }, { who: accountOf });
+
+  route("/api/reports", "POST", {
+    summary: "Report a player to the operators",
+    description: `An account's name, a reason and what happened (1 to ${REPORT_TEXT_MAX} characters), optionally the room it happened in. Needs an account. One open report per account you report; ten reports a day. Only the operators see reports.`,
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({
+      name: refusing(str("The account reported."), "NO_SUCH_ACCOUNT", "Name the account you report."),
+      reason: refusing({ type: "string", enum: [...REPORT_REASONS] }, "BAD_REPORT", `Say why: one of ${REPORT_REASONS.join(", ")}.`),
+      text: refusing(str("What happened."), "BAD_REPORT", `What happened must be 1 to ${REPORT_TEXT_MAX} characters.`),
+      room: refusing(str("The room (game) it happened in."), "BAD_ROOM_ID", "A room id is the id of a room or finished game."),
+    }, { optional: ["room"] }),
+    response: { 200: okReply({ id: str("The report's id.") }), ...errors(400, 401, 403, 404, 409, 413, 429) },
+  }, async (req, v) => moderation.report(v, req.body), { who: accountOf });
 
   route("/api/rename", "POST", {
     summary: "Rename your account",

@@ -14,6 +14,8 @@ import { registerProfileRoutes } from "./profile-routes.js";
 import { ratingLeaderboard } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
+import { registerAdminRoutes } from "./admin-routes.js";
+import type { Moderation } from "../platform/moderation.js";
 import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "../platform/rate-limit.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
@@ -42,6 +44,10 @@ export interface HttpDeps {
   quotas: HttpQuotaSettings;
   /** Counts quota refusals (GET /metrics). */
   metrics?: PlatformMetrics;
+  /** Reports and closed accounts (platform/moderation.ts). */
+  moderation: Moderation;
+  /** Set: the operators' routes exist (admin-routes.ts). */
+  adminToken?: string;
 }
 
 /** Adds the routes, their validation and error replies (validation.ts) and their quotas (http-quotas.ts). */
@@ -229,4 +235,5 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
 
   registerReplayRoutes(app, { db, daily, requester });
   registerAccountRoutes(app, { ...deps, quotas });
+  if (deps.adminToken) registerAdminRoutes(app, { moderation: deps.moderation, token: deps.adminToken });
 }

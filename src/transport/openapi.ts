@@ -26,9 +26,11 @@ type Json = Record<string, unknown>;
 export interface RouteDoc {
   summary: string;
   description?: string;
-  tags: Array<"games" | "rooms" | "accounts" | "profiles" | "replays" | "daily" | "server">;
+  tags: Array<"games" | "rooms" | "accounts" | "profiles" | "replays" | "daily" | "server" | "admin">;
   /** Whether the route reads `Authorization: Bearer <token>` (optional or required: see description); the header is validated. */
   bearer?: boolean;
+  /** An operators' route: `Authorization: Bearer <ADMIN_TOKEN>` (the adminAuth scheme; admin-routes.ts checks it). */
+  admin?: boolean;
   params?: Json;
   querystring?: Json;
   body?: Json;
@@ -38,12 +40,13 @@ export interface RouteDoc {
 
 /** A route's `schema`: what Fastify validates and serializes with, and the document's fields. */
 export function routeDoc(d: RouteDoc): FastifySchema {
-  const { summary, description, tags, bearer, ...shapes } = d;
+  const { summary, description, tags, bearer, admin, ...shapes } = d;
   return {
     summary,
     ...(description !== undefined ? { description } : {}),
     tags,
     ...(bearer ? { security: [{ bearerAuth: [] }], headers: bearerHeaders } : {}),
+    ...(admin ? { security: [{ adminAuth: [] }] } : {}),
     ...shapes,
   } as FastifySchema;
 }
@@ -152,7 +155,12 @@ export function openApiOptions(): SwaggerOptions {
         description:
           "HTTP routes of a Goblin Bazaar server. Games are played over Socket.IO (docs/protocol.md). Every reply is {ok: true, ...} or {ok: false, error: {code, message}}.",
       },
-      components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "The token of POST /api/guest, /api/register or /api/login." } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: "http", scheme: "bearer", description: "The token of POST /api/guest, /api/register or /api/login." },
+          adminAuth: { type: "http", scheme: "bearer", description: "The server's ADMIN_TOKEN (the operators' routes exist only when it is set)." },
+        },
+      },
       tags: [
         { name: "games", description: "The games offered and their leaderboards." },
         { name: "rooms", description: "The lobby: open and live rooms." },
@@ -161,6 +169,7 @@ export function openApiOptions(): SwaggerOptions {
         { name: "replays", description: "Finished games: records and step-by-step replays." },
         { name: "daily", description: "The daily challenge: deals and boards." },
         { name: "server", description: "Health and this document." },
+        { name: "admin", description: "The operators' routes: reports and closing accounts. Only when ADMIN_TOKEN is set, and with it as the bearer token." },
       ],
     },
     // Only /api routes (not the web client's pages). The Authorization header is the bearerAuth

@@ -50,7 +50,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       params: nameParam,
       response: {
         200: okReply({
-          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page.") }),
+          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." } }),
           ratings: arrayOf(obj({
             game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num(),
             history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
@@ -65,7 +65,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     const [ratings, played] = await Promise.all([profileRatings(db, p.id), playedCounts(db, p.id)]);
     return {
       ok: true,
-      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }) },
+      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed },
       ratings,
       played,
     };

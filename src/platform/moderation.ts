@@ -1,0 +1,289 @@
+/**
+ * Moderation (docs/protocol.md, "Reports and closed accounts"; docs/operations.md, "Moderation"):
+ * players report accounts to the operators, and an account is closed by its player or by the
+ * operators.
+ *
+ * Closing an account (Accounts.close) refuses its tokens and its password from then on and
+ * disconnects its sockets on every node; here it also gives up what the player holds: every game
+ * in play is resigned (a bot finishes the seat, as for any resignation; a ranked game places them
+ * last), every open room is left, and their place in the quick play queue (or a table found for
+ * them) is given up. The account keeps its name (no one may take it or a look-alike), its
+ * finished games (other players' histories and replays show them) and its ratings, but
+ * leaderboards and daily boards leave it out and its profile says it is closed. Only the operators
+ * open it again.
+ *
+ * A report names an account, a reason, what happened and optionally the game it happened in. A
+ * player may have one open report per account (ALREADY_REPORTED) and make REPORT_LIMITS a day.
+ * Reports are for the operators only: nobody else, the reported player included, is told of them.
+ */
+import { randomBytes } from "node:crypto";
+import type { Database } from "../db/client.js";
+import { AppError, err } from "./errors.js";
+import { nameKey, type Player } from "./identity.js";
+import type { Accounts, ClosedBy, Verified } from "./accounts.js";
+import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
+import { checkRoomId, type RoomService } from "./room-service.js";
+import type { QueueService } from "./queue-service.js";
+
+export const REPORT_REASONS = ["cheating", "abuse", "stalling", "other"] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_TEXT_MAX = 1000;
+/** The operators' reason for closing an account, and their note on a report. */
+export const OPERATOR_NOTE_MAX = 500;
+
+export const REPORT_LIMITS = {
+  /** Reports one player may make a day. */
+  perPlayer: { max: 10, windowMs: 24 * 60 * 60_000 },
+} as const;
+
+export interface ReportInfo {
+  id: string;
+  reason: ReportReason;
+  text: string;
+  roomId: string | null;
+  createdAt: number;
+  resolvedAt: number | null;
+  resolution: string | null;
+  reporter: { id: string; name: string };
+  target: { id: string; name: string; closed: boolean };
+}
+
+export interface AccountInfo {
+  playerId: string;
+  name: string;
+  createdAt: number;
+  closedAt: number | null;
+  closedBy: ClosedBy | null;
+  closedReason: string | null;
+  liveSessions: number;
+  /** Reports against the account, newest first (at most 50). */
+  reportsAgainst: ReportInfo[];
+  reportsMade: number;
+}
+
+/** What closing an account gave up. */
+export interface ClosingResult {
+  /** False: it was closed already (nothing else was done). */
+  closed: boolean;
+  resigned: string[];
+  left: string[];
+  leftQueue: boolean;
+}
+
+export interface ModerationOptions {
+  limiter: RateLimiter;
+  now?: () => number;
+  /** Told of what could not be given up while closing an account (a room that changed meanwhile). */
+  warn?: (obj: object, msg: string) => void;
+}
+
+const noSuchAccount = (name: string) => err("NO_SUCH_ACCOUNT", `No account is named "${name.slice(0, 40)}".`);
+
+function reportReason(raw: unknown): ReportReason {
+  if (typeof raw !== "string" || !(REPORT_REASONS as readonly string[]).includes(raw)) {
+    throw err("BAD_REPORT", `Say why: one of ${REPORT_REASONS.join(", ")}.`);
+  }
+  return raw as ReportReason;
+}
+
+/** Free text from a form: trimmed, 1 to `max` characters, no control characters but line breaks. */
+export function noteText(raw: unknown, max: number, code: string, what: string): string {
+  const text = typeof raw === "string" ? raw.normalize("NFC").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "").trim() : "";
+  if (text.length === 0 || text.length > max) throw err(code, `${what} must be 1 to ${max} characters.`);
+  return text;
+}
+
+type ReportRow = {
+  id: string;
+  reason: string;
+  text: string;
+  roomId: string | null;
+  createdAt: Date;
+  resolvedAt: Date | null;
+  resolution: string | null;
+  reporter: { id: string; name: string; account: { name: string } | null };
+  target: { id: string; name: string; account: { name: string; closedAt: Date | null } | null };
+};
+const REPORT_SELECT = {
+  id: true,
+  reason: true,
+  text: true,
+  roomId: true,
+  createdAt: true,
+  resolvedAt: true,
+  resolution: true,
+  reporter: { select: { id: true, name: true, account: { select: { name: true } } } },
+  target: { select: { id: true, name: true, account: { select: { name: true, closedAt: true } } } },
+} as const;
+
+function reportInfo(r: ReportRow): ReportInfo {
+  return {
+    id: r.id,
+    reason: r.reason as ReportReason,
+    text: r.text,
+    roomId: r.roomId,
+    createdAt: r.createdAt.getTime(),
+    resolvedAt: r.resolvedAt?.getTime() ?? null,
+    resolution: r.resolution,
+    reporter: { id: r.reporter.id, name: r.reporter.account?.name ?? r.reporter.name },
+    target: { id: r.target.id, name: r.target.account?.name ?? r.target.name, closed: r.target.account?.closedAt != null },
+  };
+}
+
+export class Moderation {
+  private readonly limiter: RateLimiter;
+  private readonly now: () => number;
+  private readonly warn: (obj: object, msg: string) => void;
+
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: Accounts,
+    private readonly service: RoomService,
+    private readonly queue: QueueService | null,
+    opts: ModerationOptions,
+  ) {
+    this.limiter = opts.limiter;
+    this.now = opts.now ?? Date.now;
+    this.warn = opts.warn ?? (() => {});
+  }
+
+  /** The account named `name` (any case). */
+  private async account(name: unknown) {
+    const raw = typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+    const a = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(raw) } });
+    if (!a) throw noSuchAccount(raw);
+    return a;
+  }
+
+  /**
+   * Closes an account and gives up what its player holds (see the file's comment). Safe to repeat:
+   * a second call finds it closed and changes nothing.
+   */
+  async close(playerId: string, by: ClosedBy, reason: string | null): Promise<ClosingResult> {
+    if (!(await this.accounts.close(playerId, by, reason))) return { closed: false, resigned: [], left: [], leftQueue: false };
+    const player: Player = { id: playerId, name: "" };
+    const resigned: string[] = [];
+    const left: string[] = [];
+    for (const room of await this.service.roomsOf(playerId)) {
+      try {
+        if (room.status === "playing") {
+          const seat = room.seats.find((s) => s.playerId === playerId);
+          if (seat?.away === "resigned") continue;
+          await this.service.resign(room.id, player);
+          resigned.push(room.id);
+        } else {
+          await this.service.leave(room.id, player);
+          left.push(room.id);
+        }
+      } catch (e) {
+        // The room moved on meanwhile (it started, ended or closed): nothing of theirs is left there to give up but a seat a bot or a clock ends.
+        if (!(e instanceof AppError)) throw e;
+        this.warn({ room: room.id, player: playerId, code: e.code }, "closing an account: a room could not be given up");
+      }
+    }
+    const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
+    return { closed: true, resigned, left, leftQueue };
+  }
+
+  /** A player closes their own account: their password again, then close. */
+  async closeOwn(v: Verified, password: unknown, client: { address: string }): Promise<ClosingResult> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "A guest has no account to close: a guest identity lives only in this browser.");
+    await this.accounts.checkOwnPassword(v, password, client);
+    return this.close(v.player.id, "player", null);
+  }
+
+  /** The operators close an account by name, saying why (shown to its player when they try to log in). */
+  async closeByOperators(name: unknown, reason: unknown): Promise<ClosingResult & { name: string }> {
+    const a = await this.account(name);
+    const why = noteText(reason, OPERATOR_NOTE_MAX, "BAD_REASON", "The reason");
+    return { name: a.name, ...(await this.close(a.playerId, "operators", why)) };
+  }
+
+  /** The operators open a closed account again. False: it was open. */
+  async reopen(name: unknown): Promise<{ name: string; reopened: boolean }> {
+    const a = await this.account(name);
+    return { name: a.name, reopened: await this.accounts.reopen(a.playerId) };
+  }
+
+  /** A player reports an account. */
+  async report(by: Verified, input: { name?: unknown; reason?: unknown; text?: unknown; room?: unknown }): Promise<{ id: string }> {
+    if (!by.session) throw err("ACCOUNT_REQUIRED", "Only accounts can report players: register (keeping this guest's games) or log in.");
+    const reason = reportReason(input.reason);
+    const text = noteText(input.text, REPORT_TEXT_MAX, "BAD_REPORT", "What happened");
+    const roomId = input.room === undefined || input.room === null || input.room === "" ? null : checkRoomId(input.room);
+    const target = await this.account(input.name);
+    if (target.playerId === by.player.id) throw err("BAD_REPORT", "You cannot report yourself.");
+    if (roomId !== null && !(await this.roomExists(roomId))) throw err("NO_SUCH_ROOM", "No game has that room id.");
+    const open = await this.db.prisma.report.findFirst({ where: { reporterId: by.player.id, targetId: target.playerId, resolvedAt: null }, select: { createdAt: true } });
+    if (open) {
+      throw err("ALREADY_REPORTED", `You reported ${target.name} on ${open.createdAt.toISOString().slice(0, 10)} and the operators have not dealt with it yet.`);
+    }
+    const limits: Limit[] = [{ key: `report:player:${by.player.id}`, ...REPORT_LIMITS.perPlayer }];
+    await enforce(this.limiter, limits, this.now(), "reports today");
+    await record(this.limiter, limits);
+    const id = "r_" + randomBytes(9).toString("base64url");
+    await this.db.prisma.report.create({
+      data: { id, reporterId: by.player.id, targetId: target.playerId, reason, text, roomId, createdAt: new Date(this.now()) },
+    });
+    return { id };
+  }
+
+  private async roomExists(id: string): Promise<boolean> {
+    if (await this.db.prisma.game.findUnique({ where: { id }, select: { id: true } })) return true;
+    try {
+      await this.service.get(id);
+      return true;
+    } catch (e) {
+      if (e instanceof AppError && e.code === "NO_SUCH_ROOM") return false;
+      throw e;
+    }
+  }
+
+  /** Reports, newest first: open ones only unless `all`; `before`, a report id, pages on. */
+  async reports(opts: { all?: boolean; limit?: number; before?: string }): Promise<{ reports: ReportInfo[]; more: boolean }> {
+    const take = Math.max(1, Math.min(200, Math.floor(opts.limit ?? 50)));
+    const cursor = opts.before ? await this.db.prisma.report.findUnique({ where: { id: opts.before }, select: { createdAt: true, id: true } }) : null;
+    if (opts.before && !cursor) throw err("NO_SUCH_REPORT", "No report has that id.");
+    const rows = await this.db.prisma.report.findMany({
+      where: {
+        ...(opts.all ? {} : { resolvedAt: null }),
+        ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: take + 1,
+      select: REPORT_SELECT,
+    });
+    return { reports: rows.slice(0, take).map(reportInfo), more: rows.length > take };
+  }
+
+  /** The operators mark a report dealt with, with a note. */
+  async resolveReport(id: unknown, note: unknown): Promise<ReportInfo> {
+    const text = noteText(note, OPERATOR_NOTE_MAX, "BAD_REASON", "The note");
+    const r = typeof id === "string" ? await this.db.prisma.report.findUnique({ where: { id }, select: { id: true, resolvedAt: true } }) : null;
+    if (!r) throw err("NO_SUCH_REPORT", "No report has that id.");
+    if (r.resolvedAt) throw err("ALREADY_RESOLVED", "That report was dealt with already.");
+    const done = await this.db.prisma.report.update({ where: { id: r.id }, data: { resolvedAt: new Date(this.now()), resolution: text }, select: REPORT_SELECT });
+    return reportInfo(done);
+  }
+
+  /** An account as the operators see it: its state, live sessions and the reports against it. */
+  async accountInfo(name: unknown): Promise<AccountInfo> {
+    const a = await this.account(name);
+    const [liveSessions, against, made] = await Promise.all([
+      this.db.prisma.session.count({ where: { playerId: a.playerId, revokedAt: null } }),
+      this.db.prisma.report.findMany({ where: { targetId: a.playerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50, select: REPORT_SELECT }),
+      this.db.prisma.report.count({ where: { reporterId: a.playerId } }),
+    ]);
+    return {
+      playerId: a.playerId,
+      name: a.name,
+      createdAt: a.createdAt.getTime(),
+      closedAt: a.closedAt?.getTime() ?? null,
+      closedBy: (a.closedBy as ClosedBy | null) ?? null,
+      closedReason: a.closedReason,
+      liveSessions,
+      reportsAgainst: against.map(reportInfo),
+      reportsMade: made,
+    };
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * `npm run admin -- <command>`: the operators' command line for reports and closing accounts
+ * (docs/operations.md, "Moderation"). It calls a running server's operators' routes
+ * (transport/admin-routes.ts) at ADMIN_URL (default http://127.0.0.1:$PORT, PORT 3000) with
+ * ADMIN_TOKEN, the same token the server was started with, so whatever it does reaches every node
+ * at once (sockets disconnected, seats given up) as the server itself does it.
+ *
+ *   reports [--all] [--limit N]     open reports (--all: resolved ones too), newest first
+ *   resolve <report id> <note...>   mark a report dealt with
+ *   show <name>                     an account: closed or not, sessions, reports against it
+ *   close <name> <reason...>        close an account (the player is shown the reason)
+ *   reopen <name>                   open it again
+ * Add --json for the server's replies as they are.
+ */
+import { pathToFileURL } from "node:url";
+
+type Reply = { ok: boolean; error?: { code: string; message: string }; [k: string]: any };
+
+export const USAGE = `usage: npm run admin -- <command> [--json]
+  reports [--all] [--limit N]     open reports (--all: resolved ones too), newest first
+  resolve <report id> <note...>   mark a report dealt with, with a note
+  show <name>                     an account: closed or not, live sessions, reports against it
+  close <name> <reason...>        close an account; its player is shown the reason at login
+  reopen <name>                   open a closed account again
+Needs ADMIN_TOKEN (as the server has it) and the server at ADMIN_URL (default http://127.0.0.1:$PORT).`;
+
+const day = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace("T", " ").slice(0, 16));
+
+function reportLines(r: any): string[] {
+  const where = r.roomId ? ` in room ${r.roomId}` : "";
+  const state = r.resolvedAt === null ? "OPEN" : `resolved ${day(r.resolvedAt)}: ${r.resolution}`;
+  return [
+    `${r.id}  ${day(r.createdAt)}  ${r.reason.toUpperCase()}  ${r.reporter.name} reported ${r.target.name}${r.target.closed ? " (closed)" : ""}${where}  [${state}]`,
+    ...String(r.text).split("\n").map((l: string) => `    ${l}`),
+  ];
+}
+
+/** What to print for a reply of `command`. */
+export function describeReply(command: string, body: Reply): string[] {
+  switch (command) {
+    case "reports":
+      return body.reports.length === 0 ? ["No reports."] : [...body.reports.flatMap(reportLines), ...(body.more ? ["(more: --limit, or ask the route with before=<last id>)"] : [])];
+    case "resolve":
+      return reportLines(body.report);
+    case "show": {
+      const a = body.account;
+      const state = a.closedAt === null ? "open" : `CLOSED ${day(a.closedAt)} by ${a.closedBy}${a.closedReason ? `: ${a.closedReason}` : ""}`;
+      return [
+        `${a.name} (${a.playerId}), account since ${day(a.createdAt)}: ${state}`,
+        `live sessions: ${a.liveSessions}; reports made: ${a.reportsMade}; reports against: ${a.reportsAgainst.length}`,
+        ...a.reportsAgainst.flatMap(reportLines),
+      ];
+    }
+    case "close":
+      return body.closed
+        ? [`Closed ${body.name}.`, `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`]
+        : [`${body.name} was closed already; nothing changed.`];
+    case "reopen":
+      return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
+    default:
+      return [JSON.stringify(body)];
+  }
+}
+
+/** The request a command line makes, or a usage error. */
+export function requestFor(args: string[]): { method: "GET" | "POST"; path: string; body?: unknown } | { error: string } {
+  const [command, ...rest] = args.filter((a) => a !== "--json");
+  const words = (from: string[]) => from.join(" ").trim();
+  const name = (n: string | undefined) => encodeURIComponent(n ?? "");
+  switch (command) {
+    case "reports": {
+      const q = new URLSearchParams();
+      if (rest.includes("--all")) q.set("all", "true");
+      const at = rest.indexOf("--limit");
+      if (at >= 0) q.set("limit", rest[at + 1] ?? "");
+      return { method: "GET", path: `/api/admin/reports${q.size ? `?${q}` : ""}` };
+    }
+    case "resolve":
+      if (!rest[0] || !words(rest.slice(1))) return { error: "resolve needs a report id and a note" };
+      return { method: "POST", path: `/api/admin/reports/${name(rest[0])}/resolve`, body: { note: words(rest.slice(1)) } };
+    case "show":
+      if (!rest[0]) return { error: "show needs an account's name" };
+      return { method: "GET", path: `/api/admin/accounts/${name(words(rest))}` };
+    case "close":
+      if (!rest[0] || !words(rest.slice(1))) return { error: "close needs an account's name and a reason (a name with spaces: quote it)" };
+      return { method: "POST", path: `/api/admin/accounts/${name(rest[0])}/close`, body: { reason: words(rest.slice(1)) } };
+    case "reopen":
+      if (!rest[0]) return { error: "reopen needs an account's name" };
+      return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/reopen`, body: {} };
+    default:
+      return { error: command ? `unknown command "${command}"` : "no command" };
+  }
+}
+
+/** Runs a command line against `env`'s server; returns the exit code (0 done, 1 refused, 2 usage or unreachable). */
+export async function main(args: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, fail: (line: string) => void): Promise<number> {
+  const req = requestFor(args);
+  if ("error" in req) {
+    fail(`${req.error}\n${USAGE}`);
+    return 2;
+  }
+  const token = env.ADMIN_TOKEN;
+  if (!token) {
+    fail("ADMIN_TOKEN is not set: use the token the server was started with.");
+    return 2;
+  }
+  const base = (env.ADMIN_URL || `http://127.0.0.1:${env.PORT || 3000}`).replace(/\/+$/, "");
+  let res: Response;
+  try {
+    res = await fetch(base + req.path, {
+      method: req.method,
+      headers: { authorization: `Bearer ${token}`, ...(req.body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+    });
+  } catch (e) {
+    fail(`Could not reach the server at ${base} (${(e as Error).message}); set ADMIN_URL.`);
+    return 2;
+  }
+  const body = (await res.json().catch(() => ({ ok: false, error: { code: "BAD_REPLY", message: `HTTP ${res.status}, not JSON` } }))) as Reply;
+  if (res.status === 404 && body.error?.code === "NOT_FOUND") {
+    fail(`The server at ${base} has no operators' routes: start it with ADMIN_TOKEN set.`);
+    return 2;
+  }
+  if (!body.ok) {
+    fail(`${body.error?.code}: ${body.error?.message}`);
+    return 1;
+  }
+  const command = args.find((a) => a !== "--json")!;
+  for (const line of args.includes("--json") ? [JSON.stringify(body, null, 2)] : describeReply(command, body)) out(line);
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  process.exitCode = await main(process.argv.slice(2), process.env, (l) => console.log(l), (l) => console.error(l));
+}

@@ -1,0 +1,114 @@
+/**
+ * The operators' routes (docs/operations.md, "Moderation"): reports, and closing and reopening
+ * accounts. They exist only when ADMIN_TOKEN is set, and each needs `Authorization: Bearer
+ * <ADMIN_TOKEN>` (compared as digests in constant time); `npm run admin` is a command line for
+ * them. The rules live in platform/moderation.ts.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { err } from "../platform/errors.js";
+import { OPERATOR_NOTE_MAX, REPORT_REASONS, type Moderation } from "../platform/moderation.js";
+import { arrayOf, bodyOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { refusing } from "./validation.js";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+const who = obj({ id: str("Player id."), name: str() });
+const report = obj({
+  id: str(),
+  reason: { type: "string", enum: [...REPORT_REASONS] },
+  text: str("The reporter's words."),
+  roomId: nullable(str("The room it happened in, if named.")),
+  createdAt: num("epoch ms"),
+  resolvedAt: nullable(num("epoch ms")),
+  resolution: nullable(str("The operators' note.")),
+  reporter: who,
+  target: obj({ id: str("Player id."), name: str(), closed: bool("The reported account is closed now.") }),
+});
+const closing = okReply({
+  name: str("The account's name."),
+  closed: bool("False: it was closed already, and nothing changed."),
+  resigned: arrayOf(str(), "Rooms whose game was resigned."),
+  left: arrayOf(str(), "Open rooms left."),
+  leftQueue: bool("It was in the quick play queue, or had a table found."),
+});
+const nameParams = obj({ name: refusing(str("The account's name, any case."), "NO_SUCH_ACCOUNT", "Name an account.") });
+const noteField = (what: string) => refusing(str(`1 to ${OPERATOR_NOTE_MAX} characters.`), "BAD_REASON", `${what} must be 1 to ${OPERATOR_NOTE_MAX} characters.`);
+
+export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Moderation; token: string }): void {
+  const { moderation } = deps;
+  const expected = digest(deps.token);
+
+  async function operator(req: FastifyRequest): Promise<void> {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+    if (!m || !timingSafeEqual(digest(m[1]!), expected)) throw err("ADMIN_REQUIRED", "The operators' routes need the header Authorization: Bearer <ADMIN_TOKEN>.");
+  }
+  const guarded = { preValidation: operator };
+  const doc = { tags: ["admin" as const], admin: true };
+
+  app.get<{ Querystring: { all?: boolean; limit: number; before?: string } }>("/api/admin/reports", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Reports (operators)",
+      description: "Newest first: open ones, or every one with all=true; `before` (a report id) pages on.",
+      querystring: obj({ all: bool("Resolved ones too."), limit: limitQuery(200, 50), before: str("A report id: the ones after it.") }, { optional: ["all", "limit", "before"] }),
+      response: { 200: okReply({ reports: arrayOf(report), more: bool("More after the last.") }), ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.reports({ all: req.query.all === true, limit: req.query.limit, ...(req.query.before ? { before: req.query.before } : {}) })) }));
+
+  app.post<{ Params: { id: string }; Body: { note: string } }>("/api/admin/reports/:id/resolve", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Resolve a report (operators)",
+      description: "Marks a report dealt with, with a note (kept with it; the reporter is not told).",
+      params: obj({ id: str("The report's id.") }),
+      body: bodyOf({ note: noteField("The note") }),
+      response: { 200: okReply({ report }), ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, report: await moderation.resolveReport(req.params.id, req.body.note) }));
+
+  app.get<{ Params: { name: string } }>("/api/admin/accounts/:name", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "An account (operators)",
+      description: "Whether and why it is closed, its live sessions, the reports against it (newest 50) and how many it made.",
+      params: nameParams,
+      response: {
+        200: okReply({
+          account: obj({
+            playerId: str(), name: str(), createdAt: num("epoch ms"), closedAt: nullable(num("epoch ms")),
+            closedBy: { type: ["string", "null"], enum: ["player", "operators", null] }, closedReason: nullable(str()),
+            liveSessions: int(), reportsAgainst: arrayOf(report), reportsMade: int(),
+          }),
+        }),
+        ...errors(401, 404),
+      },
+    }),
+  }, async (req) => ({ ok: true, account: await moderation.accountInfo(req.params.name) }));
+
+  app.post<{ Params: { name: string }; Body: { reason: string } }>("/api/admin/accounts/:name/close", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Close an account (operators)",
+      description: "As the player's own closing (POST /api/account/close), with a reason the player is shown when they try to log in.",
+      params: nameParams,
+      body: bodyOf({ reason: noteField("The reason") }),
+      response: { 200: closing, ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.closeByOperators(req.params.name, req.body.reason)) }));
+
+  app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/reopen", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Reopen an account (operators)",
+      description: "Its password works again (its old sessions stay ended); it shows on leaderboards again.",
+      params: nameParams,
+      response: { 200: okReply({ name: str(), reopened: bool("False: it was open.") }), ...errors(401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.reopen(req.params.name)) }));
+}
