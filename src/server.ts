@@ -185,7 +185,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : phase === "draining" ? "This node is shutting down; connect to another one."
     : redis && redis.status !== "ready" ? "This node cannot reach its room store."
     : null;
-  const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, warn: (o, m) => log.warn(o, m) });
+  const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log });
   await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);

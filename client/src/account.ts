@@ -1,6 +1,7 @@
 /**
  * Accounts in the browser (docs/protocol.md, "Accounts and sessions"): register (a guest keeps
- * their id, games and ratings), log in, log out, log out everywhere, change password, rename.
+ * their id, games and ratings), log in, log out, log out everywhere, change password, rename,
+ * close the account.
  * The token lives where the guest token lived (Store.identity, localStorage); every refusal is
  * shown with the server's own message.
  */
@@ -74,6 +75,16 @@ export async function changePassword(s: Store, old: string, next: string): Promi
   return null;
 }
 
+/** Closes this account for good (the password again): its games in play are resigned, it is logged out everywhere. */
+export async function closeAccount(s: Store, password: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/account/close", { password });
+  if (!r.ok) return message(r);
+  const resigned = (r.resigned as string[] | undefined)?.length ?? 0;
+  s.forgetIdentity(`Your account is closed${resigned ? `; ${resigned === 1 ? "its game in play was" : `its ${resigned} games in play were`} resigned` : ""}. Its name stays reserved. You can go on as a guest.`);
+  s.socket.disconnect().connect();
+  return null;
+}
+
 /** An account's new display name (shown at every table where it sits). */
 export async function renameAccount(s: Store, name: string): Promise<string | null> {
   const r = await send(s, "POST", "/api/rename", { name: name.trim() });
@@ -85,7 +96,7 @@ export async function renameAccount(s: Store, name: string): Promise<string | nu
 // ---- templates --------------------------------------------------------------------------------
 
 type Mode = "login" | "register";
-const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "" };
+const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false };
 
 function field(id: string, label: string, type: string, autocomplete: string, extra: { min?: number; value?: string } = {}): TemplateResult {
   return html`<label for=${id}>${label}</label>
@@ -152,6 +163,18 @@ export function accountSettings(s: Store): TemplateResult {
     forms.outError = (await logout(s, everywhere)) ?? "";
     s.changed();
   };
+  const close = async (e: Event) => {
+    e.preventDefault();
+    const f = e.target as HTMLFormElement;
+    const password = (f.elements.namedItem("close-password") as HTMLInputElement).value;
+    if (!confirm("Close your account for good? You cannot undo this yourself.")) return;
+    forms.closeBusy = true;
+    forms.closeError = "";
+    s.changed();
+    forms.closeError = (await closeAccount(s, password)) ?? "";
+    forms.closeBusy = false;
+    s.changed();
+  };
   return html`<div class="account-settings" data-testid="account-settings">
     <form class="account-form" @submit=${pw}>
       <p class="menu-title">Change password</p>
@@ -166,6 +189,18 @@ export function accountSettings(s: Store): TemplateResult {
       <button class="btn small ghost" data-testid="logout-all" @click=${() => void out(true)}>Log out everywhere</button>
     </div>
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
+    <details class="account-close" data-testid="account-close">
+      <summary>Close your account…</summary>
+      <form class="account-form" @submit=${close}>
+        <p class="small">Closing is for good: you are logged out everywhere, every game you are playing is resigned (a bot
+          finishes your seat; in a ranked game you are placed last), and you leave the quick play queue. Your name stays
+          reserved and your finished games stay in other players' histories; you leave the leaderboards. Only the
+          operators can open the account again.</p>
+        ${field("close-password", "Your password, to confirm", "password", "current-password")}
+        ${forms.closeError ? html`<p class="form-error" role="alert">${forms.closeError}</p>` : nothing}
+        <button class="btn small danger" data-testid="account-close-submit" ?disabled=${forms.closeBusy}>Close my account</button>
+      </form>
+    </details>
   </div>`;
 }
 

@@ -12,6 +12,8 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { RoomView } from "./types.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
+import { isAccount } from "./account.js";
+import { reportButton } from "./report.js";
 
 /** The same limit as the server's (CHAT_MAX_CHARS), for the input's maxlength. */
 const MAX_CHARS = 280;
@@ -81,13 +83,14 @@ async function send(s: Store, room: RoomView, p: PanelState, text: string, fromD
   s.changed();
 }
 
-function messageItem(s: Store, m: ChatMessage): TemplateResult {
+function messageItem(s: Store, m: ChatMessage, roomId: string): TemplateResult {
   const own = m.from.id === s.me?.id;
   return html`<li class="chat-msg ${own ? "own" : ""}" data-testid="chat-msg" data-author=${m.from.id} data-channel=${m.channel}>
     <span class="chat-time muted small">${timeOf(m.at)}</span>
     <b class="chat-name">${m.from.name}</b>
     <span class="chat-text">${m.text}</span>
     ${own ? nothing : html`<button class="chat-mute btn ghost small" aria-label=${`Mute ${m.from.name}`} @click=${() => { setMuted(m.from.id, true); s.changed(); }}>Mute</button>`}
+    ${!own && m.from.account && isAccount(s) ? reportButton(s, { name: `id:${m.from.id}`, label: m.from.name, room: roomId, roomLabel: "at this table" }, "chat-mute") : nothing}
   </li>`;
 }
 
@@ -141,7 +144,7 @@ export function chatPanel(s: Store, room: RoomView): TemplateResult {
     </div>
     ${!both ? html`<p class="muted small chat-note">Ranked game: spectators' messages are not shown to the players.</p>` : nothing}
     <ol class="chat-list" data-testid="chat-list" aria-live="polite">
-      ${inTab.length === 0 ? html`<li class="muted small chat-empty">No messages yet.</li>` : inTab.map((m) => messageItem(s, m))}
+      ${inTab.length === 0 ? html`<li class="muted small chat-empty">No messages yet.</li>` : inTab.map((m) => messageItem(s, m, room.roomId))}
     </ol>
     ${hidden.length > 0
       ? html`<p class="chat-hidden muted small" data-testid="chat-hidden">${hidden.length} hidden (muted:

@@ -13,6 +13,8 @@ import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
 import { ordinal } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
+import { isAccount } from "./account.js";
+import { reportButton } from "./report.js";
 
 const PAGE = 20;
 
@@ -243,7 +245,13 @@ export function profilePage(s: Store, key: string): TemplateResult {
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
       </div>
+      ${p.player.account && !p.player.closed && !isMe && isAccount(s) ? html`<div class="profile-actions">${reportButton(s, { name: p.player.name })}</div>` : nothing}
     </div>
+    ${p.player.closed
+      ? html`<p class="closed-note" role="note" data-testid="profile-closed">${p.player.closed === "operators"
+          ? "The operators closed this account. Its games stay in everyone's history; it is left off the leaderboards."
+          : "This account is closed. Its games stay in everyone's history; it is left off the leaderboards."}</p>`
+      : nothing}
     ${p.ratings.length
       ? html`<div class="rating-cards">${p.ratings.map((r) => ratingCard(s, r))}</div>`
       : html`<p class="muted">No rated games yet: ratings come from ranked games between people.</p>`}

@@ -23,7 +23,8 @@ export interface ChatMessage {
   n: number;
   /** Epoch ms, by the server's clock. */
   at: number;
-  from: { id: string; name: string };
+  /** `account`: the author wrote as a logged-in account (they can be reported; a guest is muted). */
+  from: { id: string; name: string; account?: true };
   channel: ChatChannel;
   text: string;
 }
@@ -108,7 +109,7 @@ export class TableChat {
     }
     const stored = await this.store.appendChat(
       room.id,
-      { at: this.now(), from: { id: player.id, name: player.name }, channel: channelOf(room, player.id), text },
+      { at: this.now(), from: { id: player.id, name: player.name, ...(player.account ? { account: true as const } : {}) }, channel: channelOf(room, player.id), text },
       CHAT_MAX_MESSAGES,
     );
     if (stored === null) throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");

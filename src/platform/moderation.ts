@@ -70,11 +70,16 @@ export interface ClosingResult {
   leftQueue: boolean;
 }
 
+/** Where closings, reopenings and resolved reports are written down (the server's log). */
+export interface ModerationLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
 export interface ModerationOptions {
   limiter: RateLimiter;
   now?: () => number;
-  /** Told of what could not be given up while closing an account (a room that changed meanwhile). */
-  warn?: (obj: object, msg: string) => void;
+  log?: ModerationLog;
 }
 
 const noSuchAccount = (name: string) => err("NO_SUCH_ACCOUNT", `No account is named "${name.slice(0, 40)}".`);
@@ -133,7 +138,7 @@ function reportInfo(r: ReportRow): ReportInfo {
 export class Moderation {
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
-  private readonly warn: (obj: object, msg: string) => void;
+  private readonly log: ModerationLog;
 
   constructor(
     private readonly db: Database,
@@ -144,13 +149,16 @@ export class Moderation {
   ) {
     this.limiter = opts.limiter;
     this.now = opts.now ?? Date.now;
-    this.warn = opts.warn ?? (() => {});
+    this.log = opts.log ?? { info: () => {}, warn: () => {} };
   }
 
-  /** The account named `name` (any case). */
+  /** The account named `name` (any case), or `id:<player id>`'s. */
   private async account(name: unknown) {
     const raw = typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
-    const a = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(raw) } });
+    const a =
+      raw === "" ? null
+      : raw.startsWith("id:") ? await this.db.prisma.account.findUnique({ where: { playerId: raw.slice(3) } })
+      : await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(raw) } });
     if (!a) throw noSuchAccount(raw);
     return a;
   }
@@ -178,10 +186,11 @@ export class Moderation {
       } catch (e) {
         // The room moved on meanwhile (it started, ended or closed): nothing of theirs is left there to give up but a seat a bot or a clock ends.
         if (!(e instanceof AppError)) throw e;
-        this.warn({ room: room.id, player: playerId, code: e.code }, "closing an account: a room could not be given up");
+        this.log.warn({ room: room.id, player: playerId, code: e.code }, "closing an account: a room could not be given up");
       }
     }
     const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
+    this.log.info({ player: playerId, by, reason, resigned, left, leftQueue }, "account closed");
     return { closed: true, resigned, left, leftQueue };
   }
 
@@ -202,7 +211,9 @@ export class Moderation {
   /** The operators open a closed account again. False: it was open. */
   async reopen(name: unknown): Promise<{ name: string; reopened: boolean }> {
     const a = await this.account(name);
-    return { name: a.name, reopened: await this.accounts.reopen(a.playerId) };
+    const reopened = await this.accounts.reopen(a.playerId);
+    if (reopened) this.log.info({ player: a.playerId, name: a.name }, "account reopened by the operators");
+    return { name: a.name, reopened };
   }
 
   /** A player reports an account. */
@@ -263,6 +274,7 @@ export class Moderation {
     if (!r) throw err("NO_SUCH_REPORT", "No report has that id.");
     if (r.resolvedAt) throw err("ALREADY_RESOLVED", "That report was dealt with already.");
     const done = await this.db.prisma.report.update({ where: { id: r.id }, data: { resolvedAt: new Date(this.now()), resolution: text }, select: REPORT_SELECT });
+    this.log.info({ report: r.id, note: text }, "report resolved by the operators");
     return reportInfo(done);
   }
 

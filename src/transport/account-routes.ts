@@ -214,7 +214,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     tags: ["accounts"],
     bearer: true,
     body: bodyOf({
-      name: refusing(str("The account reported."), "NO_SUCH_ACCOUNT", "Name the account you report."),
+      name: refusing(str("The account reported: its name (any case), or id:<player id> (as a chat message names its author)."), "NO_SUCH_ACCOUNT", "Name the account you report."),
       reason: refusing({ type: "string", enum: [...REPORT_REASONS] }, "BAD_REPORT", `Say why: one of ${REPORT_REASONS.join(", ")}.`),
       text: refusing(str("What happened."), "BAD_REPORT", `What happened must be 1 to ${REPORT_TEXT_MAX} characters.`),
       room: refusing(str("The room (game) it happened in."), "BAD_ROOM_ID", "A room id is the id of a room or finished game."),

@@ -88,7 +88,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await page.locator('[data-testid="your-games"] [data-room]').waitFor();
       await page.getByTestId("daily-panel").waitFor();
       found.push(...(await audit(page, `${tag} lobby`)));
-      await page.locator('details[data-testid="me"] summary').click();
+      await page.locator('details[data-testid="me"] > summary').click();
       found.push(...(await audit(page, `${tag} lobby, account menu open`)));
       await page.keyboard.press("Escape");
       // Following a link within the page moves the focus to the new page's heading, and the tab says where it is.

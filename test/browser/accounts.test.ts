@@ -57,7 +57,7 @@ describe.skipIf(!available)("accounts in the browser", () => {
 
     // Log out everywhere from the phone: the desktop is logged out at once.
     two.page.once("dialog", (d) => void d.accept());
-    await two.page.locator('[data-testid="me"] summary').click();
+    await two.page.locator('[data-testid="me"] > summary').click();
     await two.page.getByTestId("logout-all").click();
     await two.page.getByLabel("Your display name").waitFor();
     await page.getByLabel("Your display name").waitFor();

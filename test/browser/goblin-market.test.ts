@@ -44,7 +44,7 @@ describe.skipIf(!available)("web client in chromium", () => {
     expect(await page.locator(".notfound").textContent()).toContain("There is no such room"); // the server's words (NO_SUCH_ROOM)
     // Renaming keeps the same player.
     const before = (await storedIdentity(page))!.player.id;
-    await page.locator('[data-testid="me"] summary').click();
+    await page.locator('[data-testid="me"] > summary').click();
     await page.getByLabel("Change your display name").fill("Zed the Bold");
     await page.getByRole("button", { name: "Rename" }).click();
     await expect.poll(() => page.locator(".me-name").textContent()).toBe("Zed the Bold");

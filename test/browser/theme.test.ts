@@ -20,7 +20,7 @@ const chosen = (page: Page) => page.evaluate(`[document.documentElement.dataset.
 
 /** Chooses in the account menu, then closes it with Escape (the focus goes back to its button). */
 async function choose(page: Page, theme: "System" | "Light" | "Dark"): Promise<void> {
-  await page.locator('details[data-testid="me"] summary').click();
+  await page.locator('details[data-testid="me"] > summary').click();
   // Every option shows whole inside the menu (it is 260 px wide, on a phone too).
   const menu = (await page.locator(".menu-body").boundingBox())!;
   for (const label of ["System", "Light", "Dark"]) {
@@ -86,7 +86,7 @@ describe.skipIf(!available)("light and dark themes", () => {
     expect(await look(".topbar")).toEqual(["light", "rgb(31, 61, 51)"]);
     // A panel of the page turns dark; its menu inside the (light) top bar does too.
     expect((await look(".panel"))[1]).toBe("rgb(34, 30, 26)");
-    await page.locator('details[data-testid="me"] summary').click();
+    await page.locator('details[data-testid="me"] > summary').click();
     expect(await look(".menu-body")).toEqual(["light dark", "rgb(34, 30, 26)"]);
     await context.close();
     // On a phone the menu's picker fits as well.

@@ -1,0 +1,129 @@
+/**
+ * Reports and closing an account in a real browser: an account reports another from their profile
+ * (the dialog passes axe, says what is missing, and gives the focus back) and from a chat message
+ * at a table (the report names that game); a second report of the same player is refused with the
+ * server's reason; then a player closes their own account from the account menu (password, a
+ * confirmation): they are back at the entry screen with a notice, their game in play is resigned
+ * before the other player's eyes, their profile says the account is closed, and logging in again
+ * shows why it cannot.
+ */
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import type { Player } from "../../src/platform/identity.js";
+import { clockPresets } from "../../src/platform/clocks.js";
+import { findGame } from "../../src/games/registry.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+const identityOf = async (page: Page): Promise<Player> => (await storedIdentity(page))!.player;
+const focused = (page: Page) => page.evaluate(`document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.tagName ?? null`);
+
+describe.skipIf(!available)("reports and closing an account in the browser", () => {
+  const t = useBrowserBazaar();
+
+  it("reports a player from a profile and from the chat, and closes an account from its menu", async () => {
+    const url = t.bazaar.server.url;
+    const db = t.bazaar.db;
+    const { page: ann } = await newPage(t.browser);
+    const { page: bob } = await newPage(t.browser);
+    for (const p of [ann, bob]) p.setDefaultTimeout(30_000);
+    await enterAccount(ann, url, "ModAnn");
+    await enterAccount(bob, url, "ModBob");
+    const [annId, bobId] = [(await identityOf(ann)).id, (await identityOf(bob)).id];
+
+    // Bob reports Ann from her profile.
+    await bob.goto(`${url}/player/modann`);
+    await bob.getByTestId("profile-name").waitFor();
+    await bob.getByTestId("report-open").click();
+    const dialog = bob.getByTestId("report-dialog");
+    await dialog.waitFor();
+    expect(await bob.locator("#report-title").textContent()).toBe("Report ModAnn");
+    expect(await axeViolations(bob), "the report dialog passes axe").toEqual([]);
+    await bob.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(bob), "the report dialog passes axe in the dark theme").toEqual([]);
+    await bob.emulateMedia({ colorScheme: "light" });
+    expect(await bob.getByTestId("report-send").isDisabled()).toBe(true);
+    await bob.getByTestId("report-text").fill("She called me names all game.");
+    await bob.getByTestId("report-send").click();
+    expect(await bob.getByTestId("report-error").textContent()).toBe("Choose what the report is about.");
+    await bob.getByRole("radio", { name: /^Abuse/ }).check();
+    await bob.getByTestId("report-send").click();
+    await bob.getByTestId("report-done").waitFor();
+    expect(await bob.getByTestId("report-done").textContent()).toContain("ModAnn is not told who reported them");
+    await bob.getByTestId("report-close").click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await focused(bob)).toBe("report-open");
+    const first = await db.prisma.report.findMany({ where: { reporterId: bobId } });
+    expect(first.map((r) => [r.targetId, r.reason, r.text, r.roomId])).toEqual([[annId, "abuse", "She called me names all game.", null]]);
+    // Again while that one is open: the server's reason, and nothing stored; Escape closes.
+    await bob.getByTestId("report-open").click();
+    await bob.getByRole("radio", { name: /^Stalling/ }).check();
+    await bob.getByTestId("report-text").fill("And she stalls.");
+    await bob.getByTestId("report-send").click();
+    expect(await bob.getByTestId("report-error").textContent()).toMatch(/^You reported ModAnn on \d{4}-\d\d-\d\d and the operators have not dealt with it yet\.$/);
+    await bob.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await db.prisma.report.count({ where: { reporterId: bobId } })).toBe(1);
+    // Nobody reports themselves: Ann's own profile has no Report button.
+    await ann.goto(`${url}/player/ModAnn`);
+    await ann.getByTestId("profile-name").waitFor();
+    expect(await ann.getByTestId("report-open").count()).toBe(0);
+
+    // At a table: Bob writes, Ann reports him from his message, which names the game.
+    const clock = clockPresets(findGame("goblin-market")!)[0]!.id;
+    const room = await t.bazaar.server.service.createMatchRoom([await identityOf(ann), await identityOf(bob)], { game: "goblin-market", seats: 3, clock, ranked: false }, 1);
+    for (const p of [ann, bob]) await p.goto(`${url}/room/${room.id}`);
+    for (const p of [ann, bob]) await p.locator(`.room[data-room="${room.id}"][data-status="playing"]`).waitFor();
+    await bob.getByTestId("chat-input").fill("Only idiots bid like that.");
+    await bob.getByTestId("chat-send").click();
+    const message = ann.locator('[data-testid="chat-msg"]', { hasText: "Only idiots" });
+    await message.waitFor();
+    expect(await bob.locator('[data-testid="chat-msg"]', { hasText: "Only idiots" }).getByTestId("report-open").count()).toBe(0);
+    await message.getByRole("button", { name: "Report ModBob" }).click();
+    expect(await ann.locator("#report-title").textContent()).toBe("Report ModBob");
+    expect(await ann.getByTestId("report-dialog").textContent()).toContain("About the game at this table.");
+    await ann.getByRole("radio", { name: /^Abuse/ }).check();
+    await ann.getByTestId("report-text").fill("Insults in the chat.");
+    await ann.getByTestId("report-send").click();
+    await ann.getByTestId("report-done").waitFor();
+    await ann.getByTestId("report-close").click();
+    const fromChat = await db.prisma.report.findMany({ where: { reporterId: annId } });
+    expect(fromChat.map((r) => [r.targetId, r.reason, r.roomId])).toEqual([[bobId, "abuse", room.id]]);
+
+    // Ann closes her account from the menu: a wrong password first, then hers.
+    await ann.locator('details[data-testid="me"] > summary').click();
+    await ann.getByTestId("account-close").locator("summary").click();
+    expect(await axeViolations(ann), "the menu with the closing form open passes axe").toEqual([]);
+    await ann.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(ann), "the menu with the closing form open passes axe in the dark theme").toEqual([]);
+    await ann.emulateMedia({ colorScheme: "light" });
+    await ann.getByLabel("Your password, to confirm").fill("not my password");
+    ann.once("dialog", (d) => void d.accept());
+    await ann.getByTestId("account-close-submit").click();
+    await ann.getByTestId("account-close").getByRole("alert").waitFor();
+    expect(await ann.getByTestId("account-close").getByRole("alert").textContent()).toBe("Your current password is not right; nothing was changed.");
+    await ann.getByLabel("Your password, to confirm").fill("password of ModAnn");
+    ann.once("dialog", (d) => void d.accept());
+    await ann.getByTestId("account-close-submit").click();
+    await ann.getByLabel("Your display name").waitFor();
+    expect(await ann.locator(".welcome p.notice[role=alert]").textContent()).toBe("Your account is closed; its game in play was resigned. Its name stays reserved. You can go on as a guest.");
+    expect(await storedIdentity(ann)).toBeNull();
+    // Bob sees her resign: a bot plays her seat.
+    await bob.getByText("ModAnn resigned; a bot plays their seat to the end.").first().waitFor();
+
+    // Her profile says the account is closed, and offers no Report button; logging in says why not.
+    await bob.goto(`${url}/player/ModAnn`);
+    await bob.getByTestId("profile-closed").waitFor();
+    expect(await bob.getByTestId("profile-closed").textContent()).toContain("This account is closed.");
+    expect(await bob.getByTestId("report-open").count()).toBe(0);
+    expect(await axeViolations(bob), "a closed account's profile passes axe").toEqual([]);
+    await ann.getByTestId("account-entry").locator("summary").click();
+    await ann.getByTestId("acc-tab-login").click();
+    await ann.getByLabel("Account name").fill("ModAnn");
+    await ann.getByLabel("Password").fill("password of ModAnn");
+    await ann.getByTestId("acc-submit").click();
+    expect(await ann.getByTestId("acc-error").textContent()).toMatch(/^You closed this account on \d{4}-\d\d-\d\d\. Its name stays reserved; ask the operators to reopen it\.$/);
+  });
+});
