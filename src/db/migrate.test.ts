@@ -299,8 +299,10 @@ describe.each(backends)("migrate() on $name", (backend) => {
       expect(results.filter((r) => r.length > 0)).toHaveLength(1);
       const { rows } = await f.db.query(`SELECT count(*)::int AS n, bool_and(finished_at IS NOT NULL) AS ok FROM _prisma_migrations`);
       expect(rows[0]).toEqual({ n: INIT.length, ok: true });
-      // the lock is released afterwards
-      const lock = await f.db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369`);
+      // the lock is released afterwards (this database's: other test files migrate their own databases meanwhile)
+      const lock = await f.db.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
       expect(lock.rows[0].n).toBe(0);
     } finally {
       await f.close();
