@@ -17,6 +17,7 @@ import { TimerDriver } from "./platform/timers.js";
 import { TokenIssuer } from "./platform/identity.js";
 import { Accounts } from "./platform/accounts.js";
 import { Moderation } from "./platform/moderation.js";
+import { Blocks } from "./platform/blocks.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "./platform/rate-limit.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
@@ -186,7 +187,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : redis && redis.status !== "ready" ? "This node cannot reach its room store."
     : null;
   const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log });
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, adminToken: config.adminToken });
+  const blocks = new Blocks(db, clock);
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, blocks, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 
@@ -215,7 +217,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db }, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks }, blocks, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

@@ -68,6 +68,31 @@ describe("formTables", () => {
     }
   });
 
+  it("never seats two players one of whom blocks the other, in either direction, bot tables included", () => {
+    const avoid = (x: Waiting, ...who: string[]): Waiting => ({ ...x, avoid: who });
+    // Five at one rating for four seats: Ann blocks Bob, so the table is the other four and Bob waits.
+    const five = [avoid(w("ann", 1500, 5), "bob"), w("bob", 1500, 4), w("cat", 1500, 3), w("dan", 1500, 2), w("eve", 1500, 1)];
+    expect(ids(formTables(five, T0, 4)).map((t) => [...t].sort())).toEqual([["ann", "cat", "dan", "eve"]]);
+    // Blocked by Bob instead: the same.
+    const other = [w("ann", 1500, 5), avoid(w("bob", 1500, 4), "ann"), w("cat", 1500, 3), w("dan", 1500, 2), w("eve", 1500, 1)];
+    expect(ids(formTables(other, T0, 4)).map((t) => [...t].sort())).toEqual([["ann", "cat", "dan", "eve"]]);
+    // Only they two: no table; with bots due, a bot table each, never one together.
+    expect(formTables([avoid(w("ann", 1500, 60_000), "bob"), w("bob", 1500, 60_000)], T0, 2)).toEqual([]);
+    const two = [{ ...avoid(w("ann", 1500, 60_000), "bob"), botsAfterMs: 0 }, { ...w("bob", 1500, 60_000), botsAfterMs: 0 }];
+    expect(ids(formTables(two, T0, 2))).toEqual([["ann"], ["bob"]]);
+    expect(ids(formTables(two, T0, 3))).toEqual([["ann"], ["bob"]]);
+    const random = seededRandom("blocks");
+    for (let round = 0; round < 30; round++) {
+      const queue = Array.from({ length: 30 }, (_, i) => ({ ...w(`p${i}`, 1400 + Math.floor(random() * 200), Math.floor(random() * 30_000)), botsAfterMs: random() < 0.3 ? 0 : null }));
+      for (const q of queue) q.avoid = queue.filter(() => random() < 0.15).map((o) => o.playerId).filter((id) => id !== q.playerId);
+      for (const seats of [2, 3, 4]) {
+        for (const t of formTables(queue, T0 + round * 1000, seats)) {
+          for (const a of t.players) for (const b of t.players) expect(a.avoid?.includes(b.playerId) ?? false).toBe(false);
+        }
+      }
+    }
+  });
+
   it("keeps a capped window: players too far apart never meet", () => {
     expect(formTables([w("a", 1000, 3_600_000), w("b", 1501, 3_600_000)], T0, 2)).toEqual([]);
     expect(ids(formTables([w("a", 1000, 3_600_000), w("b", 1500, 3_600_000)], T0, 2))).toEqual([["a", "b"]]);

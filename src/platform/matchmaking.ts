@@ -91,6 +91,8 @@ export interface Waiting {
   joinedAt: number;
   /** Casual only: bots may fill the table after this wait (ms); null or absent: never. */
   botsAfterMs?: number | null;
+  /** Players this one must not share a table with (they block them, or are blocked by them: blocks.ts). */
+  avoid?: readonly string[];
 }
 
 export interface Table<W extends Waiting = Waiting> {
@@ -100,8 +102,9 @@ export interface Table<W extends Waiting = Waiting> {
   bots: number;
 }
 
-/** Whether two players may share a table at `now`. */
+/** Whether two players may share a table at `now`: neither avoids the other, and their ratings are close enough. */
 export function compatible(a: Waiting, b: Waiting, now: number): boolean {
+  if (a.avoid?.includes(b.playerId) || b.avoid?.includes(a.playerId)) return false;
   const w = Math.min(ratingWindow(now - a.joinedAt), ratingWindow(now - b.joinedAt));
   return Math.abs(a.rating - b.rating) <= w;
 }

@@ -146,8 +146,8 @@ export class QueueService {
     this.newId = opts.newId ?? (() => `m_${randomBytes(9).toString("base64url")}`);
   }
 
-  /** Queues a player; their rating for that game is the caller's (null: unrated). */
-  async join(player: QueuePlayer, input: QueueRequest, rating: { mu: number; sigma: number } | null): Promise<QueueStatus> {
+  /** Queues a player; their rating for that game is the caller's (null: unrated), and whom they must not be seated with (blocks.ts). */
+  async join(player: QueuePlayer, input: QueueRequest, rating: { mu: number; sigma: number } | null, avoid: readonly string[] = []): Promise<QueueStatus> {
     this.live();
     checkId(player?.id, "Player id");
     const { pool, botsAfterMs } = parseQueueRequest(player, input);
@@ -160,6 +160,7 @@ export class QueueService {
       joinedAt: now,
       botsAfterMs,
       account: player.account,
+      ...(avoid.length > 0 ? { avoid: [...avoid] } : {}),
     };
     await this.store.join(entry, now + this.leaseMs);
     this.local.add(player.id);

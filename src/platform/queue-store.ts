@@ -56,6 +56,8 @@ export interface QueueEntry {
   botsAfterMs: number | null;
   /** Whether the player has an account (ranked pools take accounts only). */
   account: boolean;
+  /** Players they must not be seated with (blocks.ts), as of joining; absent: none. */
+  avoid?: string[];
 }
 
 export interface PendingMatch {

@@ -14,6 +14,7 @@ import { newPlayerId, validateName, type Player } from "../platform/identity.js"
 import type { Accounts, Verified } from "../platform/accounts.js";
 import type { RoomService } from "../platform/room-service.js";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type Moderation } from "../platform/moderation.js";
+import { MAX_BLOCKS, type Blocks } from "../platform/blocks.js";
 import { arrayOf, bodyOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
@@ -23,6 +24,7 @@ export interface AccountRouteDeps {
   service: RoomService;
   quotas: HttpQuotas;
   moderation: Moderation;
+  blocks: Blocks;
 }
 
 // Body fields, each refused with the code its handler gave before the schemas were live.
@@ -40,7 +42,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation } = deps;
+  const { accounts, service, quotas, moderation, blocks } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -221,6 +223,35 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     }, { optional: ["room"] }),
     response: { 200: okReply({ id: str("The report's id.") }), ...errors(400, 401, 403, 404, 409, 413, 429) },
   }, async (req, v) => moderation.report(v, req.body), { who: accountOf });
+
+  const blockedShape = obj({ id: str("Player id."), name: str(), since: num("When they were blocked, epoch ms.") });
+  const blockName = refusing(str("The account: its name (any case), or id:<player id>."), "NO_SUCH_ACCOUNT", "Name an account.");
+
+  route("/api/blocks", "GET", {
+    summary: "The players you block",
+    description: "Most recent first. Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({ blocked: arrayOf(blockedShape) }), ...errors(401, 403) },
+  }, async (_req, v) => ({ blocked: await blocks.list(v.player.id) }), { who: accountOf });
+
+  route("/api/block", "POST", {
+    summary: "Block a player",
+    description: `You and they are never seated together by quick play, neither may join a room where the other sits, and your client hides their chat messages. An account blocks accounts only (at most ${MAX_BLOCKS}); blocking twice changes nothing. They are not told.`,
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ name: blockName }),
+    response: { 200: okReply({ blocked: blockedShape }), ...errors(400, 401, 403, 404, 413) },
+  }, async (req, v) => ({ blocked: await blocks.block(v, req.body.name) }), { who: accountOf });
+
+  route("/api/unblock", "POST", {
+    summary: "Unblock a player",
+    description: "unblocked: false if they were not blocked. Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ name: blockName }),
+    response: { 200: okReply({ id: str(), name: str(), unblocked: bool() }), ...errors(400, 401, 403, 404, 413) },
+  }, async (req, v) => blocks.unblock(v, req.body.name), { who: accountOf });
 
   route("/api/rename", "POST", {
     summary: "Rename your account",

@@ -16,6 +16,7 @@ import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
+import type { Blocks } from "../platform/blocks.js";
 import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "../platform/rate-limit.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
@@ -46,6 +47,8 @@ export interface HttpDeps {
   metrics?: PlatformMetrics;
   /** Reports and closed accounts (platform/moderation.ts). */
   moderation: Moderation;
+  /** Blocked players (platform/blocks.ts). */
+  blocks: Blocks;
   /** Set: the operators' routes exist (admin-routes.ts). */
   adminToken?: string;
 }

@@ -17,6 +17,7 @@ import type { Server, Socket } from "socket.io";
 import type { QueueCount as WireCount, QueuePool as WirePool, QueueStatus as WireQueueStatus } from "../protocol/wire.js";
 import type { Logger } from "../logger.js";
 import type { Database } from "../db/client.js";
+import type { Blocks } from "../platform/blocks.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import { parsePoolKey, ratingWindow, type PoolSpec } from "../platform/matchmaking.js";
@@ -31,6 +32,8 @@ type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unkn
 export interface QueueWiring {
   queue: QueueService;
   db: Database;
+  /** Whom each account must not be seated with (blocks.ts); absent: nobody. */
+  blocks?: Blocks;
 }
 
 /** How often a queued player is sent their place and wait, at least (ms, the server's clock). */
@@ -250,7 +253,9 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const request = { game: p.game, seats: p.seats, clock: p.clock, ranked: p.ranked, botsAfterMs: p.botsAfterMs };
       const { pool } = parseQueueRequest(qp, request);
       const rating = await ratingOf(db, player.id, pool.game, log);
-      await queue.join(qp, request, rating);
+      // Read at joining: a block made while queued counts from the next join (and at every room join).
+      const avoid = qp.account && deps.blocks ? await deps.blocks.avoidOf(player.id) : [];
+      await queue.join(qp, request, rating, avoid);
       return changed(player.id);
     },
 

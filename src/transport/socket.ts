@@ -29,6 +29,7 @@ import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
+import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents } from "./chat-events.js";
 import type { TableChat } from "../platform/chat.js";
@@ -55,6 +56,8 @@ export interface SocketDeps {
   metrics?: Pick<PlatformMetrics, "rateLimited">;
   /** Table chat (chat-events.ts); absent: no chat:* events. */
   chat?: TableChat;
+  /** Blocked players (blocks.ts): room:join refuses a seat beside someone who blocks the joiner or whom they block; absent: no check. */
+  blocks?: Blocks;
 }
 
 interface SocketData {
@@ -424,6 +427,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket, named(p.roomId));
+      if (player.account && deps.blocks) {
+        // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
+        const seated = (await service.get(p.roomId)).seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
+        const conflict = await deps.blocks.conflict(player.id, seated);
+        if (conflict) throw blockedJoin(conflict);
+      }
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
