@@ -8,6 +8,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { ErrorInfo, Player } from "./types.js";
+import { blockedList } from "./blocks.js";
 
 /** A player as the server describes them: `account` only for a logged-in account. */
 export type AccountPlayer = Player & { account?: boolean };
@@ -189,6 +190,7 @@ export function accountSettings(s: Store): TemplateResult {
       <button class="btn small ghost" data-testid="logout-all" @click=${() => void out(true)}>Log out everywhere</button>
     </div>
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
+    ${blockedList(s)}
     <details class="account-close" data-testid="account-close">
       <summary>Close your account…</summary>
       <form class="account-form" @submit=${close}>

@@ -14,6 +14,7 @@ import type { RoomView } from "./types.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
+import { isBlocked } from "./blocks.js";
 
 /** The same limit as the server's (CHAT_MAX_CHARS), for the input's maxlength. */
 const MAX_CHARS = 280;
@@ -99,7 +100,8 @@ export function chatPanel(s: Store, room: RoomView): TemplateResult {
   const p = panelOf(room.roomId);
   const both = seesSpectators(room);
   const all = (s.chats.get(room.roomId) ?? []).filter((m) => both || m.channel === "players");
-  const shown = all.filter((m) => !muted.has(m.from.id));
+  const hides = (m: ChatMessage) => muted.has(m.from.id) || isBlocked(s, m.from.id);
+  const shown = all.filter((m) => !hides(m));
   const newest = all.at(-1)?.n ?? 0;
   if (p.open) p.seen = newest;
   const unread = shown.filter((m) => m.n > p.seen && m.from.id !== s.me?.id).length;
@@ -116,8 +118,9 @@ export function chatPanel(s: Store, room: RoomView): TemplateResult {
   }
   const tab: Tab = both && p.tab === "spectators" ? "spectators" : "players";
   const inTab = shown.filter((m) => m.channel === tab);
-  const hidden = all.filter((m) => m.channel === tab && muted.has(m.from.id));
-  const mutedHere = [...new Map(hidden.map((m) => [m.from.id, m.from.name])).entries()];
+  const hidden = all.filter((m) => m.channel === tab && hides(m));
+  const blockedHere = [...new Set(hidden.filter((m) => isBlocked(s, m.from.id)).map((m) => m.from.name))];
+  const mutedHere = [...new Map(hidden.filter((m) => !isBlocked(s, m.from.id)).map((m) => [m.from.id, m.from.name])).entries()];
   const seated = room.seat !== null;
   const placeholder = seated ? "Message the table" : room.ranked ? "Message the spectators (the players do not see it)" : "Message everyone (as a spectator)";
   // A new message: keep the newest in view.
@@ -147,8 +150,8 @@ export function chatPanel(s: Store, room: RoomView): TemplateResult {
       ${inTab.length === 0 ? html`<li class="muted small chat-empty">No messages yet.</li>` : inTab.map((m) => messageItem(s, m, room.roomId))}
     </ol>
     ${hidden.length > 0
-      ? html`<p class="chat-hidden muted small" data-testid="chat-hidden">${hidden.length} hidden (muted:
-          ${mutedHere.map(([id, name]) => html`<button class="btn ghost small" @click=${() => { setMuted(id, false); s.changed(); }}>Unmute ${name}</button>`)})</p>`
+      ? html`<p class="chat-hidden muted small" data-testid="chat-hidden">${hidden.length} hidden (${mutedHere.length ? html`muted:
+          ${mutedHere.map(([id, name]) => html`<button class="btn ghost small" @click=${() => { setMuted(id, false); s.changed(); }}>Unmute ${name}</button>`)}` : nothing}${mutedHere.length && blockedHere.length ? "; " : ""}${blockedHere.length ? `you block ${blockedHere.join(", ")}` : ""})</p>`
       : nothing}
     ${s.me
       ? html`<div class="chat-quick" role="group" aria-label="Quick phrases">

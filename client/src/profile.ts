@@ -15,6 +15,7 @@ import { ordinal } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
+import { blockButton } from "./blocks.js";
 
 const PAGE = 20;
 
@@ -245,7 +246,9 @@ export function profilePage(s: Store, key: string): TemplateResult {
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
       </div>
-      ${p.player.account && !p.player.closed && !isMe && isAccount(s) ? html`<div class="profile-actions">${reportButton(s, { name: p.player.name })}</div>` : nothing}
+      ${p.player.account && !p.player.closed && !isMe && isAccount(s)
+        ? html`<div class="profile-actions">${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
+        : nothing}
     </div>
     ${p.player.closed
       ? html`<p class="closed-note" role="note" data-testid="profile-closed">${p.player.closed === "operators"

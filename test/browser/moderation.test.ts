@@ -5,14 +5,16 @@
  * server's reason; then a player closes their own account from the account menu (password, a
  * confirmation): they are back at the entry screen with a notice, their game in play is resigned
  * before the other player's eyes, their profile says the account is closed, and logging in again
- * shows why it cannot.
+ * shows why it cannot. Blocking: from a profile (the blocked player's chat hidden, no seat beside
+ * them), undone from the account menu.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { Player } from "../../src/platform/identity.js";
 import { clockPresets } from "../../src/platform/clocks.js";
 import { findGame } from "../../src/games/registry.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { until } from "../support/harness.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -125,5 +127,45 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await ann.getByLabel("Password").fill("password of ModAnn");
     await ann.getByTestId("acc-submit").click();
     expect(await ann.getByTestId("acc-error").textContent()).toMatch(/^You closed this account on \d{4}-\d\d-\d\d\. Its name stays reserved; ask the operators to reopen it\.$/);
+  });
+
+  it("blocks a player from their profile: their chat hidden, no seat beside them; unblocks from the menu", async () => {
+    const url = t.bazaar.server.url;
+    const { page: cal } = await newPage(t.browser);
+    const { page: dee } = await newPage(t.browser);
+    for (const p of [cal, dee]) p.setDefaultTimeout(30_000);
+    await enterAccount(cal, url, "BlockCal");
+    await enterAccount(dee, url, "BlockDee");
+
+    // Dee blocks Cal from his profile (after a confirmation).
+    await dee.goto(`${url}/player/BlockCal`);
+    dee.once("dialog", (d) => void d.accept());
+    await dee.getByTestId("block").click();
+    await dee.getByTestId("unblock").waitFor();
+    expect(await t.bazaar.db.prisma.block.count({ where: { blocked: { name: "BlockCal" } } })).toBe(1);
+
+    // Cal opens a table and writes; Dee may watch it, sees his message hidden, and cannot sit.
+    await cal.goto(url);
+    const roomId = await createRoom(cal, { seats: 3, ranked: false });
+    await cal.getByTestId("chat-input").fill("Anyone for a game?");
+    await cal.getByTestId("chat-send").click();
+    await dee.goto(`${url}/room/${roomId}`);
+    await dee.getByTestId("chat-hidden").waitFor();
+    expect(await dee.getByTestId("chat-hidden").textContent()).toMatch(/1 hidden \(\s*you block BlockCal\)/);
+    expect(await dee.locator('[data-testid="chat-msg"]', { hasText: "Anyone for a game?" }).count()).toBe(0);
+    await dee.getByRole("button", { name: "Sit here" }).first().click();
+    await dee.getByText("You block BlockCal, who sits at this table; unblock them to join.").waitFor();
+
+    // Unblocked from the account menu: his message shows, and Dee sits down.
+    await dee.locator('details[data-testid="me"] > summary').click();
+    await dee.getByTestId("blocked-list").locator("summary").click();
+    expect(await dee.getByTestId("blocked-list").locator("summary").textContent()).toBe("Blocked players (1)");
+    expect(await axeViolations(dee), "the menu with the blocked list open passes axe").toEqual([]);
+    await dee.getByRole("button", { name: "Unblock BlockCal" }).click();
+    await until(async () => (await dee.getByTestId("blocked-list").locator("summary").textContent()) === "Blocked players" || undefined, "the list to empty");
+    await dee.keyboard.press("Escape");
+    await dee.locator('[data-testid="chat-msg"]', { hasText: "Anyone for a game?" }).waitFor();
+    await dee.getByRole("button", { name: "Sit here" }).first().click();
+    await until(async () => (await t.bazaar.server.service.get(roomId)).seats.some((s) => s.name === "BlockDee") || undefined, "Dee seated");
   });
 });
