@@ -231,6 +231,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
 
     // Every API route, exactly as the server registers it.
     expect(apiRoutes(srv.server)).toEqual([
+      "GET /api/blocks",
       "GET /api/daily",
       "GET /api/daily/:game/best",
       "GET /api/daily/:game/board",
@@ -246,6 +247,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/replay/:id",
       "GET /api/rooms",
       "POST /api/account/close",
+      "POST /api/block",
       "POST /api/guest",
       "POST /api/login",
       "POST /api/logout",
@@ -254,6 +256,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/register",
       "POST /api/rename",
       "POST /api/reports",
+      "POST /api/unblock",
     ]);
     const urls = (room: string) => [
       `/api/daily`,

@@ -169,6 +169,8 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "rude", text: "Rude." }, acct.token, 400, "BAD_REPORT"],
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: 7 }, acct.token, 400, "BAD_REPORT"],
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: "Rude.", room: 7 }, acct.token, 400, "BAD_ROOM_ID"],
+      ["POST /api/block", "POST", "/api/block", { name: 5 }, acct.token, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/unblock", "POST", "/api/unblock", {}, acct.token, 404, "NO_SUCH_ACCOUNT"],
       ["GET /api/admin/reports", "GET", "/api/admin/reports?limit=0", undefined, ADMIN, 400, "BAD_LIMIT"],
       ["POST /api/admin/reports/:id/resolve", "POST", "/api/admin/reports/r1/resolve", { note: 5 }, ADMIN, 400, "BAD_REASON"],
       ["GET /api/admin/accounts/:name", "GET", "/api/admin/accounts/Nobody", undefined, ADMIN, 404, "NO_SUCH_ACCOUNT"],
