@@ -335,6 +335,53 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect((await post("/api/logout", {})).body.error?.code).toBe("ACCOUNT_REQUIRED");
   });
 
+  it("recovers a forgotten password with the recovery code shown at registration, once; a new code from the menu replaces it", async () => {
+    const r = await post("/api/register", { name: "Rhea", password: "rhea's password" }, undefined, freshIp());
+    const code = r.body.recoveryCode as string;
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
+    expect((await me(r.body.token)).body.recoveryCode).toBe(true);
+    const sock = await socket(r.body.token);
+    const gone = new Promise<string>((resolve) => sock.socket.once("disconnect", (reason) => resolve(reason)));
+
+    // A wrong code, or a wrong name, reads the same and counts as a failed login; a weak new password is refused first.
+    const wrongCode = code.slice(0, -1) + (code.endsWith("Z") ? "Y" : "Z");
+    for (const body of [{ name: "Rhea", code: wrongCode }, { name: "Nobody", code }]) {
+      const bad = await post("/api/recover", { ...body, password: "a new password" }, undefined, freshIp());
+      expect([bad.status, bad.body.error?.code]).toEqual([401, "BAD_RECOVERY"]);
+    }
+    expect((await post("/api/recover", { name: "Rhea", code, password: "short" }, undefined, freshIp())).body.error?.code).toBe("WEAK_PASSWORD");
+    expect((await me(r.body.token)).body.ok).toBe(true);
+
+    // Typed loosely (lower case, spaces for dashes): the password is set, every session ends, this one is logged in, a new code is given.
+    const done = await post("/api/recover", { name: "rhea", code: code.toLowerCase().replace(/-/g, " "), password: "rhea's new password" }, undefined, freshIp());
+    expect(done.body).toMatchObject({ ok: true, player: { name: "Rhea", account: true }, revoked: 1 });
+    expect(done.body.recoveryCode).not.toBe(code);
+    expect(await gone).toBe("io server disconnect");
+    expect((await me(r.body.token)).body.error?.code).toBe("BAD_TOKEN");
+    expect((await me(done.body.token)).body.player.name).toBe("Rhea");
+    expect((await post("/api/login", { name: "Rhea", password: "rhea's password" }, undefined, freshIp())).body.error?.code).toBe("BAD_LOGIN");
+    expect((await post("/api/login", { name: "Rhea", password: "rhea's new password" }, undefined, freshIp())).body.ok).toBe(true);
+    // The code used is spent.
+    expect((await post("/api/recover", { name: "Rhea", code, password: "yet another one" }, undefined, freshIp())).body.error?.code).toBe("BAD_RECOVERY");
+
+    // A new code from the menu (the password again): the previous one stops working.
+    expect((await post("/api/recovery-code", { password: "wrong password" }, done.body.token)).body.error?.code).toBe("BAD_LOGIN");
+    const fresh = await post("/api/recovery-code", { password: "rhea's new password" }, done.body.token);
+    expect(fresh.body.recoveryCode).toMatch(/^[0-9A-Z]{5}-/);
+    expect((await post("/api/recover", { name: "Rhea", code: done.body.recoveryCode, password: "yet another one" }, undefined, freshIp())).body.error?.code).toBe("BAD_RECOVERY");
+    expect((await post("/api/recover", { name: "Rhea", code: fresh.body.recoveryCode, password: "yet another one" }, undefined, freshIp())).body.ok).toBe(true);
+
+    // An account made before codes has none (and says so) until it makes one; guessing its code is counted like a password.
+    const old = await register("Olwen");
+    await srv.db.prisma.account.update({ where: { playerId: old.id }, data: { recoveryHash: null } });
+    expect((await me(old.token)).body.recoveryCode).toBe(false);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) expect((await post("/api/recover", { name: "Olwen", code: "00000-00000-00000-00000", password: "a new password" }, undefined, ip)).body.error?.code).toBe("BAD_RECOVERY");
+    const limited = await post("/api/recover", { name: "Olwen", code: "00000-00000-00000-00000", password: "a new password" }, undefined, freshIp());
+    expect([limited.status, limited.body.error?.code]).toEqual([429, "RATE_LIMITED"]);
+    now += 15 * MIN;
+  });
+
   it("cannot be forged: a tampered body, another key, another player's session, an unknown session are all BAD_TOKEN", async () => {
     const lu = await register("Lu");
     const mo = await register("Mo");

@@ -253,6 +253,8 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/logout",
       "POST /api/logout-all",
       "POST /api/password",
+      "POST /api/recover",
+      "POST /api/recovery-code",
       "POST /api/register",
       "POST /api/rename",
       "POST /api/reports",

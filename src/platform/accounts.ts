@@ -22,6 +22,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { AppError, err } from "./errors.js";
 import { nameKey, validateName, type Player, type TokenIssuer } from "./identity.js";
 import { nameSkeleton } from "./name-skeleton.js";
+import { codeMatches, newRecoveryCode } from "./recovery-codes.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
@@ -265,23 +266,24 @@ export class Accounts {
   async register(
     checked: { name: string; password: string; guest: Player | null },
     client: { address: string; userAgent?: string },
-  ): Promise<{ token: string; player: Player; session: string }> {
+  ): Promise<{ token: string; player: Player; session: string; recoveryCode: string }> {
     const limits: Limit[] = [{ key: `register:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.registrationsPerAddress }];
     await this.enforce(limits, "registrations from your address");
     await record(this.limiter, limits);
     const { name, password, guest } = checked;
     const hash = await hashPassword(password);
+    const recovery = newRecoveryCode();
     const playerId = guest?.id ?? "p_" + randomBytes(12).toString("base64url");
     const at = new Date(this.now());
     try {
       const session = await this.db.prisma.$transaction(async (tx) => {
         await tx.player.upsert({ where: { id: playerId }, create: { id: playerId, name, lastSeenAt: at }, update: { name, lastSeenAt: at } });
-        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), passwordHash: hash, createdAt: at } });
+        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), passwordHash: hash, recoveryHash: recovery.hash, createdAt: at } });
         return this.newSession(tx, playerId, client.userAgent);
       });
       // The guest's tokens stop working (verify refuses a registered player's guest token): their sockets go too.
       if (guest) this.revoked(playerId, "all");
-      return { token: this.tokens.issueSession(playerId, session), player: { id: playerId, name, account: true }, session };
+      return { token: this.tokens.issueSession(playerId, session), player: { id: playerId, name, account: true }, session, recoveryCode: recovery.code };
     } catch (e) {
       if (isUniqueViolation(e)) {
         if (violated(e) === "name") throw await this.lostRace(name, playerId);
@@ -371,6 +373,49 @@ export class Accounts {
     return r.count > 0;
   }
 
+  /** A new recovery code for the account (its password again); the old code stops working. Shown once. */
+  async newRecoveryCode(v: Verified, password: unknown, client: { address: string }): Promise<{ recoveryCode: string }> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password to recover: register to make an account.");
+    await this.checkOwnPassword(v, password, client);
+    const recovery = newRecoveryCode();
+    await this.db.prisma.account.update({ where: { playerId: v.player.id }, data: { recoveryHash: recovery.hash } });
+    return { recoveryCode: recovery.code };
+  }
+
+  /**
+   * A forgotten password: the account's name, its recovery code and a new password. Sets the
+   * password, ends every session (their sockets are disconnected), logs in here, and replaces the
+   * code (the one used is spent): the new one is returned, to be shown once. BAD_RECOVERY whether
+   * the name or the code is wrong; failures count against the failed-login limits.
+   */
+  async recover(input: { name?: unknown; code?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string; recoveryCode: string; revoked: number }> {
+    const raw = typeof input.name === "string" ? input.name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+    const key = nameKey(raw);
+    const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
+    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    await this.enforce([byName, byAddr], "failed logins");
+    const password = checkPassword(input.password);
+    const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });
+    if (!account || !codeMatches(input.code, account.recoveryHash)) {
+      await record(this.limiter, [byName, byAddr]);
+      throw err("BAD_RECOVERY", "That name and recovery code do not match an account. A code works once: after a recovery, use the new one you were shown.");
+    }
+    if (account.closedAt) throw accountClosed(account);
+    await this.limiter.clear(byName.key, byName.windowMs);
+    const hash = await hashPassword(password);
+    const recovery = newRecoveryCode();
+    const at = new Date(this.now());
+    const { session, revoked } = await this.db.prisma.$transaction(async (tx) => {
+      // Spent at once: a second recovery with the same code finds the hash changed.
+      const spent = await tx.account.updateMany({ where: { playerId: account.playerId, recoveryHash: account.recoveryHash }, data: { passwordHash: hash, recoveryHash: recovery.hash } });
+      if (spent.count === 0) throw err("BAD_RECOVERY", "That recovery code was just used. Use the new one you were shown.");
+      const ended = await tx.session.updateMany({ where: { playerId: account.playerId, revokedAt: null }, data: { revokedAt: at } });
+      return { session: await this.newSession(tx, account.playerId, client.userAgent), revoked: ended.count };
+    });
+    this.revoked(account.playerId, "all");
+    return { token: this.tokens.issueSession(account.playerId, session), player: { id: account.playerId, name: account.name, account: true }, session, recoveryCode: recovery.code, revoked };
+  }
+
   /** A new password; every other session is logged out (this one stays). */
   async changePassword(v: Verified, input: { old: unknown; new: unknown }, client: { address: string }): Promise<{ revoked: number }> {
     if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password: register to make an account.");
@@ -389,14 +434,15 @@ export class Accounts {
   }
 
   /** The account's name and its live sessions (newest first). */
-  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[] }> {
-    if (!v.session) return { player: v.player, createdAt: null, sessions: [] };
+  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean }> {
+    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false };
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     const sessions = await this.db.prisma.session.findMany({ where: { playerId: v.player.id, revokedAt: null }, orderBy: { createdAt: "desc" }, take: 50 });
     return {
       player: v.player,
       createdAt: account?.createdAt.getTime() ?? null,
       sessions: sessions.map((s) => ({ id: s.id, createdAt: s.createdAt.getTime(), lastSeenAt: s.lastSeenAt.getTime(), userAgent: s.userAgent, current: s.id === v.session })),
+      recoveryCode: account?.recoveryHash != null,
     };
   }
 

@@ -33,8 +33,10 @@ const nameField = refusing(str("1 to 24 letters, digits, spaces, _ . ' - (else B
 const newPassword = refusing({ type: "string", minLength: 8, maxLength: 200, description: "8 to 200 characters (else WEAK_PASSWORD)." }, "WEAK_PASSWORD", "Choose a password of 8 to 200 characters.");
 const tokenField = (description: string) => refusing(str(description), "BAD_TOKEN", "The token must be the text POST /api/guest gave you.");
 const BAD_LOGIN_MESSAGE = "That name and password do not match an account.";
+const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
+const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string };
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
   const ua = req.headers["user-agent"];
@@ -128,17 +130,41 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
 
   route("/api/register", "POST", {
     summary: "Register an account",
-    description: "A new account, logged in. With a guest's token, the guest becomes the account (same id) and their guest tokens stop working. Names are unique case-insensitively.",
+    description: "A new account, logged in, and its recovery code (shown once: it recovers a forgotten password, POST /api/recover). With a guest's token, the guest becomes the account (same id) and their guest tokens stop working. Names are unique case-insensitively.",
     tags: ["accounts"],
     body: bodyOf({ name: nameField, password: newPassword, token: tokenField("A guest's token, to keep that guest's games.") }, { optional: ["token"] }),
-    response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 409, 413, 429) },
+    response: { 200: okReply({ token: str(), player: playerShape, recoveryCode: recoveryCodeShape }), ...errors(400, 401, 409, 413, 429) },
   }, async (req) => {
     const checked = await accounts.checkRegistration(req.body);
     const rooms = checked.guest ? await tablesFor(checked.guest, checked.name) : null;
     const r = await accounts.register(checked, client(req));
     if (checked.guest) await showAtTables(r.player.id, r.player.name, rooms);
-    return { token: r.token, player: r.player };
+    return { token: r.token, player: r.player, recoveryCode: r.recoveryCode };
   }, { identity: true });
+
+  route("/api/recover", "POST", {
+    summary: "Recover a forgotten password",
+    description: "The account's name, its recovery code and a new password: the password is set, every session ends (their sockets are disconnected), this request is logged in, and a new recovery code replaces the one used (shown once). A wrong name or code is BAD_RECOVERY and counts as a failed login.",
+    tags: ["accounts"],
+    body: bodyOf({
+      name: refusing(str("The account's name, any case."), "BAD_RECOVERY", RECOVERY_MISMATCH),
+      code: refusing(str("The recovery code, as shown (any case; spaces and dashes ignored)."), "BAD_RECOVERY", RECOVERY_MISMATCH),
+      password: newPassword,
+    }),
+    response: { 200: okReply({ token: str(), player: playerShape, recoveryCode: recoveryCodeShape, revoked: int("Sessions ended.") }), ...errors(400, 401, 403, 413, 429) },
+  }, async (req) => {
+    const r = await accounts.recover(req.body, client(req));
+    return { token: r.token, player: r.player, recoveryCode: r.recoveryCode, revoked: r.revoked };
+  }, { identity: true });
+
+  route("/api/recovery-code", "POST", {
+    summary: "Make a new recovery code",
+    description: "Asks for the password; the old code stops working. The new code is shown once. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ password: refusing(str("The account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed.") }),
+    response: { 200: okReply({ recoveryCode: recoveryCodeShape }), ...errors(400, 401, 403, 413, 429) },
+  }, async (req, v) => accounts.newRecoveryCode(v, req.body.password, client(req)), { who: accountOf });
 
   route("/api/login", "POST", {
     summary: "Log in",
@@ -190,12 +216,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         player: playerShape,
         createdAt: nullable(num("When the account was made, epoch ms; null for a guest.")),
         sessions: arrayOf(obj({ id: str(), createdAt: num("epoch ms"), lastSeenAt: num("epoch ms"), userAgent: nullable(str()), current: bool("This request's session.") })),
+        recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
       }),
       ...errors(401),
     },
   }, async (_req, v) => {
     const me = await accounts.me(v);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode };
   }, { who: holderOf });
 
   route("/api/account/close", "POST", {

@@ -35,6 +35,7 @@ export function refusing(schema: Json, code: string, message: string): Json {
 const STATUS: Record<string, number> = {
   BAD_TOKEN: 401,
   BAD_LOGIN: 401,
+  BAD_RECOVERY: 401,
   ACCOUNT_REQUIRED: 403,
   ACCOUNT_CLOSED: 403,
   ADMIN_REQUIRED: 401,
