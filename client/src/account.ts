@@ -1,7 +1,7 @@
 /**
  * Accounts in the browser (docs/protocol.md, "Accounts and sessions"): register (a guest keeps
  * their id, games and ratings), log in, log out, log out everywhere, change password, rename,
- * close the account.
+ * recover a forgotten password with the recovery code, make a new code, close the account.
  * The token lives where the guest token lived (Store.identity, localStorage); every refusal is
  * shown with the server's own message.
  */
@@ -9,6 +9,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { ErrorInfo, Player } from "./types.js";
 import { blockedList } from "./blocks.js";
+import { showRecoveryCode } from "./recovery.js";
 
 /** A player as the server describes them: `account` only for a logged-in account. */
 export type AccountPlayer = Player & { account?: boolean };
@@ -49,6 +50,25 @@ export async function register(s: Store, name: string, password: string): Promis
   const r = await send(s, "POST", "/api/register", { name: name.trim(), password, ...(guestToken ? { token: guestToken } : {}) });
   if (!r.ok || !r.token || !r.player) return message(r);
   s.adoptIdentity(r.token, r.player, guestToken ? `Your account “${r.player.name}” keeps this guest's games and ratings.` : `Welcome, ${r.player.name}.`);
+  if (typeof r.recoveryCode === "string") showRecoveryCode(r.recoveryCode, "Your account is ready.");
+  return null;
+}
+
+/** A forgotten password: name, recovery code, new password; logged in, and the new code shown. */
+export async function recover(s: Store, name: string, code: string, password: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/recover", { name: name.trim(), code, password });
+  if (!r.ok || !r.token || !r.player) return message(r);
+  s.adoptIdentity(r.token, r.player, `Your password is changed, ${r.player.name}; every other device was logged out.`);
+  s.socket.disconnect().connect();
+  if (typeof r.recoveryCode === "string") showRecoveryCode(r.recoveryCode, "The code you used is spent; this is your new one.");
+  return null;
+}
+
+/** A new recovery code (the password again); the old one stops working. */
+export async function newRecoveryCode(s: Store, password: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/recovery-code", { password });
+  if (!r.ok || typeof r.recoveryCode !== "string") return message(r);
+  showRecoveryCode(r.recoveryCode, "Your old recovery code no longer works.");
   return null;
 }
 
@@ -96,8 +116,8 @@ export async function renameAccount(s: Store, name: string): Promise<string | nu
 
 // ---- templates --------------------------------------------------------------------------------
 
-type Mode = "login" | "register";
-const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false };
+type Mode = "login" | "register" | "recover";
+const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false, codeError: "", codeBusy: false };
 
 function field(id: string, label: string, type: string, autocomplete: string, extra: { min?: number; value?: string } = {}): TemplateResult {
   return html`<label for=${id}>${label}</label>
@@ -116,31 +136,44 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
     const f = e.target as HTMLFormElement;
     const name = (f.elements.namedItem("acc-name") as HTMLInputElement).value;
     const password = (f.elements.namedItem("acc-password") as HTMLInputElement).value;
+    const code = (f.elements.namedItem("acc-code") as HTMLInputElement | null)?.value ?? "";
     forms.busy = true;
     forms.error = "";
     s.changed();
-    forms.error = (await (m === "login" ? login(s, name, password) : register(s, name, password))) ?? "";
+    forms.error = (await (m === "login" ? login(s, name, password) : m === "recover" ? recover(s, name, code, password) : register(s, name, password))) ?? "";
+    if (!forms.error && m === "recover") forms.mode = "login";
     forms.busy = false;
     if (!forms.error) (f.closest("details") as HTMLDetailsElement | null)?.removeAttribute("open");
     s.changed();
   };
   return html`<div class="account-forms" data-testid="account-forms">
     <div class="seg" role="tablist" aria-label="Account">
-      <button type="button" role="tab" class="seg-opt ${m === "login" ? "on" : ""}" aria-selected=${m === "login"} data-testid="acc-tab-login"
+      <button type="button" role="tab" class="seg-opt ${m !== "register" ? "on" : ""}" aria-selected=${m !== "register"} data-testid="acc-tab-login"
         @click=${() => { forms.mode = "login"; forms.error = ""; s.changed(); }}>Log in</button>
       <button type="button" role="tab" class="seg-opt ${m === "register" ? "on" : ""}" aria-selected=${m === "register"} data-testid="acc-tab-register"
         @click=${() => { forms.mode = "register"; forms.error = ""; s.changed(); }}>Create an account</button>
     </div>
     <form class="account-form" @submit=${submit} data-testid=${`acc-form-${m}`}>
-      ${field("acc-name", m === "login" ? "Account name" : "Choose a name (unique)", "text", "username", { value: m === "register" && asGuest ? (s.me?.name ?? "") : "" })}
-      ${field("acc-password", "Password", "password", m === "login" ? "current-password" : "new-password", m === "register" ? { min: 8 } : {})}
+      ${field("acc-name", m === "register" ? "Choose a name (unique)" : "Account name", "text", "username", { value: m === "register" && asGuest ? (s.me?.name ?? "") : "" })}
+      ${m === "recover"
+        ? html`<label for="acc-code">Recovery code</label>
+            <input id="acc-code" name="acc-code" required autocomplete="off" spellcheck="false" maxlength="40" placeholder="XXXXX-XXXXX-XXXXX-XXXXX" />`
+        : nothing}
+      ${field("acc-password", m === "recover" ? "New password" : "Password", "password", m === "login" ? "current-password" : "new-password", m !== "login" ? { min: 8 } : {})}
       ${forms.error ? html`<p class="form-error" role="alert" data-testid="acc-error">${forms.error}</p>` : nothing}
-      <button class="btn small primary" data-testid="acc-submit" ?disabled=${forms.busy}>${m === "login" ? "Log in" : "Create account"}</button>
+      <button class="btn small primary" data-testid="acc-submit" ?disabled=${forms.busy}>${m === "login" ? "Log in" : m === "recover" ? "Set the new password" : "Create account"}</button>
       <p class="muted small">${m === "register"
         ? asGuest
-          ? "8 to 200 characters. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device."
-          : "8 to 200 characters. An account plays ranked games and the rated daily challenge, from any device."
-        : "Log in on any device with your account name and password."}</p>
+          ? "8 to 200 characters. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
+          : "8 to 200 characters. An account plays ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
+        : m === "recover"
+          ? "The recovery code you were shown when you made the account (or your latest one). Every other device is logged out, and you get a new code."
+          : "Log in on any device with your account name and password."}</p>
+      ${m === "login"
+        ? html`<button type="button" class="linklike small" data-testid="acc-forgot" @click=${() => { forms.mode = "recover"; forms.error = ""; s.changed(); }}>Forgot your password?</button>`
+        : m === "recover"
+          ? html`<button type="button" class="linklike small" @click=${() => { forms.mode = "login"; forms.error = ""; s.changed(); }}>Back to log in</button>`
+          : nothing}
     </form>
   </div>`;
 }
@@ -162,6 +195,18 @@ export function accountSettings(s: Store): TemplateResult {
   const out = async (everywhere: boolean) => {
     if (everywhere && !confirm("Log out on every device, this one included?")) return;
     forms.outError = (await logout(s, everywhere)) ?? "";
+    s.changed();
+  };
+  const code = async (e: Event) => {
+    e.preventDefault();
+    const f = e.target as HTMLFormElement;
+    const password = (f.elements.namedItem("code-password") as HTMLInputElement).value;
+    forms.codeBusy = true;
+    forms.codeError = "";
+    s.changed();
+    forms.codeError = (await newRecoveryCode(s, password)) ?? "";
+    forms.codeBusy = false;
+    if (!forms.codeError) f.reset();
     s.changed();
   };
   const close = async (e: Event) => {
@@ -190,6 +235,16 @@ export function accountSettings(s: Store): TemplateResult {
       <button class="btn small ghost" data-testid="logout-all" @click=${() => void out(true)}>Log out everywhere</button>
     </div>
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
+    <details class="account-recovery" data-testid="account-recovery">
+      <summary>Recovery code…</summary>
+      <form class="account-form" @submit=${code}>
+        <p class="small">If you forget your password, your recovery code sets a new one. Lost it, or never had one? Make a new
+          code: the old one stops working.</p>
+        ${field("code-password", "Your password (for a new code)", "password", "current-password")}
+        ${forms.codeError ? html`<p class="form-error" role="alert">${forms.codeError}</p>` : nothing}
+        <button class="btn small" data-testid="recovery-new" ?disabled=${forms.codeBusy}>Make a new code</button>
+      </form>
+    </details>
     ${blockedList(s)}
     <details class="account-close" data-testid="account-close">
       <summary>Close your account…</summary>

@@ -5,7 +5,7 @@
  * the first one out at once (its socket is disconnected and its token refused).
  */
 import { describe, expect, it } from "vitest";
-import { CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -38,6 +38,13 @@ describe.skipIf(!available)("accounts in the browser", () => {
     expect(await page.getByTestId("account-status").textContent()).toContain("guest");
     await page.getByLabel("Password").fill("password of Nell");
     await page.getByTestId("acc-submit").click();
+    // The new account's recovery code, shown once in a dialog that passes axe.
+    await page.getByTestId("recovery-dialog").waitFor();
+    const code = (await page.getByTestId("recovery-code").textContent())!;
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
+    expect(await axeViolations(page), "the recovery code dialog passes axe").toEqual([]);
+    await page.getByTestId("recovery-done").click();
+    await page.getByTestId("recovery-dialog").waitFor({ state: "hidden" });
     await expect.poll(() => page.getByTestId("account-status").textContent()).toContain("Logged in");
     expect((await storedIdentity(page))!.player.id).toBe(guestId);
     await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
@@ -63,6 +70,41 @@ describe.skipIf(!available)("accounts in the browser", () => {
     await page.getByLabel("Your display name").waitFor();
     expect(await page.locator(".notice").first().textContent()).toContain("You were logged out");
     expect(await storedIdentity(page)).toBeNull();
+
+    // Nell forgets her password: the recovery code sets a new one, and she gets a new code.
+    await two.page.getByTestId("account-entry").locator("summary").click();
+    await two.page.getByTestId("acc-tab-login").click();
+    await two.page.getByTestId("acc-forgot").click();
+    await two.page.getByLabel("Account name").fill("Nell");
+    await two.page.getByLabel("Recovery code").fill(code.toLowerCase());
+    await two.page.getByLabel("New password").fill("Nell's new password");
+    await two.page.getByTestId("acc-submit").click();
+    await two.page.getByTestId("recovery-dialog").waitFor();
+    const next = (await two.page.getByTestId("recovery-code").textContent())!;
+    expect(next).not.toBe(code);
+    expect(await two.page.getByTestId("recovery-dialog").textContent()).toContain("The code you used is spent");
+    await two.page.getByTestId("recovery-done").click();
+    expect((await storedIdentity(two.page))!.player.id).toBe(guestId);
+    await two.page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+    // A new code from the account menu (the password again) replaces that one.
+    await two.page.locator('[data-testid="me"] > summary').click();
+    await two.page.getByTestId("account-recovery").locator("summary").click();
+    await two.page.getByLabel("Your password (for a new code)").fill("Nell's new password");
+    await two.page.getByTestId("recovery-new").click();
+    await two.page.getByTestId("recovery-dialog").waitFor();
+    const third = (await two.page.getByTestId("recovery-code").textContent())!;
+    expect([code, next]).not.toContain(third);
+    await two.page.getByTestId("recovery-done").click();
+    // The spent code is refused in the server's words.
+    await two.page.getByTestId("logout").click();
+    await two.page.getByTestId("account-entry").locator("summary").click();
+    await two.page.getByTestId("acc-tab-login").click();
+    await two.page.getByTestId("acc-forgot").click();
+    await two.page.getByLabel("Account name").fill("Nell");
+    await two.page.getByLabel("Recovery code").fill(code);
+    await two.page.getByLabel("New password").fill("another new password");
+    await two.page.getByTestId("acc-submit").click();
+    await expect.poll(() => two.page.getByTestId("acc-error").textContent()).toMatch(/^That name and recovery code do not match an account\./);
     await one.context.close();
     await two.context.close();
   }, 120_000);

@@ -115,6 +115,11 @@ export async function enterAccount(page: Page, baseUrl: string, name: string, pa
     page.locator('[data-testid="account-status"]').waitFor({ state: "attached" }).then(() => "in"),
     page.getByTestId("acc-error").waitFor().then(() => "error"),
   ]);
+  if (outcome === "in") {
+    // A new account is shown its recovery code once, in a dialog the player closes.
+    await page.getByTestId("recovery-dialog").waitFor();
+    await page.getByTestId("recovery-done").click();
+  }
   if (outcome === "error") {
     const text = (await page.getByTestId("acc-error").textContent()) ?? "";
     if (!text.includes("belongs to an account")) throw new Error(`could not register ${name}: ${text}`);
