@@ -5,18 +5,12 @@
  * Copy puts it on the clipboard.
  */
 import { html, nothing, render } from "lit-html";
+import { dialogHost } from "./dialog-host.js";
 
 const state = { code: "", why: "", copied: false };
-let host: HTMLElement | null = null;
 
-function ensureHost(): HTMLElement {
-  if (host?.isConnected) return host;
-  host = document.createElement("div");
-  host.className = "recovery-host";
-  document.body.append(host);
-  return host;
-}
-const dialogEl = () => host?.querySelector<HTMLDialogElement>("dialog.recovery-dialog") ?? null;
+const ensureHost = dialogHost("recovery-host");
+const dialogEl = () => document.querySelector<HTMLDialogElement>("dialog.recovery-dialog");
 
 async function copy(): Promise<void> {
   try {
@@ -65,5 +59,5 @@ export function closeRecovery(): void {
   if (d?.open) d.close();
   state.code = "";
   // Nothing of it stays in the page.
-  if (host) render(nothing, host);
+  render(nothing, ensureHost());
 }

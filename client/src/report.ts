@@ -8,6 +8,7 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
+import { dialogHost } from "./dialog-host.js";
 
 export const REASONS: ReadonlyArray<{ id: string; label: string; hint: string }> = [
   { id: "cheating", label: "Cheating", hint: "help from a program or another person, several accounts at one table" },
@@ -30,18 +31,11 @@ interface Target {
 const who = (t: Target) => t.label ?? t.name;
 
 const state = { target: null as Target | null, reason: "", text: "", busy: false, error: "", done: false };
-let host: HTMLElement | null = null;
 let opener: HTMLElement | null = null;
 let store: Store | null = null;
 
-function ensureHost(): HTMLElement {
-  if (host?.isConnected) return host;
-  host = document.createElement("div");
-  host.className = "report-host";
-  document.body.append(host);
-  return host;
-}
-const dialogEl = () => host?.querySelector<HTMLDialogElement>("dialog.report-dialog") ?? null;
+const ensureHost = dialogHost("report-host");
+const dialogEl = () => document.querySelector<HTMLDialogElement>("dialog.report-dialog");
 
 async function submit(e: Event): Promise<void> {
   e.preventDefault();

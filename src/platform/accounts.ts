@@ -94,6 +94,19 @@ export function accountClosed(a: { closedAt: Date | null; closedBy: string | nul
     : err("ACCOUNT_CLOSED", `You closed this account on ${day}. Its name stays reserved; ask the operators to reopen it.`);
 }
 
+/** An account's name as someone typed it to find the account (login, reports, blocks): NFC, spaces collapsed, at most 64 characters; "" for anything else. */
+export function typedName(raw: unknown): string {
+  return typeof raw === "string" ? raw.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+}
+
+/** The account a typed name names (any case), or `id:<player id>`'s; null when there is none. */
+export async function findAccount(db: Database, typed: string) {
+  if (typed === "") return null;
+  return typed.startsWith("id:")
+    ? db.prisma.account.findUnique({ where: { playerId: typed.slice(3) } })
+    : db.prisma.account.findUnique({ where: { nameKey: nameKey(typed) } });
+}
+
 function address(a: string): string {
   return a.slice(0, 64);
 }
@@ -295,7 +308,7 @@ export class Accounts {
 
   /** Logs in to an account: a new session and its token. BAD_LOGIN whether the name or the password is wrong. */
   async login(input: { name?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string }> {
-    const raw = typeof input.name === "string" ? input.name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+    const raw = typedName(input.name);
     const key = nameKey(raw);
     const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
     const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
@@ -389,7 +402,7 @@ export class Accounts {
    * the name or the code is wrong; failures count against the failed-login limits.
    */
   async recover(input: { name?: unknown; code?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string; recoveryCode: string; revoked: number }> {
-    const raw = typeof input.name === "string" ? input.name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
+    const raw = typedName(input.name);
     const key = nameKey(raw);
     const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
     const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };

@@ -9,8 +9,7 @@
  */
 import type { Database } from "../db/client.js";
 import { err } from "./errors.js";
-import { nameKey } from "./identity.js";
-import type { Verified } from "./accounts.js";
+import { findAccount, typedName, type Verified } from "./accounts.js";
 
 /** Accounts one account may block. */
 export const MAX_BLOCKS = 200;
@@ -37,11 +36,8 @@ export class Blocks {
 
   /** The account named `name` (any case) or `id:<player id>`. */
   private async target(name: unknown): Promise<{ playerId: string; name: string }> {
-    const raw = typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
-    const a =
-      raw === "" ? null
-      : raw.startsWith("id:") ? await this.db.prisma.account.findUnique({ where: { playerId: raw.slice(3) }, select: { playerId: true, name: true } })
-      : await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(raw) }, select: { playerId: true, name: true } });
+    const raw = typedName(name);
+    const a = await findAccount(this.db, raw);
     if (!a) throw err("NO_SUCH_ACCOUNT", `No account is named "${raw.slice(0, 40)}". Guests cannot be blocked: Mute hides their messages.`);
     return a;
   }

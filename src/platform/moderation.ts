@@ -19,8 +19,8 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { AppError, err } from "./errors.js";
-import { nameKey, type Player } from "./identity.js";
-import type { Accounts, ClosedBy, Verified } from "./accounts.js";
+import type { Player } from "./identity.js";
+import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } from "./accounts.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import type { QueueService } from "./queue-service.js";
@@ -154,11 +154,8 @@ export class Moderation {
 
   /** The account named `name` (any case), or `id:<player id>`'s. */
   private async account(name: unknown) {
-    const raw = typeof name === "string" ? name.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 64) : "";
-    const a =
-      raw === "" ? null
-      : raw.startsWith("id:") ? await this.db.prisma.account.findUnique({ where: { playerId: raw.slice(3) } })
-      : await this.db.prisma.account.findUnique({ where: { nameKey: nameKey(raw) } });
+    const raw = typedName(name);
+    const a = await findAccount(this.db, raw);
     if (!a) throw noSuchAccount(raw);
     return a;
   }

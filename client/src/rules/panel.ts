@@ -13,6 +13,7 @@
  */
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./rules.css";
+import { dialogHost } from "../dialog-host.js";
 
 /** One part of the rules, organised for play. */
 export interface RulesSection {
@@ -82,7 +83,6 @@ function parts(r: GameRules): Part[] {
 // ---------------------------------------------------------------------------------------------
 // The dialog
 
-let host: HTMLElement | null = null;
 /** The button that opened the panel, and its key (to find its replacement after a re-render). */
 let opener: HTMLElement | null = null;
 let openerKey = "";
@@ -90,16 +90,10 @@ let openerKey = "";
 let openCount = 0;
 
 function dialogEl(): HTMLDialogElement | null {
-  return host?.querySelector<HTMLDialogElement>("dialog.rules-dialog") ?? null;
+  return document.querySelector<HTMLDialogElement>("dialog.rules-dialog");
 }
 
-function ensureHost(): HTMLElement {
-  if (host?.isConnected) return host;
-  host = document.createElement("div");
-  host.className = "rules-host";
-  document.body.append(host);
-  return host;
-}
+const ensureHost = dialogHost("rules-host");
 
 function sectionId(key: string): string {
   return `rules-sec-${key}`;
