@@ -92,6 +92,24 @@ describe.each(backends())("blocking ($name)", (backend) => {
     expect((await f.call("room:join", { roomId: evesRoom })).ok).toBe(true);
   });
 
+  it("seats and queues unchecked while the blocks cannot be read (a database outage), as quick play goes on without ratings", async () => {
+    const hal = await account(srv.server.url, "BlHal");
+    const ida = await account(srv.server.url, "BlIda");
+    expect((await call("POST", "/api/block", { name: "BlIda" }, hal.token)).body.ok).toBe(true);
+    const [h, i] = [await socket(hal.token), await socket(ida.token)];
+    const room = (await h.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect((await i.call("room:join", { roomId: room })).error?.code).toBe("BLOCKED");
+    // The table of blocks goes missing: the join goes through, and so does queueing.
+    await srv.server.db.prisma.$executeRawUnsafe(`ALTER TABLE "Block" RENAME TO "BlockAway"`);
+    try {
+      expect((await i.call("room:join", { roomId: room })).ok).toBe(true);
+      expect((await h.call("queue:join", { game: "goblin-market", seats: 3, ranked: false })).ok).toBe(true);
+      expect((await h.call("queue:leave")).ok).toBe(true);
+    } finally {
+      await srv.server.db.prisma.$executeRawUnsafe(`ALTER TABLE "BlockAway" RENAME TO "Block"`);
+    }
+  });
+
   it("never seats the two together in quick play", async () => {
     const names = ["QbAnn", "QbBob", "QbCat", "QbDan", "QbEve"];
     const list = await Promise.all(names.map((n) => account(srv.server.url, n)));

@@ -99,6 +99,16 @@ async function ratingOf(db: Database, playerId: string, game: string, log: Logge
   }
 }
 
+/** Whom a player must not be seated with (blocks.ts); none when the database cannot be read (queued as with no rating). */
+async function avoidOf(blocks: Blocks, playerId: string, log: Logger): Promise<string[]> {
+  try {
+    return await blocks.avoidOf(playerId);
+  } catch (e) {
+    log.warn({ err: e, player: playerId }, "could not read blocks for quick play; queued without them");
+    return [];
+  }
+}
+
 function requirePlayer(socket: Socket): Player {
   const p = (socket.data as { player?: Player | null }).player;
   if (!p) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
@@ -254,7 +264,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const { pool } = parseQueueRequest(qp, request);
       const rating = await ratingOf(db, player.id, pool.game, log);
       // Read at joining: a block made while queued counts from the next join (and at every room join).
-      const avoid = qp.account && deps.blocks ? await deps.blocks.avoidOf(player.id) : [];
+      const avoid = qp.account && deps.blocks ? await avoidOf(deps.blocks, player.id, log) : [];
       await queue.join(qp, request, rating, avoid);
       return changed(player.id);
     },
