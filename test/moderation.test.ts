@@ -7,7 +7,7 @@
  * the operators' list and resolution).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { recordFinishedGame, type FinishedGameRecord } from "../src/db/finished-games.js";
+import { getFinishedGame, recordFinishedGame, type FinishedGameRecord } from "../src/db/finished-games.js";
 import { main as adminCli } from "../src/tools/admin.js";
 import { account } from "./support/accounts.js";
 import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
@@ -191,6 +191,14 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect((await run(["reports"])).out).not.toContain(id);
     expect((await run(["reports", "--all", "--json"])).out).toContain(`"id": "${id}"`);
     expect((await run(["reopen", "Kit"])).out).toBe("Reopened Kit: their password works again.");
+    // A game's chat, numbered, and a message removed.
+    const game = rec([{ id: kit.player.id, name: "Kit" }, { id: lee.player.id, name: "Lee" }], now);
+    await recordFinishedGame(srv.server.db, { ...game, chat: [{ n: 1, at: now, from: { id: kit.player.id, name: "Kit", account: true }, channel: "players", text: "Losers." }] });
+    const chat = await run(["chat", game.roomId]);
+    expect(chat.out).toBe(`Room ${game.roomId}: not live, recorded; 1 message.\n  1  2026-11-25 12:00  table  Kit: Losers.`);
+    expect(await run(["remove-chat", game.roomId, "1"])).toMatchObject({ code: 0, out: "Removed message 1 (Kit) from the table and the game's record." });
+    expect((await run(["chat", game.roomId])).out).toContain("Kit: (removed)");
+    expect(await run(["remove-chat", game.roomId])).toMatchObject({ code: 2, err: expect.stringContaining("remove-chat needs a room id and a message number") });
 
     // What it cannot do, it says, with an exit code a script can read.
     expect(await run(["close", "Nobody", "x"])).toMatchObject({ code: 1, err: 'NO_SUCH_ACCOUNT: No account is named "Nobody".' });
@@ -200,6 +208,52 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect(await run(["reports"], { ADMIN_URL: srv.server.url, ADMIN_TOKEN: "wrong" })).toMatchObject({ code: 1, err: expect.stringContaining("ADMIN_REQUIRED") });
     expect(await run(["reports"], { ADMIN_URL: "http://127.0.0.1:1", ADMIN_TOKEN: ADMIN })).toMatchObject({ code: 2, err: expect.stringContaining("Could not reach the server at http://127.0.0.1:1") });
     expect((await post("/api/login", { name: "Kit", password: "password of Kit" })).body.ok).toBe(true);
+  });
+
+  it("lets the operators read a room's chat and remove a message: gone from every page, the history and the game's record", async () => {
+    const mo = await account(srv.server.url, "ChatMo");
+    const ned = await account(srv.server.url, "ChatNed");
+    const [m, n] = [await socket(mo.token), await socket(ned.token)];
+    const watcher = await socket();
+    const room = (await m.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect((await n.call("room:join", { roomId: room })).ok).toBe(true);
+    expect((await watcher.sync(room)).ok).toBe(true);
+    for (const [c, text] of [[n, "You are an idiot."], [m, "Let's just play."]] as const) expect((await c.call("chat:send", { roomId: room, text })).ok).toBe(true);
+
+    const chat = await admin("GET", `/rooms/${room}/chat`);
+    expect(chat.body).toMatchObject({ ok: true, roomId: room, live: true, recorded: false });
+    expect(chat.body.messages.map((x: { n: number; text: string; from: { name: string; account?: boolean } }) => [x.n, x.from.name, x.from.account, x.text])).toEqual([
+      [1, "ChatNed", true, "You are an idiot."],
+      [2, "ChatMo", true, "Let's just play."],
+    ]);
+    const removed = await admin("POST", `/rooms/${room}/chat/1/remove`);
+    expect(removed.body.message).toMatchObject({ n: 1, text: "", removed: true, from: { name: "ChatNed" } });
+    // Every watcher is told, and the history holds the message without its text.
+    for (const c of [m, n, watcher]) await until(() => c.received.some(([e, p]) => e === "chat:removed" && (p as { roomId: string; n: number }).n === 1 && (p as { roomId: string }).roomId === room), "chat:removed");
+    const history = (await watcher.call("chat:history", { roomId: room })).messages as Array<{ n: number; text: string; removed?: boolean }>;
+    expect(history.map((x) => [x.n, x.text, x.removed ?? false])).toEqual([[1, "", true], [2, "Let's just play.", false]]);
+    expect((await admin("POST", `/rooms/${room}/chat/1/remove`)).body.message.removed).toBe(true);
+    expect((await admin("POST", `/rooms/${room}/chat/9/remove`)).body.error?.code).toBe("NO_SUCH_MESSAGE");
+    expect((await admin("POST", `/rooms/${room}/chat/0/remove`)).body.error?.code).toBe("NO_SUCH_MESSAGE");
+    expect((await admin("GET", "/rooms/not%20a%20room/chat")).body.error?.code).toBe("BAD_ROOM_ID");
+    expect((await admin("GET", "/rooms/zzzzzzzz/chat")).body.error?.code).toBe("NO_SUCH_ROOM");
+
+    // A recorded game (no longer live): its record loses the text.
+    const rec2 = { ...rec([{ id: mo.player.id, name: "ChatMo" }, { id: ned.player.id, name: "ChatNed" }], now), ranked: false };
+    await recordFinishedGame(srv.server.db, {
+      ...rec2,
+      chat: [
+        { n: 1, at: now, from: { id: mo.player.id, name: "ChatMo", account: true }, channel: "players", text: "gg" },
+        { n: 2, at: now, from: { id: ned.player.id, name: "ChatNed", account: true }, channel: "players", text: "You cheated, idiot." },
+      ],
+    });
+    const recorded = await admin("GET", `/rooms/${rec2.roomId}/chat`);
+    expect(recorded.body).toMatchObject({ live: false, recorded: true });
+    expect((await admin("POST", `/rooms/${rec2.roomId}/chat/2/remove`)).body.message).toMatchObject({ n: 2, text: "", removed: true });
+    const record = await getFinishedGame(srv.server.db, rec2.roomId);
+    expect(record!.chat!.map((x) => [x.n, x.text, x.removed ?? false])).toEqual([[1, "gg", false], [2, "", true]]);
+    const publicRecord = await call("GET", `/api/finished/${rec2.roomId}`);
+    expect(JSON.stringify(publicRecord.body)).not.toContain("You cheated");
   });
 
   it("takes reports from accounts, one open per account reported, ten a day, for the operators' eyes only", async () => {

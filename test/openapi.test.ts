@@ -174,6 +174,8 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/recovery-code", "POST", "/api/recovery-code", { password: null }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/block", "POST", "/api/block", { name: 5 }, acct.token, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/unblock", "POST", "/api/unblock", {}, acct.token, 404, "NO_SUCH_ACCOUNT"],
+      ["GET /api/admin/rooms/:id/chat", "GET", "/api/admin/rooms/not%20a%20room/chat", undefined, ADMIN, 400, "BAD_ROOM_ID"],
+      ["POST /api/admin/rooms/:id/chat/:n/remove", "POST", "/api/admin/rooms/r1/chat/first/remove", {}, ADMIN, 404, "NO_SUCH_MESSAGE"],
       ["GET /api/admin/reports", "GET", "/api/admin/reports?limit=0", undefined, ADMIN, 400, "BAD_LIMIT"],
       ["POST /api/admin/reports/:id/resolve", "POST", "/api/admin/reports/r1/resolve", { note: 5 }, ADMIN, 400, "BAD_REASON"],
       ["GET /api/admin/accounts/:name", "GET", "/api/admin/accounts/Nobody", undefined, ADMIN, 404, "NO_SUCH_ACCOUNT"],

@@ -250,6 +250,11 @@ export class Store {
     });
     s.on("room:state", (p: RoomState) => this.absorb(p));
     s.on("chat:message", (p: { roomId: string; message: ChatMessage }) => this.takeChat(p.roomId, [p.message]));
+    // The operators removed a message: its text leaves this page too.
+    s.on("chat:removed", (p: { roomId: string; n: number }) => {
+      const m = this.chats.get(p.roomId)?.find((x) => x.n === p.n);
+      if (m) this.takeChat(p.roomId, [{ ...m, text: "", removed: true }]);
+    });
     s.on("room:presence", (p: { roomId: string; connected: string[]; watching?: number; watchers?: string[] }) => {
       this.presence.set(p.roomId, new Set(p.connected));
       this.watching.set(p.roomId, { count: p.watching ?? 0, names: p.watchers ?? [] });

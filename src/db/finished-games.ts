@@ -312,6 +312,21 @@ export async function getFinishedGame(
   };
 }
 
+/**
+ * Replaces chat message `n` of a recorded game with its removed form (the operators removed it:
+ * platform/moderation.ts); the message as it now stands, or null when the game or the message is
+ * not recorded. One statement, so a concurrent removal of another message is not lost.
+ */
+export async function removeRecordedChat(db: Database, gameId: string, n: number): Promise<ChatMessage | null> {
+  if (!Number.isInteger(n) || n < 1) return null;
+  const rows = await db.prisma.$queryRaw<Array<{ msg: ChatMessage }>>`
+    UPDATE "Game" SET "chat" = jsonb_set("chat", ARRAY[(${n} - 1)::text], ("chat" -> (${n} - 1)) || '{"text": "", "removed": true}'::jsonb)
+    WHERE "id" = ${gameId} AND jsonb_array_length("chat") >= ${n}
+    RETURNING "chat" -> (${n} - 1) AS "msg"`;
+  const msg = rows[0]?.msg;
+  return msg ? (typeof msg === "string" ? (JSON.parse(msg) as ChatMessage) : msg) : null;
+}
+
 /** Best ratings for a game type by ordinal (then more games, then id). limit 1..1000, default 50. */
 export async function leaderboard(db: Database, gameType: string, limit = 50): Promise<LeaderboardEntry[]> {
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));

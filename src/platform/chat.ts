@@ -26,7 +26,15 @@ export interface ChatMessage {
   /** `account`: the author wrote as a logged-in account (they can be reported; a guest is muted). */
   from: { id: string; name: string; account?: true };
   channel: ChatChannel;
+  /** "" once the operators removed the message (`removed`). */
   text: string;
+  /** The operators removed it (moderation.ts): its text is gone everywhere, the game's record included. */
+  removed?: true;
+}
+
+/** A message as it stands once the operators removed it. */
+export function removedMessage(m: ChatMessage): ChatMessage {
+  return { ...m, text: "", removed: true };
 }
 
 /** Longest message, in characters (code points). */

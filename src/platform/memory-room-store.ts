@@ -6,7 +6,7 @@
 import { summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
-import type { ChatMessage } from "./chat.js";
+import { removedMessage, type ChatMessage } from "./chat.js";
 
 type Entry = StoredRoom;
 
@@ -111,6 +111,17 @@ export class MemoryRoomStore implements RoomStore {
   async chat(roomId: string): Promise<ChatMessage[]> {
     if (!this.entry(roomId)) return [];
     return structuredClone(this.chats.get(roomId) ?? []);
+  }
+
+  async removeChat(roomId: string, n: number): Promise<ChatMessage | null> {
+    const list = this.entry(roomId) ? this.chats.get(roomId) : undefined;
+    const m = list?.[n - 1];
+    if (!list || !m || !Number.isInteger(n) || n < 1) return null;
+    const removed = removedMessage(m);
+    // The file first: a later record of message n replaces it when the file is read back.
+    this.journal?.writeChat(roomId, removed);
+    list[n - 1] = removed;
+    return structuredClone(removed);
   }
 
   /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late) and chat, for a rewrite of the rooms file. */

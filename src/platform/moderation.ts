@@ -23,6 +23,8 @@ import type { Player } from "./identity.js";
 import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } from "./accounts.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
+import { removedMessage, type ChatMessage } from "./chat.js";
+import { removeRecordedChat } from "../db/finished-games.js";
 import type { QueueService } from "./queue-service.js";
 
 export const REPORT_REASONS = ["cheating", "abuse", "stalling", "other"] as const;
@@ -273,6 +275,43 @@ export class Moderation {
     const done = await this.db.prisma.report.update({ where: { id: r.id }, data: { resolvedAt: new Date(this.now()), resolution: text }, select: REPORT_SELECT });
     this.log.info({ report: r.id, note: text }, "report resolved by the operators");
     return reportInfo(done);
+  }
+
+  /**
+   * A room's chat as the operators read it, every channel: from the room store while the room
+   * lives, else from the game's record. NO_SUCH_ROOM when neither has the room.
+   */
+  async roomChat(roomId: unknown): Promise<{ roomId: string; live: boolean; recorded: boolean; messages: ChatMessage[] }> {
+    const id = checkRoomId(roomId);
+    const [stored, game] = await Promise.all([this.service.store.get(id), this.db.prisma.game.findUnique({ where: { id }, select: { chat: true } })]);
+    if (!stored && !game) throw err("NO_SUCH_ROOM", "No live room or recorded game has that id.");
+    const messages = stored ? await this.service.store.chat(id) : ((game!.chat ?? []) as unknown as ChatMessage[]);
+    return { roomId: id, live: stored !== null, recorded: game !== null, messages };
+  }
+
+  /**
+   * The operators remove chat message `n` of a room: its text is gone from the live room (every
+   * watcher's page drops it: `chatRemoved` listeners) and from the game's record, wherever each
+   * exists. The original text goes to the server's log only.
+   */
+  async removeChat(roomId: unknown, n: unknown): Promise<ChatMessage> {
+    const id = checkRoomId(roomId);
+    const at = typeof n === "number" ? n : Number(n);
+    if (!Number.isInteger(at) || at < 1) throw err("NO_SUCH_MESSAGE", "Name a message by its number (1, 2, ...).");
+    const before = (await this.roomChat(id)).messages.find((m) => m.n === at);
+    if (!before) throw err("NO_SUCH_MESSAGE", `That room's chat has no message ${at}.`);
+    const [live, recorded] = await Promise.all([this.service.store.removeChat(id, at), removeRecordedChat(this.db, id, at)]);
+    const removed = live ?? recorded ?? removedMessage(before);
+    if (!before.removed) this.log.info({ room: id, n: at, author: before.from, text: before.text }, "chat message removed by the operators");
+    for (const l of this.chatRemovedListeners) l(id, at);
+    return removed;
+  }
+
+  private readonly chatRemovedListeners: Array<(roomId: string, n: number) => void> = [];
+
+  /** Told of every removed message (the socket layer tells the room's watchers). */
+  onChatRemoved(listener: (roomId: string, n: number) => void): void {
+    this.chatRemovedListeners.push(listener);
   }
 
   /** An account as the operators see it: its state, live sessions and the reports against it. */

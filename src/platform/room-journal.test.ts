@@ -264,6 +264,29 @@ describe("rooms file", () => {
     expect(readFileSync(file, "utf8")).not.toContain(closed.id);
   });
 
+  it("keeps a chat message the operators removed removed after a restart, with or without a rewrite", async () => {
+    for (const rewrite of [false, true]) {
+      const store = open(rewrite ? { minCompactBytes: 1, compactFactor: 1 } : {});
+      const [room] = playedVersions(0, now);
+      await writeAll(store, [room!]);
+      for (const text of ["hello", "something nasty", "bye"]) await store.appendChat(room!.id, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text }, 500);
+      expect(await store.removeChat(room!.id, 2)).toMatchObject({ n: 2, text: "", removed: true });
+      expect(await store.removeChat(room!.id, 9)).toBeNull();
+      expect(await store.removeChat("nosuchroom", 1)).toBeNull();
+      // A rewrite happens with the next change when the file is this small.
+      if (rewrite) await store.appendChat(room!.id, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text: "again" }, 500);
+      await store.close();
+      const again = open();
+      const chat = await again.chat(room!.id);
+      expect(chat.map((m) => m.text)).toEqual(["hello", "", "bye", ...(rewrite ? ["again"] : [])]);
+      expect(chat[1]!.removed).toBe(true);
+      // The start rewrote the file: the original text is gone from it too.
+      expect(readFileSync(file, "utf8")).not.toContain("something nasty");
+      await again.close();
+      rmSync(file, { force: true });
+    }
+  });
+
   it("fails a change the file cannot take, leaving the store and the file as they were", async () => {
     const store = open();
     const versions = playedVersions(3, now);

@@ -11,7 +11,8 @@
  *   {"t":"chat","id":..,"msg":{"n":..,..}}                            one table chat message
  *                                                                     (chat.ts), appended
  *
- * At start the file is replayed (the last record of each room wins; chat messages add up),
+ * At start the file is replayed (the last record of each room wins; chat messages add up, and a
+ * second record of one message, its removal by the operators, replaces it),
  * expired rooms are dropped with their chat, and it is rewritten with one line per live room
  * followed by its chat messages (a temp file, fsync, rename): that also cuts
  * off a half-written last line. While running it is rewritten the same way whenever it grows to
@@ -325,6 +326,8 @@ export class RoomJournal {
         if (!rooms.has(rec.id)) continue;
         const list = chats.get(rec.id) ?? [];
         if (rec.msg.n === list.length + 1) list.push(rec.msg);
+        // A later record of an earlier message replaces it (the operators removed it).
+        else if (rec.msg.n >= 1 && rec.msg.n <= list.length) list[rec.msg.n - 1] = rec.msg;
         chats.set(rec.id, list);
         continue;
       }

@@ -53,6 +53,11 @@ export interface RoomStore {
   appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null>;
   /** A room's chat, oldest first ([] for none or no room). */
   chat(roomId: string): Promise<ChatMessage[]>;
+  /**
+   * Replaces message `n` of a room's chat with its removed form (chat.ts removedMessage) and
+   * returns it; null when the room or the message does not exist. Repeating it changes nothing.
+   */
+  removeChat(roomId: string, n: number): Promise<ChatMessage | null>;
   /** Serialised size of a room in bytes, as stored (for the benchmark). */
   storedBytes(id: string): Promise<number>;
   close(): Promise<void>;

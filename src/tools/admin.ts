@@ -10,6 +10,8 @@
  *   show <name>                     an account: closed or not, sessions, reports against it
  *   close <name> <reason...>        close an account (the player is shown the reason)
  *   reopen <name>                   open it again
+ *   chat <room id>                  a room's chat, numbered, every channel
+ *   remove-chat <room id> <n>       remove message n from the table and the game's record
  * Add --json for the server's replies as they are.
  */
 import { pathToFileURL } from "node:url";
@@ -22,6 +24,8 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   show <name>                     an account: closed or not, live sessions, reports against it
   close <name> <reason...>        close an account; its player is shown the reason at login
   reopen <name>                   open a closed account again
+  chat <room id>                  a room's chat, every channel, numbered (live, or the game's record)
+  remove-chat <room id> <n>       remove message n: gone from the table and the record
 Needs ADMIN_TOKEN (as the server has it) and the server at ADMIN_URL (default http://127.0.0.1:$PORT).`;
 
 const day = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString().replace("T", " ").slice(0, 16));
@@ -57,6 +61,13 @@ export function describeReply(command: string, body: Reply): string[] {
         : [`${body.name} was closed already; nothing changed.`];
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
+    case "chat":
+      return [
+        `Room ${body.roomId}: ${body.live ? "live" : "not live"}, ${body.recorded ? "recorded" : "not recorded"}; ${body.messages.length} message${body.messages.length === 1 ? "" : "s"}.`,
+        ...body.messages.map((m: any) => `${String(m.n).padStart(3)}  ${day(m.at)}  ${m.channel === "players" ? "table" : "spect"}  ${m.from.name}: ${m.removed ? "(removed)" : m.text}`),
+      ];
+    case "remove-chat":
+      return [`Removed message ${body.message.n} (${body.message.from.name}) from the table and the game's record.`];
     default:
       return [JSON.stringify(body)];
   }
@@ -84,6 +95,12 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "close":
       if (!rest[0] || !words(rest.slice(1))) return { error: "close needs an account's name and a reason (a name with spaces: quote it)" };
       return { method: "POST", path: `/api/admin/accounts/${name(rest[0])}/close`, body: { reason: words(rest.slice(1)) } };
+    case "chat":
+      if (!rest[0]) return { error: "chat needs a room id" };
+      return { method: "GET", path: `/api/admin/rooms/${name(rest[0])}/chat` };
+    case "remove-chat":
+      if (!rest[0] || !/^\d+$/.test(rest[1] ?? "")) return { error: "remove-chat needs a room id and a message number" };
+      return { method: "POST", path: `/api/admin/rooms/${name(rest[0])}/chat/${rest[1]}/remove`, body: {} };
     case "reopen":
       if (!rest[0]) return { error: "reopen needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/reopen`, body: {} };

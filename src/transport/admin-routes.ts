@@ -1,6 +1,6 @@
 /**
- * The operators' routes (docs/operations.md, "Moderation"): reports, and closing and reopening
- * accounts. They exist only when ADMIN_TOKEN is set, and each needs `Authorization: Bearer
+ * The operators' routes (docs/operations.md, "Moderation"): reports, closing and reopening
+ * accounts, and reading and removing table chat. They exist only when ADMIN_TOKEN is set, and each needs `Authorization: Bearer
  * <ADMIN_TOKEN>` (compared as digests in constant time); `npm run admin` is a command line for
  * them. The rules live in platform/moderation.ts.
  */
@@ -8,8 +8,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { err } from "../platform/errors.js";
 import { OPERATOR_NOTE_MAX, REPORT_REASONS, type Moderation } from "../platform/moderation.js";
-import { arrayOf, bodyOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { arrayOf, bodyOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, roomIdParam, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
+
+/** The room id rule of the path (openapi.ts roomIdParam). */
+const ROOM_ID = (roomIdParam as { properties: { id: Record<string, unknown> } }).properties.id;
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
@@ -100,6 +103,33 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
       response: { 200: closing, ...errors(400, 401, 404) },
     }),
   }, async (req) => ({ ok: true, ...(await moderation.closeByOperators(req.params.name, req.body.reason)) }));
+
+  const message = obj({
+    n: int("1, 2, ... in the room."), at: num("epoch ms"), from: obj({ id: str(), name: str(), account: bool() }, { optional: ["account"] }),
+    channel: { type: "string", enum: ["players", "spectators"] }, text: str("\"\" once removed."), removed: bool("The operators removed it."),
+  }, { optional: ["removed"] });
+
+  app.get<{ Params: { id: string } }>("/api/admin/rooms/:id/chat", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "A room's chat (operators)",
+      description: "Every message of both channels, numbered, from the live room or else the game's record.",
+      params: roomIdParam,
+      response: { 200: okReply({ roomId: str(), live: bool("The room is in the room store."), recorded: bool("The game is recorded in Postgres."), messages: arrayOf(message) }), ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.roomChat(req.params.id)) }));
+
+  app.post<{ Params: { id: string; n: number } }>("/api/admin/rooms/:id/chat/:n/remove", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Remove a chat message (operators)",
+      description: "Its text is gone from the live room (every watcher's page drops it at once: chat:removed) and from the game's record. The original goes to the server's log only.",
+      params: obj({ id: ROOM_ID, n: refusing({ type: "integer", minimum: 1, description: "The message's number." }, "NO_SUCH_MESSAGE", "Name a message by its number (1, 2, ...).") }),
+      response: { 200: okReply({ message }), ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, message: await moderation.removeChat(req.params.id, req.params.n) }));
 
   app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/reopen", {
     ...guarded,

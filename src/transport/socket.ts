@@ -30,6 +30,7 @@ import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
+import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents } from "./chat-events.js";
 import type { TableChat } from "../platform/chat.js";
@@ -58,6 +59,8 @@ export interface SocketDeps {
   chat?: TableChat;
   /** Blocked players (blocks.ts): room:join refuses a seat beside someone who blocks the joiner or whom they block; absent: no check. */
   blocks?: Blocks;
+  /** The operators' removals of chat messages reach the room's watchers (chat:removed). */
+  moderation?: Pick<Moderation, "onChatRemoved">;
 }
 
 interface SocketData {
@@ -195,6 +198,9 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
   // A revoked session's sockets (every socket of the player for "log out everywhere") are
   // disconnected on every node, through the adapter.
+  // A chat message the operators removed leaves every watcher's page, on every node.
+  deps.moderation?.onChatRemoved((roomId, n) => io.to(`r:${roomId}`).emit("chat:removed", { roomId, n }));
+
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
     else for (const s of sessions) io.in(`session:${s}`).disconnectSockets(true);

@@ -23,7 +23,8 @@ const identityOf = async (page: Page): Promise<Player> => (await storedIdentity(
 const focused = (page: Page) => page.evaluate(`document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.tagName ?? null`);
 
 describe.skipIf(!available)("reports and closing an account in the browser", () => {
-  const t = useBrowserBazaar();
+  const ADMIN = "browser-test-admin-token-" + "b".repeat(20);
+  const t = useBrowserBazaar({ adminToken: ADMIN });
 
   it("reports a player from a profile and from the chat, and closes an account from its menu", async () => {
     const url = t.bazaar.server.url;
@@ -93,6 +94,13 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await ann.getByTestId("report-close").click();
     const fromChat = await db.prisma.report.findMany({ where: { reporterId: annId } });
     expect(fromChat.map((r) => [r.targetId, r.reason, r.roomId])).toEqual([[bobId, "abuse", room.id]]);
+    // The operators remove Bob's message: it leaves both pages at once.
+    const removed = await fetch(`${url}/api/admin/rooms/${room.id}/chat/1/remove`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: "{}" });
+    expect(((await removed.json()) as { ok: boolean }).ok).toBe(true);
+    for (const p of [ann, bob]) {
+      await p.locator(".chat-removed", { hasText: "(removed by the operators)" }).waitFor();
+      expect(await p.locator('[data-testid="chat-msg"]', { hasText: "Only idiots" }).count()).toBe(0);
+    }
 
     // Ann closes her account from the menu: a wrong password first, then hers.
     await ann.locator('details[data-testid="me"] > summary').click();

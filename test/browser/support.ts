@@ -52,10 +52,10 @@ export interface Bazaar {
  * clock (clocks, timers); `manualTimers`: nothing fires by itself, the test moves `now` and calls
  * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick).
  */
-export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean } = {}): Promise<Bazaar> {
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean; adminToken?: string } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
-  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20 });
+  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20, ...(opts.adminToken ? { adminToken: opts.adminToken } : {}) });
   const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}), ...(opts.manualTimers ? { manualTimers: true } : {}) });
   return {
     server,
