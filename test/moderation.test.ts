@@ -238,6 +238,18 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect((await admin("GET", "/rooms/not%20a%20room/chat")).body.error?.code).toBe("BAD_ROOM_ID");
     expect((await admin("GET", "/rooms/zzzzzzzz/chat")).body.error?.code).toBe("NO_SUCH_ROOM");
 
+    // In a ranked room, a spectator's message removed: the spectators are told, the players (who never saw it) are not.
+    const ranked = (await m.call("room:create", { game: "goblin-market", seats: 3, ranked: true })).roomId as string;
+    expect((await n.call("room:join", { roomId: ranked })).ok).toBe(true);
+    const spy = await socket((await guest(srv.server.url, "ChatSpy")).token);
+    expect((await spy.sync(ranked)).ok).toBe(true);
+    expect((await spy.call("chat:send", { roomId: ranked, text: "Ned holds the Moons." })).ok).toBe(true);
+    expect((await admin("POST", `/rooms/${ranked}/chat/1/remove`)).body.ok).toBe(true);
+    await until(() => spy.received.some(([e, p]) => e === "chat:removed" && (p as { roomId: string }).roomId === ranked), "the spectator told");
+    expect((await m.call("chat:send", { roomId: ranked, text: "Ready?" })).ok).toBe(true);
+    await until(() => n.received.some(([e, p]) => e === "chat:message" && (p as { roomId: string }).roomId === ranked), "a later players' message");
+    for (const c of [m, n]) expect(c.received.some(([e, p]) => e === "chat:removed" && (p as { roomId: string }).roomId === ranked)).toBe(false);
+
     // A recorded game (no longer live): its record loses the text.
     const rec2 = { ...rec([{ id: mo.player.id, name: "ChatMo" }, { id: ned.player.id, name: "ChatNed" }], now), ranked: false };
     await recordFinishedGame(srv.server.db, {

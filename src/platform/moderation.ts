@@ -303,14 +303,14 @@ export class Moderation {
     const [live, recorded] = await Promise.all([this.service.store.removeChat(id, at), removeRecordedChat(this.db, id, at)]);
     const removed = live ?? recorded ?? removedMessage(before);
     if (!before.removed) this.log.info({ room: id, n: at, author: before.from, text: before.text }, "chat message removed by the operators");
-    for (const l of this.chatRemovedListeners) l(id, at);
+    for (const l of this.chatRemovedListeners) l(id, at, before.channel);
     return removed;
   }
 
-  private readonly chatRemovedListeners: Array<(roomId: string, n: number) => void> = [];
+  private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"]) => void> = [];
 
-  /** Told of every removed message (the socket layer tells the room's watchers). */
-  onChatRemoved(listener: (roomId: string, n: number) => void): void {
+  /** Told of every removed message (the socket layer tells the watchers who could see it). */
+  onChatRemoved(listener: (roomId: string, n: number, channel: ChatMessage["channel"]) => void): void {
     this.chatRemovedListeners.push(listener);
   }
 

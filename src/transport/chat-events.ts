@@ -8,6 +8,7 @@
  *   players' messages                 r:<id>        (every watcher of the room)
  *   spectators' messages, casual room r:<id>        (the same)
  *   spectators' messages, ranked room r:<id>:spec   minus every socket of a seated player
+ * The operators' removal of a message (`chat:removed`) goes to the same audience as the message.
  * A seated player's sockets leave r:<id>:spec when they sit (socket.ts, watch/reseat); excluding
  * their player:<pid> channels as well keeps a spectator's message from any socket of theirs that
  * a race left there.
@@ -35,6 +36,18 @@ export interface ChatPush {
   message: ChatMessage;
 }
 
+/** Emits `event` to the watchers who may see a message of `channel` in `room` (the table above). */
+export function toAudience(io: Server, room: Room, channel: ChatMessage["channel"], event: string, payload: unknown): void {
+  if (channel === "players" || !room.ranked) {
+    io.to(`r:${room.id}`).emit(event, payload);
+    return;
+  }
+  const seatedPlayers = room.seats.map((s) => s.playerId).filter((p): p is string => !!p);
+  io.to(`r:${room.id}:spec`)
+    .except(seatedPlayers.map((p) => `player:${p}`))
+    .emit(event, payload);
+}
+
 export function registerChatEvents(io: Server, handlers: Record<string, Handler>, { chat, service, daily }: ChatWiring): void {
   const playerOf = (socket: Socket): Player | null => (socket.data as { player?: Player | null }).player ?? null;
 
@@ -45,17 +58,7 @@ export function registerChatEvents(io: Server, handlers: Record<string, Handler>
     return room;
   };
 
-  const push = (room: Room, message: ChatMessage): void => {
-    const payload: ChatPush = { roomId: room.id, message };
-    if (message.channel === "players" || !room.ranked) {
-      io.to(`r:${room.id}`).emit("chat:message", payload);
-      return;
-    }
-    const seatedPlayers = room.seats.map((s) => s.playerId).filter((p): p is string => !!p);
-    io.to(`r:${room.id}:spec`)
-      .except(seatedPlayers.map((p) => `player:${p}`))
-      .emit("chat:message", payload);
-  };
+  const push = (room: Room, message: ChatMessage): void => toAudience(io, room, message.channel, "chat:message", { roomId: room.id, message } satisfies ChatPush);
 
   handlers["chat:send"] = async (socket, p) => {
     const player = playerOf(socket);

@@ -32,7 +32,7 @@ import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
-import { registerChatEvents } from "./chat-events.js";
+import { registerChatEvents, toAudience } from "./chat-events.js";
 import type { TableChat } from "../platform/chat.js";
 import { attachSocketQuotas, LocalConnectionCounter, type ConnectionCounter, type QuotaLimits } from "./socket-quotas.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
@@ -198,8 +198,14 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
 
   // A revoked session's sockets (every socket of the player for "log out everywhere") are
   // disconnected on every node, through the adapter.
-  // A chat message the operators removed leaves every watcher's page, on every node.
-  deps.moderation?.onChatRemoved((roomId, n) => io.to(`r:${roomId}`).emit("chat:removed", { roomId, n }));
+  // A chat message the operators removed leaves the pages of every watcher who could see it, on
+  // every node (a recorded game no longer in the store has no watchers).
+  deps.moderation?.onChatRemoved((roomId, n, channel) => {
+    void service.get(roomId).then(
+      (room) => toAudience(io, room, channel, "chat:removed", { roomId, n }),
+      () => {},
+    );
+  });
 
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
