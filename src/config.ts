@@ -70,7 +70,7 @@ export interface Config {
   trustProxy: boolean | string;
   /** Requests a minute one client address may make to the /api routes (not health, readiness); 0: no limit (transport/http-quotas.ts). */
   httpRatePerMinute: number;
-  /** Requests a minute one address may make to POST /api/guest, /api/register and /api/login together; 0: no limit. */
+  /** Requests a minute one address may make to POST /api/guest, /api/register, /api/login and /api/recover together; 0: no limit. */
   httpIdentityRatePerMinute: number;
   /** New guest identities (POST /api/guest) one address may get an hour; 0: no limit. */
   guestsPerHour: number;

@@ -90,7 +90,7 @@ describe.each(backends())("HTTP quotas ($name)", (backend) => {
     const res = await fetch(`${server.url}/api/openapi.json`, { headers: { "x-forwarded-for": freshAddress() } });
     const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
     const sample: Record<string, string> = { game: "aucteraden", id: "r1", name: "nobody" };
-    const identity = ["POST /api/guest", "POST /api/register", "POST /api/login"];
+    const identity = ["POST /api/guest", "POST /api/register", "POST /api/login", "POST /api/recover"];
     let checked = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops).map((m) => m.toUpperCase() as "GET" | "POST")) {

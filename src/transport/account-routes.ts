@@ -5,8 +5,9 @@
  * (RoomService.renameEverywhere). Refusals get their HTTP statuses in validation.ts.
  *
  * The client address for rate limits is Fastify's `req.ip`: the socket's peer, or the
- * X-Forwarded-For client when TRUST_PROXY is set (config.ts). POST /api/guest, /api/register and
- * /api/login share the identity budget of http-quotas.ts, and new guests have an hourly one.
+ * X-Forwarded-For client when TRUST_PROXY is set (config.ts). POST /api/guest, /api/register,
+ * /api/login and /api/recover share the identity budget of http-quotas.ts, and new guests have an
+ * hourly one.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { err } from "../platform/errors.js";

@@ -5,7 +5,7 @@
  *   - every /api route: HTTP_RATE_PER_MINUTE requests a minute (never GET /api/health and
  *     /api/ready, which balancers and monitors poll, nor GET /api/openapi.json, built once and
  *     cached; nor anything outside /api: the web client's files, /metrics);
- *   - POST /api/guest, /api/register and /api/login together: HTTP_IDENTITY_RATE_PER_MINUTE a
+ *   - POST /api/guest, /api/register, /api/login and /api/recover together: HTTP_IDENTITY_RATE_PER_MINUTE a
  *     minute (instead of the general budget);
  *   - new guest identities (POST /api/guest without a guest token to rename): GUESTS_PER_HOUR an
  *     hour. Registrations (5 an hour) and failed logins have their own limits (accounts.ts).
@@ -22,7 +22,7 @@ import { enforce, RateLimitedError, record, type Limit, type RateLimiter } from 
 export interface HttpQuotaSettings {
   /** Requests a minute per address to an /api route (0: no limit). */
   httpRatePerMinute: number;
-  /** Requests a minute per address to POST /api/guest, /api/register and /api/login together (0: no limit). */
+  /** Requests a minute per address to POST /api/guest, /api/register, /api/login and /api/recover together (0: no limit). */
   httpIdentityRatePerMinute: number;
   /** New guest identities an hour per address (0: no limit). */
   guestsPerHour: number;
@@ -96,7 +96,7 @@ export class HttpQuotas {
     });
   }
 
-  /** The `config` of a route that takes the identity budget (guest, register, login). */
+  /** The `config` of a route that takes the identity budget (guest, register, login, recover). */
   get identityRoute(): { rateLimit: RateLimitOptions } {
     return {
       rateLimit: {
