@@ -121,6 +121,22 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect(await board()).toEqual(before);
   });
 
+  it("finishes a closing cut short (the account closed, its seats still held) when the operators close it again", async () => {
+    const ola = await account(srv.server.url, "Ola");
+    const pip = await account(srv.server.url, "Pip");
+    const [o, p] = [await socket(ola.token), await socket(pip.token)];
+    const room = (await o.call("room:create", { game: "goblin-market", seats: 3, bots: 1 })).roomId as string;
+    expect((await p.call("room:join", { roomId: room })).ok).toBe(true);
+    expect((await o.call("room:start", { roomId: room })).ok).toBe(true);
+    // As if the node that closed it died before giving up the seat.
+    await srv.server.db.prisma.account.update({ where: { playerId: ola.player.id }, data: { closedAt: new Date(now), closedBy: "player" } });
+    const again = await admin("POST", "/accounts/Ola/close", { reason: "Finishing the closing." });
+    expect(again.body).toEqual({ ok: true, name: "Ola", closed: false, resigned: [room], left: [], leftQueue: false });
+    await until(() => ((p.view(room)?.seats ?? []) as Array<{ away?: string }>)[0]?.away === "resigned" || undefined, "Pip to see Ola resign");
+    expect((await admin("GET", "/accounts/Ola")).body.account).toMatchObject({ closedBy: "player", closedReason: null });
+    expect((await admin("POST", "/accounts/Ola/close", { reason: "Once more." })).body).toMatchObject({ closed: false, resigned: [], left: [] });
+  });
+
   it("leaves closed accounts off the daily boards", async () => {
     const dee = await account(srv.server.url, "Dee");
     const eve = await account(srv.server.url, "Eve");

@@ -163,11 +163,13 @@ export class Moderation {
   }
 
   /**
-   * Closes an account and gives up what its player holds (see the file's comment). Safe to repeat:
-   * a second call finds it closed and changes nothing.
+   * Closes an account and gives up what its player holds (see the file's comment). Safe to repeat,
+   * and repeating finishes the job: a second call finds the account closed (`closed: false`, its
+   * first reason kept) and gives up whatever is still held, say after the node that closed it died
+   * half-way.
    */
   async close(playerId: string, by: ClosedBy, reason: string | null): Promise<ClosingResult> {
-    if (!(await this.accounts.close(playerId, by, reason))) return { closed: false, resigned: [], left: [], leftQueue: false };
+    const closed = await this.accounts.close(playerId, by, reason);
     const player: Player = { id: playerId, name: "" };
     const resigned: string[] = [];
     const left: string[] = [];
@@ -189,8 +191,9 @@ export class Moderation {
       }
     }
     const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
-    this.log.info({ player: playerId, by, reason, resigned, left, leftQueue }, "account closed");
-    return { closed: true, resigned, left, leftQueue };
+    if (closed) this.log.info({ player: playerId, by, reason, resigned, left, leftQueue }, "account closed");
+    else if (resigned.length + left.length > 0 || leftQueue) this.log.info({ player: playerId, resigned, left, leftQueue }, "closed account: what it still held was given up");
+    return { closed, resigned, left, leftQueue };
   }
 
   /** A player closes their own account: their password again, then close. */

@@ -55,10 +55,11 @@ export function describeReply(command: string, body: Reply): string[] {
         ...a.reportsAgainst.flatMap(reportLines),
       ];
     }
-    case "close":
-      return body.closed
-        ? [`Closed ${body.name}.`, `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`]
-        : [`${body.name} was closed already; nothing changed.`];
+    case "close": {
+      const gaveUp = `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`;
+      if (body.closed) return [`Closed ${body.name}.`, gaveUp];
+      return body.resigned.length + body.left.length > 0 || body.leftQueue ? [`${body.name} was closed already; what it still held is given up now.`, gaveUp] : [`${body.name} was closed already; nothing changed.`];
+    }
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
     case "chat":
