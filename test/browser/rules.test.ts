@@ -231,6 +231,8 @@ describe.skipIf(!available)("the Rules panel", () => {
           await page.getByTestId("gt-dest").first().waitFor();
         }
         await expect.poll(async () => (await renderedVersion(page)) === (await serverVersion())).toBe(true);
+        // The game's table code has arrived (it is fetched the first time a page shows that game).
+        await expect.poll(() => page.getByTestId("table-loading").count()).toBe(0);
         const version = await serverVersion();
         const before = await page.evaluate(TABLE_SNAPSHOT);
         expect(before).not.toBeNull();
