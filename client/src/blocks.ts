@@ -71,8 +71,9 @@ async function change(s: Store, verb: "block" | "unblock", name: string, shown: 
     state.error = r.error?.message ?? "That did not work; please try again.";
     s.toast(state.error, "error");
   } else {
-    const list = (await request(s, "GET", "/api/blocks")) as { ok: boolean; blocked?: Blocked[] };
-    if (list.ok && list.blocked) set(list.blocked);
+    // The reply says who: the list changes here, newest first as the server keeps it.
+    if (verb === "block") set([r.blocked as Blocked, ...state.list.filter((b) => b.id !== (r.blocked as Blocked).id)].sort((a, b) => b.since - a.since));
+    else set(state.list.filter((b) => b.id !== r.id));
     s.toast(verb === "block" ? `You block ${shown}: you will not be seated together, and their chat messages are hidden.` : `You no longer block ${shown}.`, "info");
   }
   s.changed();

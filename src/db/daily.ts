@@ -6,6 +6,10 @@
  */
 
 import type { Database } from "./client.js";
+import { Prisma } from "../generated/prisma/client.js";
+
+/** The boards' condition on an attempt `d`: its player's account, if any, is not closed (platform/moderation.ts). */
+const byOpenAccount = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)`;
 
 export interface DailyAttemptRow {
   gameType: string;
@@ -83,7 +87,7 @@ export async function dailyBoard(db: Database, gameType: string, day: string, li
     SELECT d."playerId", d."name", d."score", d."day", d."roomId", d."finishedAt", d."details"
     FROM "DailyAttempt" d
     WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)
+      AND ${byOpenAccount}
     ORDER BY d."score" DESC, d."finishedAt" ASC, d."playerId" ASC
     LIMIT ${take}`;
   return places(rows.map((r) => ({ ...r, score: Number(r.score), finishedAt: new Date(r.finishedAt) })));
@@ -97,7 +101,7 @@ export async function dailyBest(db: Database, gameType: string, limit = 100): Pr
       SELECT DISTINCT ON ("playerId") "playerId", "name", "score", "day", "roomId", "finishedAt", "details"
       FROM "DailyAttempt" d
       WHERE d."gameType" = ${gameType} AND d."finishedAt" IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)
+        AND ${byOpenAccount}
       ORDER BY "playerId", "score" DESC, "day" ASC
     ) AS best
     ORDER BY "score" DESC, "day" ASC, "playerId" ASC
@@ -110,7 +114,7 @@ export async function dailyPlaceOf(db: Database, gameType: string, day: string, 
   const rows = await db.prisma.$queryRaw<Array<{ above: number }>>`
     SELECT count(*)::int AS "above" FROM "DailyAttempt" d
     WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL AND d."score" > ${score}::double precision
-      AND NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)`;
+      AND ${byOpenAccount}`;
   return Number(rows[0]?.above ?? 0) + 1;
 }
 

@@ -111,6 +111,14 @@ function address(a: string): string {
   return a.slice(0, 64);
 }
 
+/** The failed-login limits a wrong password or recovery code counts against: per account name (its key) and per address. */
+function failLimits(key: string, client: { address: string }): [byName: Limit, byAddr: Limit] {
+  return [
+    { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName },
+    { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress },
+  ];
+}
+
 export class Accounts {
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
@@ -310,8 +318,7 @@ export class Accounts {
   async login(input: { name?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string }> {
     const raw = typedName(input.name);
     const key = nameKey(raw);
-    const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
-    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    const [byName, byAddr] = failLimits(key, client);
     await this.enforce([byName, byAddr], "failed logins");
     const password = typeof input.password === "string" && input.password.length <= 1000 ? input.password : "";
     const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });
@@ -353,8 +360,7 @@ export class Accounts {
   async checkOwnPassword(v: Verified, password: unknown, client: { address: string }): Promise<void> {
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     if (!account) throw badToken();
-    const byName: Limit = { key: `login-fail:name:${account.nameKey}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
-    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    const [byName, byAddr] = failLimits(account.nameKey, client);
     await this.enforce([byName, byAddr], "wrong passwords");
     const given = typeof password === "string" && password.length <= 1000 ? password : "";
     if (!(await verifyPassword(given, account.passwordHash))) {
@@ -404,8 +410,7 @@ export class Accounts {
   async recover(input: { name?: unknown; code?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string; recoveryCode: string; revoked: number }> {
     const raw = typedName(input.name);
     const key = nameKey(raw);
-    const byName: Limit = { key: `login-fail:name:${key}`, ...ACCOUNT_LIMITS.loginFailuresPerName };
-    const byAddr: Limit = { key: `login-fail:addr:${address(client.address)}`, ...ACCOUNT_LIMITS.loginFailuresPerAddress };
+    const [byName, byAddr] = failLimits(key, client);
     await this.enforce([byName, byAddr], "failed logins");
     const password = checkPassword(input.password);
     const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });

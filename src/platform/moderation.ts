@@ -65,7 +65,7 @@ export interface AccountInfo {
 
 /** What closing an account gave up. */
 export interface ClosingResult {
-  /** False: it was closed already (nothing else was done). */
+  /** False: it was closed already (its first reason kept); what it still held is given up all the same. */
   closed: boolean;
   resigned: string[];
   left: string[];
@@ -141,6 +141,7 @@ export class Moderation {
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
   private readonly log: ModerationLog;
+  private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"]) => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -241,15 +242,15 @@ export class Moderation {
     return { id };
   }
 
+  /** Where a room is: live in the room store, recorded in Postgres (with its chat), either or both. */
+  private async whereIs(id: string): Promise<{ live: boolean; game: { chat: unknown } | null }> {
+    const [stored, game] = await Promise.all([this.service.store.get(id), this.db.prisma.game.findUnique({ where: { id }, select: { chat: true } })]);
+    return { live: stored !== null, game };
+  }
+
   private async roomExists(id: string): Promise<boolean> {
-    if (await this.db.prisma.game.findUnique({ where: { id }, select: { id: true } })) return true;
-    try {
-      await this.service.get(id);
-      return true;
-    } catch (e) {
-      if (e instanceof AppError && e.code === "NO_SUCH_ROOM") return false;
-      throw e;
-    }
+    const w = await this.whereIs(id);
+    return w.live || w.game !== null;
   }
 
   /** Reports, newest first: open ones only unless `all`; `before`, a report id, pages on. */
@@ -286,10 +287,10 @@ export class Moderation {
    */
   async roomChat(roomId: unknown): Promise<{ roomId: string; live: boolean; recorded: boolean; messages: ChatMessage[] }> {
     const id = checkRoomId(roomId);
-    const [stored, game] = await Promise.all([this.service.store.get(id), this.db.prisma.game.findUnique({ where: { id }, select: { chat: true } })]);
-    if (!stored && !game) throw err("NO_SUCH_ROOM", "No live room or recorded game has that id.");
-    const messages = stored ? await this.service.store.chat(id) : ((game!.chat ?? []) as unknown as ChatMessage[]);
-    return { roomId: id, live: stored !== null, recorded: game !== null, messages };
+    const { live, game } = await this.whereIs(id);
+    if (!live && !game) throw err("NO_SUCH_ROOM", "No live room or recorded game has that id.");
+    const messages = live ? await this.service.store.chat(id) : ((game!.chat ?? []) as ChatMessage[]);
+    return { roomId: id, live, recorded: game !== null, messages };
   }
 
   /**
@@ -309,8 +310,6 @@ export class Moderation {
     for (const l of this.chatRemovedListeners) l(id, at, before.channel);
     return removed;
   }
-
-  private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"]) => void> = [];
 
   /** Told of every removed message (the socket layer tells the watchers who could see it). */
   onChatRemoved(listener: (roomId: string, n: number, channel: ChatMessage["channel"]) => void): void {

@@ -34,6 +34,8 @@ const nameField = refusing(str("1 to 24 letters, digits, spaces, _ . ' - (else B
 const newPassword = refusing({ type: "string", minLength: 8, maxLength: 200, description: "8 to 200 characters (else WEAK_PASSWORD)." }, "WEAK_PASSWORD", "Choose a password of 8 to 200 characters.");
 const tokenField = (description: string) => refusing(str(description), "BAD_TOKEN", "The token must be the text POST /api/guest gave you.");
 const BAD_LOGIN_MESSAGE = "That name and password do not match an account.";
+/** The password asked again before a change that matters (closing the account, a new recovery code). */
+const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed.");
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
@@ -163,7 +165,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     description: "Asks for the password; the old code stops working. The new code is shown once. Needs an account's token.",
     tags: ["accounts"],
     bearer: true,
-    body: bodyOf({ password: refusing(str("The account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed.") }),
+    body: bodyOf({ password: ownPassword }),
     response: { 200: okReply({ recoveryCode: recoveryCodeShape }), ...errors(400, 401, 403, 413, 429) },
   }, async (req, v) => accounts.newRecoveryCode(v, req.body.password, client(req)), { who: accountOf });
 
@@ -231,7 +233,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     description: "Asks for the password again. The account's tokens and password are refused from then on, every socket of the player is disconnected, every game in play is resigned (a bot finishes the seat), every open room left and the quick play queue left. The name stays reserved; games and ratings stay, but leaderboards leave the account out. Only the operators can open it again.",
     tags: ["accounts"],
     bearer: true,
-    body: bodyOf({ password: refusing(str("The account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed.") }),
+    body: bodyOf({ password: ownPassword }),
     response: { 200: okReply({ resigned: arrayOf(str(), "Rooms whose game was resigned."), left: arrayOf(str(), "Open rooms left.") }), ...errors(400, 401, 403, 413, 429) },
   }, async (req, v) => {
     const r = await moderation.closeOwn(v, req.body.password, client(req));

@@ -196,8 +196,6 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   /** A room id as a message names it, for the subscription check (the handler itself validates it). */
   const named = (id: unknown): string | undefined => (typeof id === "string" ? id : undefined);
 
-  // A revoked session's sockets (every socket of the player for "log out everywhere") are
-  // disconnected on every node, through the adapter.
   // A chat message the operators removed leaves the pages of every watcher who could see it, on
   // every node (a recorded game no longer in the store has no watchers).
   deps.moderation?.onChatRemoved((roomId, n, channel) => {
@@ -207,6 +205,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     );
   });
 
+  // A revoked session's sockets (every socket of the player for "log out everywhere") are
+  // disconnected on every node, through the adapter.
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
     else for (const s of sessions) io.in(`session:${s}`).disconnectSockets(true);
