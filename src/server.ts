@@ -14,6 +14,7 @@ import type { Config } from "./config.js";
 import { openDatabase, type Database } from "./db/client.js";
 import { createLogger, type Logger } from "./logger.js";
 import { TimerDriver } from "./platform/timers.js";
+import { DowntimeWatch } from "./platform/downtime.js";
 import { TokenIssuer } from "./platform/identity.js";
 import { Accounts } from "./platform/accounts.js";
 import { Moderation } from "./platform/moderation.js";
@@ -46,6 +47,8 @@ export interface RunningServer {
   service: RoomService;
   store: RoomStore;
   timers: TimerDriver;
+  /** This node's heartbeat and the service's outages: tests with manualTimers call `downtime.beat()` themselves. */
+  downtime: DowntimeWatch;
   /** What the platform reports to GET /metrics (NO_METRICS with METRICS=off): `metrics.rateLimited("http")` counts an HTTP refusal. */
   metrics: PlatformMetrics;
   /** Quick play: tests with manualTimers call `queue.tick()` themselves. */
@@ -153,13 +156,24 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const skeletons = await accounts.backfillSkeletons();
   if (skeletons.filled > 0) log.info({ filled: skeletons.filled }, "account name skeletons filled in");
   if (skeletons.clashes.length > 0) log.warn({ names: skeletons.clashes }, "accounts whose names look like another account's kept their names; new look-alikes of them are refused");
+  // The heartbeat that tells the service's downtime, which the clocks get back (downtime.ts). With
+  // manualTimers it beats only when a test says so: moving the test clock is time the service was up.
+  const downtime = new DowntimeWatch(store, { now: clock, log, auto: !opts.manualTimers, metrics, onOutage: () => void creditDowntime() });
   const service = new RoomService(store, {
+    downtime,
     shareLogs: config.sharedLogs === "on",
     metrics,
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
     openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
   });
+  async function creditDowntime(): Promise<void> {
+    try {
+      log.info({ rooms: await service.creditDowntime() }, "clocks given back the downtime");
+    } catch (e) {
+      log.error({ err: e }, "could not credit the downtime to every room in play; each room's next change credits it");
+    }
+  }
   const daily = new DailyChallenges(service, db, secret, opts.now);
   // Quick play's queue: in Redis (shared by every node) beside the rooms, else in this process.
   const queue = new QueueService(redis ? new RedisQueueStore(redis, `${prefix}queue:`) : new MemoryQueueStore(), { now: clock });
@@ -226,6 +240,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     isPresent: sockets.isPresent,
     metrics,
   });
+  // Before any timer fires: a node starting after the whole service was down learns it first.
+  await downtime.start();
   timers.start();
   // One quick play round per QUEUE_TICK_MS on every node (none with manualTimers: tests tick).
   let queueRound: Promise<void> | undefined;
@@ -262,6 +278,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     service,
     store,
     timers,
+    downtime,
     metrics,
     queue,
     recorder,
@@ -277,6 +294,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         log.info({ timeoutMs }, "draining");
         app.server.close(); // the listener only: open connections stay until they are closed below
         timers.stop();
+        downtime.stop();
         if (queueTimer) clearInterval(queueTimer);
         await queueRound;
         await sockets.drain(left() * 0.6);
@@ -292,6 +310,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       if (closed) return;
       closed = true;
       timers.stop();
+      downtime.stop();
       if (queueTimer) clearInterval(queueTimer);
       await queueRound;
       queue.stop();

@@ -125,6 +125,8 @@ describe.each(backends())("GET /metrics ($name)", (backend: Backend) => {
       goblin_bazaar_timer_lag_seconds: "histogram",
       goblin_bazaar_finished_game_writes_total: "counter",
       goblin_bazaar_rate_limited_total: "counter",
+      goblin_bazaar_downtimes_total: "counter",
+      goblin_bazaar_downtime_seconds_total: "counter",
       nodejs_eventloop_lag_seconds: "gauge",
       nodejs_eventloop_lag_p99_seconds: "gauge",
       nodejs_gc_duration_seconds: "histogram",
@@ -133,6 +135,7 @@ describe.each(backends())("GET /metrics ($name)", (backend: Backend) => {
     for (const status of ["open", "playing"]) expect(s.get("goblin_bazaar_rooms", { status, ...GM })).toBe(0);
     expect(s.get("goblin_bazaar_moves_total", { ...GM, by: "player" })).toBe(0);
     expect(s.get("goblin_bazaar_room_cas_conflicts_total")).toBe(0);
+    expect(s.get("goblin_bazaar_downtimes_total")).toBe(0);
     for (const scope of ["socket", "account", "http", "chat"]) expect(s.get("goblin_bazaar_rate_limited_total", { scope })).toBe(0);
     // Labels are bounded: games, statuses, kinds of work, scopes, results; never a room or player.
     const labelNames = new Set(s.samples.filter((x) => x.name.startsWith("goblin_bazaar_")).flatMap((x) => Object.keys(x.labels)));

@@ -7,6 +7,7 @@ import { summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
+import { beatOn, type Beat, type Outage } from "./downtime.js";
 
 type Entry = StoredRoom;
 
@@ -19,6 +20,8 @@ export class MemoryRoomStore implements RoomStore {
   private readonly chats: Map<string, ChatMessage[]>;
   /** The rooms file every change is written to, or undefined: rooms in memory only. */
   private readonly journal: RoomJournal | undefined;
+  /** The heartbeat and the outages (downtime.ts): kept in the rooms file too, so a restart sees how long it was down. */
+  private readonly service: { alive: number | null; outages: Outage[] };
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -28,6 +31,7 @@ export class MemoryRoomStore implements RoomStore {
     this.dues = opened?.replayed.dues ?? new Map();
     this.chats = opened?.replayed.chats ?? new Map();
     this.journal = opened?.journal;
+    this.service = { alive: opened?.replayed.alive ?? null, outages: opened?.replayed.outages ?? [] };
   }
 
   /**
@@ -122,6 +126,15 @@ export class MemoryRoomStore implements RoomStore {
     this.journal?.writeChat(roomId, removed);
     list[n - 1] = removed;
     return structuredClone(removed);
+  }
+
+  async beat(now: number, gapMs: number): Promise<Beat> {
+    const before = this.service.alive;
+    const recorded = beatOn(this.service, now, gapMs);
+    if (recorded) this.journal?.writeOutage(recorded);
+    if (this.service.alive !== before) this.journal?.writeAlive(this.service.alive!);
+    this.journal?.maybeRewrite(() => this.live());
+    return { outages: this.service.outages.map((o) => ({ ...o })), recorded };
   }
 
   /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late) and chat, for a rewrite of the rooms file. */

@@ -35,6 +35,8 @@ export interface PlatformMetrics {
   finishedGameWrite(result: FinishedGameWrite): void;
   /** A request refused with RATE_LIMITED. */
   rateLimited(scope: RateLimitScope): void;
+  /** This node recorded an outage of the whole service, `ms` long (downtime.ts). */
+  downtime(ms: number): void;
 }
 
 /** Measures nothing: the default wherever no observer is given. */
@@ -46,4 +48,5 @@ export const NO_METRICS: PlatformMetrics = {
   timerFired() {},
   finishedGameWrite() {},
   rateLimited() {},
+  downtime() {},
 };

@@ -40,6 +40,7 @@ import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 import type { PlatformMetrics } from "./metrics.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
+import { KEEP_OUTAGES, type Beat, type Outage } from "./downtime.js";
 
 /*
  * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed,
@@ -113,6 +114,28 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[1] ~= '' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
 return redis.call('ZRANGE', KEYS[1], 0, -1)
+`;
+
+/*
+ * A node's heartbeat (downtime.ts). KEYS: 1 alive (the latest heartbeat, epoch ms), 2 outages (a
+ * list of "id from to", oldest first). ARGV: 1 now, 2 gap ms, 3 outages kept. Keeps the latest
+ * heartbeat (a node whose clock is behind never moves it back); when the one before is more than
+ * the gap older, appends that stretch as the next outage. Returns { recorded or false, outages }.
+ */
+const BEAT = `
+local prev = tonumber(redis.call('GET', KEYS[1]))
+local now = tonumber(ARGV[1])
+if prev == nil or now > prev then redis.call('SET', KEYS[1], ARGV[1]) end
+local recorded = false
+if prev ~= nil and now - prev > tonumber(ARGV[2]) then
+  local id = 1
+  local last = redis.call('LINDEX', KEYS[2], -1)
+  if last then id = tonumber(string.match(last, '^(%d+)')) + 1 end
+  recorded = string.format('%d %d %d', id, prev, now)
+  redis.call('RPUSH', KEYS[2], recorded)
+  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
+end
+return { recorded, redis.call('LRANGE', KEYS[2], 0, -1) }
 `;
 
 /*
@@ -302,7 +325,7 @@ export interface RedisRoomStoreOptions {
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string; alive: string; outages: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   /** This node's id and a space: how its feed entries' "m" field starts. */
@@ -321,7 +344,7 @@ export class RedisRoomStore implements RoomStore {
   /** The logs' bytes of the rooms this node wrote last, to seal them without encoding every entry again. */
   private readonly kept = new KeptLogs();
   private readonly keptLogs: boolean;
-  private readonly beat: NodeJS.Timeout;
+  private readonly followersTimer: NodeJS.Timeout;
   private readonly idleFollowMs: number;
   private readonly metrics: Pick<PlatformMetrics, "changeFeedLag"> | undefined;
 
@@ -340,6 +363,8 @@ export class RedisRoomStore implements RoomStore {
       feed: `${prefix}room-changes`,
       followers: `${prefix}room-changes:followers`,
       timers: `${prefix}timers`,
+      alive: `${prefix}alive`,
+      outages: `${prefix}outages`,
     };
     this.feedLength = String(opts.feedLength ?? 1000);
     this.idleFollowMs = opts.idleFollowMs ?? 100;
@@ -352,7 +377,8 @@ export class RedisRoomStore implements RoomStore {
     redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
     redis.defineCommand("gbFollowers", { numberOfKeys: 1, lua: FOLLOWERS });
-    this.beat = setInterval(() => void this.refreshFollowers(), opts.followersRefreshMs ?? 1000).unref();
+    redis.defineCommand("gbBeat", { numberOfKeys: 2, lua: BEAT });
+    this.followersTimer = setInterval(() => void this.refreshFollowers(), opts.followersRefreshMs ?? 1000).unref();
     void this.refreshFollowers();
   }
 
@@ -506,6 +532,16 @@ export class RedisRoomStore implements RoomStore {
     return this.redis.smembers(this.k.unpersisted);
   }
 
+  async beat(now: number, gapMs: number): Promise<Beat> {
+    const call = this.redis as unknown as { gbBeat(k1: string, k2: string, now: number, gap: number, keep: number): Promise<[string | null, string[]]> };
+    const [recorded, list] = await call.gbBeat(this.k.alive, this.k.outages, Math.round(now), Math.round(gapMs), KEEP_OUTAGES);
+    const parse = (line: string): Outage => {
+      const [id, from, to] = line.split(" ").map(Number);
+      return { id: id!, from: from!, to: to! };
+    };
+    return { outages: list.map(parse), recorded: recorded ? parse(recorded) : null };
+  }
+
   async storedBytes(id: string): Promise<number> {
     const [a, b] = await Promise.all([
       this.redis.memory("USAGE", this.k.room(id), "SAMPLES", "0"),
@@ -602,7 +638,7 @@ export class RedisRoomStore implements RoomStore {
 
   async close(): Promise<void> {
     /* the main connection belongs to the caller; the feed readers are ours */
-    clearInterval(this.beat);
+    clearInterval(this.followersTimer);
     for (const stop of [...this.stops]) stop();
   }
 }

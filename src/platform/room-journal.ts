@@ -10,6 +10,9 @@
  *   {"t":"due","id":..,"due":<ms|null>}                               a deadline changed alone
  *   {"t":"chat","id":..,"msg":{"n":..,..}}                            one table chat message
  *                                                                     (chat.ts), appended
+ *   {"t":"alive","at":<ms>}                                           the server's heartbeat
+ *   {"t":"outage","id":..,"from":<ms>,"to":<ms>}                      a stretch it was down
+ *                                                                     (downtime.ts)
  *
  * At start the file is replayed (the last record of each room wins; chat messages add up, and a
  * second record of one message, its removal by the operators, replaces it),
@@ -24,6 +27,7 @@ import { dirname, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.js";
 import type { ChatMessage } from "./chat.js";
+import { KEEP_OUTAGES, type Outage } from "./downtime.js";
 
 /** A room as the in-process store keeps it. */
 export interface StoredRoom {
@@ -200,7 +204,9 @@ function removeStale(path: string, stale: LockInfo | null): void {
 type JournalRecord =
   | { t: "room"; id: string; expires: number; due: number | null; room: { id: string; version: number } }
   | { t: "due"; id: string; due: number | null }
-  | { t: "chat"; id: string; msg: ChatMessage };
+  | { t: "chat"; id: string; msg: ChatMessage }
+  | { t: "alive"; at: number }
+  | ({ t: "outage" } & Outage);
 
 function parseRecord(line: string): JournalRecord | null {
   let r: unknown;
@@ -211,6 +217,8 @@ function parseRecord(line: string): JournalRecord | null {
   }
   if (typeof r !== "object" || r === null) return null;
   const rec = r as Record<string, unknown>;
+  if (rec.t === "alive") return typeof rec.at === "number" ? (rec as JournalRecord) : null;
+  if (rec.t === "outage") return typeof rec.id === "number" && typeof rec.from === "number" && typeof rec.to === "number" ? (rec as JournalRecord) : null;
   if (rec.t === "chat") {
     const msg = rec.msg as Record<string, unknown> | null;
     const ok = typeof rec.id === "string" && typeof msg === "object" && msg !== null && typeof msg.n === "number" && typeof msg.text === "string";
@@ -229,12 +237,17 @@ function parseRecord(line: string): JournalRecord | null {
 const roomLine = (id: string, room: StoredRoom, due: number | null) =>
   `{"t":"room","id":${JSON.stringify(id)},"expires":${room.expiresAt},"due":${due === null ? "null" : due},"room":${room.data}}\n`;
 const chatLine = (id: string, msg: ChatMessage) => `{"t":"chat","id":${JSON.stringify(id)},"msg":${JSON.stringify(msg)}}\n`;
+const aliveLine = (at: number) => `{"t":"alive","at":${at}}\n`;
+const outageLine = (o: Outage) => `{"t":"outage","id":${o.id},"from":${o.from},"to":${o.to}}\n`;
 
 export interface Replayed {
   rooms: Map<string, StoredRoom>;
   dues: Map<string, number>;
   /** Each live room's chat messages, oldest first (only rooms that have some). */
   chats: Map<string, ChatMessage[]>;
+  /** The server's last heartbeat written (null: none in the file) and the outages it recorded, oldest first (downtime.ts). */
+  alive: number | null;
+  outages: Outage[];
 }
 
 export class RoomJournal {
@@ -246,6 +259,9 @@ export class RoomJournal {
   /** Bytes of each live room's chat records (they add up; a room record does not replace them). */
   private chatBytes = new Map<string, number>();
   private liveBytes = 0;
+  /** The last heartbeat and the outages kept, as written: a rewrite writes them again. */
+  private alive: number | null = null;
+  private outages: Outage[] = [];
   /** No rewrite before the file is this big (minCompactBytes, pushed on by a failed rewrite). */
   private nextRewriteAt: number;
   private unsynced = false;
@@ -300,7 +316,7 @@ export class RoomJournal {
     try {
       buf = readFileSync(this.file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues, chats };
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues, chats, alive: null, outages: [] };
       throw e;
     }
     const bad: number[] = [];
@@ -319,6 +335,14 @@ export class RoomJournal {
         // (that change was never acknowledged). Anywhere else: the file was damaged.
         if (end === -1) incompleteTail = true;
         else bad.push(lineNo);
+        continue;
+      }
+      if (rec.t === "alive") {
+        if (this.alive === null || rec.at > this.alive) this.alive = rec.at;
+        continue;
+      }
+      if (rec.t === "outage") {
+        if (rec.id > (this.outages.at(-1)?.id ?? 0)) this.outages.push({ id: rec.id, from: rec.from, to: rec.to });
         continue;
       }
       if (rec.t === "chat") {
@@ -351,8 +375,9 @@ export class RoomJournal {
     }
     for (const id of dues.keys()) if (!rooms.has(id)) dues.delete(id);
     for (const id of chats.keys()) if (!rooms.has(id)) chats.delete(id);
+    this.outages = this.outages.slice(-KEEP_OUTAGES);
     this.log?.info({ file: this.file, rooms: rooms.size, expired }, "rooms file replayed");
-    return { rooms, dues, chats };
+    return { rooms, dues, chats, alive: this.alive, outages: [...this.outages] };
   }
 
   /** Appends a room as written with its next deadline (null: none). Throws, file unchanged, if it cannot. */
@@ -373,6 +398,21 @@ export class RoomJournal {
     const bytes = this.append(chatLine(id, msg));
     this.liveBytes += bytes;
     this.chatBytes.set(id, (this.chatBytes.get(id) ?? 0) + bytes);
+  }
+
+  /**
+   * Appends the server's heartbeat. Not synced to disk by itself (a later change's sync carries it):
+   * after a power cut the outage is counted from an older heartbeat, a little longer than it was.
+   */
+  writeAlive(at: number): void {
+    this.alive = at;
+    this.append(aliveLine(at), false);
+  }
+
+  /** Appends an outage the server recorded (downtime.ts). */
+  writeOutage(o: Outage): void {
+    this.append(outageLine(o));
+    this.outages = [...this.outages, o].slice(-KEEP_OUTAGES);
   }
 
   /** The store forgot a room (its time to live passed): it no longer counts as live data. */
@@ -409,6 +449,8 @@ export class RoomJournal {
     let bytes = 0;
     let fd: number | null = openSync(tmp, "w", 0o600);
     try {
+      const service = (this.alive === null ? "" : aliveLine(this.alive)) + this.outages.map(outageLine).join("");
+      if (service) bytes += writeAll(fd, Buffer.from(service));
       for (const [id, room, due, chat] of live) {
         const n = writeAll(fd, Buffer.from(roomLine(id, room, due)));
         roomBytes.set(id, n);
@@ -443,7 +485,7 @@ export class RoomJournal {
     }
   }
 
-  private append(line: string): number {
+  private append(line: string, sync = true): number {
     if (this.closed) throw new Error(`The rooms file ${this.file} is closed.`);
     const buf = Buffer.from(line);
     try {
@@ -458,7 +500,7 @@ export class RoomJournal {
       throw new Error(`Could not write the rooms file ${this.file}: ${(e as Error).message}`, { cause: e });
     }
     this.fileBytes += buf.length;
-    this.scheduleSync();
+    if (sync) this.scheduleSync();
     return buf.length;
   }
 

@@ -44,6 +44,7 @@ import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { creditDowntime, type DowntimeWatch } from "./downtime.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
 export type ChangeListener = (prev: Room | null, next: Room, note: ChangeNote) => void;
@@ -67,6 +68,11 @@ export interface RoomServiceOptions {
    * `hosted` lists each player's (hosted-rooms.ts).
    */
   openRooms?: { maxPerPlayer: number; hosted: HostedRooms };
+  /**
+   * The service's outages (downtime.ts): every change first gives a room's clocks back the time the
+   * whole service was down, once, and waits for this node's heartbeat when it is stale. Absent: none.
+   */
+  downtime?: Pick<DowntimeWatch, "ready" | "list">;
 }
 
 const tooManyOpenRooms = (open: number, max: number) =>
@@ -135,6 +141,7 @@ export class RoomService {
   private readonly openRooms: { maxPerPlayer: number; hosted: HostedRooms } | null;
   /** Per player, the room:create under way on this node (see `create`). */
   private readonly creating = new Map<string, Promise<unknown>>();
+  private readonly downtime: Pick<DowntimeWatch, "ready" | "list"> | undefined;
   readonly timing: Timing;
 
   constructor(
@@ -149,6 +156,7 @@ export class RoomService {
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
     this.metrics = opts.metrics ?? NO_METRICS;
     this.openRooms = opts.openRooms && opts.openRooms.maxPerPlayer > 0 ? opts.openRooms : null;
+    this.downtime = opts.downtime;
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -216,6 +224,9 @@ export class RoomService {
     op: (room: Room) => Room | null,
     { expectVersion, gameAction = false }: { expectVersion?: number; gameAction?: boolean } = {},
   ): Promise<{ room: Room; changed: boolean }> {
+    // After an outage (or at start), learn of it before judging anyone's clock (downtime.ts).
+    const gate = this.downtime?.ready();
+    if (gate) await gate;
     let room: Room | null = this.cache.get(id);
     let fresh = false;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
@@ -228,7 +239,7 @@ export class RoomService {
         if (expectVersion !== undefined && room.version !== expectVersion) {
           throw err("STALE", "The game moved on before this move could be made.");
         }
-        next = op(room);
+        next = this.applyCredited(room, op);
       } catch (e) {
         if (fresh) throw e;
         room = null;
@@ -257,6 +268,36 @@ export class RoomService {
       if (attempt > 3) await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
     }
     throw err("BUSY", "The room is very busy; please try again.");
+  }
+
+  /**
+   * `op` on the room with the service's downtime credited to its clocks (downtime.ts): the credit
+   * rides on the change `op` makes, or is the change when `op` makes none.
+   */
+  private applyCredited(room: Room, op: (room: Room) => Room | null): Room | null {
+    const outages = this.downtime?.list();
+    const base = outages && outages.length > 0 ? (creditDowntime(room, outages, this.now()) ?? room) : room;
+    const next = op(base);
+    if (base === room || (next !== null && next !== base)) return next;
+    return { ...base, version: room.version + 1, updatedAt: this.now() };
+  }
+
+  /**
+   * Credits every room in play with the outages it has not had yet (the node that recorded an
+   * outage calls it, so players see their clocks put back at once; a room it misses is credited by
+   * its next change). Returns how many rooms changed.
+   */
+  async creditDowntime(): Promise<number> {
+    const { live } = await this.list();
+    let n = 0;
+    for (const r of live) {
+      try {
+        if ((await this.mutate(r.id, () => null)).changed) n++;
+      } catch {
+        // Gone meanwhile, or busy: its next change credits it.
+      }
+    }
+    return n;
   }
 
   /** Writes a new room (no version stored before it); on success remembers it and tells the listeners. */

@@ -6,6 +6,7 @@
 import type { Seat } from "../games/types.js";
 import type { Room, RoomStatus, RoomSummary } from "./room.js";
 import type { ChatMessage } from "./chat.js";
+import type { Beat } from "./downtime.js";
 
 export interface RoomStore {
   readonly kind: "redis" | "memory";
@@ -58,6 +59,12 @@ export interface RoomStore {
    * returns it; null when the room or the message does not exist. Repeating it changes nothing.
    */
   removeChat(roomId: string, n: number): Promise<ChatMessage | null>;
+  /**
+   * A node's heartbeat at `now` (downtime.ts): keeps the latest heartbeat of any node and, when the
+   * one before it is more than `gapMs` older, records that stretch as an outage, atomically, so one
+   * heartbeat records it however many nodes beat at once. Returns the outages kept, oldest first.
+   */
+  beat(now: number, gapMs: number): Promise<Beat>;
   /** Serialised size of a room in bytes, as stored (for the benchmark). */
   storedBytes(id: string): Promise<number>;
   close(): Promise<void>;

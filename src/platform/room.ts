@@ -83,6 +83,11 @@ export interface Room {
   botStrength?: BotStrength;
   /** One clock per seat while the game runs (with `clock`). */
   clocks?: SeatClock[];
+  /**
+   * The newest outage of the service (downtime.ts) this room's clocks were given back; absent:
+   * none. Each outage is credited once.
+   */
+  downtimeCredited?: number;
   /** What happened at the table besides moves (time-outs, resignations, ...), in plain sentences. */
   notices?: RoomNotice[];
   /** An open room: since when its host has been away (no connection watching it). */

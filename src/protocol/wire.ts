@@ -18,7 +18,8 @@ export interface RoomNotice {
   at: number;
   /** How many game log entries there were when it happened (show it after entry number logAt). */
   logAt: number;
-  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed";
+  /** "downtime": the service was down and the clocks were stopped for that time (src/platform/downtime.ts). */
+  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime";
   seat: Seat | null;
   text: string;
 }

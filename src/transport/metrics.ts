@@ -64,6 +64,8 @@ export class PromMetrics implements PlatformMetrics {
   private readonly timerLag: Histogram<"work">;
   private readonly writes: Counter<"result">;
   private readonly refusals: Counter<"scope">;
+  private readonly outages: Counter;
+  private readonly outageSeconds: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -116,6 +118,16 @@ export class PromMetrics implements PlatformMetrics {
       labelNames: ["scope"],
       registers,
     });
+    this.outages = new Counter({
+      name: "goblin_bazaar_downtimes_total",
+      help: "Outages of the whole service (no node's heartbeat for over 5 s) recorded by this node when it came back; the clocks of games in play were stopped for them. Sum over nodes.",
+      registers,
+    });
+    this.outageSeconds = new Counter({
+      name: "goblin_bazaar_downtime_seconds_total",
+      help: "How long the outages this node recorded lasted, in seconds. Sum over nodes.",
+      registers,
+    });
     // Every series from the start (at zero): rate() and alerts need no first occurrence.
     for (const g of GAME_IDS) {
       this.finished.inc({ game: g }, 0);
@@ -157,6 +169,11 @@ export class PromMetrics implements PlatformMetrics {
 
   rateLimited(scope: RateLimitScope): void {
     this.refusals.inc({ scope });
+  }
+
+  downtime(ms: number): void {
+    this.outages.inc();
+    this.outageSeconds.inc(ms / 1000);
   }
 }
 
