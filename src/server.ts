@@ -19,6 +19,7 @@ import { TokenIssuer } from "./platform/identity.js";
 import { Accounts } from "./platform/accounts.js";
 import { Moderation } from "./platform/moderation.js";
 import { Blocks } from "./platform/blocks.js";
+import { Leaves } from "./platform/leaves.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "./platform/rate-limit.js";
 import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
@@ -200,9 +201,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : phase === "draining" ? "This node is shutting down; connect to another one."
     : redis && redis.status !== "ready" ? "This node cannot reach its room store."
     : null;
-  const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log });
+  const leaves = new Leaves(db, clock);
+  const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log, leaves });
   const blocks = new Blocks(db, clock);
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, blocks, adminToken: config.adminToken });
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, blocks, leaves, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 
@@ -231,7 +233,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks }, blocks, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
+  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

@@ -9,6 +9,7 @@ import { leaderboardsPage } from "./leaderboards.js";
 import { replayPage } from "./replay.js";
 import { chatPanel } from "./chat.js";
 import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
+import { leavesNotice } from "./leaves.js";
 import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
@@ -481,6 +482,7 @@ function lobbyPage(): TemplateResult {
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
+    ${leavesNotice(s)}
     ${yourGamesPanel()}
     ${quickPlayPanel(s)}
     ${dailyPanel(s)}

@@ -273,6 +273,16 @@ async function writeGame(
     });
   }
 
+  // 6. A ranked game between people that a player left (ran out of time, never came back): a
+  //    leave, which may pause their ranked play (platform/leaves.ts).
+  const left = rec.ranked && ratedSeats.length >= 2 ? ratedSeats.filter((s) => s.forfeit === "timeout") : [];
+  if (left.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO "Leave" ("roomId", "playerId", "gameType", "kind", "at")
+      VALUES ${Prisma.join(left.map((s) => Prisma.sql`(${rec.roomId}, ${s.playerId}, ${rec.gameType}, 'timeout', ${rec.finishedAt})`))}
+      ON CONFLICT DO NOTHING`;
+  }
+
   const ratingChanges: RatingChange[] = [...after.entries()]
     .sort(([a], [b]) => a - b)
     .map(([seat, r]) => ({
@@ -282,6 +292,24 @@ async function writeGame(
       after: snapshot(r.after.mu, r.after.sigma),
     }));
   return { written: true, ratingChanges };
+}
+
+/**
+ * A ranked game called off because a seat never made its first move: that player's leave
+ * ("no-show", platform/leaves.ts), in one transaction with their Player row. Written once per room
+ * (written:false when it already was).
+ */
+export async function recordNoShow(db: Database, r: { roomId: string; gameType: string; playerId: string; name: string; at: Date }): Promise<{ written: boolean }> {
+  return db.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`
+      INSERT INTO "Player" ("id", "name", "lastSeenAt") VALUES (${r.playerId}, ${r.name}, ${r.at})
+      ON CONFLICT ("id") DO NOTHING`;
+    const n = await tx.$executeRaw`
+      INSERT INTO "Leave" ("roomId", "playerId", "gameType", "kind", "at")
+      VALUES (${r.roomId}, ${r.playerId}, ${r.gameType}, 'no-show', ${r.at})
+      ON CONFLICT DO NOTHING`;
+    return { written: n > 0 };
+  }, TX_OPTIONS);
 }
 
 /** The stored record (as written) plus its rating changes, or null if the room is unknown. */

@@ -3,7 +3,7 @@
  * Given a rooms file (room-journal.ts), every change is also appended to it before it is
  * acknowledged, and a restarted server picks up every room where it was.
  */
-import { summarize, type Room, type RoomSummary } from "./room.js";
+import { awaitsRecord, summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
@@ -152,7 +152,7 @@ export class MemoryRoomStore implements RoomStore {
   }
 
   async unpersisted(): Promise<string[]> {
-    return this.all().filter((r) => r.status === "finished" && !r.persisted).map((r) => r.id);
+    return this.all().filter(awaitsRecord).map((r) => r.id);
   }
 
   async storedBytes(id: string): Promise<number> {

@@ -26,6 +26,7 @@ import { checkRoomId, type RoomService } from "./room-service.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
 import type { QueueService } from "./queue-service.js";
+import type { LeaveRecord, Leaves } from "./leaves.js";
 
 export const REPORT_REASONS = ["cheating", "abuse", "stalling", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -61,6 +62,9 @@ export interface AccountInfo {
   /** Reports against the account, newest first (at most 50). */
   reportsAgainst: ReportInfo[];
   reportsMade: number;
+  /** Ranked games the account left (leaves.ts), newest first (at most 20), and until when its ranked play is paused (null: it is not). */
+  leaves: LeaveRecord[];
+  rankedPausedUntil: number | null;
 }
 
 /** What closing an account gave up. */
@@ -80,6 +84,8 @@ export interface ModerationLog {
 
 export interface ModerationOptions {
   limiter: RateLimiter;
+  /** Leavers (leaves.ts): the operators see and forgive an account's leaves. */
+  leaves?: Leaves;
   now?: () => number;
   log?: ModerationLog;
 }
@@ -139,6 +145,7 @@ function reportInfo(r: ReportRow): ReportInfo {
 
 export class Moderation {
   private readonly limiter: RateLimiter;
+  private readonly leaves: Leaves | undefined;
   private readonly now: () => number;
   private readonly log: ModerationLog;
   private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"]) => void> = [];
@@ -151,6 +158,7 @@ export class Moderation {
     opts: ModerationOptions,
   ) {
     this.limiter = opts.limiter;
+    this.leaves = opts.leaves;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? { info: () => {}, warn: () => {} };
   }
@@ -212,6 +220,14 @@ export class Moderation {
   }
 
   /** The operators open a closed account again. False: it was open. */
+  /** The operators forgive every leave of an account (a fault of ours made them leave, say): its ranked play is no longer paused for them. */
+  async forgiveLeaves(name: unknown): Promise<{ name: string; forgiven: number }> {
+    const a = await this.account(name);
+    const forgiven = this.leaves ? await this.leaves.forgive(a.playerId) : 0;
+    this.log.info({ player: a.playerId, name: a.name, forgiven }, "leaves forgiven by the operators");
+    return { name: a.name, forgiven };
+  }
+
   async reopen(name: unknown): Promise<{ name: string; reopened: boolean }> {
     const a = await this.account(name);
     const reopened = await this.accounts.reopen(a.playerId);
@@ -319,10 +335,12 @@ export class Moderation {
   /** An account as the operators see it: its state, live sessions and the reports against it. */
   async accountInfo(name: unknown): Promise<AccountInfo> {
     const a = await this.account(name);
-    const [liveSessions, against, made] = await Promise.all([
+    const [liveSessions, against, made, leaves, leaveStatus] = await Promise.all([
       this.db.prisma.session.count({ where: { playerId: a.playerId, revokedAt: null } }),
       this.db.prisma.report.findMany({ where: { targetId: a.playerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50, select: REPORT_SELECT }),
       this.db.prisma.report.count({ where: { reporterId: a.playerId } }),
+      this.leaves ? this.leaves.list(a.playerId) : [],
+      this.leaves ? this.leaves.status(a.playerId) : null,
     ]);
     return {
       playerId: a.playerId,
@@ -334,6 +352,8 @@ export class Moderation {
       liveSessions,
       reportsAgainst: against.map(reportInfo),
       reportsMade: made,
+      leaves,
+      rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
     };
   }
 }

@@ -33,7 +33,7 @@
 import { randomBytes } from "node:crypto";
 import { corkForTurn } from "../transport/internals.js";
 import type { Redis } from "ioredis";
-import { fromStoredShape, summarize, type Room, type RoomSummary } from "./room.js";
+import { awaitsRecord, fromStoredShape, summarize, type Room, type RoomSummary } from "./room.js";
 import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
@@ -433,7 +433,7 @@ export class RedisRoomStore implements RoomStore {
     const sealed = (): Buffer => deflateJson((logs ??= LogsBytes.of(JSON.stringify(room.actions), JSON.stringify(log))).json());
     // A game action that leaves the game playing changes neither seats nor status: the lobby summary stays.
     const summary = note?.gameAction === true && expectedVersion > 0 && room.status === "playing" ? "" : JSON.stringify(summarize(room));
-    const pending = room.status === "finished" && !room.persisted ? "1" : "0";
+    const pending = awaitsRecord(room) ? "1" : "0";
     const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       (this.redis as any).gbRoomCas5Buffer(

@@ -1,13 +1,13 @@
 /**
- * Writing finished games to Postgres. The node that finishes a game writes it at once; a sweep
+ * Writing finished games to Postgres (and a called-off ranked game's no-show: leaves.ts). The node that finishes a game writes it at once; a sweep
  * on every node retries any finished room whose write has not completed by its next sweep (a
  * crash, a database outage), so nothing a player did is lost. Writes are idempotent, so racing
  * nodes are harmless; the sweep's wait keeps them from racing in the ordinary case.
  */
 import type { Database } from "../db/client.js";
-import { recordFinishedGame, type FinishedGameRecord } from "../db/finished-games.js";
+import { recordFinishedGame, recordNoShow, type FinishedGameRecord } from "../db/finished-games.js";
 import type { Logger } from "../logger.js";
-import type { Room } from "./room.js";
+import { awaitsRecord, noShowSeat, type Room } from "./room.js";
 import type { ChatMessage } from "./chat.js";
 import type { RoomService } from "./room-service.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
@@ -53,7 +53,7 @@ export class ResultRecorder {
     private readonly metrics: PlatformMetrics = NO_METRICS,
   ) {
     service.onChange((prev, next) => {
-      if (next.status === "finished" && !next.persisted && prev?.status !== "finished") void this.persist(next.id, next);
+      if (awaitsRecord(next) && (prev === null || !awaitsRecord(prev))) void this.persist(next.id, next);
     });
   }
 
@@ -66,7 +66,11 @@ export class ResultRecorder {
     this.inFlight.add(roomId);
     try {
       const room = written ?? (await this.service.store.get(roomId));
-      if (!room || room.status !== "finished" || room.persisted) return;
+      if (!room || !awaitsRecord(room)) return;
+      if (room.status === "closed") {
+        await this.recordNoShow(room);
+        return;
+      }
       const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room, await this.service.store.chat(roomId)));
       await this.service.markPersisted(roomId, ratingChanges);
       this.metrics.finishedGameWrite(inserted ? "written" : "already-written");
@@ -77,6 +81,17 @@ export class ResultRecorder {
     } finally {
       this.inFlight.delete(roomId);
     }
+  }
+
+  /** A called-off ranked game: its no-show's leave, then the room is marked recorded. */
+  private async recordNoShow(room: Room): Promise<void> {
+    const seat = noShowSeat(room);
+    const s = seat === null ? undefined : room.seats[seat];
+    if (s?.playerId && !s.bot) {
+      const { written } = await recordNoShow(this.db, { roomId: room.id, gameType: room.game, playerId: s.playerId, name: s.name ?? `Seat ${seat! + 1}`, at: new Date(room.updatedAt) });
+      this.log.info({ room: room.id, player: s.playerId, written }, "no-show recorded");
+    }
+    await this.service.markPersisted(room.id, []);
   }
 
   /**

@@ -4,7 +4,7 @@
  * ever shares an object with the store.
  */
 import type { Seat } from "../games/types.js";
-import type { Room, RoomStatus, RoomSummary } from "./room.js";
+import { awaitsRecord, type Room, type RoomStatus, type RoomSummary } from "./room.js";
 import type { ChatMessage } from "./chat.js";
 import type { Beat } from "./downtime.js";
 
@@ -43,7 +43,7 @@ export interface RoomStore {
    * if the room has no deadline stored (adopting rooms written before deadlines were stored).
    */
   setDue(id: string, version: number, due: number | null, ifAbsent?: boolean): Promise<void>;
-  /** Ids of finished rooms whose result is not yet in Postgres. */
+  /** Ids of rooms waiting for their record in Postgres (room.ts awaitsRecord): finished games, called-off ranked ones. */
   unpersisted(): Promise<string[]>;
   /**
    * Table chat (chat.ts), kept beside the room and expiring with it; never part of the room (no
@@ -115,7 +115,8 @@ export function ttlMs(room: Room): number {
     open: 24 * 60 * min,
     playing: 7 * 24 * 60 * min,
     finished: room.persisted ? 2 * 60 * min : 7 * 24 * 60 * min,
-    closed: 10 * min,
+    // A called-off ranked game stays until its no-show is recorded (awaitsRecord), as a finished one does.
+    closed: awaitsRecord(room) ? 7 * 24 * 60 * min : 10 * min,
   };
   return ttl[room.status];
 }

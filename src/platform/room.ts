@@ -559,6 +559,22 @@ export function hostPresence(room: Room, present: boolean, now: number): Room | 
   return bump(room, now, { hostAwaySince: now });
 }
 
+/**
+ * Whether a room waits for its record in Postgres: a finished game (results.ts), or a ranked game
+ * called off because a seat never made its first move (its no-show is recorded: leaves.ts).
+ */
+export function awaitsRecord(room: Room): boolean {
+  return !room.persisted && (room.status === "finished" || (room.status === "closed" && room.ended === "aborted"));
+}
+
+/** The seat whose missing first move called a ranked game off (null: not called off). */
+export function noShowSeat(room: Room): Seat | null {
+  if (room.status !== "closed" || room.ended !== "aborted") return null;
+  const notices = room.notices ?? [];
+  for (let i = notices.length - 1; i >= 0; i--) if (notices[i]!.kind === "aborted") return notices[i]!.seat;
+  return null;
+}
+
 export function markPersisted(room: Room, ratingChanges: RatingChangeInfo[], now: number): Room {
   if (room.persisted) return room;
   return bump(room, now, { persisted: true, ratingChanges });

@@ -195,7 +195,12 @@ describe.each(kinds)("timers ($name)", (kind) => {
     expect(called.status).toBe("closed");
     expect(called.ended).toBe("aborted");
     expect(called.notices!.at(-1)!.text).toBe(`${players[first]!.name} did not make a first move in time. The game is called off; no ratings change.`);
+    // It waits for its no-show to be recorded (a leave: leaves.ts), never as a game.
+    expect(await n.service.store.unpersisted()).toContain(ranked.id);
+    await new ResultRecorder(n.service, db, log).persist(ranked.id);
     expect(await n.service.store.unpersisted()).not.toContain(ranked.id);
+    expect(await db.prisma.game.count({ where: { id: ranked.id } })).toBe(0);
+    expect(await db.prisma.leave.findMany({ where: { roomId: ranked.id } })).toMatchObject([{ playerId: players[first]!.id, kind: "no-show" }]);
     expect(code(await n.service.act(ranked.id, players[first]!, { type: "pass" }).catch((e: unknown) => e))).toBe("ROOM_CLOSED");
     const c = await n.service.get(casual.id);
     expect(c.status).toBe("playing");

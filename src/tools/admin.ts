@@ -10,6 +10,7 @@
  *   show <name>                     an account: closed or not, sessions, reports against it
  *   close <name> <reason...>        close an account (the player is shown the reason)
  *   reopen <name>                   open it again
+ *   forgive <name>                  forgive the ranked games it left (its ranked play is not paused for them)
  *   chat <room id>                  a room's chat, numbered, every channel
  *   remove-chat <room id> <n>       remove message n from the table and the game's record
  * Add --json for the server's replies as they are.
@@ -24,6 +25,7 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   show <name>                     an account: closed or not, live sessions, reports against it
   close <name> <reason...>        close an account; its player is shown the reason at login
   reopen <name>                   open a closed account again
+  forgive <name>                  forgive the ranked games it left: its ranked play is no longer paused for them
   chat <room id>                  a room's chat, every channel, numbered (live, or the game's record)
   remove-chat <room id> <n>       remove message n: gone from the table and the record
 Needs ADMIN_TOKEN (as the server has it) and the server at ADMIN_URL (default http://127.0.0.1:$PORT).`;
@@ -53,6 +55,8 @@ export function describeReply(command: string, body: Reply): string[] {
         `${a.name} (${a.playerId}), account since ${day(a.createdAt)}: ${state}`,
         `live sessions: ${a.liveSessions}; reports made: ${a.reportsMade}; reports against: ${a.reportsAgainst.length}`,
         ...a.reportsAgainst.flatMap(reportLines),
+        `ranked games left: ${a.leaves.length === 0 ? "none" : a.leaves.length}; ranked play ${a.rankedPausedUntil === null ? "not paused" : `PAUSED until ${day(a.rankedPausedUntil)}`}`,
+        ...a.leaves.map((l: any) => `    ${day(l.at)}  ${l.kind === "timeout" ? "ran out of time" : "never moved   "}  ${l.gameType}  room ${l.roomId}${l.forgiven ? "  (forgiven)" : ""}`),
       ];
     }
     case "close": {
@@ -60,6 +64,8 @@ export function describeReply(command: string, body: Reply): string[] {
       if (body.closed) return [`Closed ${body.name}.`, gaveUp];
       return body.resigned.length + body.left.length > 0 || body.leftQueue ? [`${body.name} was closed already; what it still held is given up now.`, gaveUp] : [`${body.name} was closed already; nothing changed.`];
     }
+    case "forgive":
+      return [body.forgiven === 0 ? `${body.name} had no leaves to forgive; nothing changed.` : `Forgave ${body.forgiven} leave${body.forgiven === 1 ? "" : "s"} of ${body.name}: they no longer pause their ranked play.`];
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
     case "chat":
@@ -102,6 +108,9 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "remove-chat":
       if (!rest[0] || !/^\d+$/.test(rest[1] ?? "")) return { error: "remove-chat needs a room id and a message number" };
       return { method: "POST", path: `/api/admin/rooms/${name(rest[0])}/chat/${rest[1]}/remove`, body: {} };
+    case "forgive":
+      if (!rest[0]) return { error: "forgive needs an account's name" };
+      return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/forgive-leaves`, body: {} };
     case "reopen":
       if (!rest[0]) return { error: "reopen needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/reopen`, body: {} };

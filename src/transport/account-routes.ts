@@ -16,6 +16,7 @@ import type { Accounts, Verified } from "../platform/accounts.js";
 import type { RoomService } from "../platform/room-service.js";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type Moderation } from "../platform/moderation.js";
 import { MAX_BLOCKS, type Blocks } from "../platform/blocks.js";
+import type { Leaves } from "../platform/leaves.js";
 import { arrayOf, bodyOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
@@ -26,6 +27,7 @@ export interface AccountRouteDeps {
   quotas: HttpQuotas;
   moderation: Moderation;
   blocks: Blocks;
+  leaves: Leaves;
 }
 
 // Body fields, each refused with the code its handler gave before the schemas were live.
@@ -47,7 +49,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -220,12 +222,16 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         createdAt: nullable(num("When the account was made, epoch ms; null for a guest.")),
         sessions: arrayOf(obj({ id: str(), createdAt: num("epoch ms"), lastSeenAt: num("epoch ms"), userAgent: nullable(str()), current: bool("This request's session.") })),
         recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
+        leaves: nullable(obj({
+          recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
+          pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
+        }, { description: "Null for a guest." })),
       }),
       ...errors(401),
     },
   }, async (_req, v) => {
-    const me = await accounts.me(v);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode };
+    const [me, left] = await Promise.all([accounts.me(v), v.session ? leaves.status(v.player.id) : null]);
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, leaves: left };
   }, { who: holderOf });
 
   route("/api/account/close", "POST", {

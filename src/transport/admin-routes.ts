@@ -85,6 +85,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
             playerId: str(), name: str(), createdAt: num("epoch ms"), closedAt: nullable(num("epoch ms")),
             closedBy: { type: ["string", "null"], enum: ["player", "operators", null] }, closedReason: nullable(str()),
             liveSessions: int(), reportsAgainst: arrayOf(report), reportsMade: int(),
+            leaves: arrayOf(obj({
+              roomId: str(), gameType: str(), kind: { type: "string", enum: ["timeout", "no-show"] }, at: num("epoch ms"), forgiven: bool(),
+            }), "Ranked games it left, newest first (at most 20)."),
+            rankedPausedUntil: nullable(num("Until when its ranked play is paused, epoch ms; null: it is not.")),
           }),
         }),
         ...errors(401, 404),
@@ -130,6 +134,17 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
       response: { 200: okReply({ message }), ...errors(400, 401, 404) },
     }),
   }, async (req) => ({ ok: true, message: await moderation.removeChat(req.params.id, req.params.n) }));
+
+  app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/forgive-leaves", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Forgive an account's leaves (operators)",
+      description: "The ranked games it left no longer count (a fault of ours made it leave, say), so its ranked play is no longer paused for them. Later leaves count as usual.",
+      params: nameParams,
+      response: { 200: okReply({ name: str(), forgiven: int("How many leaves were forgiven now.") }), ...errors(401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.forgiveLeaves(req.params.name)) }));
 
   app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/reopen", {
     ...guarded,

@@ -17,6 +17,7 @@ import { registerAccountRoutes } from "./account-routes.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
 import type { Blocks } from "../platform/blocks.js";
+import type { Leaves } from "../platform/leaves.js";
 import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "../platform/rate-limit.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
@@ -49,6 +50,8 @@ export interface HttpDeps {
   moderation: Moderation;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
+  /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */
+  leaves: Leaves;
   /** Set: the operators' routes exist (admin-routes.ts). */
   adminToken?: string;
 }

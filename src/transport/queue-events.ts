@@ -18,6 +18,7 @@ import type { QueueCount as WireCount, QueuePool as WirePool, QueueStatus as Wir
 import type { Logger } from "../logger.js";
 import type { Database } from "../db/client.js";
 import type { Blocks } from "../platform/blocks.js";
+import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import { parsePoolKey, ratingWindow, type PoolSpec } from "../platform/matchmaking.js";
@@ -34,6 +35,8 @@ export interface QueueWiring {
   db: Database;
   /** Whom each account must not be seated with (blocks.ts); absent: nobody. */
   blocks?: Blocks;
+  /** Leavers (leaves.ts): a player whose ranked play is paused may not queue for ranked play; absent: no check. */
+  leaves?: Leaves;
 }
 
 /** How often a queued player is sent their place and wait, at least (ms, the server's clock). */
@@ -262,6 +265,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const qp = { id: player.id, name: player.name, account: player.account === true };
       const request = { game: p.game, seats: p.seats, clock: p.clock, ranked: p.ranked, botsAfterMs: p.botsAfterMs };
       const { pool } = parseQueueRequest(qp, request);
+      if (pool.mode === "ranked") await mayPlayRanked(deps.leaves, qp, log);
       const rating = await ratingOf(db, player.id, pool.game, log);
       // Read at joining: a block made while queued counts from the next join (and at every room join).
       const avoid = qp.account && deps.blocks ? await avoidOf(deps.blocks, player.id, log) : [];

@@ -17,7 +17,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, summarize, summarizeFor, type Room } from "../platform/room.js";
+import { logLength, seatOf, summarize, summarizeFor, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
 import { checkRoomId } from "../platform/room-service.js";
@@ -30,6 +30,7 @@ import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
+import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents, toAudience } from "./chat-events.js";
@@ -59,6 +60,8 @@ export interface SocketDeps {
   chat?: TableChat;
   /** Blocked players (blocks.ts): room:join refuses a seat beside someone who blocks the joiner or whom they block; absent: no check. */
   blocks?: Blocks;
+  /** Leavers (leaves.ts): a player whose ranked play is paused may not create, join or rematch a ranked room, nor queue for one; absent: no check. */
+  leaves?: Leaves;
   /** The operators' removals of chat messages reach the room's watchers (chat:removed). */
   moderation?: Pick<Moderation, "onChatRemoved">;
 }
@@ -431,6 +434,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:create": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket);
+      if (p.ranked === true) await mayPlayRanked(deps.leaves, player, log);
       const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
@@ -439,16 +443,21 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket, named(p.roomId));
-      if (player.account && deps.blocks) {
-        // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
-        const seated = (await service.get(p.roomId)).seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
-        // Without the database (an outage) the seat is given unchecked, as quick play queues
-        // without ratings then: games go on; the check is back with the database.
-        const conflict = await deps.blocks.conflict(player.id, seated).catch((e: unknown) => {
-          log.warn({ err: e, player: player.id, room: p.roomId }, "could not read blocks for a join; seated without the check");
-          return null;
-        });
-        if (conflict) throw blockedJoin(conflict);
+      if (player.account && (deps.blocks || deps.leaves)) {
+        const target = await service.get(p.roomId);
+        // Taking a seat at a ranked table (joining one already seated in only watches it).
+        if (target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null) await mayPlayRanked(deps.leaves, player, log);
+        if (deps.blocks) {
+          // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
+          const seated = target.seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
+          // Without the database (an outage) the seat is given unchecked, as quick play queues
+          // without ratings then: games go on; the check is back with the database.
+          const conflict = await deps.blocks.conflict(player.id, seated).catch((e: unknown) => {
+            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read blocks for a join; seated without the check");
+            return null;
+          });
+          if (conflict) throw blockedJoin(conflict);
+        }
       }
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
@@ -517,7 +526,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   };
 
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
-  registerRematchEvents(handlers, service);
+  registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
 
   /**
