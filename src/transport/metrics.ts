@@ -236,7 +236,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: PromMetrics,
   });
   new Gauge({
     name: "goblin_bazaar_finished_games_unrecorded",
-    help: "Finished games in the room store (every node's) whose write to Postgres has not completed yet. NaN when the store could not be read.",
+    help: "Finished games in the room store (every node's) whose write to Postgres has not completed yet, with ranked games called off whose no-show is not yet recorded. NaN when the store could not be read.",
     registers,
     async collect() {
       try {
