@@ -196,6 +196,7 @@ describe.each(kinds)("the room service gives the downtime back ($name)", (kind) 
     await timers.tick();
     const after = await service.get(room.id);
     expect(after.seats[seat]!.away).toBeUndefined();
+    expect(timers.stats.timeouts).toBe(0); // the credit is not counted as a time-out
     expect(after.status).toBe("playing");
     expect(deadlineOf(after.clock!, after.clocks![seat]!)! - clock.t).toBe(left);
     expect(after.downtimeCredited).toBe(1);

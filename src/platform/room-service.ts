@@ -223,7 +223,7 @@ export class RoomService {
     id: string,
     op: (room: Room) => Room | null,
     { expectVersion, gameAction = false }: { expectVersion?: number; gameAction?: boolean } = {},
-  ): Promise<{ room: Room; changed: boolean }> {
+  ): Promise<{ room: Room; changed: boolean; credited?: boolean }> {
     // After an outage (or at start), learn of it before judging anyone's clock (downtime.ts).
     const gate = this.downtime?.ready();
     if (gate) await gate;
@@ -235,11 +235,12 @@ export class RoomService {
         fresh = true;
       }
       let next: Room | null;
+      let creditOnly = false;
       try {
         if (expectVersion !== undefined && room.version !== expectVersion) {
           throw err("STALE", "The game moved on before this move could be made.");
         }
-        next = this.applyCredited(room, op);
+        ({ next, creditOnly } = this.applyCredited(room, op));
       } catch (e) {
         if (fresh) throw e;
         room = null;
@@ -258,7 +259,8 @@ export class RoomService {
       if (res.ok) {
         this.remember(next);
         this.emit(room, next, note);
-        return { room: next, changed: true };
+        // `changed` is `op`'s own: a write that only credited downtime is not the change asked for.
+        return { room: next, changed: !creditOnly, ...(next.downtimeCredited !== room.downtimeCredited ? { credited: true } : {}) };
       }
       this.metrics.casConflict();
       this.cache.delete(id);
@@ -274,12 +276,12 @@ export class RoomService {
    * `op` on the room with the service's downtime credited to its clocks (downtime.ts): the credit
    * rides on the change `op` makes, or is the change when `op` makes none.
    */
-  private applyCredited(room: Room, op: (room: Room) => Room | null): Room | null {
+  private applyCredited(room: Room, op: (room: Room) => Room | null): { next: Room | null; creditOnly: boolean } {
     const outages = this.downtime?.list();
     const base = outages && outages.length > 0 ? (creditDowntime(room, outages, this.now()) ?? room) : room;
     const next = op(base);
-    if (base === room || (next !== null && next !== base)) return next;
-    return { ...base, version: room.version + 1, updatedAt: this.now() };
+    if (base === room || (next !== null && next !== base)) return { next, creditOnly: false };
+    return { next: { ...base, version: room.version + 1, updatedAt: this.now() }, creditOnly: true };
   }
 
   /**
@@ -292,7 +294,7 @@ export class RoomService {
     let n = 0;
     for (const r of live) {
       try {
-        if ((await this.mutate(r.id, () => null)).changed) n++;
+        if ((await this.mutate(r.id, () => null)).credited) n++;
       } catch {
         // Gone meanwhile, or busy: its next change credits it.
       }
