@@ -238,6 +238,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/finished/:id",
       "GET /api/games",
       "GET /api/games/:game/leaderboard",
+      "GET /api/games/:game/ratings",
       "GET /api/health",
       "GET /api/me",
       "GET /api/openapi.json",

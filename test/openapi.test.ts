@@ -140,6 +140,10 @@ describe("GET /api/openapi.json", () => {
     type Case = [route: string, method: "GET" | "POST", path: string, body: unknown, token: string | undefined, status: number, code: string];
     const cases: Case[] = [
       ["GET /api/games/:game/leaderboard", "GET", "/api/games/chess/leaderboard", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/games/:game/ratings", "GET", "/api/games/chess/ratings?players=p_a", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/games/:game/ratings", "GET", "/api/games/goblin-market/ratings", undefined, undefined, 400, "BAD_PLAYERS"],
+      ["GET /api/games/:game/ratings", "GET", `/api/games/goblin-market/ratings?players=${Array.from({ length: 9 }, (_, i) => `p${i}`).join(",")}`, undefined, undefined, 400, "BAD_PLAYERS"],
+      ["GET /api/games/:game/ratings", "GET", "/api/games/goblin-market/ratings?players=a,,b", undefined, undefined, 400, "BAD_PLAYERS"],
       ["GET /api/players/:name", "GET", `/api/players/${"n".repeat(81)}`, undefined, undefined, 404, "NOT_FOUND"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=0", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=1&limit=2", undefined, undefined, 400, "BAD_LIMIT"],

@@ -271,6 +271,20 @@ describe.each(variants)("profiles and leaderboards ($name)", ({ realPg }) => {
     expect((await getAs(`${base}/api/games/aucteraden/leaderboard`)).body.players).toEqual([]);
   });
 
+  it("gives the ratings of the players at a table, in the order asked, leaving out who has none", async () => {
+    const board = (await getAs(`${base}/api/games/goblin-market/leaderboard`)).body.players as any[];
+    const row = (id: string) => board.find((x) => x.playerId === id);
+    const asked = [ids.Dee, "p_nobody", ids.Bob, ids["Ann Lee"], ids.Bob];
+    const r = await getAs(`${base}/api/games/goblin-market/ratings?players=${asked.join(",")}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      ok: true,
+      game: "goblin-market",
+      players: [ids.Dee, ids.Bob, ids["Ann Lee"]].map((id) => ({ playerId: id, rating: row(id).rating, provisional: row(id).provisional, games: row(id).games })),
+    });
+    expect((await getAs(`${base}/api/games/aucteraden/ratings?players=${ids.Bob}`)).body.players).toEqual([]);
+  });
+
   it("ranks only players with a rated game in the last 30 days; the others follow, unranked, until their next", async () => {
     const board = async () => (await getAs(`${base}/api/games/goblin-market/leaderboard`)).body.players as any[];
     const before = await board();

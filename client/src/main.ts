@@ -10,6 +10,7 @@ import { replayPage } from "./replay.js";
 import { chatPanel } from "./chat.js";
 import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
 import { leavesNotice } from "./leaves.js";
+import { tablePlayers } from "./table-ratings.js";
 import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
@@ -550,6 +551,7 @@ function roomHead(room: RoomView): TemplateResult {
       <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
         ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}${watchingNote(room)}</p>
+      ${tablePlayers(s, room)}
       ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>
     ${rulesFor(room.game, "table", "Rules", `Rules of ${s.gameName(room.game)}`)}

@@ -217,3 +217,20 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
     };
   });
 }
+
+/** One seated player's rating in a game, as the table shows it (GET /api/games/:game/ratings). */
+export interface TableRating {
+  playerId: string;
+  rating: number;
+  provisional: boolean;
+  games: number;
+}
+
+/** The ratings in `gameType` of those of `playerIds` who have one (the others are left out). */
+export async function ratingsOf(db: Database, gameType: string, playerIds: readonly string[]): Promise<TableRating[]> {
+  if (playerIds.length === 0) return [];
+  const rows = await db.prisma.rating.findMany({ where: { gameType, playerId: { in: [...playerIds] } }, select: { playerId: true, mu: true, sigma: true, games: true } });
+  return rows
+    .map((r) => ({ playerId: r.playerId, rating: displayRating(r.mu), provisional: isProvisional(r.sigma), games: r.games }))
+    .sort((a, b) => playerIds.indexOf(a.playerId) - playerIds.indexOf(b.playerId));
+}

@@ -11,7 +11,7 @@ import { gamesList } from "./socket.js";
 import { dailyGames, parseDay, type DailyChallenges } from "../platform/daily.js";
 import { dailyBest, dailyBoard } from "../db/daily.js";
 import { registerProfileRoutes } from "./profile-routes.js";
-import { ratingLeaderboard } from "../db/profiles.js";
+import { ratingLeaderboard, ratingsOf } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import { registerAdminRoutes } from "./admin-routes.js";
@@ -140,6 +140,26 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
     // The params schema admits only the ids of the games offered.
     const game = findGame(req.params.game)!;
     return { ok: true, game: game.id, players: await ratingLeaderboard(db, game.id, 100, deps.now()) };
+  });
+
+  app.get<{ Params: { game: string }; Querystring: { players: string } }>("/api/games/:game/ratings", {
+    schema: routeDoc({
+      summary: "Some players' ratings in a game (the players at a table)",
+      description: "For each of the listed players (ids, comma-separated, at most 8) who has a rating in the game: the displayed rating, whether it is provisional and how many rated games it rests on, in the order asked. Players without one are left out.",
+      tags: ["games"],
+      params: gameParam,
+      querystring: obj({
+        players: refusing({ type: "string", minLength: 1, maxLength: 8 * 65, pattern: "^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,7}$", description: "Player ids, comma-separated (1 to 8)." }, "BAD_PLAYERS", "players is a comma-separated list of 1 to 8 player ids."),
+      }),
+      response: {
+        200: okReply({ game: str(), players: arrayOf(obj({ playerId: str(), rating: int("As players see it: 1500 for a newcomer."), provisional: bool("Shown with a \"?\"."), games: int("Rated games of this game.") })) }),
+        ...errors(400),
+      },
+    }),
+  }, async (req) => {
+    const game = findGame(req.params.game)!;
+    const ids = [...new Set(req.query.players.split(","))];
+    return { ok: true, game: game.id, players: await ratingsOf(db, game.id, ids) };
   });
 
   registerProfileRoutes(app, { db, daily, requester });

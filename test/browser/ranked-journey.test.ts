@@ -41,6 +41,11 @@ describe.skipIf(!available)("a ranked player's journey: register, play, rating, 
 
     const room0 = (await store.get(roomId))!;
     const annSeat = room0.seats.findIndex((s) => s.name === "Ann");
+    // Who sits at the table, under its title: three new accounts, none rated yet.
+    const atTable = (p: Page) => p.getByTestId("table-players");
+    await expect.poll(async () => (await atTable(bob.page).textContent())?.replace(/\s+/g, " ").trim()).toBe(
+      `At the table: ${room0.seats.map((x) => `${x.name} (unrated)`).join(" · ")}`,
+    );
     const pageOfSeat: Page[] = room0.seats.map((s) => ({ Ann: ann.page, Bob: bob.page, Cat: cat.page })[s.name!]!);
 
     let moves = 0;
@@ -82,6 +87,10 @@ describe.skipIf(!available)("a ranked player's journey: register, play, rating, 
     await end.waitFor();
     await expect.poll(() => end.getByTestId("rating-change").count()).toBe(3);
     expect((await end.getByTestId("rating-change").allTextContents()).join(" ")).toContain(String(shown.after));
+    // Now each name there carries its new rating and opens the player's profile.
+    await expect.poll(() => atTable(ann.page).getByTestId("table-rating").count()).toBe(3);
+    expect(await atTable(ann.page).locator(`[data-seat="${annSeat}"] [data-testid="table-rating"]`).textContent()).toBe(`${shown.after}${shown.afterProvisional ? "?" : ""}`);
+    expect(await atTable(ann.page).locator(`[data-seat="${annSeat}"] a`).getAttribute("href")).toBe(`/player/id:${room0.seats[annSeat]!.playerId}`);
 
     // Ann's profile: the game's rating on its card, one point on the chart, the game listed.
     await ann.page.goto(`${url}/player/ann`);
