@@ -203,7 +203,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : null;
   const leaves = new Leaves(db, clock);
   const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log, leaves });
-  const blocks = new Blocks(db, clock);
+  // A block or unblock made while queued counts at once: both players' queue entries are updated.
+  const blocks: Blocks = new Blocks(db, clock, async (ids) => {
+    for (const id of ids) {
+      try {
+        await queue.setAvoid(id, await blocks.avoidOf(id));
+      } catch (e) {
+        log.warn({ err: e, player: id }, "could not update a queued player's blocks; they count from their next queue join");
+      }
+    }
+  });
   await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, blocks, leaves, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);

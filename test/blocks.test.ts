@@ -128,4 +128,36 @@ describe.each(backends())("blocking ($name)", (backend) => {
     expect(offered).toEqual([true, false, true, true, true]);
     await until(async () => ((await clients[1]!.call("queue:status")).status as WireQueueStatus).queued?.place === 1 || undefined, "Bob still queued, first in line");
   });
+
+  it("a block or unblock made while both are queued counts at once", async () => {
+    const offered = async (cs: TestClient[]) => Promise.all(cs.map((c) => c.call("queue:status").then((r) => (r.status as WireQueueStatus).match !== null)));
+    // A pool of its own (the test before leaves Bob queued in the clockless one).
+    const queueAll = async (cs: TestClient[]) => {
+      for (const c of cs) {
+        now += 1;
+        const ack = await c.call("queue:join", { game: "goblin-market", seats: 4, ranked: false, clock: "quick" });
+        expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      }
+    };
+    // Five queued; then Bob blocks Ann: the first table leaves Bob out.
+    const five = await Promise.all(["QwAnn", "QwBob", "QwCat", "QwDan", "QwEve"].map((n) => account(srv.server.url, n)));
+    const fc = await Promise.all(five.map((a) => socket(a.token)));
+    await queueAll(fc);
+    expect((await call("POST", "/api/block", { name: "QwAnn" }, five[1]!.token)).body.ok).toBe(true);
+    now += 1000;
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(1);
+    expect(await offered(fc)).toEqual([true, false, true, true, true]);
+    for (const c of fc) await c.call("queue:leave");
+    // Four who were kept apart when they queued (Fay blocks Gus); she unblocks him while queued: one table.
+    const four = await Promise.all(["QwFay", "QwGus", "QwHal", "QwIda"].map((n) => account(srv.server.url, n)));
+    expect((await call("POST", "/api/block", { name: "QwGus" }, four[0]!.token)).body.ok).toBe(true);
+    const gc = await Promise.all(four.map((a) => socket(a.token)));
+    await queueAll(gc);
+    now += 1000;
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(0);
+    expect((await call("POST", "/api/unblock", { name: "QwGus" }, four[0]!.token)).body.ok).toBe(true);
+    now += 1000;
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(1);
+    expect(await offered(gc)).toEqual([true, true, true, true]);
+  });
 });

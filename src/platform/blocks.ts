@@ -28,6 +28,11 @@ export class Blocks {
   constructor(
     private readonly db: Database,
     private readonly now: () => number = Date.now,
+    /**
+     * Told of the two players of each block and unblock (server.ts: their quick play entries, if
+     * queued, take the new avoid lists at once). Its failure does not undo the block.
+     */
+    private readonly changed: (playerIds: [string, string]) => Promise<void> = async () => {},
   ) {}
 
   private requireAccount(v: Verified): void {
@@ -54,6 +59,7 @@ export class Blocks {
     }
     const at = new Date(this.now());
     await this.db.prisma.block.createMany({ data: [{ playerId: v.player.id, blockedId: t.playerId, createdAt: at }], skipDuplicates: true });
+    await this.changed([v.player.id, t.playerId]);
     return { id: t.playerId, name: t.name, since: at.getTime() };
   }
 
@@ -62,6 +68,7 @@ export class Blocks {
     this.requireAccount(v);
     const t = await this.target(name);
     const r = await this.db.prisma.block.deleteMany({ where: { playerId: v.player.id, blockedId: t.playerId } });
+    if (r.count > 0) await this.changed([v.player.id, t.playerId]);
     return { id: t.playerId, name: t.name, unblocked: r.count > 0 };
   }
 

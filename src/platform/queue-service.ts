@@ -167,6 +167,12 @@ export class QueueService {
     return (await this.store.status(player.id, now))!;
   }
 
+  /** Replaces whom a queued player must not be seated with (a block or unblock made while queued). False: not queued. */
+  async setAvoid(playerId: string, avoid: readonly string[]): Promise<boolean> {
+    this.live();
+    return this.store.setAvoid(playerId, avoid);
+  }
+
   /** Leaves the queue, or declines the table found for the player. False: they were in neither. */
   async leave(playerId: string): Promise<boolean> {
     this.live();

@@ -67,6 +67,16 @@ describe.each(factories)("queue store contract ($name)", ({ make }) => {
     expect(await store.status("nobody", T0)).toBeNull();
   });
 
+  it("replaces a queued player's avoid list in place; not for someone not queued", async () => {
+    await store.join({ ...entry("a", T0), avoid: ["x"] }, T0 + LEASE);
+    await store.join(entry("b", T0 + 10), T0 + LEASE);
+    expect(await store.setAvoid("b", ["a", "y"])).toBe(true);
+    expect(await store.setAvoid("a", [])).toBe(true);
+    expect(await store.waiting(POOL)).toEqual([entry("a", T0), { ...entry("b", T0 + 10), avoid: ["a", "y"] }]);
+    expect(await store.status("b", T0 + 20)).toMatchObject({ state: "queued", place: 2 });
+    expect(await store.setAvoid("nobody", ["a"])).toBe(false);
+  });
+
   it("orders equal join times by player id", async () => {
     for (const id of ["p2", "p10", "p1"]) await store.join(entry(id, T0), T0 + LEASE);
     expect((await store.waiting(POOL)).map((e) => e.playerId)).toEqual(["p1", "p10", "p2"]);

@@ -107,6 +107,11 @@ export interface QueueStore {
   /** Takes a queued player out of the queue; false when they were not queued. */
   leave(playerId: string): Promise<boolean>;
   /**
+   * Replaces whom a queued player must not be seated with (blocks.ts: a block or unblock made while
+   * queued counts at once). False: they are not queued (a table found for them keeps its players).
+   */
+  setAvoid(playerId: string, avoid: readonly string[]): Promise<boolean>;
+  /**
    * Extends the leases of those of these players who are queued; returns the ids of those queued
    * or in a pending match (the others are gone: the caller stops refreshing them).
    */
@@ -139,6 +144,12 @@ const matchExpired = () => err("MATCH_EXPIRED", "Too late: the time to accept th
 
 const copy = <T>(v: T): T => structuredClone(v);
 
+/** `e` with `avoid` in place of whom it avoided (none: the field left out, as join writes it). */
+function withAvoid(e: QueueEntry, avoid: readonly string[]): QueueEntry {
+  const { avoid: _old, ...rest } = e;
+  return avoid.length > 0 ? { ...rest, avoid: [...avoid] } : rest;
+}
+
 /** The queue in one process: for a single node and for tests. Same semantics as Redis. */
 export class MemoryQueueStore implements QueueStore {
   private entries = new Map<string, QueueEntry>();
@@ -151,6 +162,13 @@ export class MemoryQueueStore implements QueueStore {
     if (this.inMatch.has(entry.playerId)) throw inMatch();
     this.entries.set(entry.playerId, copy(entry));
     this.leases.set(entry.playerId, leaseUntil);
+  }
+
+  async setAvoid(playerId: string, avoid: readonly string[]): Promise<boolean> {
+    const e = this.entries.get(playerId);
+    if (!e) return false;
+    this.entries.set(playerId, withAvoid(e, avoid));
+    return true;
   }
 
   async leave(playerId: string): Promise<boolean> {
@@ -518,8 +536,16 @@ if not m then return 0 end
 return {'match', m[1], m[3], m[4]}
 `;
 
+/** ARGV: 2 player id, 3 the entry as read, 4 its replacement. 1: swapped; 0: gone or changed meanwhile. */
+const SWAP_ENTRY = `${LIB}
+if redis.call('HGET', P .. 'e', ARGV[2]) ~= ARGV[3] then return 0 end
+redis.call('HSET', P .. 'e', ARGV[2], ARGV[4])
+return 1
+`;
+
 const SCRIPTS = {
   qJoin: JOIN,
+  qSwapEntry: SWAP_ENTRY,
   qLeave: LEAVE,
   qRefresh: REFRESH,
   qExpireLeases: EXPIRE_LEASES,
@@ -598,6 +624,18 @@ export class RedisQueueStore implements QueueStore {
 
   async leave(playerId: string): Promise<boolean> {
     return (await this.run("qLeave", playerId)) === 1;
+  }
+
+  async setAvoid(playerId: string, avoid: readonly string[]): Promise<boolean> {
+    // The entry is rewritten in Node (Lua's cjson would turn [] into {} and round numbers), and
+    // swapped only if unchanged since it was read.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const old = await this.redis.hget(`${this.prefix}e`, playerId);
+      if (old === null) return false;
+      const next = JSON.stringify(withAvoid(JSON.parse(old) as QueueEntry, avoid));
+      if ((await this.run("qSwapEntry", playerId, old, next)) === 1) return true;
+    }
+    return false;
   }
 
   async refresh(playerIds: readonly string[], leaseUntil: number): Promise<string[]> {

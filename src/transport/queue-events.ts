@@ -267,7 +267,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const { pool } = parseQueueRequest(qp, request);
       if (pool.mode === "ranked") await mayPlayRanked(deps.leaves, qp, log);
       const rating = await ratingOf(db, player.id, pool.game, log);
-      // Read at joining: a block made while queued counts from the next join (and at every room join).
+      // Read at joining; a block or unblock made while queued updates the entry (server.ts, Blocks).
       const avoid = qp.account && deps.blocks ? await avoidOf(deps.blocks, player.id, log) : [];
       await queue.join(qp, request, rating, avoid);
       return changed(player.id);
