@@ -6,6 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
+import { serverNow } from "./clock.js";
+import { spellWait } from "../../src/protocol/durations.js";
 
 interface LeaveStatus {
   recent: number;
@@ -38,13 +40,9 @@ function refresh(s: Store): void {
     });
 }
 
-/** "in 14 min (at 16:42)": the wait, by the server's clock, shown in local time. */
+/** "14 min (until 16:42)": the wait, by the server's clock, the end in local time. */
 function wait(s: Store, until: number): string {
-  const left = Math.max(1, Math.ceil((until - (Date.now() + s.serverOffset)) / 60_000));
-  const h = Math.floor(left / 60);
-  const m = left % 60;
-  const span = h === 0 ? `${m} min` : m === 0 ? `${h} h` : `${h} h ${m} min`;
-  return `${span} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;
+  return `${spellWait(until - serverNow(s))} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;
 }
 
 /** The lobby's notice about the account's leaves, if it has any in the last week. */
@@ -53,7 +51,7 @@ export function leavesNotice(s: Store): TemplateResult | typeof nothing {
   const st = state.status;
   if (!st || st.recent === 0) return nothing;
   const games = st.recent === 1 ? "a ranked game" : `${st.recent} ranked games`;
-  if (st.pausedUntil !== null && st.pausedUntil > (Date.now() + s.serverOffset)) {
+  if (st.pausedUntil !== null && st.pausedUntil > serverNow(s)) {
     return html`<p class="notice leaves-notice" role="status" data-testid="leaves-notice" data-paused="true">
       <strong>Ranked play is paused for ${wait(s, st.pausedUntil)}</strong>: you left ${games} in the last 7 days (you ran out of time
       without coming back, or never made a first move). Casual games are open to you meanwhile.</p>`;

@@ -25,6 +25,7 @@ import type { Logger } from "../logger.js";
 import type { PlatformMetrics } from "./metrics.js";
 import type { Room } from "./room.js";
 import { logLength } from "./room.js";
+import { spellSpan } from "../protocol/durations.js";
 
 /** A stretch of time when no node of the service was running (epoch ms, `from` < `to`). `id`s grow by one. */
 export interface Outage {
@@ -46,15 +47,6 @@ export const KEEP_OUTAGES = 50;
 export interface Beat {
   outages: Outage[];
   recorded: Outage | null;
-}
-
-/** "1 min 12 s", "42 s". */
-export function spell(ms: number): string {
-  const total = Math.round(ms / 1000);
-  const m = Math.floor(total / 60);
-  const s = total % 60;
-  if (m === 0) return `${s} s`;
-  return s === 0 ? `${m} min` : `${m} min ${s} s`;
 }
 
 /**
@@ -84,7 +76,7 @@ export function creditDowntime(room: Room, outages: readonly Outage[], now: numb
     credited += o.to - o.from;
   }
   if (last === done) return null;
-  const text = `Goblin Bazaar was unreachable for ${spell(credited)}; the clocks were stopped for that time.`;
+  const text = `Goblin Bazaar was unreachable for ${spellSpan(credited)}; the clocks were stopped for that time.`;
   return {
     ...room,
     clocks,
@@ -169,11 +161,13 @@ export class DowntimeWatch {
   /** Beats once now, then every BEAT_MS (auto only). */
   async start(): Promise<void> {
     if (!this.auto || this.timer) return;
-    this.timer = setInterval(() => {
-      this.beat().catch((e: unknown) => this.opts.log?.error({ err: e }, "heartbeat failed"));
-    }, this.opts.beatMs ?? BEAT_MS);
+    const beatLogged = () => this.beat().then(
+      () => {},
+      (e: unknown) => this.opts.log?.error({ err: e }, "heartbeat failed"),
+    );
+    this.timer = setInterval(() => void beatLogged(), this.opts.beatMs ?? BEAT_MS);
     this.timer.unref();
-    await this.beat().catch((e: unknown) => this.opts.log?.error({ err: e }, "heartbeat failed"));
+    await beatLogged();
   }
 
   stop(): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LEAVE_WINDOW_MS, leaveStatus, PAUSES_MS, spellWait } from "./leaves.js";
+import { LEAVE_WINDOW_MS, leaveStatus, PAUSES_MS } from "./leaves.js";
+import { spellWait } from "../protocol/durations.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

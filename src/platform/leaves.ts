@@ -20,6 +20,7 @@
 import type { Database } from "../db/client.js";
 import type { Logger } from "../logger.js";
 import { AppError, err } from "./errors.js";
+import { spellWait } from "../protocol/durations.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -51,15 +52,6 @@ export function leaveStatus(leaves: readonly number[], now: number): LeaveStatus
     if (end > now && (until === null || end > until)) until = end;
   });
   return { recent: at.filter((t) => t > now - LEAVE_WINDOW_MS).length, pausedUntil: until };
-}
-
-/** "14 min", "3 h 5 min", "1 h": a wait, rounded up to the minute. */
-export function spellWait(ms: number): string {
-  const mins = Math.max(1, Math.ceil(ms / MIN));
-  const h = Math.floor(mins / 60);
-  const m = mins % 60;
-  if (h === 0) return `${m} min`;
-  return m === 0 ? `${h} h` : `${h} h ${m} min`;
 }
 
 export function rankedPaused(status: LeaveStatus, now: number) {
@@ -99,9 +91,8 @@ export class Leaves {
 
   /** RANKED_PAUSED while the player's ranked play is paused. */
   async mayPlayRanked(playerId: string): Promise<void> {
-    const now = this.now();
-    const status = leaveStatus(await this.times(playerId), now);
-    if (status.pausedUntil !== null) throw rankedPaused(status, now);
+    const status = await this.status(playerId);
+    if (status.pausedUntil !== null) throw rankedPaused(status, this.now());
   }
 
   /** A player's leaves, newest first (the operators' view). */

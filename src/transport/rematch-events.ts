@@ -14,7 +14,7 @@ import type { Logger } from "../logger.js";
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
-export function registerRematchEvents(handlers: Record<string, Handler>, service: RoomService, leaves?: Leaves, log?: Logger): void {
+export function registerRematchEvents(handlers: Record<string, Handler>, service: RoomService, leaves: Leaves | undefined, log: Logger): void {
   const playerOf = (socket: Socket): Player => {
     const p = (socket.data as { player?: Player | null }).player;
     if (!p) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
@@ -24,7 +24,7 @@ export function registerRematchEvents(handlers: Record<string, Handler>, service
   handlers["room:rematch"] = async (socket, p) => {
     const player = playerOf(socket);
     // A rematch of a ranked game is a ranked game: not while the player's ranked play is paused (leaves.ts).
-    if (leaves && player.account && log) {
+    if (leaves && player.account) {
       const finished = await service.get(p.roomId);
       if (finished.ranked && finished.seats.length > 1) await mayPlayRanked(leaves, player, log);
     }
