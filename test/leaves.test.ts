@@ -137,6 +137,33 @@ describe.each(backends())("leaving ranked games ($name)", (backend) => {
     for (const c of [ava, ben, cal]) c!.close();
   });
 
+  it("a player paused while queued cannot accept a ranked table: it is declined for them and the others go back to the queue", async () => {
+    const url = srv.server.url;
+    const made = await Promise.all(["Eve", "Fay", "Gus"].map((n) => account(url, n)));
+    const clients = await Promise.all(made.map((m) => new TestClient(url, m.token).ready()));
+    const pool = { game: "goblin-market", seats: 3, clock: "quick", ranked: true };
+    for (const c of clients) expect((await c.call("queue:join", pool)).ok).toBe(true);
+    const round = await srv.server.queue.tick();
+    expect(round.proposed).toHaveLength(1);
+    const matchId = round.proposed[0]!.id;
+    // Gus's two leaves are recorded while he waits (games of his ended meanwhile).
+    const gus = made[2]!.player.id;
+    await srv.db.prisma.leave.createMany({
+      data: [1, 2].map((i) => ({ roomId: `gus-room-${i}`, playerId: gus, gameType: "goblin-market", kind: "timeout", at: new Date(clock.t - i * MIN) })),
+    });
+    expect((await clients[0]!.call("queue:accept", { matchId })).ok).toBe(true);
+    const ack = await clients[2]!.call("queue:accept", { matchId });
+    expect(ack.error?.code).toBe("RANKED_PAUSED");
+    expect(ack.error?.message).toContain("paused for");
+    const status = async (c: TestClient) => (await c.call("queue:status")).status as { queued: { place: number } | null; match: unknown };
+    expect(await status(clients[2]!)).toMatchObject({ queued: null, match: null });
+    for (const c of clients.slice(0, 2)) expect((await status(c)).queued).not.toBeNull();
+    // Nobody was seated, and a casual table still takes him.
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(0);
+    expect((await clients[2]!.call("queue:join", { ...pool, ranked: false })).ok).toBe(true);
+    for (const c of clients) c.close();
+  });
+
   it("the operators forgive an account's leaves: a pause they made is lifted at once", async () => {
     const url = srv.server.url;
     const dee = await account(url, "Dee");

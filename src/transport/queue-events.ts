@@ -281,7 +281,19 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
 
     "queue:accept": async (socket: Socket, p: Payload) => {
       const player = requirePlayer(socket);
-      const { match, ready: done } = await queue.accept(player.id, matchIdOf(p));
+      const matchId = matchIdOf(p);
+      // Ranked play paused since joining (a leave recorded meanwhile): the table is declined for
+      // them, so the others go back to the queue at once instead of waiting out the accept time.
+      const pending = await queue.status(player.id);
+      if (pending?.state === "match" && pending.match.id === matchId && parsePoolKey(pending.match.pool)?.mode === "ranked") {
+        try {
+          await mayPlayRanked(deps.leaves, { id: player.id, account: player.account === true }, log);
+        } catch (e) {
+          await queue.decline(player.id, matchId).catch(() => undefined);
+          throw e;
+        }
+      }
+      const { match, ready: done } = await queue.accept(player.id, matchId);
       if (done) return { status: await statusOf(player.id) };
       // Everyone at the table sees who has accepted so far.
       const list = await counts();
