@@ -186,6 +186,7 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/admin/accounts/:name/close", "POST", "/api/admin/accounts/Valda/close", { reason: ["x"] }, ADMIN, 400, "BAD_REASON"],
       ["POST /api/admin/accounts/:name/reopen", "POST", "/api/admin/accounts/Nobody/reopen", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/forgive-leaves", "POST", "/api/admin/accounts/Nobody/forgive-leaves", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/admin/accounts/:name/refund-ratings", "POST", "/api/admin/accounts/Nobody/refund-ratings", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
     ];
     for (const [route, method, path, body, token, status, code] of cases) {
       const res = await fetch(server.url + path, {

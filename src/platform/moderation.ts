@@ -25,6 +25,7 @@ import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
+import { REFUND_DAYS, refundRatingsLostTo, type RefundResult } from "../db/rating-refunds.js";
 import type { QueueService } from "./queue-service.js";
 import type { LeaveRecord, Leaves } from "./leaves.js";
 
@@ -219,7 +220,26 @@ export class Moderation {
     return { name: a.name, ...(await this.close(a.playerId, "operators", why)) };
   }
 
-  /** The operators open a closed account again. False: it was open. */
+  /**
+   * The operators give back the rating that players lost to an account they closed for breaking
+   * the rules, in its ranked games of the last REFUND_DAYS days (db/rating-refunds.ts). Safe to
+   * repeat: a game is refunded once.
+   */
+  async refundRatings(name: unknown): Promise<RefundResult & { name: string; days: number }> {
+    const a = await this.account(name);
+    if (a.closedAt === null || a.closedBy !== "operators") {
+      throw err(
+        "NOT_CLOSED_BY_OPERATORS",
+        a.closedAt === null
+          ? `${a.name} is open: ratings are given back only for games against an account the operators closed (close it first).`
+          : `${a.name} was closed by its player, not by the operators: ratings are given back only for games against an account closed for breaking the rules.`,
+      );
+    }
+    const result = await refundRatingsLostTo(this.db, a.playerId, this.now());
+    this.log.info({ player: a.playerId, name: a.name, gamesLookedAt: result.gamesLookedAt, refunds: result.refunds }, "ratings refunded by the operators");
+    return { name: a.name, days: REFUND_DAYS, ...result };
+  }
+
   /** The operators forgive every leave of an account (a fault of ours made them leave, say): its ranked play is no longer paused for them. */
   async forgiveLeaves(name: unknown): Promise<{ name: string; forgiven: number }> {
     const a = await this.account(name);
@@ -228,6 +248,7 @@ export class Moderation {
     return { name: a.name, forgiven };
   }
 
+  /** The operators open a closed account again. False: it was open. */
   async reopen(name: unknown): Promise<{ name: string; reopened: boolean }> {
     const a = await this.account(name);
     const reopened = await this.accounts.reopen(a.playerId);

@@ -11,6 +11,7 @@
  *   close <name> <reason...>        close an account (the player is shown the reason)
  *   reopen <name>                   open it again
  *   forgive <name>                  forgive the ranked games it left (its ranked play is not paused for them)
+ *   refund <name>                   give back the rating players lost to it (closed by the operators) in its recent ranked games
  *   chat <room id>                  a room's chat, numbered, every channel
  *   remove-chat <room id> <n>       remove message n from the table and the game's record
  * Add --json for the server's replies as they are.
@@ -26,6 +27,8 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   close <name> <reason...>        close an account; its player is shown the reason at login
   reopen <name>                   open a closed account again
   forgive <name>                  forgive the ranked games it left: its ranked play is no longer paused for them
+  refund <name>                   for an account you closed: give back the rating players lost to it
+                                  in its ranked games of the last 5 days (once per game)
   chat <room id>                  a room's chat, every channel, numbered (live, or the game's record)
   remove-chat <room id> <n>       remove message n: gone from the table and the record
 Needs ADMIN_TOKEN (as the server has it) and the server at ADMIN_URL (default http://127.0.0.1:$PORT).`;
@@ -66,6 +69,15 @@ export function describeReply(command: string, body: Reply): string[] {
     }
     case "forgive":
       return [body.forgiven === 0 ? `${body.name} had no leaves to forgive; nothing changed.` : `Forgave ${body.forgiven} leave${body.forgiven === 1 ? "" : "s"} of ${body.name}: they no longer pause their ranked play.`];
+    case "refund": {
+      const looked = `${body.gamesLookedAt} ranked game${body.gamesLookedAt === 1 ? "" : "s"} of ${body.name} in the last ${body.days} days`;
+      const given = body.refunds.filter((r: any) => r.points > 0);
+      if (body.refunds.length === 0) return [`Nobody is owed rating for the ${looked} (none, or refunded already); nothing changed.`];
+      return [
+        `Gave back rating to ${given.length} player${given.length === 1 ? "" : "s"} for the ${looked}:`,
+        ...body.refunds.map((r: any) => `    ${r.name}  ${r.gameType}  ${r.points > 0 ? `+${r.points}` : "0 (climbed since)"}  (${r.games} game${r.games === 1 ? "" : "s"})`),
+      ];
+    }
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
     case "chat":
@@ -111,6 +123,9 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "forgive":
       if (!rest[0]) return { error: "forgive needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/forgive-leaves`, body: {} };
+    case "refund":
+      if (!rest[0]) return { error: "refund needs an account's name" };
+      return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/refund-ratings`, body: {} };
     case "reopen":
       if (!rest[0]) return { error: "reopen needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/reopen`, body: {} };

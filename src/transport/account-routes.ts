@@ -20,6 +20,11 @@ import type { Leaves } from "../platform/leaves.js";
 import { arrayOf, bodyOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
+import type { Database } from "../db/client.js";
+import { refundsReceived } from "../db/rating-refunds.js";
+
+/** /api/me lists the rating refunds received this long ago, at most. */
+export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
 
 export interface AccountRouteDeps {
   accounts: Accounts;
@@ -28,6 +33,9 @@ export interface AccountRouteDeps {
   moderation: Moderation;
   blocks: Blocks;
   leaves: Leaves;
+  db: Database;
+  /** The server's clock. */
+  now: () => number;
 }
 
 // Body fields, each refused with the code its handler gave before the schemas were live.
@@ -49,7 +57,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -226,12 +234,22 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
           pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
         }, { description: "Null for a guest." })),
+        refunds: arrayOf(obj({
+          game: str("The game's id."),
+          points: int("Display points given back."),
+          games: int("How many of your games it covers."),
+          at: num("When, epoch ms."),
+        }), "Rating given back in the last 14 days for ranked games against an account the operators closed for breaking the rules, newest first (empty for a guest)."),
       }),
       ...errors(401),
     },
   }, async (_req, v) => {
-    const [me, left] = await Promise.all([accounts.me(v), v.session ? leaves.status(v.player.id) : null]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, leaves: left };
+    const [me, left, refunds] = await Promise.all([
+      accounts.me(v),
+      v.session ? leaves.status(v.player.id) : null,
+      v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
+    ]);
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, leaves: left, refunds };
   }, { who: holderOf });
 
   route("/api/account/close", "POST", {

@@ -146,6 +146,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
     }),
   }, async (req) => ({ ok: true, ...(await moderation.forgiveLeaves(req.params.name)) }));
 
+  app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/refund-ratings", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Give back rating lost to a closed account (operators)",
+      description:
+        "For an account the operators closed: every player who lost rating to it in its ranked games of the last 5 days (its newest 40) gets it back, in display points per game type, at most 150. A game is refunded once, so repeating gives nothing twice.",
+      params: nameParams,
+      response: {
+        200: okReply({
+          name: str(),
+          days: int("How many days back its games were looked at."),
+          gamesLookedAt: int("Its ranked games looked at."),
+          refunds: arrayOf(obj({ playerId: str(), name: str(), gameType: str(), points: int("Display points given back (0: the player has climbed since)."), games: int("Games it covers.") }), "Given now, by player then game."),
+        }),
+        ...errors(401, 404, 409),
+      },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.refundRatings(req.params.name)) }));
+
   app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/reopen", {
     ...guarded,
     schema: routeDoc({

@@ -1,0 +1,110 @@
+/**
+ * The lobby's notices about the account, read from GET /api/me when the lobby shows, at most once
+ * a minute:
+ * - leaving ranked games (docs/protocol.md, "Leaving ranked games"; `leaves`): an account that
+ *   left a ranked game in the last week is told so, and while its ranked play is paused, for how
+ *   much longer; the server refuses ranked play itself (RANKED_PAUSED), with its own words;
+ * - rating given back (docs/protocol.md, "Reports and closed accounts"; `refunds`): points lost
+ *   to an account the operators closed for breaking the rules, until the player dismisses the
+ *   notice (this browser remembers the newest refund dismissed).
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import type { Store } from "./store.js";
+import { serverNow } from "./clock.js";
+import { spellWait } from "../../src/protocol/durations.js";
+
+interface LeaveStatus {
+  recent: number;
+  pausedUntil: number | null;
+}
+
+interface Refund {
+  game: string;
+  points: number;
+  games: number;
+  at: number;
+}
+
+const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], loading: false };
+const REFRESH_MS = 60_000;
+/** The newest refund this browser's player dismissed (epoch ms). */
+const REFUNDS_SEEN_KEY = "goblin-bazaar.refunds-seen";
+
+function refresh(s: Store): void {
+  const account = (s.identity?.player as { account?: boolean } | undefined)?.account === true;
+  const token = account ? s.identity!.token : "";
+  if (token !== state.token) {
+    state.token = token;
+    state.status = null;
+    state.refunds = [];
+    state.at = 0;
+  }
+  if (!token || state.loading || Date.now() - state.at < REFRESH_MS) return;
+  state.loading = true;
+  state.at = Date.now();
+  void fetch("/api/me", { headers: { authorization: `Bearer ${token}` } })
+    .then((r) => r.json() as Promise<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[] }>)
+    .then((r) => {
+      if (state.token !== token || !r.ok) return;
+      state.status = r.leaves ?? null;
+      state.refunds = Array.isArray(r.refunds) ? r.refunds : [];
+    })
+    .catch(() => {})
+    .finally(() => {
+      state.loading = false;
+      s.changed();
+    });
+}
+
+/** "14 min (until 16:42)": the wait, by the server's clock, the end in local time. */
+function wait(s: Store, until: number): string {
+  return `${spellWait(until - serverNow(s))} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;
+}
+
+/** The lobby's notice about the account's leaves, if it has any in the last week. */
+export function leavesNotice(s: Store): TemplateResult | typeof nothing {
+  refresh(s);
+  const st = state.status;
+  if (!st || st.recent === 0) return nothing;
+  const games = st.recent === 1 ? "a ranked game" : `${st.recent} ranked games`;
+  if (st.pausedUntil !== null && st.pausedUntil > serverNow(s)) {
+    return html`<p class="notice leaves-notice" role="status" data-testid="leaves-notice" data-paused="true">
+      <strong>Ranked play is paused for ${wait(s, st.pausedUntil)}</strong>: you left ${games} in the last 7 days (you ran out of time
+      without coming back, or never made a first move). Casual games are open to you meanwhile.</p>`;
+  }
+  return html`<p class="notice leaves-notice" role="status" data-testid="leaves-notice" data-paused="false">
+    You left ${games} in the last 7 days. Leaving ranked games pauses your ranked play (15 minutes at first, longer each time);
+    if you must go, resign: a bot finishes your seat at once and nobody waits on your clock.</p>`;
+}
+
+function refundsSeen(): number {
+  try {
+    return Number(localStorage.getItem(REFUNDS_SEEN_KEY)) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function dismissRefunds(s: Store, newest: number): void {
+  try {
+    localStorage.setItem(REFUNDS_SEEN_KEY, String(newest));
+  } catch {
+    // Storage refused (private mode): the notice goes for this page only.
+  }
+  state.refunds = [];
+  s.changed();
+}
+
+/** The lobby's notice of rating given back, until dismissed. */
+export function refundsNotice(s: Store): TemplateResult | typeof nothing {
+  refresh(s);
+  const seen = refundsSeen();
+  const fresh = state.refunds.filter((r) => r.at > seen && r.points > 0);
+  if (fresh.length === 0) return nothing;
+  const newest = Math.max(...fresh.map((r) => r.at));
+  const parts = fresh.map((r) => `${r.points} in ${s.gameName(r.game)} (${r.games === 1 ? "1 game" : `${r.games} games`})`);
+  return html`<p class="notice refunds-notice" role="status" data-testid="refunds-notice">
+    <strong>Rating given back: ${parts.join(", ")}.</strong> A player you lost to in ranked games was closed by the operators for
+    breaking the rules, so what those games cost you is yours again.
+    <button type="button" class="linklike" data-testid="refunds-dismiss" @click=${() => dismissRefunds(s, newest)}>Dismiss</button></p>`;
+}

@@ -1,0 +1,92 @@
+/**
+ * The lobby's notices about the account (client/src/account-notices.ts), in a real browser.
+ * Leaving ranked games: an account whose ranked play is paused (two leaves recorded just now) is
+ * told so, with the wait, and Quick play shows the server's refusal for a ranked table while a
+ * casual one is open; forgiven by the operators, the notice is gone at the next load. Rating given
+ * back: a player who lost a ranked game to an account refunded against is told how much, until
+ * they dismiss it. Both notices pass axe in both themes.
+ */
+import { describe, expect, it } from "vitest";
+import { recordFinishedGame } from "../../src/db/finished-games.js";
+import { refundRatingsLostTo } from "../../src/db/rating-refunds.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+describe.skipIf(!available)("the lobby's account notices, in the browser", () => {
+  const t = useBrowserBazaar();
+
+  it("tells a paused player why and for how long, and refuses ranked quick play with the server's words", async () => {
+    const url = t.bazaar.server.url;
+    const db = t.bazaar.db;
+    const { page } = await newPage(t.browser);
+    await enterAccount(page, url, "LeaverLou");
+    const id = (await storedIdentity(page))!.player.id;
+    const now = Date.now();
+    await db.prisma.leave.createMany({
+      data: [10, 2].map((m, i) => ({ roomId: `gone-${i}`, playerId: id, gameType: "goblin-market", kind: i === 0 ? "timeout" : "no-show", at: new Date(now - m * 60_000) })),
+    });
+    await page.reload();
+    const notice = page.getByTestId("leaves-notice");
+    await notice.waitFor();
+    expect(await notice.getAttribute("data-paused")).toBe("true");
+    expect((await notice.textContent())!.replace(/\s+/g, " ")).toMatch(/^ ?Ranked play is paused for 1[23] min \(until \d\d:\d\d( [AP]M)?\): you left 2 ranked games in the last 7 days/);
+    expect(await axeViolations(page), "the lobby with the notice passes axe").toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(page), "and in the dark theme").toEqual([]);
+    await page.emulateMedia({ colorScheme: "light" });
+
+    // Quick play: ranked is refused with the server's reason; casual queues.
+    const panel = page.getByTestId("quick-play-panel");
+    await page.locator('#qp-game option[value="goblin-market"]').waitFor({ state: "attached" });
+    await panel.getByTestId("qp-ranked").check();
+    await page.getByTestId("quick-play").click();
+    const error = page.getByTestId("qp-error");
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^You left 2 ranked games in the last 7 days .* so your ranked play is paused for 1[23] min more/);
+    await panel.getByTestId("qp-casual").check();
+    await page.getByTestId("quick-play").click();
+    await page.getByRole("button", { name: "Leave the queue" }).waitFor();
+
+    // The operators forgive the leaves: the notice is gone at the next load.
+    await db.prisma.leave.updateMany({ where: { playerId: id }, data: { forgivenAt: new Date() } });
+    await page.reload();
+    await page.getByTestId("quick-play-panel").waitFor();
+    await page.waitForTimeout(500);
+    expect(await notice.count()).toBe(0);
+  });
+
+  it("tells a player the rating given back for games against a closed cheater, until dismissed", async () => {
+    const url = t.bazaar.server.url;
+    const db = t.bazaar.db;
+    const { page } = await newPage(t.browser);
+    await enterAccount(page, url, "RefundRia");
+    const id = (await storedIdentity(page))!.player.id;
+    const at = Date.now() - 3_600_000;
+    await recordFinishedGame(db, {
+      roomId: "refund-browser-1", gameType: "goblin-market", ranked: true, options: {}, seed: "s", commitment: "c".repeat(64), actions: [],
+      outcome: { scores: [30, 20], places: [1, 2] }, startedAt: new Date(at - 600_000), finishedAt: new Date(at),
+      seats: [{ seat: 0, playerId: "p_cheat_browser", name: "Cheat", isBot: false }, { seat: 1, playerId: id, name: "RefundRia", isBot: false }],
+    });
+    const { refunds } = await refundRatingsLostTo(db, "p_cheat_browser", Date.now());
+    const points = refunds.find((r) => r.playerId === id)!.points;
+    expect(points).toBeGreaterThan(0);
+    await page.reload();
+    const notice = page.getByTestId("refunds-notice");
+    await notice.waitFor();
+    expect((await notice.textContent())!.replace(/\s+/g, " ").trim()).toBe(
+      `Rating given back: ${points} in Goblin Market (1 game). A player you lost to in ranked games was closed by the operators for breaking the rules, so what those games cost you is yours again. Dismiss`,
+    );
+    expect(await axeViolations(page), "the lobby with the notice passes axe").toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(page), "and in the dark theme").toEqual([]);
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.getByTestId("refunds-dismiss").click();
+    expect(await notice.count()).toBe(0);
+    await page.reload();
+    await page.getByTestId("quick-play-panel").waitFor();
+    await page.waitForTimeout(500);
+    expect(await notice.count()).toBe(0);
+  });
+});
