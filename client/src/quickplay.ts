@@ -18,6 +18,7 @@ import type { GameInfo } from "./types.js";
 import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
 import { closeRules } from "./rules/panel.js";
 import { plural } from "./words.js";
+import { ratingsOf, ratingText, type TableRating } from "./table-ratings.js";
 
 // ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
 
@@ -242,6 +243,8 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
   }
   const left = m.deadline - queueNow(s);
   const accepted = m.players.filter((p) => p.accepted).length;
+  // Whom you are about to play: each one's rating in the pool's game (older servers send no ids).
+  const known = m.players.every((p) => typeof p.id === "string") ? ratingsOf(s, m.pool.game, m.players.map((p) => p.id), `match:${m.matchId}`) : undefined;
   if (focusedMatch !== m.matchId) {
     focusedMatch = m.matchId;
     // A modal rules panel would hide the dialog while its countdown runs: a table found comes first.
@@ -265,7 +268,7 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
       <p id="qp-found-d" class="qp-pool">${poolText(s, m.pool)}</p>
       <ul class="qp-players">
         ${m.players.map((p) => html`<li class=${p.accepted ? "ok" : ""} data-testid="queue-player" data-accepted=${p.accepted ? "yes" : "no"}>
-          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>
+          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>${ratingBadge(known, p.id)}
           <span class="qp-mark">${p.accepted ? "✓ accepted" : "waiting…"}</span></li>`)}
       </ul>
       <p class="qp-countdown" data-testid="queue-countdown" aria-live="off">${left > 0
@@ -280,6 +283,12 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
           <p class="muted small">Declining, or not answering in time, takes you out of the queue; the others keep their places.</p>`}
     </div>
   </div>`;
+}
+
+/** "1512" beside a name in the table found ("1490?" provisional, "unrated"); nothing while loading or from an older server. */
+function ratingBadge(known: TableRating[] | null | undefined, playerId: string): TemplateResult | typeof nothing {
+  const text = known ? ratingText(known, playerId) : null;
+  return text ? html`<span class="qp-rating" data-testid="queue-player-rating">${text}</span>` : nothing;
 }
 
 /** In the top bar away from the lobby while queued: the wait, and a way back to the panel. */

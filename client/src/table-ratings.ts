@@ -9,30 +9,45 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { RoomView } from "./types.js";
 import type { Store } from "./store.js";
 
-interface TableRating {
+export interface TableRating {
   playerId: string;
   rating: number;
   provisional: boolean;
   games: number;
 }
 
-/** By "<game>|<status>|<ids>": the ratings (undefined while loading). */
+/** By "<game>|<moment>|<ids>": the ratings (undefined while loading). */
 const cache = new Map<string, TableRating[] | "loading">();
 
-function ratings(s: Store, room: RoomView): TableRating[] | null {
-  const ids = room.seats.flatMap((x) => (!x.bot && x.playerId ? [x.playerId] : []));
+/**
+ * The ratings in `game` of players `ids`, read once per `moment` (a table in play, the same table
+ * ended, a table found by quick play); null while loading.
+ */
+export function ratingsOf(s: Store, game: string, ids: readonly string[], moment: string): TableRating[] | null {
   if (ids.length === 0) return [];
-  const key = `${room.game}|${room.status === "finished" ? "end" : "play"}|${ids.join(",")}`;
+  const key = `${game}|${moment}|${ids.join(",")}`;
   const got = cache.get(key);
   if (got === "loading") return null;
   if (got) return got;
   cache.set(key, "loading");
-  void fetch(`/api/games/${encodeURIComponent(room.game)}/ratings?players=${ids.map(encodeURIComponent).join(",")}`)
+  void fetch(`/api/games/${encodeURIComponent(game)}/ratings?players=${ids.map(encodeURIComponent).join(",")}`)
     .then((r) => r.json() as Promise<{ ok: boolean; players?: TableRating[] }>)
     .then((r) => cache.set(key, r.ok && r.players ? r.players : []))
     .catch(() => cache.delete(key))
     .finally(() => s.changed());
   return null;
+}
+
+function ratings(s: Store, room: RoomView): TableRating[] | null {
+  const ids = room.seats.flatMap((x) => (!x.bot && x.playerId ? [x.playerId] : []));
+  return ratingsOf(s, room.game, ids, room.status === "finished" ? "end" : "play");
+}
+
+/** "1512", "1490?" (provisional) or "unrated"; null while loading. */
+export function ratingText(known: TableRating[] | null, playerId: string): string | null {
+  if (!known) return null;
+  const r = known.find((x) => x.playerId === playerId);
+  return r ? `${r.rating}${r.provisional ? "?" : ""}` : "unrated";
 }
 
 /** "At the table: Ada 1512 · Bea 1490? · Bot 2 (bot)", for tables of two or more. */

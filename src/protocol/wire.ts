@@ -219,7 +219,8 @@ export interface QueueStatus {
     pool: QueuePool;
     /** Server epoch ms. */
     deadline: number;
-    players: Array<{ name: string; accepted: boolean }>;
+    /** The people at the table, oldest waiter first; `id`: their player id (their profile, their rating in the pool's game). */
+    players: Array<{ id: string; name: string; accepted: boolean }>;
     youAccepted: boolean;
   };
   counts: QueueCount[];

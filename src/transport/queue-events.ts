@@ -65,7 +65,7 @@ function wireMatch(m: PendingMatch, playerId: string): NonNullable<WireQueueStat
     matchId: m.id,
     pool: wirePool(parsePoolKey(m.pool)!),
     deadline: m.deadline,
-    players: m.players.map((p) => ({ name: p.name, accepted: acc.has(p.playerId) })),
+    players: m.players.map((p) => ({ id: p.playerId, name: p.name, accepted: acc.has(p.playerId) })),
     youAccepted: acc.has(playerId),
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { until } from "../support/harness.js";
 import {
+  axeViolations,
   CHROMIUM,
   chromiumAvailable,
   DESKTOP,
@@ -19,8 +20,11 @@ import {
   playOneMove,
   renderedVersion,
   startBazaar,
+  storedIdentity,
   type Bazaar,
 } from "./support.js";
+import { recordFinishedGame } from "../../src/db/finished-games.js";
+import { displayRating } from "../../src/protocol/rating-display.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -162,6 +166,16 @@ describe.skipIf(!available)("quick play in chromium", () => {
       byName[name] = pages[i]!.page;
     }
 
+    // Quill and Rook played a ranked game before (so Quill has a provisional rating): the table found shows it.
+    const ids = Object.fromEntries(await Promise.all(names.map(async (n) => [n, (await storedIdentity(byName[n]!))!.player.id] as const)));
+    await recordFinishedGame(bazaar.db, {
+      roomId: "qp-before-1", gameType: "goblin-market", ranked: true, options: {}, seed: "s", commitment: "c".repeat(64), actions: [],
+      outcome: { scores: [30, 20], places: [1, 2] }, startedAt: new Date(t0 - 3_600_000), finishedAt: new Date(t0 - 3_000_000),
+      seats: [{ seat: 0, playerId: ids.Quill!, name: "Quill", isBot: false }, { seat: 1, playerId: ids.Rook!, name: "Rook", isBot: false }],
+    });
+    const quillRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Quill!, gameType: "goblin-market" } } });
+    const rookRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Rook!, gameType: "goblin-market" } } });
+
     // The first three queue and wait; each sees their place.
     for (const [i, name] of names.slice(0, 3).entries()) {
       const page = byName[name]!;
@@ -185,6 +199,16 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await dialog.waitFor();
       expect(await page.getByRole("dialog").count()).toBe(1);
       expect((await dialog.locator(".qp-name").allTextContents()).sort()).toEqual([...names].sort());
+      // Whom they are about to play, with each one's rating in the game.
+      await expect.poll(() => dialog.getByTestId("queue-player-rating").count(), { timeout: 5000 }).toBe(4);
+      const rated = Object.fromEntries(
+        await Promise.all((await dialog.getByTestId("queue-player").all()).map(async (li) => [await li.locator(".qp-name").textContent(), await li.getByTestId("queue-player-rating").textContent()] as const)),
+      );
+      expect(rated).toEqual({ Quill: `${displayRating(quillRating.mu)}?`, Rook: `${displayRating(rookRating.mu)}?`, Sable: "unrated", Tansy: "unrated" });
+      if (name === names[0]) {
+        expect(await axeViolations(page), "the table found passes axe").toEqual([]);
+        if (process.env.QP_SHOT) await page.screenshot({ path: process.env.QP_SHOT });
+      }
       expect(await dialog.getByTestId("queue-countdown").textContent()).toMatch(/\d+ s/);
       expect(await page.title()).toContain("Game found!");
     }
