@@ -78,8 +78,9 @@ export interface PlayerRating {
   games: number;
 }
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
-const MAX_ATTEMPTS = 3;
+/** A rating transaction's limits, and how often one that lost a write conflict is tried (rating-refunds.ts too). */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+export const MAX_ATTEMPTS = 3;
 
 function snapshot(mu: number, sigma: number): RatingSnapshot {
   return { mu, sigma, ordinal: ordinal({ mu, sigma }) };
@@ -151,7 +152,7 @@ function changesFromSeats(seats: SeatRow[]): RatingChange[] {
     }));
 }
 
-function isRetryable(err: unknown): boolean {
+export function isRetryable(err: unknown): boolean {
   // P2034: "Transaction failed due to a write conflict or a deadlock. Please retry your transaction".
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2034";
 }

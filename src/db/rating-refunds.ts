@@ -25,7 +25,7 @@ import { ordinal, rate } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
 import { RATING_SCALE } from "../protocol/rating-display.js";
 import type { Database } from "./client.js";
-import { ratingRanks, type Forfeit } from "./finished-games.js";
+import { isRetryable, MAX_ATTEMPTS, ratingRanks, TX_OPTIONS, type Forfeit } from "./finished-games.js";
 
 /** Games that finished this many days before the refund, at most, are looked at. */
 export const REFUND_DAYS = 5;
@@ -35,8 +35,6 @@ export const REFUND_MAX_GAMES = 40;
 export const REFUND_MAX_POINTS = 150;
 
 const DAY_MS = 24 * 60 * 60_000;
-const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
-const MAX_ATTEMPTS = 3;
 
 /** One seat of a recorded game as a refund reads it. */
 export interface RefundSeat {
@@ -109,7 +107,7 @@ export async function refundRatingsLostTo(db: Database, closedId: string, now: n
     try {
       return await db.prisma.$transaction((tx) => refund(tx, closedId, now), TX_OPTIONS);
     } catch (e) {
-      if (attempt < MAX_ATTEMPTS && e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2034") continue;
+      if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
       throw e;
     }
   }
