@@ -69,6 +69,7 @@ describe.each(backends())("rating refunds ($name)", (backend) => {
     expect((await cli("refund", "Nobody Here")).out[0]).toMatch(/^NO_SUCH_ACCOUNT: /);
 
     expect((await cli("close", "Mal", "played with an engine's help")).code).toBe(0);
+    expect((await cli("show", "Mal")).out).toContain("rating given back for its games: not yet (refund <name>)");
     const done = await cli("refund", "mal");
     expect(done.code).toBe(0);
     // Ada lost to Mal a day ago (not two days ago: she beat Mal then); Bea a day ago (not six days ago); Cy two days ago.
@@ -104,6 +105,8 @@ describe.each(backends())("rating refunds ($name)", (backend) => {
     ]);
     expect((await ratingOf(ada!.player.id)).mu).toBeCloseTo(before.Ada!.mu + owed.Ada / RATING_SCALE, 9);
     expect(await srv.db.prisma.ratingRefund.count()).toBe(3);
+    expect((await cli("show", "Mal")).out).toContain("rating given back for its games: 3 players, 2 games (last 2026-11-25 12:00)");
+    expect((await cli("show", "Ada")).out).toContain("rating given back for its games: none");
 
     // Refunds shown for 14 days.
     now += 15 * DAY_MS;

@@ -66,6 +66,8 @@ export interface AccountInfo {
   /** Ranked games the account left (leaves.ts), newest first (at most 20), and until when its ranked play is paused (null: it is not). */
   leaves: LeaveRecord[];
   rankedPausedUntil: number | null;
+  /** Rating given back for its games (refundRatings): players and games settled, and when last; null: never. */
+  refunded: { players: number; games: number; lastAt: number } | null;
 }
 
 /** What closing an account gave up. */
@@ -356,13 +358,16 @@ export class Moderation {
   /** An account as the operators see it: its state, live sessions and the reports against it. */
   async accountInfo(name: unknown): Promise<AccountInfo> {
     const a = await this.account(name);
-    const [liveSessions, against, made, leaves, leaveStatus] = await Promise.all([
+    const [liveSessions, against, made, leaves, leaveStatus, refunded] = await Promise.all([
       this.db.prisma.session.count({ where: { playerId: a.playerId, revokedAt: null } }),
       this.db.prisma.report.findMany({ where: { targetId: a.playerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50, select: REPORT_SELECT }),
       this.db.prisma.report.count({ where: { reporterId: a.playerId } }),
       this.leaves ? this.leaves.list(a.playerId) : [],
       this.leaves ? this.leaves.status(a.playerId) : null,
+      this.db.prisma.ratingRefund.aggregate({ where: { cheaterId: a.playerId }, _count: { _all: true }, _max: { at: true } }),
     ]);
+    const settled = refunded._count._all > 0 ? await this.db.prisma.ratingRefund.groupBy({ by: ["playerId"], where: { cheaterId: a.playerId } }) : [];
+    const games = refunded._count._all > 0 ? await this.db.prisma.ratingRefund.groupBy({ by: ["gameId"], where: { cheaterId: a.playerId } }) : [];
     return {
       playerId: a.playerId,
       name: a.name,
@@ -375,6 +380,7 @@ export class Moderation {
       reportsMade: made,
       leaves,
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
+      refunded: refunded._max.at ? { players: settled.length, games: games.length, lastAt: refunded._max.at.getTime() } : null,
     };
   }
 }

@@ -89,6 +89,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
               roomId: str(), gameType: str(), kind: { type: "string", enum: ["timeout", "no-show"] }, at: num("epoch ms"), forgiven: bool(),
             }), "Ranked games it left, newest first (at most 20)."),
             rankedPausedUntil: nullable(num("Until when its ranked play is paused, epoch ms; null: it is not.")),
+            refunded: nullable(obj({ players: int(), games: int(), lastAt: num("epoch ms") }, { description: "Rating given back for its games (refund-ratings): players and games settled, and when last; null: never." })),
           }),
         }),
         ...errors(401, 404),
