@@ -228,6 +228,27 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect(room.seats.slice(0, 2).map((s) => s.name)).toEqual(["Jo", "jo 2"]);
   });
 
+  it("seats a player who takes any size at a table of a size others asked for, and counts them once", async () => {
+    const ps = await players(srv.server.url, ["Uma", "Val", "Wes"]);
+    open.push(...ps.map((p) => p.client));
+    const any = await ps[0]!.client.call("queue:join", { game: "goblin-market", seats: "any", clock: "quick", ranked: true });
+    expect(any.ok, JSON.stringify(any)).toBe(true);
+    expect((any.status as WireQueueStatus).queued!.pool).toEqual({ game: "goblin-market", seats: "any", clock: "quick", ranked: true });
+    expect((await ps[1]!.client.call("queue:join", { game: "goblin-market", seats: "all", clock: "quick" })).error?.code).toBe("BAD_SEATS");
+    for (const p of ps.slice(1)) expect((await p.client.call("queue:join", { game: "goblin-market", seats: 3, clock: "quick", ranked: true })).ok).toBe(true);
+    const counts = (await ps[0]!.client.call("queue:status")).status as WireQueueStatus;
+    expect(counts.counts.filter((c) => c.game === "goblin-market" && c.clock === "quick").map((c) => [c.seats, c.queued])).toEqual([[3, 2], ["any", 1]]);
+    const round = await srv.server.queue.tick();
+    expect(round.proposed.map((m) => m.pool)).toEqual(["goblin-market/3/quick/ranked"]);
+    // Everyone is offered the table of three, Uma included.
+    for (const p of ps) expect((await until(() => lastStatus(p.client)?.match ?? undefined, "the offer")).pool).toEqual({ game: "goblin-market", seats: 3, clock: "quick", ranked: true });
+    await acceptAll(ps);
+    const roomId = (await until(() => got<{ roomId: string }>(ps[0]!.client, "queue:ready")[0], "queue:ready")).roomId;
+    const room = await srv.server.service.get(roomId);
+    expect([room.seats.length, room.ranked, room.status]).toEqual([3, true, "playing"]);
+    expect(room.seats.map((x) => x.playerId).sort()).toEqual(ps.map((p) => p.id).sort());
+  });
+
   it("keeps a disconnected player queued until the lease runs out; a connected one stays", async () => {
     const [gone, here] = await players(srv.server.url, ["Kim", "Lee"]);
     open.push(here!.client);

@@ -55,12 +55,25 @@ function clockName(s: Store, pool: QueuePool): string {
   return label ? paceName(label) : pool.clock;
 }
 
-export function poolText(s: Store, pool: QueuePool): string {
-  return `${s.gameName(pool.game)} · ${pool.seats} players · ${pool.ranked ? "Ranked" : "Casual"} · ${clockName(s, pool)}`;
+/** "any size (3–6 players)" for the any pool of a game. */
+function anySize(s: Store, game: string): string {
+  const g = queueGames(s).find((x) => x.id === game);
+  return g ? `any size (${minSeats(g)}–${g.maxPlayers} players)` : "any size";
 }
 
-function samePool(a: QueuePool, b: QueuePool): boolean {
-  return a.game === b.game && a.seats === b.seats && a.clock === b.clock && a.ranked === b.ranked;
+export function poolText(s: Store, pool: QueuePool): string {
+  const size = pool.seats === "any" ? anySize(s, pool.game) : `${pool.seats} players`;
+  return `${s.gameName(pool.game)} · ${size} · ${pool.ranked ? "Ranked" : "Casual"} · ${clockName(s, pool)}`;
+}
+
+/** Same game, clock and mode (any size). */
+function sameKind(a: QueuePool, b: QueuePool): boolean {
+  return a.game === b.game && a.clock === b.clock && a.ranked === b.ranked;
+}
+
+/** Players a table of `pool` may be formed from now: its size's and the any-size players' (every size's, for any). */
+function waitingFor(s: Store, pool: QueuePool): number {
+  return s.queueCounts.filter((c) => sameKind(c, pool) && (pool.seats === "any" || c.seats === pool.seats || c.seats === "any")).reduce((n, c) => n + c.queued, 0);
 }
 
 function queuedForGame(s: Store, game: string): number {
@@ -95,7 +108,7 @@ function needsAccount(s: Store): TemplateResult {
 // ---- the lobby panel ----------------------------------------------------------------------
 
 /** `picked`: ranked or casual as chosen (null: ranked for an account, casual for a guest). */
-const form = { game: "", seats: 0, clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, error: "", busy: false };
+const form = { game: "", seats: 0 as number | "any", clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, error: "", busy: false };
 
 function chosenGame(s: Store): GameInfo | undefined {
   const games = queueGames(s);
@@ -107,7 +120,7 @@ function chosenGame(s: Store): GameInfo | undefined {
     form.clock = "";
   }
   if (g) {
-    if (form.seats < minSeats(g) || form.seats > g.maxPlayers) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
+    if (form.seats !== "any" && (form.seats < minSeats(g) || form.seats > g.maxPlayers)) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
     if (!g.clocks.some((c) => c.id === form.clock)) form.clock = g.clocks[0]?.id ?? "none";
   }
   return g;
@@ -136,7 +149,7 @@ function joinForm(s: Store): TemplateResult {
     s.changed();
   };
   const pool: QueuePool | null = g ? { game: g.id, seats: form.seats, clock: form.clock, ranked: form.ranked } : null;
-  const here = pool ? (s.queueCounts.find((c) => samePool(c, pool))?.queued ?? 0) : 0;
+  const here = pool ? waitingFor(s, pool) : 0;
   return html`<form class="qp-form" data-testid="qp-form" @submit=${async (e: Event) => {
     e.preventDefault();
     if (!canPlay || form.busy || !g) return;
@@ -159,8 +172,12 @@ function joinForm(s: Store): TemplateResult {
           })}
         </select></label>
       <label class="qp-field"><span>Players</span>
-        <select id="qp-seats" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ seats: Number((e.target as HTMLSelectElement).value) })}>
+        <select id="qp-seats" ?disabled=${!canPlay || !g} @change=${(e: Event) => {
+          const v = (e.target as HTMLSelectElement).value;
+          upd({ seats: v === "any" ? "any" : Number(v) });
+        }}>
           ${g ? Array.from({ length: g.maxPlayers - minSeats(g) + 1 }, (_, i) => minSeats(g) + i).map((n) => html`<option value=${n} ?selected=${n === form.seats}>${n}</option>`) : nothing}
+          ${g && g.maxPlayers > minSeats(g) ? html`<option value="any" ?selected=${form.seats === "any"}>Any (${minSeats(g)}–${g.maxPlayers})</option>` : nothing}
         </select></label>
       <label class="qp-field"><span>Clock</span>
         <select id="qp-clock" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>

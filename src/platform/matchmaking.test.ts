@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compatible, formTables, parsePoolKey, poolKey, queueRating, ratingWindow, WINDOW_MAX, type Waiting } from "./matchmaking.js";
+import { compatible, formTables, parsePoolKey, poolKey, queueRating, ratingWindow, tableSeats, WINDOW_MAX, type Waiting } from "./matchmaking.js";
 import { seededRandom } from "../games/testing.js";
 
 const T0 = 1_700_000_000_000;
@@ -11,7 +11,12 @@ describe("pool keys and queue ratings", () => {
     const p = { game: "goblin-market", seats: 4, clock: "standard", mode: "ranked" as const };
     expect(poolKey(p)).toBe("goblin-market/4/standard/ranked");
     expect(parsePoolKey(poolKey(p))).toEqual(p);
-    for (const bad of ["", "a/b/c", "g/0/standard/ranked", "g/2.5/x/casual", "g/04/x/casual", "g/2/x/rated", "/2/x/casual", "g/2//casual", "g/2/x/casual/extra"]) {
+    const any = { ...p, seats: "any" as const };
+    expect(poolKey(any)).toBe("goblin-market/any/standard/ranked");
+    expect(parsePoolKey(poolKey(any))).toEqual(any);
+    expect(() => tableSeats(any)).toThrow();
+    expect(tableSeats(p)).toBe(4);
+    for (const bad of ["", "a/b/c", "g/0/standard/ranked", "g/Any/x/casual", "g/anything/x/casual", "g/2.5/x/casual", "g/04/x/casual", "g/2/x/rated", "/2/x/casual", "g/2//casual", "g/2/x/casual/extra"]) {
       expect(parsePoolKey(bad)).toBeNull();
     }
   });

@@ -3,9 +3,12 @@
  * every node forms the same tables from the same queue and tests move time by hand.
  *
  * Pools. Players queue in a pool: one game, one table size, one clock preset, ranked or casual.
- * Only players of the same pool are matched together. The pool key is one string,
- * `<game>/<seats>/<clock>/<ranked|casual>`, e.g. `goblin-market/4/standard/ranked` (`none` is the
- * casual "no clock" choice).
+ * Only players of the same pool are matched together, except that a player may queue for any table
+ * size (the pool `<game>/any/<clock>/<mode>`): they may be seated at a table of every size of that
+ * game, clock and mode, with the players of that size's pool and others of `any` (queue-service.ts
+ * tries the largest size first). The pool key is one string, `<game>/<seats>/<clock>/<ranked|casual>`,
+ * e.g. `goblin-market/4/standard/ranked` (`none` is the casual "no clock" choice). A table found is
+ * always of one size: its match names that size's pool.
  *
  * Rating window. A player's queue rating is their displayed rating for that game
  * (protocol/rating-display.ts, round(1500 + 30 (mu − 25))); a provisional (sigma > 7) or unrated
@@ -46,9 +49,13 @@ const SEARCH_BUDGET = 2_000;
 
 export type PoolMode = "ranked" | "casual";
 
+/** A pool's size for players who take a table of any size the game allows. */
+export const ANY_SEATS = "any";
+
 export interface PoolSpec {
   game: string;
-  seats: number;
+  /** The table size, or ANY_SEATS. */
+  seats: number | typeof ANY_SEATS;
   /** A clock preset id, or "none" (casual only). */
   clock: string;
   mode: PoolMode;
@@ -64,10 +71,16 @@ export function parsePoolKey(key: string): PoolSpec | null {
   const parts = key.split("/");
   if (parts.length !== 4) return null;
   const [game, seatsText, clock, mode] = parts as [string, string, string, string];
-  const seats = Number(seatsText);
-  if (!game || !clock || !Number.isInteger(seats) || seats < 1 || String(seats) !== seatsText) return null;
+  const seats = seatsText === ANY_SEATS ? ANY_SEATS : Number(seatsText);
+  if (!game || !clock || (seats !== ANY_SEATS && (!Number.isInteger(seats) || seats < 1 || String(seats) !== seatsText))) return null;
   if (mode !== "ranked" && mode !== "casual") return null;
   return { game, seats, clock, mode };
+}
+
+/** The size of a table's pool (a match always names one size). */
+export function tableSeats(pool: PoolSpec): number {
+  if (pool.seats === ANY_SEATS) throw new Error(`a table's pool names its size, not "${ANY_SEATS}"`);
+  return pool.seats;
 }
 
 /** The rating a player queues with: the displayed rating; provisional or unrated counts as 1500. */

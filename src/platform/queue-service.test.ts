@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryQueueStore, RedisQueueStore, type PendingMatch, type QueueEntry, type QueueStore } from "./queue-store.js";
 import { ACCEPT_MS, LEASE_MS, QueueService, type QueuePlayer, type QueueServiceOptions } from "./queue-service.js";
-import type { PoolSpec } from "./matchmaking.js";
+import { tableSeats, type PoolSpec } from "./matchmaking.js";
 import { AppError } from "./errors.js";
 import { seededRandom } from "../games/testing.js";
 
@@ -115,6 +115,48 @@ describe.each(factories)("quick play service ($name)", ({ shared }) => {
     expect(await service.leave("a")).toBe(true);
     expect(await service.leave("a")).toBe(false);
     expect(await service.status("a")).toBeNull();
+  });
+
+  it("seats players queued for any size at the largest table that forms, with that size's players, each once", async () => {
+    const clock = new Clock();
+    const n = node(shared()(), clock, "n");
+    const ANY = { ...GM4, seats: "any" };
+    expect(await code(n.service.join(account("x"), { ...ANY, seats: "all" }, null))).toBe("BAD_SEATS");
+    expect(await code(n.service.join(account("x"), { ...ANY, game: "aucteraden" }, null))).toBe("BAD_SEATS"); // solitaire
+    // One wants exactly three (the longest waiter), three take any size, two want exactly five.
+    await n.service.join(account("three"), { ...GM4, seats: 3 }, null);
+    clock.t += 1_000;
+    for (const id of ["f1", "f2", "f3"]) expect(await n.service.join(account(id), ANY, null)).toMatchObject({ entry: { pool: "goblin-market/any/standard/ranked" } });
+    clock.t += 1_000;
+    for (const id of ["five1", "five2"]) await n.service.join(account(id), { ...GM4, seats: 5 }, null);
+    const round = await n.service.tick();
+    // The largest table first: five (two who asked for it and the three flexible ones); nobody left for three.
+    expect(round.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId).sort()])).toEqual([
+      ["goblin-market/5/standard/ranked", ["f1", "f2", "f3", "five1", "five2"]],
+    ]);
+    expect(round.lostClaims).toBe(0);
+    expect(await n.service.counts()).toEqual({ "goblin-market/3/standard/ranked": 1 });
+    // One of them declines: the flexible ones go back to any, the five to five.
+    await n.service.decline("five1", round.proposed[0]!.id);
+    expect(await n.service.counts()).toEqual({ "goblin-market/3/standard/ranked": 1, "goblin-market/5/standard/ranked": 1, "goblin-market/any/standard/ranked": 3 });
+    // Five cannot form now (four want it), nor four (only the three flexible players): three can,
+    // with "three" and the two flexible players who waited longest.
+    const next = await n.service.tick();
+    expect(next.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId)])).toEqual([["goblin-market/3/standard/ranked", ["three", "f1", "f2"]]]);
+    expect(await n.service.counts()).toEqual({ "goblin-market/5/standard/ranked": 1, "goblin-market/any/standard/ranked": 1 });
+    // The ready match names its size: the room is made for three.
+    for (const id of ["f1", "f2", "three"]) await n.service.accept(id, next.proposed[0]!.id);
+    expect(n.ready.map((r) => [r.pool.seats, r.players.length])).toEqual([[3, 3]]);
+  });
+
+  it("fills an any-size casual player's table with bots at the smallest size", async () => {
+    const clock = new Clock();
+    const n = node(shared()(), clock, "n");
+    await n.service.join(guest("g"), { game: "goblin-market", seats: "any", clock: "none", ranked: false, botsAfterMs: 10_000 }, null);
+    expect((await n.service.tick()).proposed).toEqual([]);
+    clock.t += 10_000;
+    const round = await n.service.tick();
+    expect(round.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId), m.bots])).toEqual([["goblin-market/3/none/casual", ["g"], 2]]);
   });
 
   it("matches within rating windows that widen with the wait, then seats everyone who accepts", async () => {
@@ -257,8 +299,8 @@ describe.each(factories)("quick play service ($name)", ({ shared }) => {
     expect(readies.length).toBe(everyProposal.length);
     expect(new Set(readies.map((r) => r.match.id)).size).toBe(readies.length);
     for (const r of readies) {
-      expect(r.players).toHaveLength(r.pool.seats);
-      expect(new Set(r.players.map((p) => p.playerId)).size).toBe(r.pool.seats);
+      expect(r.players).toHaveLength(tableSeats(r.pool));
+      expect(new Set(r.players.map((p) => p.playerId)).size).toBe(tableSeats(r.pool));
       for (const p of r.players) {
         expect(seatedIn.has(p.playerId), `${p.playerId} seated twice`).toBe(false);
         seatedIn.set(p.playerId, r.match.id);

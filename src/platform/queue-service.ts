@@ -31,7 +31,7 @@ import { randomBytes } from "node:crypto";
 import { findGame } from "../games/registry.js";
 import { parseClock, NO_CLOCK } from "./clocks.js";
 import { err } from "./errors.js";
-import { formTables, parsePoolKey, poolKey, queueRating, type PoolSpec } from "./matchmaking.js";
+import { ANY_SEATS, formTables, parsePoolKey, poolKey, queueRating, type PoolSpec } from "./matchmaking.js";
 import type { MatchOutcome, PendingMatch, QueueEntry, QueueStatus, QueueStore } from "./queue-store.js";
 
 /** A queued player's entry lives this long after its node last refreshed it. */
@@ -53,6 +53,7 @@ export interface QueuePlayer {
 
 export interface QueueRequest {
   game: unknown;
+  /** A table size, or "any": every size the game allows. */
   seats: unknown;
   /** A clock preset id ("none": no clock, casual only); absent: the game's default. */
   clock?: unknown;
@@ -100,15 +101,16 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
   if (!game) throw err("UNKNOWN_GAME", "Pick one of the games this server offers.");
   const seats = input.seats;
   const low = Math.max(2, game.minPlayers);
-  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < low || seats > game.maxPlayers) {
-    throw err("BAD_SEATS", game.maxPlayers < 2 ? `${game.name} is played alone: there is no one to match you with.` : `Quick play for ${game.name} takes ${low} to ${game.maxPlayers} players.`);
+  if (game.maxPlayers < 2) throw err("BAD_SEATS", `${game.name} is played alone: there is no one to match you with.`);
+  if (seats !== ANY_SEATS && (typeof seats !== "number" || !Number.isInteger(seats) || seats < low || seats > game.maxPlayers)) {
+    throw err("BAD_SEATS", `Quick play for ${game.name} takes ${low} to ${game.maxPlayers} players, or any of those ("any").`);
   }
   const ranked = input.ranked ?? true;
   if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
   if (ranked && !player.account) {
     throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (Account, then Register), or queue casual as a guest.");
   }
-  const clock = parseClock(game, input.clock, ranked, seats);
+  const clock = parseClock(game, input.clock, ranked, seats === ANY_SEATS ? low : seats);
   const b = input.botsAfterMs ?? null;
   if (b !== null) {
     if (ranked) throw err("RANKED_NO_BOTS", "Ranked games are between people only; queue casual to allow bots.");
@@ -116,7 +118,40 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
       throw err("BAD_BOTS_WAIT", `Choose a bot wait between ${BOTS_AFTER_MIN_MS / 1000} seconds and ${BOTS_AFTER_MAX_MS / 60_000} minutes, or none.`);
     }
   }
-  return { pool: { game: game.id, seats, clock: clock?.id ?? NO_CLOCK, mode: ranked ? "ranked" : "casual" }, botsAfterMs: b as number | null };
+  return { pool: { game: game.id, seats: seats as number | typeof ANY_SEATS, clock: clock?.id ?? NO_CLOCK, mode: ranked ? "ranked" : "casual" }, botsAfterMs: b as number | null };
+}
+
+/** One game, clock and mode's pools with players: the sizes to form tables of (largest first), and whether its any pool has players. */
+interface PoolGroup {
+  base: PoolSpec;
+  /** Sizes whose own pool has players. */
+  exact: Set<number>;
+  any: boolean;
+  /** Largest first: the exact sizes, and with `any` every size the game allows. */
+  sizes: number[];
+}
+
+/** The pools with players (counts by pool key), grouped by game, clock and mode, in key order. */
+export function poolGroups(counts: Record<string, number>): PoolGroup[] {
+  const groups = new Map<string, PoolGroup>();
+  for (const key of Object.keys(counts).sort()) {
+    const pool = parsePoolKey(key);
+    if (!pool || counts[key]! < 1) continue;
+    const id = `${pool.game}/${pool.clock}/${pool.mode}`;
+    const g = groups.get(id) ?? { base: pool, exact: new Set<number>(), any: false, sizes: [] };
+    if (pool.seats === ANY_SEATS) g.any = true;
+    else g.exact.add(pool.seats);
+    groups.set(id, g);
+  }
+  const out: PoolGroup[] = [];
+  for (const g of groups.values()) {
+    const sizes = new Set(g.exact);
+    const game = g.any ? findGame(g.base.game) : undefined;
+    if (game) for (let n = Math.max(2, game.minPlayers); n <= game.maxPlayers; n++) sizes.add(n);
+    g.sizes = [...sizes].sort((a, b) => b - a);
+    out.push(g);
+  }
+  return out;
 }
 
 const checkId = (v: unknown, what: string): string => {
@@ -272,22 +307,32 @@ export class QueueService {
         await this.afterFailed(o, "timeout");
       }
     }
-    const counts = await this.store.counts();
-    for (const key of Object.keys(counts).sort()) {
-      const pool = parsePoolKey(key);
-      if (!pool || counts[key]! < 1) continue;
-      const waiting = await this.store.waiting(key);
-      for (const table of formTables(waiting, now, pool.seats)) {
-        const match = await this.store.claim(
-          { id: this.newId(), pool: key, playerIds: table.players.map((p) => p.playerId), bots: table.bots, proposedAt: now, deadline: now + this.acceptMs },
-          now,
-        );
-        if (!match) {
-          result.lostClaims++;
-          continue;
+    for (const group of poolGroups(await this.store.counts())) {
+      // Players of the any pool may sit at a table of each size: the largest first, each seated once.
+      const anyKey = group.any ? poolKey({ ...group.base, seats: ANY_SEATS }) : undefined;
+      const flexible = anyKey ? await this.store.waiting(anyKey) : [];
+      const taken = new Set<string>();
+      const smallest = group.sizes[group.sizes.length - 1];
+      for (const seats of group.sizes) {
+        const key = poolKey({ ...group.base, seats });
+        const own = group.exact.has(seats) ? await this.store.waiting(key) : [];
+        // Bots seat an any-size player at the smallest table only (the fewest bots for them).
+        const others = flexible.filter((w) => !taken.has(w.playerId)).map((w) => (seats === smallest ? w : { ...w, botsAfterMs: null }));
+        const waiting = [...own, ...others];
+        if (waiting.length === 0) continue;
+        for (const table of formTables(waiting, now, seats)) {
+          const match = await this.store.claim(
+            { id: this.newId(), pool: key, ...(anyKey ? { alsoFrom: anyKey } : {}), playerIds: table.players.map((p) => p.playerId), bots: table.bots, proposedAt: now, deadline: now + this.acceptMs },
+            now,
+          );
+          if (!match) {
+            result.lostClaims++;
+            continue;
+          }
+          for (const p of match.players) taken.add(p.playerId);
+          result.proposed.push(match);
+          await this.opts.onProposed?.(match);
         }
-        result.proposed.push(match);
-        await this.opts.onProposed?.(match);
       }
     }
     await this.opts.onTick?.(result);

@@ -149,6 +149,28 @@ describe.each(factories)("queue store contract ($name)", ({ make }) => {
     expect((await store.counts())[POOL] ?? 0).toBe(6 - seated.length);
   });
 
+  it("claims a table of one size with players of that size's any pool too, and puts them back there", async () => {
+    const ANY = "goblin-market/any/standard/ranked";
+    await store.join(entry("a", T0), T0 + LEASE);
+    await store.join(entry("f", T0 + 500, ANY), T0 + LEASE);
+    await store.join(entry("g", T0 + 600, ANY), T0 + LEASE);
+    await store.join(entry("t", T0 + 700, OTHER), T0 + LEASE);
+    expect(await store.counts()).toEqual({ [POOL]: 1, [ANY]: 2, [OTHER]: 1 });
+    const claim = (id: string, playerIds: string[], alsoFrom?: string) =>
+      store.claim({ id, pool: POOL, ...(alsoFrom ? { alsoFrom } : {}), playerIds, bots: 0, proposedAt: T0 + 100, deadline: T0 + 10_000 }, T0 + 100);
+    // Without alsoFrom only the pool's own players; never a third pool's.
+    expect(await claim("m0", ["a", "f", "g"])).toBeNull();
+    expect(await claim("m0", ["a", "f", "t"], ANY)).toBeNull();
+    const m = await claim("m1", ["a", "f", "g"], ANY);
+    expect(m).toMatchObject({ pool: POOL, players: [entry("a", T0), entry("f", T0 + 500, ANY), entry("g", T0 + 600, ANY)] });
+    expect(await store.counts()).toEqual({ [OTHER]: 1 });
+    // g declines: a goes back to its size, f to any, with their join times.
+    await store.decline("m1", "g", T0 + 1_000 + LEASE);
+    expect((await store.waiting(POOL)).map((e) => e.playerId)).toEqual(["a"]);
+    expect((await store.waiting(ANY)).map((e) => [e.playerId, e.joinedAt])).toEqual([["f", T0 + 500]]);
+    expect(await store.status("f", T0 + 2_000)).toMatchObject({ state: "queued", entry: { pool: ANY }, place: 1, queued: 1 });
+  });
+
   describe("answers", () => {
     const setup = async () => {
       await store.join(entry("a", T0), T0 + LEASE);

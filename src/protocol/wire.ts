@@ -193,7 +193,8 @@ export type RoomState = RoomView | RoomUpdate;
 /** A quick play pool: one game, table size, clock preset ("none": no clock) and mode. */
 export interface QueuePool {
   game: string;
-  seats: number;
+  /** A table size, or "any": every size the game allows (a table found always names its size). */
+  seats: number | "any";
   clock: string;
   ranked: boolean;
 }

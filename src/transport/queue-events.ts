@@ -21,7 +21,7 @@ import type { Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
-import { parsePoolKey, ratingWindow, type PoolSpec } from "../platform/matchmaking.js";
+import { parsePoolKey, ratingWindow, tableSeats, type PoolSpec } from "../platform/matchmaking.js";
 import type { PendingMatch, QueueEntry, QueueStatus } from "../platform/queue-store.js";
 import { parseQueueRequest, type FailReason, type QueueService } from "../platform/queue-service.js";
 import type { RoomService } from "../platform/room-service.js";
@@ -184,7 +184,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
     try {
       const room = await service.createMatchRoom(
         players.map((p) => ({ id: p.playerId, name: p.name, account: p.account })),
-        { game: pool.game, seats: pool.seats, clock: pool.clock, ranked: pool.mode === "ranked" },
+        { game: pool.game, seats: tableSeats(pool), clock: pool.clock, ranked: pool.mode === "ranked" },
         match.bots,
       );
       roomId = room.id;

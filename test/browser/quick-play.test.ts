@@ -32,7 +32,7 @@ if (!available) {
 }
 
 /** Choose a pool in the lobby's Quick play panel and press the button. */
-async function quickPlay(page: Page, opts: { game: string; seats: number; ranked: boolean; botsAfter?: string }): Promise<void> {
+async function quickPlay(page: Page, opts: { game: string; seats: number | "any"; ranked: boolean; botsAfter?: string }): Promise<void> {
   const panel = page.getByTestId("quick-play-panel");
   await panel.waitFor();
   await page.locator(`#qp-game option[value="${opts.game}"]`).waitFor({ state: "attached" });
@@ -147,7 +147,7 @@ describe.skipIf(!available)("quick play in chromium", () => {
     await tab2.close();
     // A refusal comes back in the server's own words.
     expect(await page.evaluate(`window.goblinBazaar.queueRequest("queue:join", { game: "goblin-market", seats: 9, ranked: false })`)).toBe(
-      "Quick play for Goblin Market takes 3 to 6 players.",
+      "Quick play for Goblin Market takes 3 to 6 players, or any of those (\"any\").",
     );
     await expect.poll(() => panel.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("0");
     await context.close();
@@ -185,12 +185,16 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await expect.poll(() => page.getByTestId("queue-place").textContent(), { timeout: 5000 }).toBe(String(i + 1));
       expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4 players · Ranked");
     }
-    // The fourth sees three waiting for exactly this table before joining them.
+    // The fourth sees three waiting for exactly this table, and takes a table of any size: the
+    // three who wait for four are a table of four with them.
     const last = byName[names[3]!]!;
     await expect.poll(() => last.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("3");
     await last.selectOption("#qp-seats", "4");
     await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).toContain("3 players waiting");
-    await quickPlay(last, { game: "goblin-market", seats: 4, ranked: true });
+    expect(await last.locator('#qp-seats option[value="any"]').textContent()).toBe("Any (3–6)");
+    await last.selectOption("#qp-seats", "any");
+    await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).toContain("3 players waiting");
+    await quickPlay(last, { game: "goblin-market", seats: "any", ranked: true });
 
     // A table is found: everyone gets the dialog, with the four names and a countdown.
     for (const name of names) {
@@ -199,6 +203,7 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await dialog.waitFor();
       expect(await page.getByRole("dialog").count()).toBe(1);
       expect((await dialog.locator(".qp-name").allTextContents()).sort()).toEqual([...names].sort());
+      expect(await dialog.locator(".qp-pool").textContent()).toContain("Goblin Market · 4 players · Ranked"); // Tansy's too
       // Whom they are about to play, with each one's rating in the game.
       await expect.poll(() => dialog.getByTestId("queue-player-rating").count(), { timeout: 5000 }).toBe(4);
       const rated = Object.fromEntries(
