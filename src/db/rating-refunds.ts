@@ -124,6 +124,7 @@ async function refund(tx: Prisma.TransactionClient, closedId: string, now: numbe
   if (games.length === 0) return { gamesLookedAt: 0, refunds: [] };
   const seatRows = await tx.gameSeat.findMany({
     where: { gameId: { in: games.map((g) => g.id) } },
+    orderBy: [{ gameId: "asc" }, { seat: "asc" }],
     select: { gameId: true, seat: true, playerId: true, place: true, forfeit: true, muBefore: true, sigmaBefore: true, muAfter: true },
   });
   const seatsOf = new Map<string, RefundSeat[]>();

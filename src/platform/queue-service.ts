@@ -3,8 +3,9 @@
  *
  * Any number of nodes run a QueueService on the same store. `tick()` (every node calls it, e.g.
  * every second) does one round: refresh the leases of this node's players, drop expired leases,
- * end matches past their accept deadline, then for every pool form tables (matchmaking.ts) and
- * claim them. A claim is atomic in the store, so when two nodes form overlapping tables one claim
+ * end matches past their accept deadline, then for every game, clock and mode form tables of each
+ * size, largest first, from that size's pool and the players who take any size (matchmaking.ts),
+ * and claim them. A claim is atomic in the store, so when two nodes form overlapping tables one claim
  * wins and the other changes nothing: nobody is seated twice. A claimed table is a pending match;
  * `onProposed` asks its players to accept (the caller delivers it to them, wherever they are
  * connected). When the last player accepts, the node handling that accept completes the match
