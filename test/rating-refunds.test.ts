@@ -136,4 +136,27 @@ describe.each(backends())("rating refunds ($name)", (backend) => {
     const points = both.find((r) => r.body.refunds.length > 0)!.body.refunds.find((r: { name: string }) => r.name === "Kim").points as number;
     expect((await ratingOf(kim!.player.id)).mu).toBeCloseTo(kimBefore.mu + points / RATING_SCALE, 9);
   });
+
+  it("closing with --refund closes and refunds in one command", async () => {
+    const url = srv.server.url;
+    const [ozz, pia, quin] = await Promise.all(["Ozz", "Pia", "Quin"].map((n) => account(url, n)));
+    const p = (a: typeof ozz) => ({ id: a!.player.id, name: a!.player.name });
+    const g = rec([p(ozz), p(pia), p(quin)], [1, 2, 3], now - 3_600_000);
+    await recordFinishedGame(srv.db, g);
+    const owed = [Math.round(await lossIn(g.roomId, ozz!.player.id, pia!.player.id)), Math.round(await lossIn(g.roomId, ozz!.player.id, quin!.player.id))];
+    const done = await cli("close", "Ozz", "--refund", "an", "engine");
+    expect(done.code).toBe(0);
+    expect(done.out).toEqual([
+      "Closed Ozz.",
+      "Games resigned: none; open rooms left: none; quick play queue left: no.",
+      "Gave back rating to 2 players for the 1 ranked game of Ozz in the last 5 days:",
+      `    Pia  goblin-market  +${owed[0]}  (1 game)`,
+      `    Quin  goblin-market  +${owed[1]}  (1 game)`,
+    ]);
+    expect((await srv.db.prisma.account.findUniqueOrThrow({ where: { playerId: ozz!.player.id } })).closedReason).toBe("an engine");
+    // A refund flag that is not true or false is refused, and nothing is closed.
+    const bad = await fetch(`${url}/api/admin/accounts/Pia/close`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "x", refund: "yes" }) });
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, "BAD_REQUEST"]);
+    expect((await srv.db.prisma.account.findUniqueOrThrow({ where: { playerId: pia!.player.id } })).closedAt).toBeNull();
+  });
 });

@@ -215,11 +215,17 @@ export class Moderation {
     return this.close(v.player.id, "player", null);
   }
 
-  /** The operators close an account by name, saying why (shown to its player when they try to log in). */
-  async closeByOperators(name: unknown, reason: unknown): Promise<ClosingResult & { name: string }> {
+  /**
+   * The operators close an account by name, saying why (shown to its player when they try to log
+   * in); with `refund`, then give back the rating it cost others (refundRatings).
+   */
+  async closeByOperators(name: unknown, reason: unknown, opts: { refund?: boolean } = {}): Promise<ClosingResult & { name: string; refund?: RefundResult & { days: number } }> {
     const a = await this.account(name);
     const why = noteText(reason, OPERATOR_NOTE_MAX, "BAD_REASON", "The reason");
-    return { name: a.name, ...(await this.close(a.playerId, "operators", why)) };
+    const closing = { name: a.name, ...(await this.close(a.playerId, "operators", why)) };
+    if (!opts.refund) return closing;
+    const { name: _name, ...refund } = await this.refundRatings(`id:${a.playerId}`);
+    return { ...closing, refund };
   }
 
   /**

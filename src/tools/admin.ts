@@ -8,7 +8,7 @@
  *   reports [--all] [--limit N]     open reports (--all: resolved ones too), newest first
  *   resolve <report id> <note...>   mark a report dealt with
  *   show <name>                     an account: closed or not, sessions, reports against it
- *   close <name> <reason...>        close an account (the player is shown the reason)
+ *   close <name> <reason...> [--refund]  close an account (the player is shown the reason); --refund: and refund
  *   reopen <name>                   open it again
  *   forgive <name>                  forgive the ranked games it left (its ranked play is not paused for them)
  *   refund <name>                   give back the rating players lost to it (closed by the operators) in its recent ranked games
@@ -25,6 +25,7 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   resolve <report id> <note...>   mark a report dealt with, with a note
   show <name>                     an account: closed or not, live sessions, reports against it
   close <name> <reason...>        close an account; its player is shown the reason at login
+                                  (add --refund for a cheater: then as refund <name>)
   reopen <name>                   open a closed account again
   forgive <name>                  forgive the ranked games it left: its ranked play is no longer paused for them
   refund <name>                   for an account you closed: give back the rating players lost to it
@@ -41,6 +42,17 @@ function reportLines(r: any): string[] {
   return [
     `${r.id}  ${day(r.createdAt)}  ${r.reason.toUpperCase()}  ${r.reporter.name} reported ${r.target.name}${r.target.closed ? " (closed)" : ""}${where}  [${state}]`,
     ...String(r.text).split("\n").map((l: string) => `    ${l}`),
+  ];
+}
+
+/** What a refund (refund-ratings, or close --refund) gave back, as lines. */
+function refundLines(name: string, r: any): string[] {
+  const looked = `${r.gamesLookedAt} ranked game${r.gamesLookedAt === 1 ? "" : "s"} of ${name} in the last ${r.days} days`;
+  const given = r.refunds.filter((x: any) => x.points > 0);
+  if (r.refunds.length === 0) return [`Nobody is owed rating for the ${looked} (none, or refunded already); nothing changed.`];
+  return [
+    `Gave back rating to ${given.length} player${given.length === 1 ? "" : "s"} for the ${looked}:`,
+    ...r.refunds.map((x: any) => `    ${x.name}  ${x.gameType}  ${x.points > 0 ? `+${x.points}` : "0 (climbed since)"}  (${x.games} game${x.games === 1 ? "" : "s"})`),
   ];
 }
 
@@ -67,20 +79,17 @@ export function describeReply(command: string, body: Reply): string[] {
     }
     case "close": {
       const gaveUp = `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`;
-      if (body.closed) return [`Closed ${body.name}.`, gaveUp];
-      return body.resigned.length + body.left.length > 0 || body.leftQueue ? [`${body.name} was closed already; what it still held is given up now.`, gaveUp] : [`${body.name} was closed already; nothing changed.`];
+      const refunded = body.refund ? refundLines(body.name, body.refund) : [];
+      if (body.closed) return [`Closed ${body.name}.`, gaveUp, ...refunded];
+      return [
+        ...(body.resigned.length + body.left.length > 0 || body.leftQueue ? [`${body.name} was closed already; what it still held is given up now.`, gaveUp] : [`${body.name} was closed already; nothing changed.`]),
+        ...refunded,
+      ];
     }
     case "forgive":
       return [body.forgiven === 0 ? `${body.name} had no leaves to forgive; nothing changed.` : `Forgave ${body.forgiven} leave${body.forgiven === 1 ? "" : "s"} of ${body.name}: they no longer pause their ranked play.`];
-    case "refund": {
-      const looked = `${body.gamesLookedAt} ranked game${body.gamesLookedAt === 1 ? "" : "s"} of ${body.name} in the last ${body.days} days`;
-      const given = body.refunds.filter((r: any) => r.points > 0);
-      if (body.refunds.length === 0) return [`Nobody is owed rating for the ${looked} (none, or refunded already); nothing changed.`];
-      return [
-        `Gave back rating to ${given.length} player${given.length === 1 ? "" : "s"} for the ${looked}:`,
-        ...body.refunds.map((r: any) => `    ${r.name}  ${r.gameType}  ${r.points > 0 ? `+${r.points}` : "0 (climbed since)"}  (${r.games} game${r.games === 1 ? "" : "s"})`),
-      ];
-    }
+    case "refund":
+      return refundLines(body.name, body);
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
     case "chat":
@@ -114,9 +123,12 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "show":
       if (!rest[0]) return { error: "show needs an account's name" };
       return { method: "GET", path: `/api/admin/accounts/${name(words(rest))}` };
-    case "close":
-      if (!rest[0] || !words(rest.slice(1))) return { error: "close needs an account's name and a reason (a name with spaces: quote it)" };
-      return { method: "POST", path: `/api/admin/accounts/${name(rest[0])}/close`, body: { reason: words(rest.slice(1)) } };
+    case "close": {
+      const refund = rest.includes("--refund");
+      const text = rest.filter((w) => w !== "--refund");
+      if (!text[0] || !words(text.slice(1))) return { error: "close needs an account's name and a reason (a name with spaces: quote it)" };
+      return { method: "POST", path: `/api/admin/accounts/${name(text[0])}/close`, body: { reason: words(text.slice(1)), ...(refund ? { refund: true } : {}) } };
+    }
     case "chat":
       if (!rest[0]) return { error: "chat needs a room id" };
       return { method: "GET", path: `/api/admin/rooms/${name(rest[0])}/chat` };

@@ -28,13 +28,22 @@ const report = obj({
   reporter: who,
   target: obj({ id: str("Player id."), name: str(), closed: bool("The reported account is closed now.") }),
 });
-const closing = okReply({
+const closingFields = {
   name: str("The account's name."),
   closed: bool("False: it was closed already, and nothing changed."),
   resigned: arrayOf(str(), "Rooms whose game was resigned."),
   left: arrayOf(str(), "Open rooms left."),
   leftQueue: bool("It was in the quick play queue, or had a table found."),
-});
+};
+const refundFields = {
+  days: int("How many days back its games were looked at."),
+  gamesLookedAt: int("Its ranked games looked at."),
+  refunds: arrayOf(obj({ playerId: str(), name: str(), gameType: str(), points: int("Display points given back (0: the player has climbed since)."), games: int("Games it covers.") }), "Given now, by player then game."),
+};
+const closingWithRefund = okReply(
+  { ...closingFields, refund: obj(refundFields, { description: "With refund: true only: the rating given back (as refund-ratings)." }) },
+  { optional: ["refund"] },
+);
 const nameParams = obj({ name: refusing(str("The account's name, any case."), "NO_SUCH_ACCOUNT", "Name an account.") });
 const noteField = (what: string) => refusing(str(`1 to ${OPERATOR_NOTE_MAX} characters.`), "BAD_REASON", `${what} must be 1 to ${OPERATOR_NOTE_MAX} characters.`);
 
@@ -97,17 +106,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
     }),
   }, async (req) => ({ ok: true, account: await moderation.accountInfo(req.params.name) }));
 
-  app.post<{ Params: { name: string }; Body: { reason: string } }>("/api/admin/accounts/:name/close", {
+  app.post<{ Params: { name: string }; Body: { reason: string; refund?: boolean } }>("/api/admin/accounts/:name/close", {
     ...guarded,
     schema: routeDoc({
       ...doc,
       summary: "Close an account (operators)",
-      description: "As the player's own closing (POST /api/account/close), with a reason the player is shown when they try to log in.",
+      description:
+        "As the player's own closing (POST /api/account/close), with a reason the player is shown when they try to log in. With refund: true (closing for cheating), then as refund-ratings: the rating its recent ranked games cost others is given back.",
       params: nameParams,
-      body: bodyOf({ reason: noteField("The reason") }),
-      response: { 200: closing, ...errors(400, 401, 404) },
+      body: bodyOf({ reason: noteField("The reason"), refund: refusing(bool("Give back the rating its recent ranked games cost others (refund-ratings)."), "BAD_REQUEST", "refund must be true or false.") }, { optional: ["refund"] }),
+      response: { 200: closingWithRefund, ...errors(400, 401, 404, 409) },
     }),
-  }, async (req) => ({ ok: true, ...(await moderation.closeByOperators(req.params.name, req.body.reason)) }));
+  }, async (req) => ({ ok: true, ...(await moderation.closeByOperators(req.params.name, req.body.reason, { refund: req.body.refund === true })) }));
 
   const message = obj({
     n: int("1, 2, ... in the room."), at: num("epoch ms"), from: obj({ id: str(), name: str(), account: bool() }, { optional: ["account"] }),
@@ -156,12 +166,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
         "For an account the operators closed: every player who lost rating to it in its ranked games of the last 5 days (its newest 40) gets it back, in display points per game type, at most 150. A game is refunded once, so repeating gives nothing twice.",
       params: nameParams,
       response: {
-        200: okReply({
-          name: str(),
-          days: int("How many days back its games were looked at."),
-          gamesLookedAt: int("Its ranked games looked at."),
-          refunds: arrayOf(obj({ playerId: str(), name: str(), gameType: str(), points: int("Display points given back (0: the player has climbed since)."), games: int("Games it covers.") }), "Given now, by player then game."),
-        }),
+        200: okReply({ name: str(), ...refundFields }),
         ...errors(401, 404, 409),
       },
     }),
