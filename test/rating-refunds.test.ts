@@ -95,6 +95,8 @@ describe.each(backends())("rating refunds ($name)", (backend) => {
     expect(me.body.refunds).toEqual([{ game: "goblin-market", points: owed.Ada, games: 1, at: now }]);
     const profile = await call("GET", "/api/players/Ada");
     expect(profile.body.ratings[0].rating).toBe(displayRating(before.Ada!.mu + owed.Ada / RATING_SCALE));
+    expect(profile.body.ratings[0].refunded).toBe(owed.Ada);
+    expect((await call("GET", "/api/players/Mal")).body.ratings[0].refunded).toBe(0);
     expect((await call("GET", "/api/me", (await account(url, "Nia")).token)).body.refunds).toEqual([]);
 
     // Once: again (twice at once) gives nothing.

@@ -169,6 +169,9 @@ function ratingCard(s: Store, r: ProfileRating): TemplateResult {
     </div>
     ${r.provisional ? html`<p class="muted small">Provisional: the rating settles after a few more rated games.</p>` : nothing}
     ${ratingChart(r.game, name, r.history, r.games)}
+    ${r.refunded > 0
+      ? html`<p class="muted small" data-testid="rating-refunded">Includes ${r.refunded} point${r.refunded === 1 ? "" : "s"} given back for games against a player the operators closed for breaking the rules.</p>`
+      : nothing}
     <p class="small"><a href=${`/leaderboards/${r.game}`} data-nav>${name} leaderboard</a></p>
   </section>`;
 }

@@ -5,7 +5,7 @@
  * (read here, written by the accounts code).
  */
 import { Prisma } from "../generated/prisma/client.js";
-import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA } from "../protocol/rating-display.js";
+import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
 import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
@@ -61,6 +61,8 @@ export async function profileRatings(db: Database, playerId: string): Promise<Pr
     ) AS h
     WHERE "n" <= ${HISTORY_POINTS}
     ORDER BY "gameType", "at" ASC, "gameId" ASC`;
+  const refunds = await db.prisma.ratingRefund.groupBy({ by: ["gameType"], where: { playerId }, _sum: { mu: true } });
+  const refundedBy = new Map(refunds.map((r) => [r.gameType, Math.round((r._sum.mu ?? 0) * RATING_SCALE)]));
   const winsBy = new Map(wins.map((w) => [w.gameType, Number(w.wins)]));
   const historyBy = new Map<string, HistoryPoint[]>();
   for (const p of points) {
@@ -77,6 +79,7 @@ export async function profileRatings(db: Database, playerId: string): Promise<Pr
     mu: r.mu,
     sigma: r.sigma,
     history: historyBy.get(r.gameType) ?? [],
+    refunded: refundedBy.get(r.gameType) ?? 0,
   }));
 }
 

@@ -52,6 +52,8 @@ export interface ProfileRating {
   sigma: number;
   /** Oldest first: one point per rated game (the last HISTORY_POINTS games at most). */
   history: HistoryPoint[];
+  /** Display points given back for games against accounts the operators closed (db/rating-refunds.ts), in all; the history's points do not show them. */
+  refunded: number;
 }
 
 export interface ProfileReply {

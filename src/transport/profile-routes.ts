@@ -54,6 +54,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
           ratings: arrayOf(obj({
             game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num(),
             history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
+            refunded: int("Display points given back for games against accounts closed for breaking the rules (not in the history's points)."),
           })),
           played: arrayOf(obj({ game: str(), games: int() })),
         }),

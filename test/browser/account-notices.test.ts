@@ -88,5 +88,10 @@ describe.skipIf(!available)("the lobby's account notices, in the browser", () =>
     await page.getByTestId("quick-play-panel").waitFor();
     await page.waitForTimeout(500);
     expect(await notice.count()).toBe(0);
+    // The profile says the rating includes it (the chart's points are the games').
+    await page.goto(`${url}/player/RefundRia`);
+    expect((await page.getByTestId("rating-refunded").textContent())!.trim()).toBe(
+      `Includes ${points} points given back for games against a player the operators closed for breaking the rules.`,
+    );
   });
 });
