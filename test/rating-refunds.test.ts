@@ -69,7 +69,7 @@ describe.each(backends())("rating refunds ($name)", (backend) => {
     expect((await cli("refund", "Nobody Here")).out[0]).toMatch(/^NO_SUCH_ACCOUNT: /);
 
     expect((await cli("close", "Mal", "played with an engine's help")).code).toBe(0);
-    expect((await cli("show", "Mal")).out).toContain("rating given back for its games: not yet (refund <name>)");
+    expect((await cli("show", "Mal")).out).toContain("rating given back for its games: none so far (refund <name> if it cheated)");
     const done = await cli("refund", "mal");
     expect(done.code).toBe(0);
     // Ada lost to Mal a day ago (not two days ago: she beat Mal then); Bea a day ago (not six days ago); Cy two days ago.

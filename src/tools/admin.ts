@@ -74,7 +74,7 @@ export function describeReply(command: string, body: Reply): string[] {
         ...a.leaves.map((l: any) => `    ${day(l.at)}  ${l.kind === "timeout" ? "ran out of time" : "never moved   "}  ${l.gameType}  room ${l.roomId}${l.forgiven ? "  (forgiven)" : ""}`),
         a.refunded
           ? `rating given back for its games: ${a.refunded.players} player${a.refunded.players === 1 ? "" : "s"}, ${a.refunded.games} game${a.refunded.games === 1 ? "" : "s"} (last ${day(a.refunded.lastAt)})`
-          : a.closedBy === "operators" ? "rating given back for its games: not yet (refund <name>)" : "rating given back for its games: none",
+          : a.closedBy === "operators" ? "rating given back for its games: none so far (refund <name> if it cheated)" : "rating given back for its games: none",
       ];
     }
     case "close": {
