@@ -12,18 +12,8 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import { serverNow } from "./clock.js";
 import { spellWait } from "../../src/protocol/durations.js";
+import type { LeaveStatus, RefundReceived as Refund } from "../../src/protocol/wire.js";
 
-interface LeaveStatus {
-  recent: number;
-  pausedUntil: number | null;
-}
-
-interface Refund {
-  game: string;
-  points: number;
-  games: number;
-  at: number;
-}
 
 const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], loading: false };
 const REFRESH_MS = 60_000;

@@ -8,13 +8,9 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { RoomView } from "./types.js";
 import type { Store } from "./store.js";
+import type { TableRating } from "../../src/protocol/profiles.js";
 
-export interface TableRating {
-  playerId: string;
-  rating: number;
-  provisional: boolean;
-  games: number;
-}
+export type { TableRating };
 
 /** By "<game>|<moment>|<ids>": the ratings (undefined while loading). */
 const cache = new Map<string, TableRating[] | "loading">();

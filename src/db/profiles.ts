@@ -7,7 +7,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
-import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating } from "../protocol/profiles.js";
+import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, TableRating } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
 import type { Database } from "./client.js";
 
@@ -47,12 +47,13 @@ export async function findProfileOwner(db: Database, key: string): Promise<Profi
 export async function profileRatings(db: Database, playerId: string): Promise<ProfileRating[]> {
   const ratings = await db.prisma.rating.findMany({ where: { playerId }, orderBy: { gameType: "asc" } });
   if (ratings.length === 0) return [];
-  const wins = await db.prisma.$queryRaw<Array<{ gameType: string; wins: number }>>`
+  const [wins, points, refunds] = await Promise.all([
+    db.prisma.$queryRaw<Array<{ gameType: string; wins: number }>>`
     SELECT g."gameType", count(*)::int AS "wins"
     FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId"
     WHERE s."playerId" = ${playerId} AND s."muAfter" IS NOT NULL AND s."place" = 1 AND s."forfeit" IS NULL
-    GROUP BY g."gameType"`;
-  const points = await db.prisma.$queryRaw<Array<{ gameType: string; gameId: string; at: Date; mu: number; sigma: number }>>`
+    GROUP BY g."gameType"`,
+    db.prisma.$queryRaw<Array<{ gameType: string; gameId: string; at: Date; mu: number; sigma: number }>>`
     SELECT "gameType", "gameId", "at", "mu", "sigma" FROM (
       SELECT g."gameType", g."id" AS "gameId", g."finishedAt" AS "at", s."muAfter" AS "mu", s."sigmaAfter" AS "sigma",
         row_number() OVER (PARTITION BY g."gameType" ORDER BY g."finishedAt" DESC, g."id" DESC) AS "n"
@@ -60,8 +61,10 @@ export async function profileRatings(db: Database, playerId: string): Promise<Pr
       WHERE s."playerId" = ${playerId} AND s."muAfter" IS NOT NULL AND s."sigmaAfter" IS NOT NULL
     ) AS h
     WHERE "n" <= ${HISTORY_POINTS}
-    ORDER BY "gameType", "at" ASC, "gameId" ASC`;
-  const refunds = await db.prisma.ratingRefund.groupBy({ by: ["gameType"], where: { playerId }, _sum: { mu: true } });
+    ORDER BY "gameType", "at" ASC, "gameId" ASC`,
+    // Rating given back (db/rating-refunds.ts): not in the history's points, which are the games'.
+    db.prisma.ratingRefund.groupBy({ by: ["gameType"], where: { playerId }, _sum: { mu: true } }),
+  ]);
   const refundedBy = new Map(refunds.map((r) => [r.gameType, Math.round((r._sum.mu ?? 0) * RATING_SCALE)]));
   const winsBy = new Map(wins.map((w) => [w.gameType, Number(w.wins)]));
   const historyBy = new Map<string, HistoryPoint[]>();
@@ -219,14 +222,6 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
       profile: profilePath({ playerId: r.playerId, account: r.account }),
     };
   });
-}
-
-/** One seated player's rating in a game, as the table shows it (GET /api/games/:game/ratings). */
-export interface TableRating {
-  playerId: string;
-  rating: number;
-  provisional: boolean;
-  games: number;
 }
 
 /** The ratings in `gameType` of those of `playerIds` who have one (the others are left out). */

@@ -24,6 +24,7 @@
 import { ordinal, rate } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
 import { RATING_SCALE } from "../protocol/rating-display.js";
+import type { RefundReceived } from "../protocol/wire.js";
 import type { Database } from "./client.js";
 import { isRetryable, MAX_ATTEMPTS, ratingRanks, TX_OPTIONS, type Forfeit } from "./finished-games.js";
 
@@ -179,7 +180,7 @@ async function refund(tx: Prisma.TransactionClient, closedId: string, now: numbe
 }
 
 /** A player's refunds received since `since` (epoch ms), newest first: one per refund and game type. */
-export async function refundsReceived(db: Database, playerId: string, since: number): Promise<Array<{ game: string; points: number; games: number; at: number }>> {
+export async function refundsReceived(db: Database, playerId: string, since: number): Promise<RefundReceived[]> {
   const rows = await db.prisma.$queryRaw<Array<{ gameType: string; at: Date; mu: number; games: number }>>`
     SELECT "gameType", "at", sum("mu")::double precision AS "mu", count(*)::int AS "games" FROM "RatingRefund"
     WHERE "playerId" = ${playerId} AND "at" >= ${new Date(since)}
@@ -187,4 +188,12 @@ export async function refundsReceived(db: Database, playerId: string, since: num
     HAVING sum("mu") > 0
     ORDER BY "at" DESC, "gameType"`;
   return rows.map((r) => ({ game: r.gameType, points: Math.round(Number(r.mu) * RATING_SCALE), games: Number(r.games), at: new Date(r.at).getTime() }));
+}
+
+/** The refunds given for games against `closedId`: players and games settled, and when last; null: none. */
+export async function refundsGivenFor(db: Database, closedId: string): Promise<{ players: number; games: number; lastAt: number } | null> {
+  const [r] = await db.prisma.$queryRaw<Array<{ players: number; games: number; lastAt: Date | null }>>`
+    SELECT count(DISTINCT "playerId")::int AS "players", count(DISTINCT "gameId")::int AS "games", max("at") AS "lastAt"
+    FROM "RatingRefund" WHERE "cheaterId" = ${closedId}`;
+  return r?.lastAt ? { players: Number(r.players), games: Number(r.games), lastAt: new Date(r.lastAt).getTime() } : null;
 }

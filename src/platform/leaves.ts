@@ -21,6 +21,7 @@ import type { Database } from "../db/client.js";
 import type { Logger } from "../logger.js";
 import { AppError, err } from "./errors.js";
 import { spellWait } from "../protocol/durations.js";
+import type { LeaveStatus } from "../protocol/wire.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -29,12 +30,7 @@ export const LEAVE_WINDOW_MS = 7 * 24 * HOUR;
 /** The pause a leave starts, by how many leaves the window holds when it is recorded (2, 3, 4, 5+). */
 export const PAUSES_MS = [15 * MIN, HOUR, 4 * HOUR, 24 * HOUR];
 
-export interface LeaveStatus {
-  /** Leaves within the window now. */
-  recent: number;
-  /** Until when ranked play is paused (epoch ms), or null: it is not. */
-  pausedUntil: number | null;
-}
+export type { LeaveStatus };
 
 /**
  * What a player's leaves (epoch ms, any order, forgiven ones left out) mean at `now`. Pure. Each

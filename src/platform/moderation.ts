@@ -25,7 +25,7 @@ import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import { removedMessage, type ChatMessage } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
-import { REFUND_DAYS, refundRatingsLostTo, type RefundResult } from "../db/rating-refunds.js";
+import { REFUND_DAYS, refundRatingsLostTo, refundsGivenFor, type RefundResult } from "../db/rating-refunds.js";
 import type { QueueService } from "./queue-service.js";
 import type { LeaveRecord, Leaves } from "./leaves.js";
 
@@ -370,10 +370,8 @@ export class Moderation {
       this.db.prisma.report.count({ where: { reporterId: a.playerId } }),
       this.leaves ? this.leaves.list(a.playerId) : [],
       this.leaves ? this.leaves.status(a.playerId) : null,
-      this.db.prisma.ratingRefund.aggregate({ where: { cheaterId: a.playerId }, _count: { _all: true }, _max: { at: true } }),
+      refundsGivenFor(this.db, a.playerId),
     ]);
-    const settled = refunded._count._all > 0 ? await this.db.prisma.ratingRefund.groupBy({ by: ["playerId"], where: { cheaterId: a.playerId } }) : [];
-    const games = refunded._count._all > 0 ? await this.db.prisma.ratingRefund.groupBy({ by: ["gameId"], where: { cheaterId: a.playerId } }) : [];
     return {
       playerId: a.playerId,
       name: a.name,
@@ -386,7 +384,7 @@ export class Moderation {
       reportsMade: made,
       leaves,
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
-      refunded: refunded._max.at ? { players: settled.length, games: games.length, lastAt: refunded._max.at.getTime() } : null,
+      refunded,
     };
   }
 }

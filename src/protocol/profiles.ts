@@ -132,3 +132,11 @@ export interface LeaderboardReply {
   game: string;
   players: LeaderboardRow[];
 }
+
+/** One seated player's rating in a game, as a table shows it (GET /api/games/:game/ratings). */
+export interface TableRating {
+  playerId: string;
+  rating: number;
+  provisional: boolean;
+  games: number;
+}

@@ -230,6 +230,28 @@ export interface QueueStatus {
   notice?: string;
 }
 
+// ---- Your account (GET /api/me; docs/protocol.md, "Leaving ranked games", "Rating given back") --
+
+/** Ranked games left in the last 7 days, and until when ranked play is paused (src/platform/leaves.ts). */
+export interface LeaveStatus {
+  /** Leaves within the window now. */
+  recent: number;
+  /** Until when ranked play is paused (epoch ms), or null: it is not. */
+  pausedUntil: number | null;
+}
+
+/** Rating given back in one refund and game (src/db/rating-refunds.ts). */
+export interface RefundReceived {
+  /** The game's id. */
+  game: string;
+  /** Display points given back. */
+  points: number;
+  /** How many of the player's games it covers. */
+  games: number;
+  /** When, epoch ms. */
+  at: number;
+}
+
 // ---- Daily challenge (README "Daily challenge"; GET /api/daily...) -------------------------------
 
 /** One daily game's deal, as `GET /api/daily` lists it. */

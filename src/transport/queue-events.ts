@@ -284,10 +284,10 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const matchId = matchIdOf(p);
       // Ranked play paused since joining (a leave recorded meanwhile): the table is declined for
       // them, so the others go back to the queue at once instead of waiting out the accept time.
-      const pending = await queue.status(player.id);
+      const pending = deps.leaves && player.account ? await queue.status(player.id) : null;
       if (pending?.state === "match" && pending.match.id === matchId && parsePoolKey(pending.match.pool)?.mode === "ranked") {
         try {
-          await mayPlayRanked(deps.leaves, { id: player.id, account: player.account === true }, log);
+          await mayPlayRanked(deps.leaves, { id: player.id, account: true }, log);
         } catch (e) {
           await queue.decline(player.id, matchId).catch(() => undefined);
           throw e;
