@@ -2,6 +2,8 @@
  * Builds one server node: HTTP (Fastify) + Socket.IO on the same port, the room store (Redis or
  * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
  */
+import { ratingsOf } from "./db/profiles.js";
+import { RATING_BASE } from "./protocol/rating-display.js";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
@@ -18,6 +20,8 @@ import { DowntimeWatch } from "./platform/downtime.js";
 import { TokenIssuer } from "./platform/identity.js";
 import { Accounts } from "./platform/accounts.js";
 import { Moderation } from "./platform/moderation.js";
+import { PersonalDataService } from "./platform/personal-data.js";
+import { TwoFactor } from "./platform/two-factor.js";
 import { Blocks } from "./platform/blocks.js";
 import { Leaves } from "./platform/leaves.js";
 import { MemoryRateLimiter, RedisRateLimiter } from "./platform/rate-limit.js";
@@ -203,6 +207,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : null;
   const leaves = new Leaves(db, clock);
   const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log, leaves });
+  const personalData = new PersonalDataService(db, accounts, service, moderation, { limiter, now: clock, log });
+  const twoFactor = new TwoFactor(db, accounts, { now: clock });
   // A block or unblock made while queued counts at once: both players' queue entries are updated.
   const blocks: Blocks = new Blocks(db, clock, async (ids) => {
     for (const id of ids) {
@@ -213,7 +219,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       }
     }
   });
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, blocks, leaves, adminToken: config.adminToken });
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 
@@ -242,7 +248,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
+  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId]))[0]?.rating ?? RATING_BASE, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics) });
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

@@ -10,6 +10,7 @@ import { recordFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
 import { Accounts } from "../src/platform/accounts.js";
 import { TokenIssuer } from "../src/platform/identity.js";
+import { newTotpSecret, stepAt, totpCode } from "../src/platform/totp.js";
 import { MemoryRateLimiter } from "../src/platform/rate-limit.js";
 import { startServer } from "../src/server.js";
 import { backends, guest, newPrefix, openTestDatabase, REDIS_URL, startTestServer, testConfig, TestClient, until, useTestServer } from "./support/harness.js";
@@ -79,6 +80,11 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     const weak = await post("/api/register", { name: "Weakling", password: "short" }, undefined, freshIp());
     expect(weak.body.error?.code).toBe("WEAK_PASSWORD");
     expect((await post("/api/register", { name: "Long", password: "x".repeat(201) }, undefined, freshIp())).body.error?.code).toBe("WEAK_PASSWORD");
+    // One of the most common passwords, or the name itself: refused, with the reason; so for a new password.
+    const common = await post("/api/register", { name: "Commoner", password: "Sunshine1" }, undefined, freshIp());
+    expect([common.status, common.body.error?.code, common.body.error?.message]).toEqual([400, "WEAK_PASSWORD", "That password is one of the most common ones, the first that anyone guessing tries. Choose another."]);
+    expect((await post("/api/register", { name: "Commoner Two", password: "commoner two" }, undefined, freshIp())).body.error?.code).toBe("WEAK_PASSWORD");
+    expect((await post("/api/password", { old: "password-Ann", new: "iloveyou" }, ann.token)).body.error?.code).toBe("WEAK_PASSWORD");
     expect((await post("/api/register", { name: "", password: "long enough" }, undefined, freshIp())).body.error?.code).toBe("BAD_NAME");
     // A look-alike of Ann's name, its "А" Cyrillic: refused, for an account, a guest and a rename.
     const lookAlike = await post("/api/register", { name: "Аnn", password: "long enough" }, undefined, freshIp());
@@ -333,6 +339,102 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     }
     expect((await post("/api/logout-all", {}, t3)).body.error?.code).toBe("BAD_TOKEN");
     expect((await post("/api/logout", {})).body.error?.code).toBe("ACCOUNT_REQUIRED");
+  });
+
+  it("logs out one other device by its session id: only that token and its sockets; never another account's session", async () => {
+    const { token: here } = await register("Lena", "lena's password");
+    const login = async (ua: string) => {
+      const res = await fetch(`${srv.server.url}/api/login`, { method: "POST", headers: { "content-type": "application/json", "user-agent": ua, "x-forwarded-for": freshIp() }, body: JSON.stringify({ name: "Lena", password: "lena's password" }) });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const phone = await login("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Version/18.1 Mobile/15E148 Safari/604.1");
+    // A device connected when another logs in is told which.
+    const watching = await socket(here);
+    const laptop = await login("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0");
+    const told = await until(() => watching.received.find(([e]) => e === "account:login"), "the login told");
+    expect(told[1]).toEqual({ userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", at: now });
+    const sessions = (await me(here)).body.sessions as Array<{ id: string; userAgent: string | null; current: boolean }>;
+    expect(sessions).toHaveLength(3);
+    const phoneSession = sessions.find((x) => x.userAgent?.includes("iPhone"))!;
+    expect(phoneSession.current).toBe(false);
+    const [phoneSocket, laptopSocket] = [await socket(phone), await socket(laptop)];
+    const phoneGone = new Promise<string>((resolve) => phoneSocket.socket.once("disconnect", (reason) => resolve(reason)));
+
+    // Another account cannot end Lena's session, nor can a guest; an unknown id is refused the same.
+    const { token: other } = await register("Mick", "mick's password");
+    expect(await post("/api/sessions/end", { session: phoneSession.id }, other)).toMatchObject({ status: 404, body: { error: { code: "NO_SUCH_SESSION" } } });
+    expect((await post("/api/sessions/end", { session: phoneSession.id }, (await guest(srv.server.url, "Guesty")).token)).body.error?.code).toBe("ACCOUNT_REQUIRED");
+    expect((await post("/api/sessions/end", { session: "nope" }, here)).body.error?.code).toBe("NO_SUCH_SESSION");
+    expect((await post("/api/sessions/end", { session: 7 }, here)).body.error?.code).toBe("NO_SUCH_SESSION");
+    expect((await me(phone)).body.ok).toBe(true);
+
+    expect((await post("/api/sessions/end", { session: phoneSession.id }, here)).body).toEqual({ ok: true });
+    expect(await phoneGone).toBe("io server disconnect");
+    expect((await me(phone)).body.error?.code).toBe("BAD_TOKEN");
+    expect(await refusedSocket(phone)).toBe("BAD_TOKEN");
+    // The others are untouched; the phone is gone from the list; ending it again is refused.
+    expect(laptopSocket.socket.connected).toBe(true);
+    expect((await me(laptop)).body.ok).toBe(true);
+    expect(((await me(here)).body.sessions as Array<{ id: string }>).map((x) => x.id).sort()).toEqual(sessions.filter((x) => x.id !== phoneSession.id).map((x) => x.id).sort());
+    expect((await post("/api/sessions/end", { session: phoneSession.id }, here)).body.error?.code).toBe("NO_SUCH_SESSION");
+  });
+
+  it("two-step login: set up with the password, on with a code, then every login needs a fresh code; off with both; the recovery code turns it off", async () => {
+    const { token } = await register("Tove", "tove's password");
+    const login = (code?: string) => post("/api/login", { name: "Tove", password: "tove's password", ...(code !== undefined ? { code } : {}) }, undefined, freshIp());
+    expect((await me(token)).body.twoFactor).toBe(false);
+    // Set up: the password again; a code from another secret, or none, does not turn it on.
+    expect((await post("/api/two-factor/setup", { password: "wrong" }, token)).body.error?.code).toBe("BAD_LOGIN");
+    expect((await post("/api/two-factor/enable", { code: "123456" }, token)).body.error?.code).toBe("NO_TWO_FACTOR_SETUP");
+    const setup = await post("/api/two-factor/setup", { password: "tove's password" }, token);
+    expect(setup.body).toEqual({ ok: true, secret: expect.stringMatching(/^[A-Z2-7]{32}$/), uri: `otpauth://totp/Goblin%20Bazaar%3ATove?secret=${setup.body.secret}&issuer=Goblin%20Bazaar&algorithm=SHA1&digits=6&period=30` });
+    const secret = setup.body.secret as string;
+    const code = (at = now) => totpCode(secret, stepAt(at));
+    expect((await post("/api/two-factor/enable", { code: totpCode(newTotpSecret(), stepAt(now)) }, token)).body.error?.code).toBe("BAD_TOTP");
+    expect((await login()).body.ok).toBe(true); // not on yet
+    expect((await post("/api/two-factor/enable", { code: code() }, token)).body).toEqual({ ok: true });
+    expect((await me(token)).body.twoFactor).toBe(true);
+    expect((await post("/api/two-factor/setup", { password: "tove's password" }, token)).body.error?.code).toBe("TWO_FACTOR_ON");
+
+    // Logging in: the password alone is TOTP_REQUIRED; a wrong code BAD_TOTP; the code used to turn it on is spent.
+    expect(await login()).toMatchObject({ status: 401, body: { error: { code: "TOTP_REQUIRED" } } });
+    expect((await post("/api/login", { name: "Tove", password: "not hers", code: code() }, undefined, freshIp())).body.error?.code).toBe("BAD_LOGIN");
+    expect(await login(code())).toMatchObject({ status: 401, body: { error: { code: "BAD_TOTP" } } });
+    now += 30_000;
+    const ok = await login(code());
+    expect(ok.body.ok).toBe(true);
+    // Once: the same code again, even twice at once, is refused.
+    expect((await Promise.all([login(code()), login(code())])).map((r) => r.body.error?.code)).toEqual(["BAD_TOTP", "BAD_TOTP"]);
+    now += 30_000;
+    const both = await Promise.all([login(code()), login(code())]);
+    expect(both.map((r) => r.body.ok).sort()).toEqual([false, true]);
+    // A phone a step behind or ahead still works; two steps is too far.
+    now += 90_000;
+    expect((await login(code(now - 30_000))).body.ok).toBe(true);
+    now += 90_000;
+    expect((await login(code(now + 60_000))).body.error?.code).toBe("BAD_TOTP");
+    // Wrong codes count as failed logins.
+    for (let i = 0; i < 20; i++) if ((await login("000000")).body.error?.code === "RATE_LIMITED") break;
+    expect((await login(code())).body.error?.code).toBe("RATE_LIMITED");
+    now += 60 * MIN;
+
+    // Off: the password and a code.
+    expect((await post("/api/two-factor/disable", { password: "tove's password", code: "000000" }, token)).body.error?.code).toBe("BAD_TOTP");
+    expect((await post("/api/two-factor/disable", { password: "tove's password", code: code() }, token)).body).toEqual({ ok: true });
+    expect((await login()).body.ok).toBe(true);
+    expect((await post("/api/two-factor/disable", { password: "tove's password", code: code() }, token)).body.error?.code).toBe("TWO_FACTOR_OFF");
+
+    // On again; the recovery code gets back in without the phone, and turns it off.
+    const again = await post("/api/two-factor/setup", { password: "tove's password" }, token);
+    now += 30_000;
+    expect((await post("/api/two-factor/enable", { code: totpCode(again.body.secret, stepAt(now)) }, token)).body.ok).toBe(true);
+    const recoveryCode = (await post("/api/recovery-code", { password: "tove's password" }, token)).body.recoveryCode as string;
+    const recovered = await post("/api/recover", { name: "Tove", code: recoveryCode, password: "tove's new password" }, undefined, freshIp());
+    expect(recovered.body.ok).toBe(true);
+    expect((await me(recovered.body.token)).body.twoFactor).toBe(false);
+    expect((await post("/api/login", { name: "Tove", password: "tove's new password" }, undefined, freshIp())).body.ok).toBe(true);
+    // Guests have none.
+    expect((await post("/api/two-factor/setup", { password: "x" }, (await guest(srv.server.url, "Gil")).token)).body.error?.code).toBe("ACCOUNT_REQUIRED");
   });
 
   it("recovers a forgotten password with the recovery code shown at registration, once; a new code from the menu replaces it", async () => {

@@ -170,6 +170,13 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/rename", "POST", "/api/rename", { name: false }, acct.token, 400, "BAD_NAME"],
       ["POST /api/rename", "POST", "/api/rename", "Valda", acct.token, 400, "BAD_REQUEST"],
       ["POST /api/account/close", "POST", "/api/account/close", { password: 12345678 }, acct.token, 401, "BAD_LOGIN"],
+      ["POST /api/me/erase", "POST", "/api/me/erase", { password: 12345678 }, acct.token, 401, "BAD_LOGIN"],
+      ["POST /api/sessions/end", "POST", "/api/sessions/end", { session: ["s"] }, acct.token, 404, "NO_SUCH_SESSION"],
+      ["POST /api/two-factor/setup", "POST", "/api/two-factor/setup", { password: 5 }, acct.token, 401, "BAD_LOGIN"],
+      ["POST /api/two-factor/enable", "POST", "/api/two-factor/enable", { code: 123456 }, acct.token, 401, "BAD_TOTP"],
+      ["POST /api/two-factor/disable", "POST", "/api/two-factor/disable", { password: "x", code: [1] }, acct.token, 401, "BAD_TOTP"],
+      ["POST /api/login", "POST", "/api/login", { name: "Valda", password: "x", code: 42 }, undefined, 401, "BAD_TOTP"],
+      ["POST /api/me/erase", "POST", "/api/me/erase", { name: ["Valda"] }, acct.token, 400, "BAD_CONFIRMATION"],
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "rude", text: "Rude." }, acct.token, 400, "BAD_REPORT"],
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: 7 }, acct.token, 400, "BAD_REPORT"],
       ["POST /api/reports", "POST", "/api/reports", { name: "Valda", reason: "abuse", text: "Rude.", room: 7 }, acct.token, 400, "BAD_ROOM_ID"],
@@ -187,6 +194,7 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/admin/accounts/:name/reopen", "POST", "/api/admin/accounts/Nobody/reopen", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/forgive-leaves", "POST", "/api/admin/accounts/Nobody/forgive-leaves", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/refund-ratings", "POST", "/api/admin/accounts/Nobody/refund-ratings", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/admin/accounts/:name/erase", "POST", "/api/admin/accounts/Nobody/erase", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
     ];
     for (const [route, method, path, body, token, status, code] of cases) {
       const res = await fetch(server.url + path, {

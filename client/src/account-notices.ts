@@ -13,7 +13,7 @@ import type { Store } from "./store.js";
 import { serverNow } from "./clock.js";
 import { spellWait } from "../../src/protocol/durations.js";
 import type { LeaveStatus, RefundReceived as Refund } from "../../src/protocol/wire.js";
-
+import { api } from "./api.js";
 
 const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], loading: false };
 const REFRESH_MS = 60_000;
@@ -32,8 +32,7 @@ function refresh(s: Store): void {
   if (!token || state.loading || Date.now() - state.at < REFRESH_MS) return;
   state.loading = true;
   state.at = Date.now();
-  void fetch("/api/me", { headers: { authorization: `Bearer ${token}` } })
-    .then((r) => r.json() as Promise<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[] }>)
+  void api<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[] }>(s, "GET", "/api/me")
     .then((r) => {
       if (state.token !== token || !r.ok) return;
       state.status = r.leaves ?? null;

@@ -1,48 +1,35 @@
 /**
  * Accounts in the browser (docs/protocol.md, "Accounts and sessions"): register (a guest keeps
  * their id, games and ratings), log in, log out, log out everywhere, change password, rename,
- * recover a forgotten password with the recovery code, make a new code, close the account.
+ * recover a forgotten password with the recovery code, make a new code, close the account; the
+ * devices logged in are sessions.ts.
  * The token lives where the guest token lived (Store.identity, localStorage); every refusal is
  * shown with the server's own message.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import type { ErrorInfo, Player } from "./types.js";
+import type { Player } from "./types.js";
 import { blockedList } from "./blocks.js";
 import { showRecoveryCode } from "./recovery.js";
+import { sessionsSection } from "./sessions.js";
+import { twoFactorSection } from "./two-factor.js";
+import { api, refusal, type ApiReply } from "./api.js";
 
 /** A player as the server describes them: `account` only for a logged-in account. */
 export type AccountPlayer = Player & { account?: boolean };
 
-interface Reply {
-  ok: boolean;
+interface Reply extends ApiReply {
   token?: string;
   player?: AccountPlayer;
-  error?: ErrorInfo;
   revoked?: number;
-  [k: string]: unknown;
 }
 
 export function isAccount(s: Store): boolean {
   return (s.identity?.player as AccountPlayer | undefined)?.account === true;
 }
 
-/** The server's own message for a refusal (it is written for players), or a network sentence. */
-function message(r: Reply): string {
-  return r.error?.message || "That did not work; please try again.";
-}
-
-async function send(s: Store, method: "GET" | "POST", path: string, body?: unknown): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (s.identity) headers.authorization = `Bearer ${s.identity.token}`;
-  try {
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return (await res.json()) as Reply;
-  } catch {
-    return { ok: false, error: { code: "OFFLINE", message: "Could not reach the server. Check your connection and try again." } };
-  }
-}
+const send = (s: Store, method: "GET" | "POST", path: string, body?: unknown) => api<Reply>(s, method, path, body);
+const message = refusal;
 
 /** Register; with a guest identity in this browser, that guest becomes the account. Null or the error. */
 export async function register(s: Store, name: string, password: string): Promise<string | null> {
@@ -72,9 +59,12 @@ export async function newRecoveryCode(s: Store, password: string): Promise<strin
   return null;
 }
 
-export async function login(s: Store, name: string, password: string): Promise<string | null> {
-  const r = await send(s, "POST", "/api/login", { name: name.trim(), password });
+/** Logs in; with two-step login on, the code too (TOTP_REQUIRED asks the form for it). Null or the refusal. */
+export async function login(s: Store, name: string, password: string, code?: string): Promise<string | null> {
+  const r = await send(s, "POST", "/api/login", { name: name.trim(), password, ...(code ? { code } : {}) });
+  if (r.error?.code === "TOTP_REQUIRED") forms.needCode = true;
   if (!r.ok || !r.token || !r.player) return message(r);
+  forms.needCode = false;
   s.adoptIdentity(r.token, r.player, `Logged in as ${r.player.name}.`);
   return null;
 }
@@ -117,7 +107,7 @@ export async function renameAccount(s: Store, name: string): Promise<string | nu
 // ---- templates --------------------------------------------------------------------------------
 
 type Mode = "login" | "register" | "recover";
-const forms = { mode: "login" as Mode, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false, codeError: "", codeBusy: false };
+const forms = { mode: "login" as Mode, needCode: false, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false, codeError: "", codeBusy: false };
 
 function field(id: string, label: string, type: string, autocomplete: string, extra: { min?: number; value?: string } = {}): TemplateResult {
   return html`<label for=${id}>${label}</label>
@@ -137,10 +127,11 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
     const name = (f.elements.namedItem("acc-name") as HTMLInputElement).value;
     const password = (f.elements.namedItem("acc-password") as HTMLInputElement).value;
     const code = (f.elements.namedItem("acc-code") as HTMLInputElement | null)?.value ?? "";
+    const totp = (f.elements.namedItem("acc-totp") as HTMLInputElement | null)?.value ?? "";
     forms.busy = true;
     forms.error = "";
     s.changed();
-    forms.error = (await (m === "login" ? login(s, name, password) : m === "recover" ? recover(s, name, code, password) : register(s, name, password))) ?? "";
+    forms.error = (await (m === "login" ? login(s, name, password, totp || undefined) : m === "recover" ? recover(s, name, code, password) : register(s, name, password))) ?? "";
     if (!forms.error && m === "recover") forms.mode = "login";
     forms.busy = false;
     if (!forms.error) (f.closest("details") as HTMLDetailsElement | null)?.removeAttribute("open");
@@ -160,12 +151,16 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
             <input id="acc-code" name="acc-code" required autocomplete="off" spellcheck="false" maxlength="40" placeholder="XXXXX-XXXXX-XXXXX-XXXXX" />`
         : nothing}
       ${field("acc-password", m === "recover" ? "New password" : "Password", "password", m === "login" ? "current-password" : "new-password", m !== "login" ? { min: 8 } : {})}
+      ${m === "login" && forms.needCode
+        ? html`<label for="acc-totp">Code from your authenticator app</label>
+            <input id="acc-totp" name="acc-totp" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" />`
+        : nothing}
       ${forms.error ? html`<p class="form-error" role="alert" data-testid="acc-error">${forms.error}</p>` : nothing}
       <button class="btn small primary" data-testid="acc-submit" ?disabled=${forms.busy}>${m === "login" ? "Log in" : m === "recover" ? "Set the new password" : "Create account"}</button>
       <p class="muted small">${m === "register"
         ? asGuest
-          ? "8 to 200 characters. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
-          : "8 to 200 characters. An account plays ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
+          ? "A password of 8 to 200 characters, not a common one. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
+          : "A password of 8 to 200 characters, not a common one. An account plays ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
         : m === "recover"
           ? "The recovery code you were shown when you made the account (or your latest one). Every other device is logged out, and you get a new code."
           : "Log in on any device with your account name and password."}</p>
@@ -235,6 +230,8 @@ export function accountSettings(s: Store): TemplateResult {
       <button class="btn small ghost" data-testid="logout-all" @click=${() => void out(true)}>Log out everywhere</button>
     </div>
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
+    ${sessionsSection(s)}
+    ${twoFactorSection(s)}
     <details class="account-recovery" data-testid="account-recovery">
       <summary>Recovery code…</summary>
       <form class="account-form" @submit=${code}>

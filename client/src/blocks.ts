@@ -6,7 +6,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import type { ErrorInfo } from "./types.js";
+import { api } from "./api.js";
 
 interface Blocked {
   id: string;
@@ -15,19 +15,6 @@ interface Blocked {
 }
 
 const state = { token: "", list: [] as Blocked[], ids: new Set<string>(), loading: false, error: "", busy: "" };
-
-async function request(s: Store, method: "GET" | "POST", path: string, body?: unknown): Promise<{ ok: boolean; error?: ErrorInfo; [k: string]: unknown }> {
-  try {
-    const res = await fetch(path, {
-      method,
-      headers: { authorization: `Bearer ${s.identity?.token ?? ""}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return (await res.json()) as { ok: boolean; error?: ErrorInfo };
-  } catch {
-    return { ok: false, error: { code: "OFFLINE", message: "Could not reach the server. Check your connection and try again." } };
-  }
-}
 
 function set(list: Blocked[]): void {
   state.list = list;
@@ -46,7 +33,7 @@ export function ensureBlocks(s: Store): void {
   set([]);
   if (!token) return;
   state.loading = true;
-  void request(s, "GET", "/api/blocks").then((r) => {
+  void api(s, "GET", "/api/blocks").then((r) => {
     state.loading = false;
     if (state.token !== token) return;
     if (r.ok) set(r.blocked as Blocked[]);
@@ -65,7 +52,7 @@ async function change(s: Store, verb: "block" | "unblock", name: string, shown: 
   state.busy = name;
   state.error = "";
   s.changed();
-  const r = await request(s, "POST", `/api/${verb}`, { name });
+  const r = await api(s, "POST", `/api/${verb}`, { name });
   state.busy = "";
   if (!r.ok) {
     state.error = r.error?.message ?? "That did not work; please try again.";

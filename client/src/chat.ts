@@ -89,8 +89,10 @@ function messageItem(s: Store, m: ChatMessage, roomId: string): TemplateResult {
   return html`<li class="chat-msg ${own ? "own" : ""}" data-testid="chat-msg" data-author=${m.from.id} data-channel=${m.channel}>
     <span class="chat-time muted small">${timeOf(m.at)}</span>
     <b class="chat-name">${m.from.name}</b>
-    ${m.removed ? html`<span class="chat-text chat-removed muted small">(removed by the operators)</span>` : html`<span class="chat-text">${m.text}</span>`}
-    ${own ? nothing : html`<button class="chat-mute btn ghost small" aria-label=${`Mute ${m.from.name}`} @click=${() => { setMuted(m.from.id, true); s.changed(); }}>Mute</button>`}
+    ${m.erased
+      ? html`<span class="chat-text chat-removed muted small">(deleted with its author's data)</span>`
+      : m.removed ? html`<span class="chat-text chat-removed muted small">(removed by the operators)</span>` : html`<span class="chat-text">${m.text}</span>`}
+    ${own || m.erased ? nothing : html`<button class="chat-mute btn ghost small" aria-label=${`Mute ${m.from.name}`} @click=${() => { setMuted(m.from.id, true); s.changed(); }}>Mute</button>`}
     ${!own && !m.removed && m.from.account && isAccount(s) ? reportButton(s, { name: `id:${m.from.id}`, label: m.from.name, room: roomId, roomLabel: "at this table" }, "chat-mute") : nothing}
   </li>`;
 }

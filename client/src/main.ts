@@ -1,4 +1,6 @@
 /** The client shell: header with connection state and identity, the name screen, the lobby and rooms. */
+import { RATING_RANGE_CHOICES } from "../../src/protocol/wire.js";
+import { yourDataSection } from "./your-data.js";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./styles.css";
 import { cardFace } from "./decktet.js";
@@ -67,7 +69,8 @@ function identityMenu(): TemplateResult {
     </form>
     <div class="account-menu">${isAccount(s)
       ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
-      : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}</div>
+      : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}
+      ${yourDataSection(s)}</div>
     ${themePicker(() => s.changed())}
     </div>
   </details>`;
@@ -200,7 +203,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -264,7 +267,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g) })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -292,6 +295,20 @@ function createPanel(): TemplateResult {
       ${canPlay && g?.rankedRooms && !isAccount(s) ? html`<div class="span2">${rankedNeedsAccount(s)}</div>` : nothing}
       ${g && !g.rankedRooms
         ? html`<p class="muted small span2" id="c-mode-hint">${g.name} is solitaire: its rooms are casual${g.daily ? "; the daily challenge is its ranked play" : ""}.</p>`
+        : nothing}
+
+      ${createForm.ranked
+        ? html`<label for="c-range">Opponents</label>
+            <div>
+              <select id="c-range" data-testid="rating-range" ?disabled=${!canPlay} aria-describedby="c-range-hint"
+                @change=${(e: Event) => upd({ ratingRange: Number((e.target as HTMLSelectElement).value) })}>
+                <option value="0" ?selected=${createForm.ratingRange === 0}>Any rating</option>
+                ${RATING_RANGE_CHOICES.map((w) => html`<option value=${w} ?selected=${createForm.ratingRange === w}>Within ${w} of my rating</option>`)}
+              </select>
+              <p class="muted small" id="c-range-hint">${createForm.ratingRange > 0
+                ? `Only players rated within ${createForm.ratingRange} points of your rating in this game now may sit.`
+                : "Anyone with an account may sit."}</p>
+            </div>`
         : nothing}
 
       <label for="c-bots">Bots</label>
@@ -460,6 +477,7 @@ function agoText(ms: number): string {
 function openRoomFacts(r: RoomSummary): TemplateResult {
   const away = r.hostAway === true;
   return html`<div class="room-facts small">
+    ${r.ratingRange ? html`<span class="rating-range" data-testid="room-range" title="Only players rated in this range may sit.">Ratings ${r.ratingRange.min}–${r.ratingRange.max}</span>` : nothing}
     <span class="muted" data-testid="room-age" title=${new Date(r.createdAt).toLocaleString()}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
     <span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
       title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>

@@ -7,7 +7,7 @@
  */
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import type { ErrorInfo } from "./types.js";
+import { api, refusal } from "./api.js";
 import { dialogHost } from "./dialog-host.js";
 
 export const REASONS: ReadonlyArray<{ id: string; label: string; hint: string }> = [
@@ -49,20 +49,10 @@ async function submit(e: Event): Promise<void> {
   state.busy = true;
   state.error = "";
   draw();
-  let body: { ok: boolean; error?: ErrorInfo };
-  try {
-    const res = await fetch("/api/reports", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${s.identity.token}` },
-      body: JSON.stringify({ name: t.name, reason: state.reason, text: state.text, ...(t.room ? { room: t.room } : {}) }),
-    });
-    body = (await res.json()) as typeof body;
-  } catch {
-    body = { ok: false, error: { code: "OFFLINE", message: "Could not reach the server. Check your connection and try again." } };
-  }
+  const body = await api(s, "POST", "/api/reports", { name: t.name, reason: state.reason, text: state.text, ...(t.room ? { room: t.room } : {}) });
   state.busy = false;
   if (body.ok) state.done = true;
-  else state.error = body.error?.message || "That did not work; please try again.";
+  else state.error = refusal(body);
   draw();
   dialogEl()?.querySelector<HTMLElement>(state.done ? "[data-testid=report-close]" : ".form-error")?.focus();
 }

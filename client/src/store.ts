@@ -8,10 +8,11 @@
 import { io, type Socket } from "socket.io-client";
 import { absorbPush, absorbSyncReply, isUpdate, roomOf } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
+import { deviceName } from "../../src/protocol/devices.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
-import { PROTOCOL_VERSION, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
+import { ERASED_NAME, PROTOCOL_VERSION, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -251,9 +252,11 @@ export class Store {
     s.on("room:state", (p: RoomState) => this.absorb(p));
     s.on("chat:message", (p: { roomId: string; message: ChatMessage }) => this.takeChat(p.roomId, [p.message]));
     // The operators removed a message: its text leaves this page too.
-    s.on("chat:removed", (p: { roomId: string; n: number }) => {
+    s.on("chat:removed", (p: { roomId: string; n: number; erased?: boolean }) => {
       const m = this.chats.get(p.roomId)?.find((x) => x.n === p.n);
-      if (m) this.takeChat(p.roomId, [{ ...m, text: "", removed: true }]);
+      // Erased with its author's data: nothing of theirs stays on the page, their name included.
+      const gone: ChatMessage | undefined = m && (p.erased ? { n: m.n, at: m.at, from: { id: "", name: ERASED_NAME }, channel: m.channel, text: "", erased: true } : { ...m, text: "", removed: true });
+      if (gone) this.takeChat(p.roomId, [gone]);
     });
     s.on("room:presence", (p: { roomId: string; connected: string[]; watching?: number; watchers?: string[] }) => {
       this.presence.set(p.roomId, new Set(p.connected));
@@ -262,6 +265,9 @@ export class Store {
     });
     s.on("lobby:room", (r: RoomSummary) => this.absorbSummary(r));
     s.on("turn:yours", (t: TurnYours) => this.turnYours(t));
+    // Someone logged in to this account on another device: say so here (a login you did not make is a warning).
+    s.on("account:login", (p: { userAgent: string | null }) =>
+      this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
     s.on("queue:counts", (p: { counts: QueueCount[] }) => {
       if (Array.isArray(p?.counts)) this.queueCounts = p.counts;
@@ -693,7 +699,7 @@ export class Store {
     return null;
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);

@@ -23,7 +23,9 @@
 import { ordinal, rate, rating } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
 import type { Database } from "./client.js";
-import type { ChatMessage } from "../platform/chat.js";
+import { erasedMessage, type ChatMessage } from "../platform/chat.js";
+import { ERASED_NAME } from "../protocol/wire.js";
+import { lockAndFindErased } from "./personal-data.js";
 
 export interface FinishedGameRecord {
   roomId: string;
@@ -78,9 +80,9 @@ export interface PlayerRating {
   games: number;
 }
 
-/** A rating transaction's limits, and how often one that lost a write conflict is tried (rating-refunds.ts too). */
-export const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
-export const MAX_ATTEMPTS = 3;
+/** A rating transaction's limits, and how often one that lost a write conflict is tried (retryingTransaction). */
+const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+const MAX_ATTEMPTS = 3;
 
 function snapshot(mu: number, sigma: number): RatingSnapshot {
   return { mu, sigma, ordinal: ordinal({ mu, sigma }) };
@@ -152,9 +154,21 @@ function changesFromSeats(seats: SeatRow[]): RatingChange[] {
     }));
 }
 
-export function isRetryable(err: unknown): boolean {
+function isRetryable(err: unknown): boolean {
   // P2034: "Transaction failed due to a write conflict or a deadlock. Please retry your transaction".
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2034";
+}
+
+/** Runs `fn` in one transaction (TX_OPTIONS), again up to MAX_ATTEMPTS times when it lost a write conflict. */
+export async function retryingTransaction<T>(db: Database, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.prisma.$transaction(fn, TX_OPTIONS);
+    } catch (err) {
+      if (attempt < MAX_ATTEMPTS && isRetryable(err)) continue;
+      throw err;
+    }
+  }
 }
 
 /**
@@ -166,20 +180,20 @@ export async function recordFinishedGame(
   rec: FinishedGameRecord,
 ): Promise<{ written: boolean; ratingChanges: RatingChange[] }> {
   validate(rec);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.prisma.$transaction((tx) => writeGame(tx, rec), TX_OPTIONS);
-    } catch (err) {
-      if (attempt < MAX_ATTEMPTS && isRetryable(err)) continue;
-      throw err;
-    }
-  }
+  return retryingTransaction(db, (tx) => writeGame(tx, rec));
 }
 
 async function writeGame(
   tx: Prisma.TransactionClient,
-  rec: FinishedGameRecord,
+  given: FinishedGameRecord,
 ): Promise<{ written: boolean; ratingChanges: RatingChange[] }> {
+  // 0. A player whose data was erased while the game was in play (personal-data.ts) is recorded
+  //    anonymous: their seat and their chat messages. Reads only; the claim stays the first write.
+  const erased = await lockAndFindErased(tx, [
+    ...given.seats.flatMap((s) => (s.playerId === null ? [] : [s.playerId])),
+    ...(given.chat ?? []).map((m) => m.from.id),
+  ]);
+  const rec = erased.size === 0 ? given : withoutErased(given, erased);
   const seats = [...rec.seats].sort((a, b) => a.seat - b.seat);
 
   // 1. Claim the room. Must stay the first write (see the header comment). Raw SQL: Prisma's
@@ -295,6 +309,15 @@ async function writeGame(
   return { written: true, ratingChanges };
 }
 
+/** `rec` with the seats and chat messages of `erased` players anonymous (personal-data.ts). */
+function withoutErased(rec: FinishedGameRecord, erased: ReadonlySet<string>): FinishedGameRecord {
+  return {
+    ...rec,
+    seats: rec.seats.map((s) => (s.playerId !== null && erased.has(s.playerId) ? { ...s, playerId: null, name: ERASED_NAME } : s)),
+    ...(rec.chat ? { chat: rec.chat.map((m) => (erased.has(m.from.id) ? erasedMessage(m) : m)) } : {}),
+  };
+}
+
 /**
  * A ranked game called off because a seat never made its first move: that player's leave
  * ("no-show", platform/leaves.ts), in one transaction with their Player row. Written once per room
@@ -302,6 +325,7 @@ async function writeGame(
  */
 export async function recordNoShow(db: Database, r: { roomId: string; gameType: string; playerId: string; name: string; at: Date }): Promise<{ written: boolean }> {
   return db.prisma.$transaction(async (tx) => {
+    if ((await lockAndFindErased(tx, [r.playerId])).size > 0) return { written: false };
     await tx.$executeRaw`
       INSERT INTO "Player" ("id", "name", "lastSeenAt") VALUES (${r.playerId}, ${r.name}, ${r.at})
       ON CONFLICT ("id") DO NOTHING`;

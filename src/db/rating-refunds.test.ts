@@ -64,6 +64,17 @@ describe("lossesTo", () => {
   });
 });
 
+describe("lossesTo, with a player's data erased since", () => {
+  it("their anonymous seat stays in the redo (the others' losses do not change) and is owed nothing", () => {
+    const seats = played([{ id: "mal", place: 1 }, { id: "ada", place: 2 }, { id: "bea", place: 3 }]);
+    const before = lossesTo("mal", seats);
+    const erased = seats.map((s) => (s.playerId === "bea" ? { ...s, playerId: null } : s));
+    const after = lossesTo("mal", erased);
+    expect([...after.keys()]).toEqual(["ada"]);
+    expect(after.get("ada")).toEqual(before.get("ada"));
+  });
+});
+
 describe("refundPoints", () => {
   it("gives back the losses while they do not lift the player above where they were", () => {
     expect(refundPoints(40, 1460, 1500)).toBe(40);

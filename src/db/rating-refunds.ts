@@ -26,7 +26,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { RATING_SCALE } from "../protocol/rating-display.js";
 import type { RefundReceived } from "../protocol/wire.js";
 import type { Database } from "./client.js";
-import { isRetryable, MAX_ATTEMPTS, ratingRanks, TX_OPTIONS, type Forfeit } from "./finished-games.js";
+import { ratingRanks, retryingTransaction, type Forfeit } from "./finished-games.js";
 
 /** Games that finished this many days before the refund, at most, are looked at. */
 export const REFUND_DAYS = 5;
@@ -54,7 +54,9 @@ export interface RefundSeat {
  * after it without the closed account.
  */
 export function lossesTo(closedId: string, seats: readonly RefundSeat[]): Map<string, { lost: number; top: number }> {
-  const rated = seats.filter((s) => s.playerId !== null && s.muBefore !== null && s.sigmaBefore !== null && s.muAfter !== null);
+  // A rated seat whose player's data was since erased (playerId null) still sat at the table: it
+  // stays in the redo, and is owed nothing.
+  const rated = seats.filter((s) => s.muBefore !== null && s.sigmaBefore !== null && s.muAfter !== null);
   const out = new Map<string, { lost: number; top: number }>();
   if (!rated.some((s) => s.playerId === closedId)) return out;
   const others = rated.filter((s) => s.playerId !== closedId);
@@ -69,7 +71,7 @@ export function lossesTo(closedId: string, seats: readonly RefundSeat[]): Map<st
   }
   others.forEach((s, i) => {
     const lost = without[i]! - s.muAfter!;
-    if (lost > 1e-9) out.set(s.playerId!, { lost, top: Math.max(s.muBefore!, without[i]!) });
+    if (lost > 1e-9 && s.playerId !== null) out.set(s.playerId, { lost, top: Math.max(s.muBefore!, without[i]!) });
   });
   return out;
 }
@@ -104,14 +106,7 @@ export interface RefundResult {
 
 /** Refunds the players who lost rating to `closedId` in its recent ranked games (see the file's comment), as of `now`. */
 export async function refundRatingsLostTo(db: Database, closedId: string, now: number): Promise<RefundResult> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.prisma.$transaction((tx) => refund(tx, closedId, now), TX_OPTIONS);
-    } catch (e) {
-      if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
-      throw e;
-    }
-  }
+  return retryingTransaction(db, (tx) => refund(tx, closedId, now));
 }
 
 async function refund(tx: Prisma.TransactionClient, closedId: string, now: number): Promise<RefundResult> {

@@ -26,6 +26,7 @@ import { codeMatches, newRecoveryCode } from "./recovery-codes.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
+import { badTotp, takeCode } from "./two-factor.js";
 
 export interface AccountsOptions {
   limiter: RateLimiter;
@@ -48,6 +49,9 @@ export interface SessionInfo {
   userAgent: string | null;
   current: boolean;
 }
+
+/** A new login to an account (its other devices are told: "account:login"). */
+export type LoginListener = (playerId: string, login: { session: string; userAgent: string | null; at: number }) => void;
 
 /** Sessions just revoked: their sockets must go ("all": every socket of the player). */
 export type RevokeListener = (playerId: string, sessions: readonly string[] | "all") => void;
@@ -124,6 +128,7 @@ export class Accounts {
   private readonly now: () => number;
   private readonly metrics: Pick<PlatformMetrics, "rateLimited">;
   private readonly revokeListeners: RevokeListener[] = [];
+  private readonly loginListeners: LoginListener[] = [];
 
   constructor(
     private readonly db: Database,
@@ -149,6 +154,16 @@ export class Accounts {
     this.revokeListeners.push(listener);
   }
 
+  /** Told of every login by password (the socket layer tells the account's devices that are connected). */
+  onLogin(listener: LoginListener): void {
+    this.loginListeners.push(listener);
+  }
+
+  /** Every socket of the player is disconnected, on every node (their data was erased: personal-data.ts). */
+  disconnectEverywhere(playerId: string): void {
+    this.revoked(playerId, "all");
+  }
+
   private revoked(playerId: string, sessions: readonly string[] | "all"): void {
     if (sessions !== "all" && sessions.length === 0) return;
     for (const l of this.revokeListeners) l(playerId, sessions);
@@ -156,7 +171,7 @@ export class Accounts {
 
   /**
    * The player a token names, or null for a token that is malformed, not ours, of a revoked or
-   * unknown session, or a guest token of a player who has since registered. An account's name is
+   * unknown session, or a guest token of a player who has since registered or been erased. An account's name is
    * the account's, whatever the token says.
    */
   async verify(token: unknown): Promise<Player | null> {
@@ -167,8 +182,10 @@ export class Accounts {
     const c = this.tokens.decode(token);
     if (!c) return null;
     if (c.kind === "guest") {
-      const registered = await this.db.prisma.account.findUnique({ where: { playerId: c.id }, select: { playerId: true } });
-      return registered ? null : { player: { id: c.id, name: c.name }, session: null };
+      // Refused once the guest registered (the account's tokens take over) or had their data erased.
+      const [r] = await this.db.prisma.$queryRaw<Array<{ gone: boolean }>>`
+        SELECT EXISTS (SELECT 1 FROM "Account" WHERE "playerId" = ${c.id}) OR EXISTS (SELECT 1 FROM "ErasedPlayer" WHERE "id" = ${c.id}) AS "gone"`;
+      return r?.gone ? null : { player: { id: c.id, name: c.name }, session: null };
     }
     const s = await this.db.prisma.session.findUnique({
       where: { id: c.session },
@@ -266,7 +283,7 @@ export class Accounts {
   /** Checks a registration before anything is stored (so callers may check the tables first). */
   async checkRegistration(input: { name?: unknown; password?: unknown; token?: unknown }): Promise<{ name: string; password: string; guest: Player | null }> {
     const name = validateName(input.name);
-    const password = checkPassword(input.password);
+    const password = checkPassword(input.password, { name });
     let guest: Player | null = null;
     if (input.token !== undefined && input.token !== null && input.token !== "") {
       const c = this.tokens.decode(input.token);
@@ -314,8 +331,12 @@ export class Accounts {
     }
   }
 
-  /** Logs in to an account: a new session and its token. BAD_LOGIN whether the name or the password is wrong. */
-  async login(input: { name?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string }> {
+  /**
+   * Logs in to an account: a new session and its token. BAD_LOGIN whether the name or the password
+   * is wrong; with two-step login on (two-factor.ts), TOTP_REQUIRED without `code`, BAD_TOTP with a
+   * wrong one (counted as a failed login).
+   */
+  async login(input: { name?: unknown; password?: unknown; code?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string }> {
     const raw = typedName(input.name);
     const key = nameKey(raw);
     const [byName, byAddr] = failLimits(key, client);
@@ -328,13 +349,23 @@ export class Accounts {
       await record(this.limiter, [byName, byAddr]);
       throw BAD_LOGIN();
     }
-    await this.limiter.clear(byName.key, byName.windowMs);
     if (account.closedAt) throw accountClosed(account);
+    if (account.totpSecret) {
+      if (input.code === undefined || input.code === null || input.code === "") {
+        throw err("TOTP_REQUIRED", "Two-step login is on for this account: type the six-digit code your authenticator app shows for Goblin Bazaar.");
+      }
+      if (!(await takeCode(this.db, account.playerId, account, input.code, this.now()))) {
+        await record(this.limiter, [byName, byAddr]);
+        throw badTotp();
+      }
+    }
+    await this.limiter.clear(byName.key, byName.windowMs);
     const rehash = needsRehash(account.passwordHash) ? await hashPassword(password) : null;
     const session = await this.db.prisma.$transaction(async (tx) => {
       if (rehash) await tx.account.update({ where: { playerId: account.playerId }, data: { passwordHash: rehash } });
       return this.newSession(tx, account.playerId, client.userAgent);
     });
+    for (const l of this.loginListeners) l(account.playerId, { session, userAgent: client.userAgent ? client.userAgent.slice(0, 200) : null, at: this.now() });
     return { token: this.tokens.issueSession(account.playerId, session), player: { id: account.playerId, name: account.name, account: true }, session };
   }
 
@@ -343,6 +374,18 @@ export class Accounts {
     if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have nothing to log out of: a guest identity lives only in this browser.");
     await this.db.prisma.session.updateMany({ where: { id: v.session, revokedAt: null }, data: { revokedAt: new Date(this.now()) } });
     this.revoked(v.player.id, [v.session]);
+  }
+
+  /**
+   * Ends one live session of the account (another device's, or this one's), by its id as
+   * `me` lists it: its token is refused from now on and its sockets are disconnected on every node.
+   */
+  async endSession(v: Verified, sessionId: unknown): Promise<void> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have nothing to log out of: a guest identity lives only in this browser.");
+    const id = typeof sessionId === "string" ? sessionId : "";
+    const r = id === "" ? { count: 0 } : await this.db.prisma.session.updateMany({ where: { id, playerId: v.player.id, revokedAt: null }, data: { revokedAt: new Date(this.now()) } });
+    if (r.count === 0) throw err("NO_SUCH_SESSION", "That device is not logged in to your account (it may have logged out already).");
+    this.revoked(v.player.id, [id]);
   }
 
   /** Ends every session of the player, this one included; every socket of theirs is disconnected. */
@@ -404,7 +447,8 @@ export class Accounts {
   /**
    * A forgotten password: the account's name, its recovery code and a new password. Sets the
    * password, ends every session (their sockets are disconnected), logs in here, and replaces the
-   * code (the one used is spent): the new one is returned, to be shown once. BAD_RECOVERY whether
+   * code (the one used is spent): the new one is returned, to be shown once; two-step login, if on,
+   * is turned off (the player's phone may be what was lost). BAD_RECOVERY whether
    * the name or the code is wrong; failures count against the failed-login limits.
    */
   async recover(input: { name?: unknown; code?: unknown; password?: unknown }, client: { address: string; userAgent?: string }): Promise<{ token: string; player: Player; session: string; recoveryCode: string; revoked: number }> {
@@ -412,7 +456,7 @@ export class Accounts {
     const key = nameKey(raw);
     const [byName, byAddr] = failLimits(key, client);
     await this.enforce([byName, byAddr], "failed logins");
-    const password = checkPassword(input.password);
+    const password = checkPassword(input.password, { name: raw });
     const account = raw === "" ? null : await this.db.prisma.account.findUnique({ where: { nameKey: key } });
     if (!account || !codeMatches(input.code, account.recoveryHash)) {
       await record(this.limiter, [byName, byAddr]);
@@ -425,7 +469,11 @@ export class Accounts {
     const at = new Date(this.now());
     const { session, revoked } = await this.db.prisma.$transaction(async (tx) => {
       // Spent at once: a second recovery with the same code finds the hash changed.
-      const spent = await tx.account.updateMany({ where: { playerId: account.playerId, recoveryHash: account.recoveryHash }, data: { passwordHash: hash, recoveryHash: recovery.hash } });
+      // Two-step login goes off too: the code is how a player whose phone is lost gets back in.
+      const spent = await tx.account.updateMany({
+        where: { playerId: account.playerId, recoveryHash: account.recoveryHash },
+        data: { passwordHash: hash, recoveryHash: recovery.hash, totpSecret: null, totpPending: null, totpLastStep: null },
+      });
       if (spent.count === 0) throw err("BAD_RECOVERY", "That recovery code was just used. Use the new one you were shown.");
       const ended = await tx.session.updateMany({ where: { playerId: account.playerId, revokedAt: null }, data: { revokedAt: at } });
       return { session: await this.newSession(tx, account.playerId, client.userAgent), revoked: ended.count };
@@ -437,7 +485,7 @@ export class Accounts {
   /** A new password; every other session is logged out (this one stays). */
   async changePassword(v: Verified, input: { old: unknown; new: unknown }, client: { address: string }): Promise<{ revoked: number }> {
     if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests have no password: register to make an account.");
-    const next = checkPassword(input.new);
+    const next = checkPassword(input.new, { name: v.player.name });
     await this.checkOwnPassword(v, input.old, client);
     const hash = await hashPassword(next);
     const at = new Date(this.now());
@@ -452,8 +500,8 @@ export class Accounts {
   }
 
   /** The account's name and its live sessions (newest first). */
-  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean }> {
-    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false };
+  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean; twoFactor: boolean }> {
+    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false, twoFactor: false };
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     const sessions = await this.db.prisma.session.findMany({ where: { playerId: v.player.id, revokedAt: null }, orderBy: { createdAt: "desc" }, take: 50 });
     return {
@@ -461,6 +509,7 @@ export class Accounts {
       createdAt: account?.createdAt.getTime() ?? null,
       sessions: sessions.map((s) => ({ id: s.id, createdAt: s.createdAt.getTime(), lastSeenAt: s.lastSeenAt.getTime(), userAgent: s.userAgent, current: s.id === v.session })),
       recoveryCode: account?.recoveryHash != null,
+      twoFactor: account?.totpSecret != null,
     };
   }
 

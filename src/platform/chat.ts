@@ -15,6 +15,7 @@ import type { Player } from "./identity.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import type { Room } from "./room.js";
 import type { RoomStore } from "./room-store.js";
+import { ERASED_NAME } from "../protocol/wire.js";
 
 export type ChatChannel = "players" | "spectators";
 
@@ -30,11 +31,25 @@ export interface ChatMessage {
   text: string;
   /** The operators removed it (moderation.ts): its text is gone everywhere, the game's record included. */
   removed?: true;
+  /** Its author's data was erased at their request (db/personal-data.ts): text "", and `from` is no one's. */
+  erased?: true;
 }
 
 /** A message as it stands once the operators removed it. */
 export function removedMessage(m: ChatMessage): ChatMessage {
   return { ...m, text: "", removed: true };
+}
+
+/** A message as it stands once its author's data was erased (db/personal-data.ts): its place and time, nothing of theirs. */
+export function erasedMessage(m: ChatMessage): ChatMessage {
+  return { n: m.n, at: m.at, from: { id: "", name: ERASED_NAME }, channel: m.channel, text: "", erased: true };
+}
+
+/** How a message is taken out: by the operators (`removed`), or with its author's data (`erased`). */
+export type ChatRemoval = "removed" | "erased";
+
+export function takenOut(m: ChatMessage, how: ChatRemoval): ChatMessage {
+  return how === "erased" ? erasedMessage(m) : removedMessage(m);
 }
 
 /** Longest message, in characters (code points). */

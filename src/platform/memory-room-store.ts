@@ -6,7 +6,7 @@
 import { awaitsRecord, summarize, type Room, type RoomSummary } from "./room.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
-import { removedMessage, type ChatMessage } from "./chat.js";
+import { takenOut, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { beatOn, type Beat, type Outage } from "./downtime.js";
 
 type Entry = StoredRoom;
@@ -117,11 +117,11 @@ export class MemoryRoomStore implements RoomStore {
     return structuredClone(this.chats.get(roomId) ?? []);
   }
 
-  async removeChat(roomId: string, n: number): Promise<ChatMessage | null> {
+  async removeChat(roomId: string, n: number, how: ChatRemoval = "removed"): Promise<ChatMessage | null> {
     const list = this.entry(roomId) ? this.chats.get(roomId) : undefined;
     const m = list?.[n - 1];
     if (!list || !m || !Number.isInteger(n) || n < 1) return null;
-    const removed = removedMessage(m);
+    const removed = takenOut(m, how);
     // The file first: a later record of message n replaces it when the file is read back.
     this.journal?.writeChat(roomId, removed);
     list[n - 1] = removed;

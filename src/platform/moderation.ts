@@ -23,7 +23,8 @@ import type { Player } from "./identity.js";
 import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } from "./accounts.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
-import { removedMessage, type ChatMessage } from "./chat.js";
+import type { Room } from "./room.js";
+import { removedMessage, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
 import { REFUND_DAYS, refundRatingsLostTo, refundsGivenFor, type RefundResult } from "../db/rating-refunds.js";
 import type { QueueService } from "./queue-service.js";
@@ -151,7 +152,7 @@ export class Moderation {
   private readonly leaves: Leaves | undefined;
   private readonly now: () => number;
   private readonly log: ModerationLog;
-  private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"]) => void> = [];
+  private readonly chatRemovedListeners: Array<(roomId: string, n: number, channel: ChatMessage["channel"], how: ChatRemoval) => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -167,7 +168,7 @@ export class Moderation {
   }
 
   /** The account named `name` (any case), or `id:<player id>`'s. */
-  private async account(name: unknown) {
+  async account(name: unknown) {
     const raw = typedName(name);
     const a = await findAccount(this.db, raw);
     if (!a) throw noSuchAccount(raw);
@@ -182,10 +183,22 @@ export class Moderation {
    */
   async close(playerId: string, by: ClosedBy, reason: string | null): Promise<ClosingResult> {
     const closed = await this.accounts.close(playerId, by, reason);
+    const { resigned, left, leftQueue } = await this.giveUp(playerId);
+    if (closed) this.log.info({ player: playerId, by, reason, resigned, left, leftQueue }, "account closed");
+    else if (resigned.length + left.length > 0 || leftQueue) this.log.info({ player: playerId, resigned, left, leftQueue }, "closed account: what it still held was given up");
+    return { closed, resigned, left, leftQueue };
+  }
+
+  /**
+   * Gives up everything a player holds (closing, erasure): every game in play is resigned, every
+   * open room left, their place in the quick play queue (or a table found for them) given up.
+   * `seatedIn`: the rooms they sit in, when the caller has read them already (RoomService.roomsOf).
+   */
+  async giveUp(playerId: string, seatedIn?: readonly Room[]): Promise<Omit<ClosingResult, "closed">> {
     const player: Player = { id: playerId, name: "" };
     const resigned: string[] = [];
     const left: string[] = [];
-    for (const room of await this.service.roomsOf(playerId)) {
+    for (const room of seatedIn ?? (await this.service.roomsOf(playerId))) {
       try {
         if (room.status === "playing") {
           const seat = room.seats.find((s) => s.playerId === playerId);
@@ -203,9 +216,7 @@ export class Moderation {
       }
     }
     const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
-    if (closed) this.log.info({ player: playerId, by, reason, resigned, left, leftQueue }, "account closed");
-    else if (resigned.length + left.length > 0 || leftQueue) this.log.info({ player: playerId, resigned, left, leftQueue }, "closed account: what it still held was given up");
-    return { closed, resigned, left, leftQueue };
+    return { resigned, left, leftQueue };
   }
 
   /** A player closes their own account: their password again, then close. */
@@ -352,12 +363,35 @@ export class Moderation {
     const [live, recorded] = await Promise.all([this.service.store.removeChat(id, at), removeRecordedChat(this.db, id, at)]);
     const removed = live ?? recorded ?? removedMessage(before);
     if (!before.removed) this.log.info({ room: id, n: at, author: before.from, text: before.text }, "chat message removed by the operators");
-    for (const l of this.chatRemovedListeners) l(id, at, before.channel);
+    for (const l of this.chatRemovedListeners) l(id, at, before.channel, "removed");
     return removed;
   }
 
-  /** Told of every removed message (the socket layer tells the watchers who could see it). */
-  onChatRemoved(listener: (roomId: string, n: number, channel: ChatMessage["channel"]) => void): void {
+  /**
+   * A player's data is erased (personal-data.ts): their messages in these live rooms' chats take
+   * the erased form, and every watcher who could see one is told (`chatRemoved` listeners).
+   * Returns how many messages.
+   */
+  async eraseLiveChat(playerId: string, roomIds: readonly string[]): Promise<number> {
+    let erased = 0;
+    // Read 50 rooms' chats at a time (one command each; erasures are rare, rooms many).
+    for (let i = 0; i < roomIds.length; i += 50) {
+      const batch = roomIds.slice(i, i + 50);
+      const chats = await Promise.all(batch.map((id) => this.service.store.chat(id)));
+      for (const [k, id] of batch.entries()) {
+        for (const m of chats[k]!) {
+          if (m.from.id !== playerId) continue;
+          if (!(await this.service.store.removeChat(id, m.n, "erased"))) continue;
+          erased++;
+          for (const l of this.chatRemovedListeners) l(id, m.n, m.channel, "erased");
+        }
+      }
+    }
+    return erased;
+  }
+
+  /** Told of every removed or erased message (the socket layer tells the watchers who could see it). */
+  onChatRemoved(listener: (roomId: string, n: number, channel: ChatMessage["channel"], how: ChatRemoval) => void): void {
     this.chatRemovedListeners.push(listener);
   }
 

@@ -1,7 +1,7 @@
 /** Password hashing: scrypt, parameters read from the stored string, constant-time verification. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { checkPassword, CURRENT, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
+import { checkPassword, CURRENT, hashPassword, isCommonPassword, needsRehash, verifyPassword } from "./passwords.js";
 
 describe("passwords", () => {
   it("stores scrypt$N$r$p$salt$hash and verifies only the right password", async () => {
@@ -43,11 +43,33 @@ describe("passwords", () => {
       }
     };
     expect(code("1234567")).toBe("WEAK_PASSWORD");
-    expect(code("12345678")).toBe("ok");
+    expect(code("9Kv4-qui")).toBe("ok");
     expect(code("x".repeat(200))).toBe("ok");
     expect(code("x".repeat(201))).toBe("WEAK_PASSWORD");
     expect(code(12345678)).toBe("WEAK_PASSWORD");
     expect(code(undefined)).toBe("WEAK_PASSWORD");
     expect(checkPassword("  spaced  ")).toBe("  spaced  ");
+  });
+
+  it("refuses the most common passwords in any case, and the account's own name or the site's", () => {
+    const code = (v: unknown, name?: string) => {
+      try {
+        checkPassword(v, name === undefined ? {} : { name });
+        return "ok";
+      } catch (e) {
+        return `${(e as AppError).code}: ${(e as AppError).message}`;
+      }
+    };
+    for (const common of ["12345678", "password", "PassWord", "iloveyou", "qwertyuiop", "trustno1", "sunshine1"]) {
+      expect(code(common)).toMatch(/^WEAK_PASSWORD: That password is one of the most common ones/);
+      expect(isCommonPassword(common)).toBe(true);
+    }
+    // Short ones in the list are refused for length already; a rare one passes.
+    expect(isCommonPassword("goblin market auctions at dusk")).toBe(false);
+    expect(code("goblin market auctions at dusk")).toBe("ok");
+    expect(code("Quill Feather", "Quill Feather")).toMatch(/^WEAK_PASSWORD: A password must not be your name/);
+    expect(code("quillfeather", "Quill Feather")).toMatch(/^WEAK_PASSWORD: A password must not be your name/);
+    expect(code("Goblin Bazaar")).toMatch(/^WEAK_PASSWORD: A password must not be your name or the site's/);
+    expect(code("quillfeather2", "Quill Feather")).toBe("ok");
   });
 });

@@ -39,7 +39,7 @@ import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
 import type { PlatformMetrics } from "./metrics.js";
-import { removedMessage, type ChatMessage } from "./chat.js";
+import { takenOut, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { KEEP_OUTAGES, type Beat, type Outage } from "./downtime.js";
 
 /*
@@ -508,12 +508,12 @@ export class RedisRoomStore implements RoomStore {
     return (await this.redis.lrange(this.k.chat(roomId), 0, -1)).map((m) => JSON.parse(m) as ChatMessage);
   }
 
-  async removeChat(roomId: string, n: number): Promise<ChatMessage | null> {
+  async removeChat(roomId: string, n: number, how: ChatRemoval = "removed"): Promise<ChatMessage | null> {
     if (!Number.isInteger(n) || n < 1) return null;
     // The list only grows at its end, so message n stays at index n - 1: read, replace, write back.
     const raw = await this.redis.lindex(this.k.chat(roomId), n - 1);
     if (raw === null) return null;
-    const removed = removedMessage(JSON.parse(raw) as ChatMessage);
+    const removed = takenOut(JSON.parse(raw) as ChatMessage, how);
     await this.redis.lset(this.k.chat(roomId), n - 1, JSON.stringify(removed));
     return removed;
   }

@@ -271,6 +271,8 @@ describe("rooms file", () => {
       await writeAll(store, [room!]);
       for (const text of ["hello", "something nasty", "bye"]) await store.appendChat(room!.id, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text }, 500);
       expect(await store.removeChat(room!.id, 2)).toMatchObject({ n: 2, text: "", removed: true });
+      // Its author's data erased: the author's name goes too.
+      expect(await store.removeChat(room!.id, 3, "erased")).toEqual({ n: 3, at: now, from: { id: "", name: "Deleted player" }, channel: "players", text: "", erased: true });
       expect(await store.removeChat(room!.id, 9)).toBeNull();
       expect(await store.removeChat("nosuchroom", 1)).toBeNull();
       // A rewrite happens with the next change when the file is this small.
@@ -278,10 +280,12 @@ describe("rooms file", () => {
       await store.close();
       const again = open();
       const chat = await again.chat(room!.id);
-      expect(chat.map((m) => m.text)).toEqual(["hello", "", "bye", ...(rewrite ? ["again"] : [])]);
+      expect(chat.map((m) => m.text)).toEqual(["hello", "", "", ...(rewrite ? ["again"] : [])]);
       expect(chat[1]!.removed).toBe(true);
+      expect(chat[2]).toMatchObject({ erased: true, from: { id: "", name: "Deleted player" } });
       // The start rewrote the file: the original text is gone from it too.
       expect(readFileSync(file, "utf8")).not.toContain("something nasty");
+      expect(readFileSync(file, "utf8")).not.toContain('"bye"');
       await again.close();
       rmSync(file, { force: true });
     }

@@ -512,10 +512,11 @@ export class RoomService {
    * The open and playing rooms a player sits in. Found from the lobby's lists (every open and
    * playing room), each read from the store: no per-player index is kept, since renames are rare
    * and a read per live room is cheap next to keeping an index in step with every join and leave
-   * on every node. Rooms that vanish while being read are skipped.
+   * on every node. Rooms that vanish while being read are skipped. `listed`: the lobby's lists, when
+   * the caller has them already.
    */
-  async roomsOf(playerId: string): Promise<Room[]> {
-    const { open, live } = await this.list();
+  async roomsOf(playerId: string, listed?: { open: readonly RoomSummary[]; live: readonly RoomSummary[] }): Promise<Room[]> {
+    const { open, live } = listed ?? (await this.list());
     const ids = [...open, ...live].map((r) => r.id);
     const found: Room[] = [];
     for (let i = 0; i < ids.length; i += 50) {

@@ -5,7 +5,7 @@
  */
 import type { Seat } from "../games/types.js";
 import { awaitsRecord, type Room, type RoomStatus, type RoomSummary } from "./room.js";
-import type { ChatMessage } from "./chat.js";
+import type { ChatMessage, ChatRemoval } from "./chat.js";
 import type { Beat } from "./downtime.js";
 
 export interface RoomStore {
@@ -55,10 +55,11 @@ export interface RoomStore {
   /** A room's chat, oldest first ([] for none or no room). */
   chat(roomId: string): Promise<ChatMessage[]>;
   /**
-   * Replaces message `n` of a room's chat with its removed form (chat.ts removedMessage) and
-   * returns it; null when the room or the message does not exist. Repeating it changes nothing.
+   * Replaces message `n` of a room's chat with its removed form (chat.ts removedMessage, or
+   * erasedMessage when `how` is "erased") and returns it; null when the room or the message does
+   * not exist. Repeating it changes nothing.
    */
-  removeChat(roomId: string, n: number): Promise<ChatMessage | null>;
+  removeChat(roomId: string, n: number, how?: ChatRemoval): Promise<ChatMessage | null>;
   /**
    * A node's heartbeat at `now` (downtime.ts): keeps the latest heartbeat of any node and, when the
    * one before it is more than `gapMs` older, records that stretch as an outage, atomically, so one

@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, createRoom, gameState, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, createRematchRoom, createRoom, gameState, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
 import { randomLegalAction } from "../games/legal.js";
@@ -188,5 +188,20 @@ describe("rules versions", () => {
       for (const k of Object.keys(game)) delete (game as unknown as Record<string, unknown>)[k];
       Object.assign(game, saved);
     }
+  });
+});
+
+describe("rating ranges (rating-range.ts)", () => {
+  const acct = (p: { id: string; name: string }) => ({ ...p, account: true });
+  it("a ranked room keeps its range, shows it in its summary, and a rematch keeps it; a casual room has none", () => {
+    const range = { min: 1450, max: 1850 };
+    const room = createRoom("r2", acct(ann), { game: "goblin-market", seats: 3, ranked: true, ratingRange: range }, 1);
+    expect(room.ratingRange).toEqual(range);
+    expect(summarize(room).ratingRange).toEqual(range);
+    expect(code(() => createRoom("r3", acct(ann), { game: "goblin-market", seats: 3, ranked: false, ratingRange: range }, 1))).toBe("BAD_RATING_RANGE");
+    expect(code(() => createRoom("r3", acct(ann), { game: "goblin-market", seats: 3, ranked: true, ratingRange: { min: 1900, max: 1800 } }, 1))).toBe("BAD_RATING_RANGE");
+    expect(summarize(base()).ratingRange).toBeUndefined();
+    const finished: Room = { ...room, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+    expect(createRematchRoom("r4", finished, acct(bob), 2).ratingRange).toEqual(range);
   });
 });

@@ -4,6 +4,7 @@
  * seed passed in. The room service runs these inside a compare-and-swap loop, so they may be
  * re-run against a newer room at any time.
  */
+import { isRange, type RatingRange } from "./rating-range.js";
 import type { Action, AnyGame, BotStrength, LogEntry, Outcome, Seat } from "../games/types.js";
 import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
@@ -77,6 +78,8 @@ export interface Room {
   /** True once the finished game is in Postgres. */
   persisted?: boolean;
   ratingChanges?: RatingChangeInfo[];
+  /** A ranked room's rating range (rating-range.ts): who may take a seat. Absent: anyone. */
+  ratingRange?: RatingRange;
   /** The room's clock (absent or null: none). */
   clock?: ClockSetting | null;
   /** How its bots play (absent: "strong"); they also play seats whose players timed out or resigned. */
@@ -132,6 +135,7 @@ export function summarize(room: Room): RoomSummary {
     ...(room.daily ? { daily: room.daily } : {}),
     // Lobby hygiene (issue 23): an open room says whether its host is away (noteHost, socket.ts).
     ...(room.status === "open" ? { hostAway: room.hostAwaySince !== undefined } : {}),
+    ...(room.ratingRange ? { ratingRange: room.ratingRange } : {}),
   };
 }
 
@@ -257,6 +261,8 @@ export interface CreateRoomInput {
   clock?: unknown;
   /** How the room's bots play: "casual" or "strong" (absent: "strong"). */
   botStrength?: unknown;
+  /** Ranked only: the ratings that may take a seat (rating-range.ts; the transport computes it from the host's rating). */
+  ratingRange?: RatingRange | null;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -282,6 +288,8 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);
   if (ranked && !host.account) throw accountRequired();
+  const range = input.ratingRange ?? null;
+  if (range !== null && (!ranked || !isRange(range))) throw err("BAD_RATING_RANGE", "Only ranked rooms have a rating range: casual rooms are open to everyone.");
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
     i === 0
       ? { playerId: host.id, name: host.name, bot: false }
@@ -305,6 +313,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     clock,
     // Only when it is not the default: bots also play the seats of players who time out or resign.
     ...(botStrength === "casual" ? { botStrength } : {}),
+    ...(range ? { ratingRange: { min: range.min, max: range.max } } : {}),
   };
 }
 
@@ -601,7 +610,7 @@ function rematchSeat(room: Room, playerId: string): Seat {
 export function createRematchRoom(id: string, old: Room, player: Player, now: number): Room {
   const seat = rematchSeat(old, player.id);
   if (old.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
-  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none" }, now);
+  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null }, now);
   const seats: SeatInfo[] = old.seats.map((s, i) =>
     s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
   );

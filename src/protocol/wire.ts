@@ -81,7 +81,14 @@ export interface RoomSummary {
    * watches the room (the host-away rule; the room closes after HOST_AWAY_MS). docs/protocol.md.
    */
   hostAway?: boolean;
+  /** A ranked room's rating range: only players rated min to max in its game may sit (absent: anyone). */
+  ratingRange?: { min: number; max: number };
 }
+
+/** A ranked room's rating range (platform/rating-range.ts): the widths the web client offers; the server takes any whole number from RANGE_MIN to RANGE_MAX. */
+export const RATING_RANGE_CHOICES = [100, 200, 300, 500] as const;
+export const RANGE_MIN = 50;
+export const RANGE_MAX = 1000;
 
 /**
  * Your games (issue 23; docs/protocol.md, "Your games"): an open or playing room you sit in, as
@@ -231,6 +238,9 @@ export interface QueueStatus {
 }
 
 // ---- Your account (GET /api/me; docs/protocol.md, "Leaving ranked games", "Rating given back") --
+
+/** The name a player's seats and chat messages carry once their data was erased (docs/protocol.md, "Your data"). */
+export const ERASED_NAME = "Deleted player";
 
 /** Ranked games left in the last 7 days, and until when ranked play is paused (src/platform/leaves.ts). */
 export interface LeaveStatus {

@@ -12,6 +12,7 @@
  *   reopen <name>                   open it again
  *   forgive <name>                  forgive the ranked games it left (its ranked play is not paused for them)
  *   refund <name>                   give back the rating players lost to it (closed by the operators) in its recent ranked games
+ *   erase <name> --yes              delete the account and its player's data (their request made to you); cannot be undone
  *   chat <room id>                  a room's chat, numbered, every channel
  *   remove-chat <room id> <n>       remove message n from the table and the game's record
  * Add --json for the server's replies as they are.
@@ -30,6 +31,9 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   forgive <name>                  forgive the ranked games it left: its ranked play is no longer paused for them
   refund <name>                   for an account you closed: give back the rating players lost to it
                                   in its ranked games of the last 5 days (once per game)
+  erase <name> --yes              delete the account and its player's data, as its player can
+                                  (their request made to you); finished games keep an anonymous seat.
+                                  It cannot be undone, hence --yes
   chat <room id>                  a room's chat, every channel, numbered (live, or the game's record)
   remove-chat <room id> <n>       remove message n: gone from the table and the record
 Needs ADMIN_TOKEN (as the server has it) and the server at ADMIN_URL (default http://127.0.0.1:$PORT).`;
@@ -90,12 +94,18 @@ export function describeReply(command: string, body: Reply): string[] {
       return [body.forgiven === 0 ? `${body.name} had no leaves to forgive; nothing changed.` : `Forgave ${body.forgiven} leave${body.forgiven === 1 ? "" : "s"} of ${body.name}: they no longer pause their ranked play.`];
     case "refund":
       return refundLines(body.name, body);
+    case "erase":
+      return [
+        body.erased ? `Erased ${body.name}: the account and its data are gone, and the name is free.` : `${body.name}'s data was erased already.`,
+        `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`,
+        `Finished games now with an anonymous seat: ${body.games}; with its chat messages emptied: ${body.chats}.`,
+      ];
     case "reopen":
       return [body.reopened ? `Reopened ${body.name}: their password works again.` : `${body.name} was open; nothing changed.`];
     case "chat":
       return [
         `Room ${body.roomId}: ${body.live ? "live" : "not live"}, ${body.recorded ? "recorded" : "not recorded"}; ${body.messages.length} message${body.messages.length === 1 ? "" : "s"}.`,
-        ...body.messages.map((m: any) => `${String(m.n).padStart(3)}  ${day(m.at)}  ${m.channel === "players" ? "table" : "spect"}  ${m.from.name}: ${m.removed ? "(removed)" : m.text}`),
+        ...body.messages.map((m: any) => `${String(m.n).padStart(3)}  ${day(m.at)}  ${m.channel === "players" ? "table" : "spect"}  ${m.from.name}: ${m.removed ? "(removed)" : m.erased ? "(erased with its author's data)" : m.text}`),
       ];
     case "remove-chat":
       return [`Removed message ${body.message.n} (${body.message.from.name}) from the table and the game's record.`];
@@ -141,6 +151,12 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "refund":
       if (!rest[0]) return { error: "refund needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/refund-ratings`, body: {} };
+    case "erase": {
+      const text = rest.filter((w) => w !== "--yes");
+      if (!text[0]) return { error: "erase needs an account's name" };
+      if (!rest.includes("--yes")) return { error: `erase cannot be undone: add --yes to erase ${words(text)}` };
+      return { method: "POST", path: `/api/admin/accounts/${name(words(text))}/erase`, body: {} };
+    }
     case "reopen":
       if (!rest[0]) return { error: "reopen needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/reopen`, body: {} };

@@ -22,12 +22,16 @@ import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
 import type { Database } from "../db/client.js";
 import { refundsReceived } from "../db/rating-refunds.js";
+import type { PersonalDataService } from "../platform/personal-data.js";
+import { TOTP_MISMATCH, type TwoFactor } from "../platform/two-factor.js";
 
 /** /api/me lists the rating refunds received this long ago, at most. */
 export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
 
 export interface AccountRouteDeps {
   accounts: Accounts;
+  twoFactor: TwoFactor;
+  personalData: PersonalDataService;
   service: RoomService;
   quotas: HttpQuotas;
   moderation: Moderation;
@@ -49,7 +53,8 @@ const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your 
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string };
+const totpCodeField = refusing(str("The six-digit code your authenticator app shows now."), "BAD_TOTP", TOTP_MISMATCH);
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
   const ua = req.headers["user-agent"];
@@ -57,7 +62,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -181,10 +186,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
 
   route("/api/login", "POST", {
     summary: "Log in",
-    description: "A new session. The name is matched case-insensitively. A wrong name or password is BAD_LOGIN.",
+    description: "A new session. The name is matched case-insensitively. A wrong name or password is BAD_LOGIN. With two-step login on, `code` too: TOTP_REQUIRED without it, BAD_TOTP when wrong.",
     tags: ["accounts"],
     // Not a string is a wrong name or password (BAD_LOGIN), as the handler answered before.
-    body: bodyOf({ name: refusing(str("An account's name, any case."), "BAD_LOGIN", BAD_LOGIN_MESSAGE), password: refusing(str(), "BAD_LOGIN", BAD_LOGIN_MESSAGE) }),
+    body: bodyOf({
+      name: refusing(str("An account's name, any case."), "BAD_LOGIN", BAD_LOGIN_MESSAGE),
+      password: refusing(str(), "BAD_LOGIN", BAD_LOGIN_MESSAGE),
+      code: refusing(str("With two-step login on: the six-digit code of the authenticator app."), "BAD_TOTP", TOTP_MISMATCH),
+    }, { optional: ["code"] }),
     response: { 200: okReply({ token: str(), player: playerShape }), ...errors(400, 401, 413, 429) },
   }, async (req) => {
     const r = await accounts.login(req.body, client(req));
@@ -210,6 +219,51 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     response: { 200: okReply({ revoked: int("Sessions ended.") }), ...errors(401, 403) },
   }, async (_req, v) => ({ revoked: await accounts.logoutAll(v) }), { who: accountOf });
 
+  route("/api/sessions/end", "POST", {
+    summary: "Log out one device",
+    description: "Ends one live session of your account, by its id as GET /api/me lists it (another device's, or this one's): its token is refused from then on and its sockets are disconnected on every node. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ session: refusing(str("The session's id (GET /api/me, sessions[].id)."), "NO_SUCH_SESSION", "Name one of your sessions by its id.") }),
+    response: { 200: okReply({}), ...errors(401, 403, 404, 413) },
+  }, async (req, v) => {
+    await accounts.endSession(v, req.body.session);
+    return {};
+  }, { who: accountOf });
+
+  route("/api/two-factor/setup", "POST", {
+    summary: "Set up two-step login",
+    description: "The password again gives a new secret for an authenticator app (base32 `secret`, and `uri`, an otpauth:// URI to show as a QR code). Two-step login is not on until POST /api/two-factor/enable takes a code made from it. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ password: ownPassword }),
+    response: { 200: okReply({ secret: str("Base32, 32 letters."), uri: str("otpauth://totp/...") }), ...errors(400, 401, 403, 409, 413, 429) },
+  }, async (req, v) => twoFactor.setup(v, req.body.password, client(req)), { who: accountOf });
+
+  route("/api/two-factor/enable", "POST", {
+    summary: "Turn two-step login on",
+    description: "A code made from the secret of the last set-up: from now on logging in takes a code too. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ code: totpCodeField }),
+    response: { 200: okReply({}), ...errors(400, 401, 403, 409, 413) },
+  }, async (req, v) => {
+    await twoFactor.enable(v, req.body.code);
+    return {};
+  }, { who: accountOf });
+
+  route("/api/two-factor/disable", "POST", {
+    summary: "Turn two-step login off",
+    description: "The password and a code. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ password: ownPassword, code: totpCodeField }),
+    response: { 200: okReply({}), ...errors(400, 401, 403, 409, 413, 429) },
+  }, async (req, v) => {
+    await twoFactor.disable(v, req.body.password, req.body.code, client(req));
+    return {};
+  }, { who: accountOf });
+
   route("/api/password", "POST", {
     summary: "Change your password",
     description: "Every other session ends; this one stays. Needs an account's token.",
@@ -230,6 +284,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         createdAt: nullable(num("When the account was made, epoch ms; null for a guest.")),
         sessions: arrayOf(obj({ id: str(), createdAt: num("epoch ms"), lastSeenAt: num("epoch ms"), userAgent: nullable(str()), current: bool("This request's session.") })),
         recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
+        twoFactor: bool("Two-step login is on (false for a guest)."),
         leaves: nullable(obj({
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
           pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
@@ -249,7 +304,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       v.session ? leaves.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, leaves: left, refunds };
   }, { who: holderOf });
 
   route("/api/account/close", "POST", {
@@ -263,6 +318,74 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     const r = await moderation.closeOwn(v, req.body.password, client(req));
     return { resigned: r.resigned, left: r.left };
   }, { who: accountOf });
+
+  const iso = (description: string) => str(`${description} (ISO 8601).`);
+  const isoOrNull = (description: string) => nullable(iso(description));
+  const personalDataShape = obj({
+    exportedAt: iso("When this was made"),
+    playerId: str("Your player id."),
+    player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
+    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included).") })),
+    sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
+    ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num(), games: int(), lastGameAt: isoOrNull("Last rated game") })),
+    games: arrayOf(obj({
+      id: str("The game's id (its replay is /game/<id>)."), game: str(), ranked: bool(), daily: nullable(str("A daily challenge's day.")),
+      startedAt: iso("Started"), finishedAt: iso("Finished"), seat: int("Your seat, from 0."), place: int(), score: num(), forfeit: nullable(str()),
+      ratingBefore: nullable(int()), ratingAfter: nullable(int()),
+      players: arrayOf(obj({ seat: int(), name: str(), bot: bool() })),
+    }), "Every finished game you played, oldest first."),
+    chat: arrayOf(obj({ game: str(), n: int(), at: iso("Sent"), channel: str(), text: str("\"\" if the operators removed it."), removed: bool() }), "Your messages in finished games' chats (as a player or a spectator)."),
+    dailyAttempts: arrayOf(obj({ game: str(), day: str(), startedAt: iso("Started"), finishedAt: isoOrNull("Finished"), score: nullable(num()) })),
+    reportsMade: arrayOf(obj({ reported: str(), reason: str(), text: str(), room: nullable(str()), createdAt: iso("Made"), resolved: bool("The operators dealt with it.") })),
+    blocks: arrayOf(obj({ name: str(), since: iso("Blocked") })),
+    leaves: arrayOf(obj({ room: str(), game: str(), kind: str(), at: iso("Left"), forgiven: bool() })),
+    refundsReceived: arrayOf(obj({ gameId: str(), game: str(), points: int(), at: iso("Given") })),
+  });
+
+  // Not `route`: the reply is a download, so it names a file.
+  app.route({
+    method: "GET",
+    url: "/api/me/data",
+    schema: routeDoc({
+      summary: "Download your data",
+      description: `Everything stored about you, as JSON (a file download: Content-Disposition: attachment): your player and account, sessions, ratings, every finished game you played with its players, your messages in their chats, daily attempts, reports you made, blocks, leaves and refunds. A guest or an account; ten downloads an hour.`,
+      tags: ["accounts"],
+      bearer: true,
+      response: { 200: okReply({ data: personalDataShape }), ...errors(401, 429) },
+    }),
+    preValidation: async (req: FastifyRequest) => void asker.set(req, await holderOf(req)),
+    handler: async (req, reply) => {
+      const v = asker.get(req)!;
+      const data = await personalData.download(v);
+      const day = data.exportedAt.slice(0, 10);
+      void reply.header("content-disposition", `attachment; filename="goblin-bazaar-data-${day}.json"`);
+      return { ok: true, data };
+    },
+  });
+
+  route("/api/me/erase", "POST", {
+    summary: "Delete your account and your data",
+    description:
+      "An account gives its password again; a guest types its name (name). Every game in play is resigned (a bot finishes the seat), every open room and the quick play queue left, and your name at tables still in play becomes \"Deleted player\". Then in one step: your account (its name is free again), sessions, ratings, daily attempts, reports, blocks, leaves and refunds are deleted; your seats in finished games (which are the other players' too) and your messages in their chats become anonymous. Your tokens are refused from then on and your sockets disconnected. It cannot be undone.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({
+      password: refusing(str("An account's password."), "BAD_LOGIN", "Your current password is not right; nothing was changed."),
+      name: refusing(str("A guest: its name, typed to confirm."), "BAD_CONFIRMATION", "Type your name to confirm; nothing was erased."),
+    }, { optional: ["password", "name"] }),
+    response: {
+      200: okReply({
+        resigned: arrayOf(str(), "Rooms whose game was resigned."),
+        left: arrayOf(str(), "Open rooms left."),
+        games: int("Finished games whose seat became anonymous."),
+        chats: int("Finished games whose chat held your messages."),
+      }),
+      ...errors(400, 401, 413, 429),
+    },
+  }, async (req, v) => {
+    const r = await personalData.eraseOwn(v, { password: req.body.password, name: req.body.name }, client(req));
+    return { resigned: r.resigned, left: r.left, games: r.games, chats: r.chats };
+  }, { who: holderOf });
 
   route("/api/reports", "POST", {
     summary: "Report a player to the operators",

@@ -10,6 +10,7 @@ import { err } from "../platform/errors.js";
 import { OPERATOR_NOTE_MAX, REPORT_REASONS, type Moderation } from "../platform/moderation.js";
 import { arrayOf, bodyOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, roomIdParam, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
+import type { PersonalDataService } from "../platform/personal-data.js";
 
 /** The room id rule of the path (openapi.ts roomIdParam). */
 const ROOM_ID = (roomIdParam as { properties: { id: Record<string, unknown> } }).properties.id;
@@ -47,7 +48,7 @@ const closingWithRefund = okReply(
 const nameParams = obj({ name: refusing(str("The account's name, any case."), "NO_SUCH_ACCOUNT", "Name an account.") });
 const noteField = (what: string) => refusing(str(`1 to ${OPERATOR_NOTE_MAX} characters.`), "BAD_REASON", `${what} must be 1 to ${OPERATOR_NOTE_MAX} characters.`);
 
-export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Moderation; token: string }): void {
+export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Moderation; personalData: PersonalDataService; token: string }): void {
   const { moderation } = deps;
   const expected = digest(deps.token);
 
@@ -106,6 +107,29 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
     }),
   }, async (req) => ({ ok: true, account: await moderation.accountInfo(req.params.name) }));
 
+  app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/erase", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Erase an account's data (operators)",
+      description:
+        "As the player's own erasure (POST /api/me/erase), for a request made to the operators (say by a player who lost their password and recovery code): an open or closed account by name, or any player (a guest too) by id:<player id>. Safe to repeat. It cannot be undone.",
+      params: obj({ name: refusing(str("The account's name (any case), or id:<player id>."), "NO_SUCH_ACCOUNT", "Name an account.") }),
+      response: {
+        200: okReply({
+          name: str("The account's name (free from now on)."),
+          erased: bool("False: it was erased already."),
+          resigned: arrayOf(str(), "Rooms whose game was resigned."),
+          left: arrayOf(str(), "Open rooms left."),
+          leftQueue: bool("It was in the quick play queue, or had a table found."),
+          games: int("Finished games whose seat became anonymous."),
+          chats: int("Finished games whose chat held its messages."),
+        }),
+        ...errors(401, 404),
+      },
+    }),
+  }, async (req) => ({ ok: true, ...(await deps.personalData.eraseByOperators(req.params.name)) }));
+
   app.post<{ Params: { name: string }; Body: { reason: string; refund?: boolean } }>("/api/admin/accounts/:name/close", {
     ...guarded,
     schema: routeDoc({
@@ -121,8 +145,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
 
   const message = obj({
     n: int("1, 2, ... in the room."), at: num("epoch ms"), from: obj({ id: str(), name: str(), account: bool() }, { optional: ["account"] }),
-    channel: { type: "string", enum: ["players", "spectators"] }, text: str("\"\" once removed."), removed: bool("The operators removed it."),
-  }, { optional: ["removed"] });
+    channel: { type: "string", enum: ["players", "spectators"] }, text: str("\"\" once removed or erased."), removed: bool("The operators removed it."),
+    erased: bool("Its author's data was erased (from is then no one's)."),
+  }, { optional: ["removed", "erased"] });
 
   app.get<{ Params: { id: string } }>("/api/admin/rooms/:id/chat", {
     ...guarded,

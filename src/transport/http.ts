@@ -16,6 +16,8 @@ import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
+import type { PersonalDataService } from "../platform/personal-data.js";
+import type { TwoFactor } from "../platform/two-factor.js";
 import type { Blocks } from "../platform/blocks.js";
 import type { Leaves } from "../platform/leaves.js";
 import { BAD_TOKEN_MESSAGE, type Accounts } from "../platform/accounts.js";
@@ -48,6 +50,10 @@ export interface HttpDeps {
   metrics?: PlatformMetrics;
   /** Reports and closed accounts (platform/moderation.ts). */
   moderation: Moderation;
+  /** A player's data: its download and erasure (platform/personal-data.ts). */
+  personalData: PersonalDataService;
+  /** Two-step login (platform/two-factor.ts). */
+  twoFactor: TwoFactor;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */
@@ -261,5 +267,5 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
 
   registerReplayRoutes(app, { db, daily, requester });
   registerAccountRoutes(app, { ...deps, quotas });
-  if (deps.adminToken) registerAdminRoutes(app, { moderation: deps.moderation, token: deps.adminToken });
+  if (deps.adminToken) registerAdminRoutes(app, { moderation: deps.moderation, personalData: deps.personalData, token: deps.adminToken });
 }

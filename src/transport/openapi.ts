@@ -121,8 +121,9 @@ export const roomSummary = obj(
     seats: arrayOf(obj({ name: nullable(str()), bot: bool(), taken: bool() })),
     createdAt: num("epoch ms"), clock: nullable(str("The clock preset id, or null (no clock).")), daily: str("A daily deal's day."),
     hostAway: bool("Open rooms only: whether the host is away (no connection of theirs watches the room)."),
+    ratingRange: { type: "object", properties: { min: { type: "integer" }, max: { type: "integer" } }, required: ["min", "max"], additionalProperties: false, description: "A ranked room's rating range: only players rated min to max in its game may sit." },
   },
-  { optional: ["daily", "hostAway"] },
+  { optional: ["daily", "hostAway", "ratingRange"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num(), ordinal: num(), games: int(),

@@ -24,13 +24,14 @@ import { checkRoomId } from "../platform/room-service.js";
 import { viewerFor } from "../platform/views.js";
 import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
-import { GAMES } from "../games/registry.js";
+import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
+import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-range.js";
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents, toAudience } from "./chat-events.js";
@@ -64,6 +65,8 @@ export interface SocketDeps {
   leaves?: Leaves;
   /** The operators' removals of chat messages reach the room's watchers (chat:removed). */
   moderation?: Pick<Moderation, "onChatRemoved">;
+  /** A player's rating in a game as players see it (rating-range.ts: ranked rooms with a range); absent: ranges are not offered. */
+  shownRating?: (game: string, playerId: string) => Promise<number>;
 }
 
 interface SocketData {
@@ -199,17 +202,21 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   /** A room id as a message names it, for the subscription check (the handler itself validates it). */
   const named = (id: unknown): string | undefined => (typeof id === "string" ? id : undefined);
 
-  // A chat message the operators removed leaves the pages of every watcher who could see it, on
-  // every node (a recorded game no longer in the store has no watchers).
-  deps.moderation?.onChatRemoved((roomId, n, channel) => {
+  // A chat message the operators removed (or erased with its author's data) leaves the pages of
+  // every watcher who could see it, on every node (a recorded game no longer in the store has no watchers).
+  deps.moderation?.onChatRemoved((roomId, n, channel, how) => {
     void service.get(roomId).then(
-      (room) => toAudience(io, room, channel, "chat:removed", { roomId, n }),
+      (room) => toAudience(io, room, channel, "chat:removed", { roomId, n, ...(how === "erased" ? { erased: true } : {}) }),
       () => {},
     );
   });
 
   // A revoked session's sockets (every socket of the player for "log out everywhere") are
   // disconnected on every node, through the adapter.
+  // A login elsewhere: every connected device of the account is told (a login it did not make is a warning).
+  accounts.onLogin((playerId, login) => {
+    io.to(ch.player(playerId)).emit("account:login", { userAgent: login.userAgent, at: login.at });
+  });
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
     else for (const s of sessions) io.in(`session:${s}`).disconnectSockets(true);
@@ -435,7 +442,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket);
       if (p.ranked === true) await mayPlayRanked(deps.leaves, player, log);
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength });
+      // A rating range is the host's rating in the game now, ± the width asked for.
+      const width = parseRangeWidth(p.ratingRange, p.ranked === true);
+      if (width !== null && !deps.shownRating) throw err("BAD_RATING_RANGE", "This server does not offer rating ranges.");
+      const ratingRange = width !== null && typeof p.game === "string" ? rangeAround(await deps.shownRating!(p.game, player.id), width) : null;
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
@@ -443,10 +454,21 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket, named(p.roomId));
-      if (player.account && (deps.blocks || deps.leaves)) {
+      if (player.account && (deps.blocks || deps.leaves || deps.shownRating)) {
         const target = await service.get(p.roomId);
         // Taking a seat at a ranked table (joining one already seated in only watches it).
-        if (target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null) await mayPlayRanked(deps.leaves, player, log);
+        const takesSeat = target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null;
+        if (takesSeat) await mayPlayRanked(deps.leaves, player, log);
+        // The room's rating range (rating-range.ts); without the database the seat is given unchecked, as for blocks.
+        if (takesSeat && target.ratingRange && deps.shownRating) {
+          const rating = await deps.shownRating(target.game, player.id).catch((e: unknown) => {
+            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read a rating for a join; seated without the range check");
+            return null;
+          });
+          if (rating !== null && (rating < target.ratingRange.min || rating > target.ratingRange.max)) {
+            throw outOfRange(target.ratingRange, rating, findGame(target.game)?.name ?? target.game);
+          }
+        }
         if (deps.blocks) {
           // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
           const seated = target.seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
