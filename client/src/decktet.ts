@@ -72,18 +72,24 @@ export function suitIcon(suit: Suit, labelled = false): TemplateResult {
     role=${labelled ? "img" : nothing} aria-label=${labelled ? suit : nothing} aria-hidden=${labelled ? nothing : "true"}>${labelled ? svg`<title>${suit}</title>` : nothing}${SHAPES[suit]}</svg>`;
 }
 
+/**
+ * A name with a word of ten letters or more ("The Borderland") is wider than a phone's narrowest
+ * card; its class lets the name's size follow the card's width there (styles.css, `card-name-long`).
+ */
+const nameClass = (c: Card): string => (c.name.split(" ").some((word) => word.length >= 10) ? "card-name card-name-long" : "card-name");
+
 /** A full card face: rank, name, big suit symbols. */
 export function cardFace(id: string, opts: { size?: "lg" | "md"; extraClass?: string; note?: string; decorative?: boolean } = {}): TemplateResult {
   const c = cardOf(id);
   if (opts.decorative) {
     return html`<div class="card card-${opts.size ?? "md"} ${opts.extraClass ?? ""}" aria-hidden="true">
-      <span class="card-rank">${rankMark(c)}</span><span class="card-suits">${c.suits.map((s) => suitIcon(s))}</span><span class="card-name">${c.name}</span>
+      <span class="card-rank">${rankMark(c)}</span><span class="card-suits">${c.suits.map((s) => suitIcon(s))}</span><span class=${nameClass(c)}>${c.name}</span>
       <span class="card-suitnames">${c.suits.map((s) => SUIT_ABBR[s]).join(" · ")}</span></div>`;
   }
   return html`<div class="card card-${opts.size ?? "md"} ${opts.extraClass ?? ""}" data-card=${id} role="img" aria-label=${cardLabel(id) + (opts.note ? ` (${opts.note})` : "")} title=${cardLabel(id)}>
     <span class="card-rank" aria-hidden="true">${rankMark(c)}</span>
     <span class="card-suits" aria-hidden="true">${c.suits.map((s) => suitIcon(s))}</span>
-    <span class="card-name" aria-hidden="true">${c.name}</span>
+    <span class=${nameClass(c)} aria-hidden="true">${c.name}</span>
     <span class="card-suitnames" aria-hidden="true">${c.suits.map((s) => SUIT_ABBR[s]).join(" · ")}</span>
   </div>`;
 }
