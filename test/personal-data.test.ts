@@ -5,7 +5,8 @@
  * erase it, and afterwards no row of any table holds their name, their words or their id (but the
  * erasure marker's), while the other players' games, ratings and messages are exactly as they
  * were, their seat anonymous. A game in play when they erase is resigned, shows them as "Deleted
- * player" at once, and is recorded without them when it ends. Guests too; tokens refused after;
+ * player" at once, and is recorded without them when it ends; a finished room still kept for its end
+ * screen loses them too. Guests too; tokens refused after;
  * an erasure racing a game's recording leaves nothing of theirs either way.
  */
 import { describe, expect, it } from "vitest";
@@ -168,7 +169,7 @@ describe.each(backends())("your data ($name)", (backend) => {
     expect(await whereIs("Cassia")).toEqual([]);
     expect((await cli("show", "Cassia")).out[0]).toMatch(/^NO_SUCH_ACCOUNT: /);
     // Erasing twice changes nothing more; by id, the operators reach an erased player (or a guest) again.
-    expect(await erasePersonalData(srv.db, c.player.id, new Date(clock.t))).toEqual({ erased: false, games: 0, chats: 0 });
+    expect(await erasePersonalData(srv.db, c.player.id, new Date(clock.t))).toEqual({ erased: false, games: 0, chats: 0, recent: [] });
     expect((await cli("erase", `id:${c.player.id}`, "--yes")).out[0]).toBe(`id:${c.player.id}'s data was erased already.`);
     expect((await cli("erase", "id:p_nobody", "--yes")).out[0]).toMatch(/^NO_SUCH_ACCOUNT: /);
   });
@@ -179,6 +180,24 @@ describe.each(backends())("your data ($name)", (backend) => {
     const room = await s.create(players[0]!, { game: "goblin-market", seats: 3, ranked: true, clock: "quick" });
     for (const p of players.slice(1)) await s.join(room.id, p);
     return s.start(room.id, players[0]!);
+  }
+
+  /** Plays a started room to its end: people by random legal moves, bots (resigned seats) by the clock. */
+  async function playOut(roomId: string, players: Player[], random: () => number): Promise<void> {
+    const s = srv.server.service;
+    for (let i = 0; i < 5000; i++) {
+      const r = await s.get(roomId);
+      if (r.status !== "playing") return;
+      const game = gameOf(r);
+      const mover = game.activeSeats(r.state).find((seat) => personPlays(r, seat));
+      if (mover !== undefined) {
+        await s.act(roomId, players[mover]!, randomLegalAction(game.legalActions(r.state, mover), random)!);
+        continue;
+      }
+      clock.t = Math.max(clock.t, nextDue(r, s.timing)!);
+      await srv.server.timers.tick();
+    }
+    throw new Error("the game did not end");
   }
 
   it("a game in play is resigned, shows them as Deleted player at once, and is recorded without them", async () => {
@@ -205,6 +224,9 @@ describe.each(backends())("your data ($name)", (backend) => {
     // At the table at once: the seat is resigned and anonymous, for everyone watching.
     const now = await s.get(room.id);
     expect(now.seats[0]).toMatchObject({ playerId: players[0]!.id, name: ERASED_NAME, away: "resigned" });
+    // The table's notice of the resignation names the seat as it is now; nothing in the room names her.
+    expect(now.notices?.map((n) => n.text)).toEqual([`${ERASED_NAME} resigned; a bot plays their seat to the end. They are placed last in the rating update.`]);
+    expect(JSON.stringify(now)).not.toContain("Wrenna");
     await until(() => (hollis!.rooms.get(room.id)?.state as any)?.seats?.[0]?.name === ERASED_NAME || undefined, "Hollis sees the new name");
     // Her message in the table's chat is erased there too, and Hollis is told to drop it.
     expect(await srv.server.store.chat(room.id)).toEqual([{ n: 1, at: expect.any(Number), from: { id: "", name: ERASED_NAME }, channel: "players", text: "", erased: true }]);
@@ -216,18 +238,7 @@ describe.each(backends())("your data ($name)", (backend) => {
     again.close();
 
     // The others play on to the end (a bot plays the resigned seat); the game is recorded without Wrenna.
-    for (let i = 0; i < 5000; i++) {
-      const r = await s.get(room.id);
-      if (r.status !== "playing") break;
-      const game = gameOf(r);
-      const mover = game.activeSeats(r.state).find((seat) => personPlays(r, seat));
-      if (mover !== undefined) {
-        await s.act(room.id, players[mover]!, randomLegalAction(game.legalActions(r.state, mover), random)!);
-        continue;
-      }
-      clock.t = Math.max(clock.t, nextDue(r, s.timing)!);
-      await srv.server.timers.tick();
-    }
+    await playOut(room.id, players, random);
     const seats = await until(async () => {
       const rows = await srv.db.prisma.gameSeat.findMany({ where: { gameId: room.id }, orderBy: { seat: "asc" } });
       return rows.length === 3 ? rows : undefined;
@@ -240,7 +251,43 @@ describe.each(backends())("your data ($name)", (backend) => {
     expect((await cli("chat", room.id)).out[1]).toMatch(/^  1  .*  table  Deleted player: \(erased with its author's data\)$/);
     for (const text of ["Wrenna", "wrenwords"]) expect(await whereIs(text)).toEqual([]);
     expect((await whereIs(players[0]!.id)).map((r) => r.split(":")[0])).toEqual(["ErasedPlayer"]);
+    // The finished room kept for the end screen names her nowhere either.
+    expect(JSON.stringify([await s.get(room.id), await srv.server.store.chat(room.id)])).not.toMatch(/Wrenna|wrenwords/);
     for (const c of [wren!, hollis!]) c.close();
+  });
+
+  it("a finished room kept for its end screen shows neither a player who erases afterwards nor their words, there or as a spectator", async () => {
+    const url = srv.server.url;
+    const [xan, yve, zed] = await Promise.all(["Xanthe", "Yvette", "Zebedee"].map((n) => guest(url, n)));
+    const s = srv.server.service;
+    const room = await s.create(xan!.player, { game: "goblin-teeth", seats: 2, ranked: false, clock: "none" });
+    await s.join(room.id, yve!.player);
+    await s.start(room.id, xan!.player);
+    const clients = await Promise.all([xan!, yve!, zed!].map((g) => new TestClient(url, g.token).ready()));
+    for (const c of clients) expect((await c.sync(room.id)).ok).toBe(true);
+    expect((await clients[0]!.call("chat:send", { roomId: room.id, text: "xanwords" })).ok).toBe(true);
+    expect((await clients[2]!.call("chat:send", { roomId: room.id, text: "zedwords" })).ok).toBe(true);
+    expect((await clients[1]!.call("chat:send", { roomId: room.id, text: "yvewords" })).ok).toBe(true);
+    await playOut(room.id, [xan!.player, yve!.player], seededRandom(room.id));
+    await until(async () => ((await s.get(room.id)).persisted ? true : undefined), "the game recorded");
+    const watcher = clients[1]!;
+    await until(() => (watcher.rooms.get(room.id)?.state as any)?.status === "finished" || undefined, "Yvette sees the end");
+
+    // Xanthe, who played, erases: the kept room's seat and her message go, and Yvette is told of both.
+    const x = await call("POST", "/api/me/erase", { name: "Xanthe" }, xan!.token);
+    expect(x.body).toEqual({ ok: true, resigned: [], left: [], games: 1, chats: 1 });
+    const kept = await s.get(room.id);
+    expect([kept.status, kept.seats.map((seat) => seat.name)]).toEqual(["finished", [ERASED_NAME, "Yvette"]]);
+    await until(() => (watcher.rooms.get(room.id)?.state as any)?.seats?.[0]?.name === ERASED_NAME || undefined, "Yvette sees the new name on the end screen");
+    await until(() => watcher.received.some(([e, p]) => e === "chat:removed" && JSON.stringify(p) === JSON.stringify({ roomId: room.id, n: 1, erased: true })), "Yvette told of the message");
+    // Zebedee only watched and spoke to the spectators: his words go too.
+    const z = await call("POST", "/api/me/erase", { name: "Zebedee" }, zed!.token);
+    expect(z.body).toEqual({ ok: true, resigned: [], left: [], games: 0, chats: 1 });
+    const chat = await srv.server.store.chat(room.id);
+    expect(chat.map((m) => [m.n, m.from.name, m.text])).toEqual([[1, ERASED_NAME, ""], [2, ERASED_NAME, ""], [3, "Yvette", "yvewords"]]);
+    expect(JSON.stringify([await s.get(room.id), chat])).not.toMatch(/Xanthe|xanwords|Zebedee|zedwords/);
+    for (const text of ["Xanthe", "xanwords", "Zebedee", "zedwords"]) expect(await whereIs(text)).toEqual([]);
+    for (const c of clients) c.close();
   });
 
   it("a guest confirms with its name; its token is refused afterwards, and its words as a spectator are gone from the live chat", async () => {

@@ -50,34 +50,46 @@ export interface ErasureResult {
   games: number;
   /** Recorded games whose chat held their messages. */
   chats: number;
+  /**
+   * Those of the games (seat or chat) that finished after `recentSince`: their rooms may still be
+   * kept in the room store for the end screen, where the caller erases them too.
+   */
+  recent: string[];
 }
 
-/** Erases `playerId`'s personal data (see the file's comment), at `at`. Safe to repeat. */
-export async function erasePersonalData(db: Database, playerId: string, at: Date): Promise<ErasureResult> {
-  return retryingTransaction(db, (tx) => erase(tx, playerId, at));
+/**
+ * Erases `playerId`'s personal data (see the file's comment), at `at`. Safe to repeat. `recentSince`
+ * (default: a day before `at`): which of their games `recent` lists.
+ */
+export async function erasePersonalData(db: Database, playerId: string, at: Date, recentSince = new Date(at.getTime() - 24 * 60 * 60_000)): Promise<ErasureResult> {
+  return retryingTransaction(db, (tx) => erase(tx, playerId, at, recentSince));
 }
 
-async function erase(tx: Prisma.TransactionClient, playerId: string, at: Date): Promise<ErasureResult> {
+async function erase(tx: Prisma.TransactionClient, playerId: string, at: Date, recentSince: Date): Promise<ErasureResult> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(${ERASURE_LOCK_CLASS}::int, hashtext(${playerId}))::text`;
   const marked = await tx.$executeRaw`INSERT INTO "ErasedPlayer" ("id", "erasedAt") VALUES (${playerId}, ${at}) ON CONFLICT ("id") DO NOTHING`;
-  const games = await tx.$executeRaw`UPDATE "GameSeat" SET "playerId" = NULL, "name" = ${ERASED_NAME} WHERE "playerId" = ${playerId}`;
+  const [seats] = await tx.$queryRaw<[{ n: number; recent: string[] }]>`
+    WITH s AS (UPDATE "GameSeat" SET "playerId" = NULL, "name" = ${ERASED_NAME} WHERE "playerId" = ${playerId} RETURNING "gameId")
+    SELECT count(*)::int AS n, coalesce(array_agg(g."id") FILTER (WHERE g."finishedAt" > ${recentSince}), '{}') AS recent
+    FROM s JOIN "Game" g ON g."id" = s."gameId"`;
   // Their messages in every recorded chat (they may have chatted as a spectator too): each
   // becomes erasedMessage's form, in place.
   const author = JSON.stringify([{ from: { id: playerId } }]);
-  const chats = await tx.$executeRaw`
-    UPDATE "Game" SET "chat" = (
+  const [chats] = await tx.$queryRaw<[{ n: number; recent: string[] }]>`
+    WITH c AS (UPDATE "Game" SET "chat" = (
       SELECT jsonb_agg(
         CASE WHEN m -> 'from' ->> 'id' = ${playerId}
           THEN jsonb_build_object('n', m -> 'n', 'at', m -> 'at', 'from', jsonb_build_object('id', '', 'name', ${ERASED_NAME}::text), 'channel', m -> 'channel', 'text', '', 'erased', true)
           ELSE m END
         ORDER BY i)
       FROM jsonb_array_elements("chat") WITH ORDINALITY AS e(m, i))
-    WHERE "chat" @> ${author}::jsonb`;
+    WHERE "chat" @> ${author}::jsonb RETURNING "id", "finishedAt")
+    SELECT count(*)::int AS n, coalesce(array_agg("id") FILTER (WHERE "finishedAt" > ${recentSince}), '{}') AS recent FROM c`;
   await tx.$executeRaw`DELETE FROM "DailyAttempt" WHERE "playerId" = ${playerId}`;
   // The rest cascades from the Player row (schema.prisma): account, sessions, ratings, reports,
   // blocks, leaves, refunds received; refunds caused lose their link only.
   await tx.$executeRaw`DELETE FROM "Player" WHERE "id" = ${playerId}`;
-  return { erased: marked > 0, games, chats };
+  return { erased: marked > 0, games: seats.n, chats: chats.n, recent: [...new Set([...seats.recent, ...chats.recent])].sort() };
 }
 
 /** Everything stored about a player, as they download it (dates as ISO text). */

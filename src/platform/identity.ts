@@ -8,6 +8,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { err } from "./errors.js";
 import { hasInvisible } from "./name-skeleton.js";
+import { ERASED_NAME } from "../protocol/wire.js";
 
 export interface Player {
   id: string;
@@ -63,6 +64,7 @@ export function validateName(raw: unknown): string {
   const name = raw.normalize("NFC").trim().replace(/\s+/g, " ");
   if (!NAME_RE.test(name)) throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
   if (hasInvisible(name)) throw err("BAD_NAME", "Choose a name without invisible characters: they make it look like someone else's.");
+  if (name.toLowerCase() === ERASED_NAME.toLowerCase()) throw err("BAD_NAME", `"${ERASED_NAME}" stands for players who erased their data; choose another name.`);
   const scripts = scriptsOf(name);
   if (scripts.size > 1 && !WRITTEN_TOGETHER.some((set) => [...scripts].every((x) => set.has(x)))) {
     throw err("BAD_NAME", `Write a name in one alphabet: this one mixes ${[...scripts].join(" and ")} letters, which can make it look like someone else's.`);

@@ -23,6 +23,11 @@ describe("display names", () => {
     for (const bad of ["", " ", "-Laura", "a".repeat(25), "Laura!", "Lau\u200bra", "\u202eLaura"]) expect(refusal(bad), JSON.stringify(bad)).not.toBeNull();
   });
 
+  it("refuse the name that stands for an erased player's seat, in any case", () => {
+    for (const name of ["Deleted player", "deleted  PLAYER", " Deleted Player "]) expect(refusal(name), name).toBe('"Deleted player" stands for players who erased their data; choose another name.');
+    expect(refusal("Deleted players")).toBeNull();
+  });
+
   it("refuse letters of two scripts, which is how a name imitates another", () => {
     // Each reads as a Latin name but holds a Cyrillic or a Greek letter.
     expect(refusal("Lаura")).toBe("Write a name in one alphabet: this one mixes Latin and Cyrillic letters, which can make it look like someone else's.");

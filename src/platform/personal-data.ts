@@ -8,16 +8,18 @@
  * 2. Everything the player holds is given up, as closing an account gives it up
  *    (Moderation.giveUp): games in play resigned (a bot finishes the seat), open rooms left, the
  *    quick play queue left.
- * 3. Their name at every table still in play becomes ERASED_NAME, and their messages in the chat
- *    of every open or live room (they may have watched it) take the erased form (chat.ts
- *    erasedMessage; watchers are told). A finished room still in the store (two hours after its
- *    record, for the end screen) keeps them until it expires; its record is erased below.
+ * 3. Their name at every table still in play becomes ERASED_NAME (the table's notices about them
+ *    too: room.ts eraseSeatName), and their messages in the chat of every open or live room (they
+ *    may have watched it) take the erased form (chat.ts erasedMessage; watchers are told).
  * 4. One transaction erases the records (db/personal-data.ts); from then on their tokens are
  *    refused (the sessions are gone; a guest token names an erased id).
- * 5. Every socket of theirs is disconnected on every node.
+ * 5. The finished rooms still kept in the store for their end screens (their games recorded in the
+ *    last day, and any finished game not recorded yet) get the same as step 3.
+ * 6. Every socket of theirs is disconnected on every node.
  *
  * A node that dies before step 4 leaves the player as they were, less what was given up, and they
- * may ask again; from step 4 on, nothing of theirs is left to ask about.
+ * may ask again; from step 4 on, nothing of theirs is left to ask about but a kept finished room,
+ * which expires within hours.
  */
 import type { Database } from "../db/client.js";
 import { erasePersonalData, exportPersonalData, type PersonalData } from "../db/personal-data.js";
@@ -111,11 +113,20 @@ export class PersonalDataService {
     const listed = await this.service.list();
     const seatedIn = await this.service.roomsOf(playerId, listed);
     const held = await this.moderation.giveUp(playerId, seatedIn);
-    const renamed = await this.service.renameEverywhere(playerId, ERASED_NAME, seatedIn);
+    const renamed = await this.service.eraseSeatNames(playerId, ERASED_NAME, seatedIn.map((r) => r.id));
     const liveMessages = await this.moderation.eraseLiveChat(playerId, [...listed.open, ...listed.live].map((r) => r.id));
-    const r = await erasePersonalData(this.db, playerId, new Date(this.now()));
+    const { recent, ...r } = await erasePersonalData(this.db, playerId, new Date(this.now()));
+    // Finished rooms kept for their end screens: their recorded games of the last day (a room is kept
+    // two hours after its last change, which may come after its end: a rematch offered), and games
+    // finished but not recorded yet (recorded without them; finished-games.ts).
+    const kept = [...new Set([...recent, ...(await this.service.store.unpersisted())])];
+    const keptRenamed = await this.service.eraseSeatNames(playerId, ERASED_NAME, kept);
+    const keptMessages = await this.moderation.eraseLiveChat(playerId, kept);
     this.accounts.disconnectEverywhere(playerId);
-    this.log.info({ player: playerId, by, ...held, renamed: renamed.renamed, liveMessages, games: r.games, chats: r.chats, already: !r.erased }, "personal data erased");
+    this.log.info(
+      { player: playerId, by, ...held, renamed: [...renamed, ...keptRenamed], liveMessages: liveMessages + keptMessages, games: r.games, chats: r.chats, already: !r.erased },
+      "personal data erased",
+    );
     return { ...held, ...r };
   }
 }

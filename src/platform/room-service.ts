@@ -26,6 +26,7 @@ import {
   nameAtTable,
   newTurns,
   renameSeat,
+  eraseSeatName,
   seatOf,
   startRoom,
   answerRematch,
@@ -551,6 +552,23 @@ export class RoomService {
       }
     }
     return { renamed, refused };
+  }
+
+  /**
+   * An erased player's seat in each of these rooms (open, playing, or finished and kept for its end
+   * screen) shows `name` (ERASED_NAME), its notices too (room.ts eraseSeatName): one versioned
+   * change per room, pushed to its viewers. Rooms gone or where they do not sit are passed over.
+   */
+  async eraseSeatNames(playerId: string, name: string, roomIds: readonly string[]): Promise<string[]> {
+    const renamed: string[] = [];
+    for (const id of new Set(roomIds)) {
+      try {
+        if ((await this.mutate(id, (room) => eraseSeatName(room, playerId, name, this.now()))).changed) renamed.push(id);
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === "NO_SUCH_ROOM")) throw e;
+      }
+    }
+    return renamed;
   }
 
   /**

@@ -1,7 +1,8 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, createRematchRoom, createRoom, gameState, joinRoom, leaveRoom, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, createRematchRoom, createRoom, eraseSeatName, gameState, joinRoom, leaveRoom, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
 import { randomLegalAction } from "../games/legal.js";
@@ -203,5 +204,33 @@ describe("rating ranges (rating-range.ts)", () => {
     expect(summarize(base()).ratingRange).toBeUndefined();
     const finished: Room = { ...room, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
     expect(createRematchRoom("r4", finished, acct(bob), 2).ratingRange).toEqual(range);
+  });
+});
+
+describe("names at a table", () => {
+  const started = () => {
+    let r = joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3);
+    r = startRoom(r, ann, "seed-names", 4);
+    return resign(r, { ...bob, account: false }, 5);
+  };
+
+  it("a rename rewrites the notices about the seat, so none names someone the table no longer shows", () => {
+    const r = renameSeat(started(), bob.id, "Robert", 6)!;
+    expect(r.seats.map((s) => s.name)).toEqual(["Ann", "Robert", "Cat"]);
+    expect(r.notices!.map((n) => n.text)).toEqual(["Robert resigned; a bot plays their seat to the end."]);
+    expect(code(() => renameSeat(r, cat.id, "Robert", 7))).toBe("NAME_IN_ROOM");
+  });
+
+  it("an erased seat takes the erased name even where another seat has it, in a finished room too; nothing else changes", () => {
+    let r = eraseSeatName(started(), bob.id, ERASED_NAME, 6)!;
+    expect(r.notices!.map((n) => n.text)).toEqual([`${ERASED_NAME} resigned; a bot plays their seat to the end.`]);
+    r = eraseSeatName(r, cat.id, ERASED_NAME, 7)!;
+    expect([r.version, r.seats.map((s) => s.name)]).toEqual([started().version + 2, ["Ann", ERASED_NAME, ERASED_NAME]]);
+    expect(eraseSeatName(r, cat.id, ERASED_NAME, 8)).toBeNull();
+    expect(eraseSeatName(r, "p_nobody", ERASED_NAME, 8)).toBeNull();
+    const finished = { ...r, status: "finished" as const };
+    expect(eraseSeatName(finished, ann.id, ERASED_NAME, 8)!.seats[0]!.name).toBe(ERASED_NAME);
+    expect(renameSeat(finished, ann.id, "Annie", 8)).toBeNull();
+    expect(eraseSeatName({ ...r, status: "closed" }, ann.id, ERASED_NAME, 8)).toBeNull();
   });
 });

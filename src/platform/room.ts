@@ -380,8 +380,31 @@ export function renameSeat(room: Room, playerId: string, name: string, now: numb
   const seat = seatOf(room, playerId);
   if (seat === null || room.seats[seat]!.name === name) return null;
   if (nameAtTable(room, playerId, name)) throw err("NAME_IN_ROOM", `Someone at one of your tables already goes by "${name}".`);
+  return withSeatName(room, seat, name, now);
+}
+
+/**
+ * An erased player's seat (personal-data.ts) takes `name` (ERASED_NAME) in an open, playing or
+ * finished room (a finished one is kept for its end screen), the notices about it too. Unlike a
+ * rename it is never refused for a name another seat has: two erased players at one table are
+ * both "Deleted player". Null: not seated here, or nothing left to change.
+ */
+export function eraseSeatName(room: Room, playerId: string, name: string, now: number): Room | null {
+  if (room.status !== "open" && room.status !== "playing" && room.status !== "finished") return null;
+  const seat = seatOf(room, playerId);
+  if (seat === null || room.seats[seat]!.name === name) return null;
+  return withSeatName(room, seat, name, now);
+}
+
+/**
+ * The seat's new name, and its notices' (each begins with the name the seat had then, which is
+ * its name now: a rename rewrites them, so a notice never names someone the table no longer shows).
+ */
+function withSeatName(room: Room, seat: Seat, name: string, now: number): Room {
+  const old = room.seats[seat]!.name;
   const seats = room.seats.map((s, i) => (i === seat ? { ...s, name } : s));
-  return bump(room, now, { seats });
+  const notices = room.notices?.map((n) => (n.seat === seat && old !== null && n.text.startsWith(old) ? { ...n, text: name + n.text.slice(old.length) } : n));
+  return bump(room, now, { seats, ...(notices ? { notices } : {}) });
 }
 
 export function leaveRoom(room: Room, player: Player, now: number): Room {
