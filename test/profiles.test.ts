@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.js";
 import { getFinishedGame, recordFinishedGame, type FinishedGameRecord } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
-import { displayedChange, displayRating, isProvisional } from "../src/protocol/rating-display.js";
+import { displayedChange, displayRating, idleSigma, isProvisional } from "../src/protocol/rating-display.js";
 import { startServer, type RunningServer } from "../src/server.js";
 import { guest, openTestDatabase, PG_URL, testConfig } from "./support/harness.js";
 
@@ -309,6 +309,37 @@ describe.each(variants)("profiles and leaderboards ($name)", ({ realPg }) => {
       expect(again.filter((x) => x.rank !== null).map((x) => [x.playerId, x.rank])).toEqual([[ids["Ann Lee"], 1], [ids.Bob, 2]]);
       expect(again[2]).toMatchObject({ playerId: ids["Çam"], inactive: true, rank: null });
       expect(again.find((x) => x.playerId === ids["Ann Lee"]).lastGameAt).toBe(new Date(clock - 60_000).toISOString());
+    } finally {
+      clock = saved;
+    }
+  });
+
+  it("a settled rating grows unsure with time away: a year on it is provisional again on the profile, at the table and on the board", async () => {
+    const cam = ids["Çam"]!;
+    const profileOf = async () => ((await getAs(`${base}/api/players/id:${cam}`)).body.ratings as any[]).find((x) => x.game === "goblin-market");
+    const stored = await db.prisma.rating.findFirstOrThrow({ where: { playerId: cam, gameType: "goblin-market" } });
+    const last = stored.lastGameAt!.getTime();
+    expect(isProvisional(stored.sigma)).toBe(false);
+    const saved = clock;
+    try {
+      clock = last + 30 * 86_400_000;
+      const month = await profileOf();
+      expect(month).toMatchObject({ provisional: false, mu: stored.mu });
+      expect(month.sigma).toBeGreaterThan(stored.sigma);
+      expect(month.sigma).toBeCloseTo(idleSigma(stored.sigma, last, clock), 12);
+      clock = last + 366 * 86_400_000;
+      const year = await profileOf();
+      expect(year).toMatchObject({ provisional: true, rating: displayRating(stored.mu), mu: stored.mu });
+      expect(year.sigma).toBeCloseTo(idleSigma(stored.sigma, last, clock), 12);
+      expect((await getAs(`${base}/api/games/goblin-market/ratings?players=${cam}`)).body.players).toEqual([{ playerId: cam, rating: displayRating(stored.mu), provisional: true, games: stored.games }]);
+      const board = (await getAs(`${base}/api/games/goblin-market/leaderboard`)).body.players as any[];
+      const row = board.find((x) => x.playerId === cam);
+      expect(row).toMatchObject({ provisional: true, inactive: false, rank: null });
+      // Listed among the provisional ones, after every settled (here: inactive) player.
+      const firstProvisional = board.findIndex((x) => x.provisional);
+      expect(board.slice(firstProvisional).every((x) => x.provisional)).toBe(true);
+      // Nothing was written: the stored rating is as it was.
+      expect(await db.prisma.rating.findFirstOrThrow({ where: { playerId: cam, gameType: "goblin-market" } })).toEqual(stored);
     } finally {
       clock = saved;
     }

@@ -156,7 +156,8 @@ export function leaderboardsPage(s: Store, gameId: string | null): TemplateResul
                   A newcomer starts at ${RATING_BASE}; beating stronger players gains more than beating weaker ones. A gap of 400 points means the
                   stronger player is expected to finish ahead about ten times to one.</p>
                 <p>A rating marked <b>?</b> is provisional: the system is not yet sure (its uncertainty, σ, is above ${PROVISIONAL_SIGMA}), which is
-                  the case for a player's first 6 to 12 rated games. Provisional players are listed after the ranked ones and get no rank.</p>
+                  the case for a player's first 6 to 12 rated games, and again after about a year without one (time away makes it less sure).
+                  Provisional players are listed after the ranked ones and get no rank.</p>
                 <p>Only players with a rated game of ${chosen.name} in the last ${LEADERBOARD_ACTIVE_DAYS} days are ranked; the others are listed after them,
                   unranked, and keep their rating: their next rated game ranks them again.</p>
               </details>`

@@ -96,7 +96,7 @@ const timeWords = (iso: string) =>
 /** A rating with its provisional mark, e.g. 1540? */
 export function ratingMark(rating: number, provisional: boolean): TemplateResult {
   return html`<span class="rating-num" data-rating=${rating} data-provisional=${provisional ? "yes" : "no"}>${rating}${provisional
-    ? html`<abbr class="provisional-mark" title="Provisional: too few rated games to be sure yet">?</abbr>`
+    ? html`<abbr class="provisional-mark" title="Provisional: too few rated games, or too long since the last, to be sure of it">?</abbr>`
     : nothing}</span>`;
 }
 
@@ -167,7 +167,7 @@ function ratingCard(s: Store, r: ProfileRating): TemplateResult {
         <div><dt>Wins</dt><dd data-testid="wins">${r.wins}${r.games ? html` <span class="muted small">(${pct}%)</span>` : nothing}</dd></div>
       </dl>
     </div>
-    ${r.provisional ? html`<p class="muted small">Provisional: the rating settles after a few more rated games.</p>` : nothing}
+    ${r.provisional ? html`<p class="muted small">Provisional: the rating settles after a few more rated games.${r.history.at(-1)?.provisional === false ? " It was settled after the last one, and has grown unsure with time away from the game." : ""}</p>` : nothing}
     ${ratingChart(r.game, name, r.history, r.games)}
     ${r.refunded > 0
       ? html`<p class="muted small" data-testid="rating-refunded">Includes ${r.refunded} point${r.refunded === 1 ? "" : "s"} given back for games against a player the operators closed for breaking the rules.</p>`

@@ -10,6 +10,7 @@ import {
   ratingRanks,
   type FinishedGameRecord,
 } from "./finished-games.js";
+import { idleSigma } from "../protocol/rating-display.js";
 import { createThrowawayDatabase, findTestPostgres, randomId, type ThrowawayDatabase } from "./test-support.js";
 
 const PG_SERVER = await findTestPostgres("finished-games.test");
@@ -57,6 +58,8 @@ function postgresBackend(server: string): Backend {
     },
   };
 }
+
+const DAY = 86_400_000;
 
 const backends = [pgliteBackend(), ...(PG_SERVER ? [postgresBackend(PG_SERVER)] : [])];
 
@@ -200,6 +203,35 @@ describe.each(backends)("finished games on $name", (backend) => {
     expect(ra.games).toBe(2);
     expect(ra.mu).toBeCloseTo(aIn2.after.mu, 12);
     expect((await db.prisma.player.findUniqueOrThrow({ where: { id: a } })).name).toBe("A renamed");
+  });
+
+  it("time away widens sigma before the next rated game (idleSigma), and the seat keeps the widened one; a game recorded late widens nothing", async () => {
+    const [a, b, c] = [randomId("p"), randomId("p"), randomId("p")];
+    const first = game({ players: [a, b], places: [1, 2] });
+    const g1 = await recordFinishedGame(db, first);
+    const t1 = first.finishedAt.getTime();
+    const after1 = g1.ratingChanges.find((r) => r.playerId === a)!.after;
+    const later = game({ players: [a, c], places: [2, 1] });
+    later.finishedAt = new Date(t1 + 200 * DAY);
+    const g2 = await recordFinishedGame(db, later);
+    const aIn2 = g2.ratingChanges.find((r) => r.playerId === a)!;
+    const widened = idleSigma(after1.sigma, t1, t1 + 200 * DAY);
+    expect(widened).toBeGreaterThan(after1.sigma);
+    expect(aIn2.before.mu).toBeCloseTo(after1.mu, 12);
+    expect(aIn2.before.sigma).toBeCloseTo(widened, 12);
+    // The update is OpenSkill's from the widened sigma (c is a newcomer, whose sigma cannot widen).
+    const [[na], [nc]] = rate([[rating({ mu: after1.mu, sigma: widened })], [rating()]], { rank: [2, 1] });
+    expect(aIn2.after.mu).toBeCloseTo(na!.mu, 9);
+    expect(aIn2.after.sigma).toBeCloseTo(na!.sigma, 9);
+    expect(g2.ratingChanges.find((r) => r.playerId === c)!.after.mu).toBeCloseTo(nc!.mu, 9);
+    const seat = await db.prisma.gameSeat.findFirstOrThrow({ where: { gameId: later.roomId, playerId: a } });
+    expect(seat.sigmaBefore).toBeCloseTo(widened, 12);
+    // A game that finished before a's latest, recorded only now, starts from the stored sigma.
+    const late = game({ players: [a, b], places: [1, 2] });
+    late.finishedAt = new Date(t1 + 100 * DAY);
+    const g3 = await recordFinishedGame(db, late);
+    expect(g3.ratingChanges.find((r) => r.playerId === a)!.before.sigma).toBeCloseTo(aIn2.after.sigma, 12);
+    expect((await db.prisma.rating.findFirstOrThrow({ where: { playerId: a } })).lastGameAt).toEqual(later.finishedAt);
   });
 
   it("a late write of an older game does not overwrite a newer name", async () => {

@@ -18,13 +18,16 @@
  * mu 25, sigma 25/3), one-player teams, `rank` = places so ties share a rank, except that a seat
  * forfeited (its player resigned, or ran out of time and never took it back, so a bot finished it)
  * ranks below every seat that was not, whatever the bot scored (forfeited seats share that last
- * rank). If one player occupies several seats, only their first seat is rated.
+ * rank). If one player occupies several seats, only their first seat is rated. Each rated player's
+ * sigma is first widened by their time away from the game type (protocol/rating-display.ts
+ * idleSigma), and the seat's sigmaBefore is that widened one.
  */
 import { ordinal, rate, rating } from "openskill";
 import { Prisma } from "../generated/prisma/client.js";
 import type { Database } from "./client.js";
 import { erasedMessage, type ChatMessage } from "../platform/chat.js";
 import { ERASED_NAME } from "../protocol/wire.js";
+import { idleSigma } from "../protocol/rating-display.js";
 import { lockAndFindErased } from "./personal-data.js";
 
 export interface FinishedGameRecord {
@@ -240,12 +243,15 @@ async function writeGame(
         ),
       )}
       ON CONFLICT ("playerId", "gameType") DO NOTHING`;
-    const current = await tx.$queryRaw<Array<{ playerId: string; mu: number; sigma: number }>>`
-      SELECT "playerId", "mu", "sigma" FROM "Rating"
+    const current = await tx.$queryRaw<Array<{ playerId: string; mu: number; sigma: number; lastGameAt: Date | null }>>`
+      SELECT "playerId", "mu", "sigma", "lastGameAt" FROM "Rating"
       WHERE "gameType" = ${rec.gameType} AND "playerId" IN (${Prisma.join(ids)})
       ORDER BY "playerId"
       FOR UPDATE`;
-    const byId = new Map(current.map((r) => [r.playerId, { mu: Number(r.mu), sigma: Number(r.sigma) }]));
+    // Each rated as they stand when the game finished: sigma widened by their time away (idleSigma);
+    // that is the "before" a seat keeps, so a refund's redo starts from it too.
+    const at = rec.finishedAt.getTime();
+    const byId = new Map(current.map((r) => [r.playerId, { mu: Number(r.mu), sigma: idleSigma(Number(r.sigma), r.lastGameAt ? new Date(r.lastGameAt).getTime() : null, at) }]));
     const teams = ratedSeats.map((s) => {
       const r = byId.get(s.playerId!);
       if (!r) throw new Error(`Rating row for ${s.playerId}/${rec.gameType} vanished inside the transaction`);

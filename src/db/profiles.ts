@@ -5,7 +5,7 @@
  * (read here, written by the accounts code).
  */
 import { Prisma } from "../generated/prisma/client.js";
-import { displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE } from "../protocol/rating-display.js";
+import { displayedChange, displayRating, IDLE_VARIANCE_PER_DAY, idleSigma, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE, RATING_SIGMA0 } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
 import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, TableRating } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
@@ -43,8 +43,11 @@ export async function findProfileOwner(db: Database, key: string): Promise<Profi
   return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player" } : null;
 }
 
-/** Every game rating of a player (by game id), with wins and the rating after each rated game. */
-export async function profileRatings(db: Database, playerId: string): Promise<ProfileRating[]> {
+/**
+ * Every game rating of a player (by game id), with wins and the rating after each rated game; its
+ * sigma (and so whether it is provisional) as it stands at `now`, after their time away (idleSigma).
+ */
+export async function profileRatings(db: Database, playerId: string, now: number): Promise<ProfileRating[]> {
   const ratings = await db.prisma.rating.findMany({ where: { playerId }, orderBy: { gameType: "asc" } });
   if (ratings.length === 0) return [];
   const [wins, points, refunds] = await Promise.all([
@@ -73,17 +76,20 @@ export async function profileRatings(db: Database, playerId: string): Promise<Pr
     list.push({ at: new Date(p.at).toISOString(), rating: displayRating(Number(p.mu)), provisional: isProvisional(Number(p.sigma)), gameId: p.gameId });
     historyBy.set(p.gameType, list);
   }
-  return ratings.map((r) => ({
+  return ratings.map((r) => {
+    const sigma = idleSigma(r.sigma, r.lastGameAt?.getTime() ?? null, now);
+    return {
     game: r.gameType,
     rating: displayRating(r.mu),
-    provisional: isProvisional(r.sigma),
+    provisional: isProvisional(sigma),
     games: r.games,
     wins: winsBy.get(r.gameType) ?? 0,
     mu: r.mu,
-    sigma: r.sigma,
+    sigma,
     history: historyBy.get(r.gameType) ?? [],
     refunded: refundedBy.get(r.gameType) ?? 0,
-  }));
+    };
+  });
 }
 
 /** How many finished games of each type the player sat in (ranked, casual and daily alike). */
@@ -186,6 +192,13 @@ export async function playerGames(db: Database, playerId: string, before: GamesC
 }
 
 /**
+ * idleSigma in SQL, of the Rating row `r` at `now` (epoch ms), for the leaderboard's parts.
+ * "lastGameAt" is a timestamp without time zone holding UTC, whose epoch is read as UTC.
+ */
+const IDLE_SIGMA_SQL = (now: number) => Prisma.sql`LEAST(${RATING_SIGMA0}::double precision, sqrt(r."sigma" * r."sigma"
+  + ${IDLE_VARIANCE_PER_DAY}::double precision * GREATEST(0, COALESCE((${now / 1000}::double precision - EXTRACT(EPOCH FROM r."lastGameAt")) / 86400, 0))))`;
+
+/**
  * A game's rating leaderboard, in three parts: players whose rating is settled and who played a
  * rated game of it in the last LEADERBOARD_ACTIVE_DAYS days (at `now`, the server's clock), each
  * with its rank; then settled but inactive ones; then provisional ones; each part by displayed
@@ -198,20 +211,21 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; account: string | null; mu: number; sigma: number; ordinal: number; games: number; lastGameAt: Date | null; part: number }>>`
     SELECT r."playerId", p."name", a."name" AS "account", r."mu", r."sigma", r."ordinal", r."games", r."lastGameAt", part
     FROM "Rating" r JOIN "Player" p ON p."id" = r."playerId" LEFT JOIN "Account" a ON a."playerId" = r."playerId",
-      LATERAL (SELECT CASE WHEN r."sigma" > ${PROVISIONAL_SIGMA}::double precision THEN 2
+      LATERAL (SELECT CASE WHEN ${IDLE_SIGMA_SQL(now)} > ${PROVISIONAL_SIGMA}::double precision THEN 2
                            WHEN r."lastGameAt" IS NULL OR r."lastGameAt" < ${activeSince} THEN 1 ELSE 0 END AS part) AS parts
     WHERE r."gameType" = ${gameType} AND a."closedAt" IS NULL
     ORDER BY part ASC, r."mu" DESC, r."ordinal" DESC, r."games" DESC, r."playerId" ASC
     LIMIT ${take}`;
   let rank = 0;
   return rows.map((r) => {
-    const provisional = isProvisional(Number(r.sigma));
+    const sigma = idleSigma(Number(r.sigma), r.lastGameAt ? new Date(r.lastGameAt).getTime() : null, now);
+    const provisional = isProvisional(sigma);
     const inactive = Number(r.part) === 1;
     return {
       playerId: r.playerId,
       name: r.account ?? r.name,
       mu: Number(r.mu),
-      sigma: Number(r.sigma),
+      sigma,
       ordinal: Number(r.ordinal),
       games: Number(r.games),
       rating: displayRating(Number(r.mu)),
@@ -224,11 +238,11 @@ export async function ratingLeaderboard(db: Database, gameType: string, limit: n
   });
 }
 
-/** The ratings in `gameType` of those of `playerIds` who have one (the others are left out). */
-export async function ratingsOf(db: Database, gameType: string, playerIds: readonly string[]): Promise<TableRating[]> {
+/** The ratings in `gameType` of those of `playerIds` who have one (the others are left out), at `now`. */
+export async function ratingsOf(db: Database, gameType: string, playerIds: readonly string[], now: number): Promise<TableRating[]> {
   if (playerIds.length === 0) return [];
-  const rows = await db.prisma.rating.findMany({ where: { gameType, playerId: { in: [...playerIds] } }, select: { playerId: true, mu: true, sigma: true, games: true } });
+  const rows = await db.prisma.rating.findMany({ where: { gameType, playerId: { in: [...playerIds] } }, select: { playerId: true, mu: true, sigma: true, games: true, lastGameAt: true } });
   return rows
-    .map((r) => ({ playerId: r.playerId, rating: displayRating(r.mu), provisional: isProvisional(r.sigma), games: r.games }))
+    .map((r) => ({ playerId: r.playerId, rating: displayRating(r.mu), provisional: isProvisional(idleSigma(r.sigma, r.lastGameAt?.getTime() ?? null, now)), games: r.games }))
     .sort((a, b) => playerIds.indexOf(a.playerId) - playerIds.indexOf(b.playerId));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rate, rating } from "openskill";
-import { deltaText, displayedChange, displayRating, isProvisional, PROVISIONAL_SIGMA, ratingText } from "./rating-display.js";
+import { deltaText, displayedChange, displayRating, IDLE_VARIANCE_PER_DAY, idleSigma, isProvisional, PROVISIONAL_SIGMA, RATING_SIGMA0, ratingText } from "./rating-display.js";
 
 describe("displayed ratings", () => {
   it("a newcomer is 1500, provisional", () => {
@@ -54,5 +54,25 @@ describe("displayed ratings", () => {
     expect(deltaText(down.delta)).toBe("−24");
     expect(deltaText(28)).toBe("+28");
     expect(deltaText(0)).toBe("±0");
+  });
+});
+
+describe("time away (idleSigma)", () => {
+  const DAY = 86_400_000;
+  it("widens sigma with the days since the latest rated game: a settled 2 is provisional again after a year, a month adds little", () => {
+    expect(idleSigma(2, 0, 0)).toBe(2);
+    expect(idleSigma(2, 0, 30 * DAY)).toBeCloseTo(Math.sqrt(4 + 30 * IDLE_VARIANCE_PER_DAY), 12);
+    expect(idleSigma(2, 0, 30 * DAY)).toBeLessThan(2.9);
+    expect(isProvisional(idleSigma(2, 0, 364 * DAY))).toBe(false);
+    expect(isProvisional(idleSigma(2, 0, 366 * DAY))).toBe(true);
+    expect(idleSigma(2, 0, 365 * DAY)).toBeCloseTo(PROVISIONAL_SIGMA, 9);
+  });
+
+  it("never passes a newcomer's sigma, never narrows, and leaves an unknown or later last game alone", () => {
+    expect(idleSigma(2, 0, 5000 * DAY)).toBe(RATING_SIGMA0);
+    expect(idleSigma(RATING_SIGMA0, 0, 10 * DAY)).toBe(RATING_SIGMA0);
+    expect(idleSigma(3, null, 10 * DAY)).toBe(3);
+    expect(idleSigma(3, 10 * DAY, 5 * DAY)).toBe(3);
+    for (let d = 0; d < 800; d += 7) expect(idleSigma(3, 0, (d + 7) * DAY)).toBeGreaterThanOrEqual(idleSigma(3, 0, d * DAY));
   });
 });

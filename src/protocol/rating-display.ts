@@ -20,6 +20,15 @@
  * tables spread the information over more players). The rule depends on sigma alone, so anything
  * that carries a rating snapshot (the end screen's rating changes, a profile's history point, a
  * leaderboard row) marks it the same way.
+ *
+ * **Time away widens sigma**, as Glicko's rating deviation grows between rating periods (Lichess
+ * does this): the longer a player has not played a rated game of a type, the less the system knows
+ * of their skill today. Before each rated game, and whenever a rating is shown "now", sigma is
+ * taken as sqrt(sigma² + IDLE_VARIANCE_PER_DAY × days since their last rated game of the type),
+ * never above a newcomer's 25/3 (idleSigma). The rate is chosen so a settled player (sigma 2)
+ * becomes provisional again after a year away; a month away adds little (2 → 2.8). So a returning
+ * player's rating moves faster in their first games back, and after a long absence it shows
+ * "?" until they have played again. mu never changes with time.
  */
 
 /** The rating of a newcomer (mu = 25). */
@@ -30,6 +39,21 @@ export const RATING_SCALE = 30;
 export const RATING_MU0 = 25;
 /** A rating is provisional while its sigma is above this. A newcomer has 25/3 ≈ 8.33. */
 export const PROVISIONAL_SIGMA = 7;
+
+/** OpenSkill's starting sigma, a newcomer's: also the most time away can widen a sigma to. */
+export const RATING_SIGMA0 = 25 / 3;
+/** sigma² grows by this much per day without a rated game of the type: from 2 to 7 in a year. */
+export const IDLE_VARIANCE_PER_DAY = (PROVISIONAL_SIGMA ** 2 - 2 ** 2) / 365;
+const DAY_MS = 86_400_000;
+
+/**
+ * A rating's sigma at `at` (epoch ms) after time away: its stored `sigma`, widened by the days since
+ * `lastGameAt` (the finish of their latest rated game of the type; null: unknown, no widening).
+ */
+export function idleSigma(sigma: number, lastGameAt: number | null, at: number): number {
+  if (lastGameAt === null || !(at > lastGameAt) || !(sigma < RATING_SIGMA0)) return sigma;
+  return Math.min(RATING_SIGMA0, Math.sqrt(sigma * sigma + (IDLE_VARIANCE_PER_DAY * (at - lastGameAt)) / DAY_MS));
+}
 
 /** The displayed rating of an OpenSkill mu: a whole number, 1500 for a newcomer. */
 export function displayRating(mu: number): number {

@@ -327,7 +327,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
     account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included).") })),
     sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
-    ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num(), games: int(), lastGameAt: isoOrNull("Last rated game") })),
+    ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num("As stored after the last rated game (time away not applied: this is the data as kept)."), games: int(), lastGameAt: isoOrNull("Last rated game") })),
     games: arrayOf(obj({
       id: str("The game's id (its replay is /game/<id>)."), game: str(), ranked: bool(), daily: nullable(str("A daily challenge's day.")),
       startedAt: iso("Started"), finishedAt: iso("Finished"), seat: int("Your seat, from 0."), place: int(), score: num(), forfeit: nullable(str()),

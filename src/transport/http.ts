@@ -165,10 +165,10 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
   }, async (req) => {
     const game = findGame(req.params.game)!;
     const ids = [...new Set(req.query.players.split(","))];
-    return { ok: true, game: game.id, players: await ratingsOf(db, game.id, ids) };
+    return { ok: true, game: game.id, players: await ratingsOf(db, game.id, ids, deps.now()) };
   });
 
-  registerProfileRoutes(app, { db, daily, requester });
+  registerProfileRoutes(app, { db, daily, requester, now: deps.now });
 
   /**
    * A finished game with its seed and full action log: enough to replay and verify it. A daily

@@ -126,7 +126,7 @@ export const roomSummary = obj(
   { optional: ["daily", "hostAway", "ratingRange"] },
 );
 export const leaderboardRow = obj({
-  playerId: str(), name: str(), mu: num(), sigma: num(), ordinal: num(), games: int(),
+  playerId: str(), name: str(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game."), ordinal: num(), games: int(),
   rating: num("The displayed rating."), provisional: bool(), inactive: bool("Settled, but no rated game of this game in the last 30 days: unranked until the next."),
   lastGameAt: nullable(str("When the latest rated game finished, ISO 8601.")), rank: nullable(int("1, 2, ...; null while provisional or inactive.")), profile: str("The web client's page of the player."),
 });

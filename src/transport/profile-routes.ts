@@ -21,6 +21,8 @@ export interface ProfileDeps {
   daily: DailyChallenges;
   /** Who asks (a Bearer token), null when anonymous; throws BAD_TOKEN for a forged token. */
   requester: (req: FastifyRequest) => Player | null | Promise<Player | null>;
+  /** The server's clock (epoch ms): a rating's uncertainty grows with time away. */
+  now: () => number;
 }
 
 /** Page sizes of GET /api/players/:name/games. */
@@ -52,7 +54,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
         200: okReply({
           player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." } }),
           ratings: arrayOf(obj({
-            game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num(),
+            game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game (docs/protocol.md, \"Ratings\")."),
             history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
             refunded: int("Display points given back for games against accounts closed for breaking the rules (not in the history's points)."),
           })),
@@ -63,7 +65,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     }),
   }, async (req): Promise<ProfileReply> => {
     const p = await owner(db, req.params.name);
-    const [ratings, played] = await Promise.all([profileRatings(db, p.id), playedCounts(db, p.id)]);
+    const [ratings, played] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id)]);
     return {
       ok: true,
       player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed },
