@@ -255,6 +255,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/logout",
       "POST /api/logout-all",
       "POST /api/me/erase",
+      "POST /api/me/invitations",
       "POST /api/password",
       "POST /api/recover",
       "POST /api/recovery-code",

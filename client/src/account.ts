@@ -13,6 +13,7 @@ import { blockedList } from "./blocks.js";
 import { showRecoveryCode } from "./recovery.js";
 import { sessionsSection } from "./sessions.js";
 import { twoFactorSection } from "./two-factor.js";
+import { invitationSetting } from "./invitations.js";
 import { api, refusal, type ApiReply } from "./api.js";
 
 /** A player as the server describes them: `account` only for a logged-in account. */
@@ -232,6 +233,7 @@ export function accountSettings(s: Store): TemplateResult {
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
     ${sessionsSection(s)}
     ${twoFactorSection(s)}
+    ${invitationSetting(s)}
     <details class="account-recovery" data-testid="account-recovery">
       <summary>Recovery code…</summary>
       <form class="account-form" @submit=${code}>

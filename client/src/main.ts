@@ -20,6 +20,7 @@ import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-comm
 import { clockBar, paceLabel, paceName, serverNow, soundToggle, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import { themePicker } from "./theme.js";
+import { invitationCards, inviteForm } from "./invitations.js";
 
 const s = new Store();
 (window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
@@ -78,6 +79,7 @@ function identityMenu(): TemplateResult {
 
 function toasts(): TemplateResult {
   return html`<div class="toasts">
+    ${invitationCards(s)}
     ${s.toasts.map((t) => html`<div class="toast toast-${t.kind}" role=${t.kind === "error" ? "alert" : "status"} data-testid="toast">
       <span>${t.text}</span><button class="toast-x" aria-label="Dismiss" @click=${() => s.dismiss(t.id)}>×</button></div>`)}
   </div>`;
@@ -646,6 +648,7 @@ function waitingRoom(room: RoomView): TemplateResult {
     </section>
     <section class="panel">
       ${shareBox(room.roomId)}
+      ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock
         ? html`<b>Clock:</b> ${room.clock.label}. A first move must come within ${Math.round(room.clock.firstMoveMs / 1000)} s. Run out of time and a bot plays your seat${room.ranked ? "; in a ranked game, missing your first move calls the game off" : ""}.`

@@ -12,7 +12,8 @@ import { deviceName } from "../../src/protocol/devices.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
-import { ERASED_NAME, PROTOCOL_VERSION, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
+import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
+import { absorbInvitation } from "./invitations.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -117,6 +118,8 @@ export class Store {
   /** Last error to show beside the game controls. */
   actError: string | null = null;
   toasts: Toast[] = [];
+  /** Invitations to other players' tables pushed to this device (invitations.ts), oldest first. */
+  invitations: RoomInvited[] = [];
   /** Quick play (quickplay.ts): where this player stands in the queue, and players queued per pool. */
   queue: QueueStatus | null = null;
   queueCounts: QueueCount[] = [];
@@ -268,6 +271,7 @@ export class Store {
     // Someone logged in to this account on another device: say so here (a login you did not make is a warning).
     s.on("account:login", (p: { userAgent: string | null }) =>
       this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
+    s.on("room:invited", (p: RoomInvited) => absorbInvitation(this, p));
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
     s.on("queue:counts", (p: { counts: QueueCount[] }) => {
       if (Array.isArray(p?.counts)) this.queueCounts = p.counts;

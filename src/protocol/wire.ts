@@ -85,6 +85,19 @@ export interface RoomSummary {
   ratingRange?: { min: number; max: number };
 }
 
+/**
+ * An invitation to a free seat (platform/invitations.ts; docs/protocol.md, "Invitations"), pushed
+ * as `room:invited` to every connected device of the account invited.
+ */
+export interface RoomInvited {
+  /** The room as the lobby shows it. */
+  room: RoomSummary;
+  /** Who invites: their name at the table, and whether it is an account's. */
+  from: { id: string; name: string; account: boolean };
+  /** Server epoch ms. */
+  at: number;
+}
+
 /** A ranked room's rating range (platform/rating-range.ts): the widths the web client offers; the server takes any whole number from RANGE_MIN to RANGE_MAX. */
 export const RATING_RANGE_CHOICES = [100, 200, 300, 500] as const;
 export const RANGE_MIN = 50;

@@ -24,6 +24,7 @@ import type { Database } from "../db/client.js";
 import { refundsReceived } from "../db/rating-refunds.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
 import { TOTP_MISMATCH, type TwoFactor } from "../platform/two-factor.js";
+import type { Invitations } from "../platform/invitations.js";
 
 /** /api/me lists the rating refunds received this long ago, at most. */
 export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
@@ -31,6 +32,7 @@ export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
 export interface AccountRouteDeps {
   accounts: Accounts;
   twoFactor: TwoFactor;
+  invitations: Invitations;
   personalData: PersonalDataService;
   service: RoomService;
   quotas: HttpQuotas;
@@ -53,7 +55,7 @@ const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your 
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean };
 const totpCodeField = refusing(str("The six-digit code your authenticator app shows now."), "BAD_TOTP", TOTP_MISMATCH);
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
@@ -62,7 +64,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -285,6 +287,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         sessions: arrayOf(obj({ id: str(), createdAt: num("epoch ms"), lastSeenAt: num("epoch ms"), userAgent: nullable(str()), current: bool("This request's session.") })),
         recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
         twoFactor: bool("Two-step login is on (false for a guest)."),
+        invitations: bool("Other players may invite you to their tables (room:invite); false for a guest, who cannot be invited by name."),
         leaves: nullable(obj({
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
           pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
@@ -299,13 +302,23 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       ...errors(401),
     },
   }, async (_req, v) => {
-    const [me, left, refunds] = await Promise.all([
+    const [me, left, refunds, invitable] = await Promise.all([
       accounts.me(v),
       v.session ? leaves.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
+      v.session ? invitations.accepts(v.player.id) : false,
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: invitable, leaves: left, refunds };
   }, { who: holderOf });
+
+  route("/api/me/invitations", "POST", {
+    summary: "Let players invite you, or not",
+    description: "Turns invitations to other players' tables (room:invite) on or off. Off, an invitation is refused with INVITE_REFUSED, in the words a block gets. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ on: refusing(bool("true: others may invite you (the default); false: no one may."), "BAD_REQUEST", "Say on: true or on: false.") }),
+    response: { 200: okReply({ invitations: bool("As it is now.") }), ...errors(400, 401, 403, 413) },
+  }, async (req, v) => ({ invitations: await invitations.set(v.player.id, req.body.on) }), { who: accountOf });
 
   route("/api/account/close", "POST", {
     summary: "Close your account",
@@ -325,7 +338,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     exportedAt: iso("When this was made"),
     playerId: str("Your player id."),
     player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
-    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included).") })),
+    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables.") })),
     sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
     ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num("As stored after the last rated game (time away not applied: this is the data as kept)."), games: int(), lastGameAt: isoOrNull("Last rated game") })),
     games: arrayOf(obj({

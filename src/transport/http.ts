@@ -14,6 +14,7 @@ import { registerProfileRoutes } from "./profile-routes.js";
 import { ratingLeaderboard, ratingsOf } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
+import type { Invitations } from "../platform/invitations.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
@@ -54,6 +55,8 @@ export interface HttpDeps {
   personalData: PersonalDataService;
   /** Two-step login (platform/two-factor.ts). */
   twoFactor: TwoFactor;
+  /** Invitations to a seat (platform/invitations.ts): an account's switch. */
+  invitations: Invitations;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */

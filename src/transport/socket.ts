@@ -35,6 +35,8 @@ import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-ran
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents, toAudience } from "./chat-events.js";
+import { registerInviteEvents } from "./invite-events.js";
+import type { Invitations } from "../platform/invitations.js";
 import type { TableChat } from "../platform/chat.js";
 import { attachSocketQuotas, LocalConnectionCounter, type ConnectionCounter, type QuotaLimits } from "./socket-quotas.js";
 import type { PlatformMetrics } from "../platform/metrics.js";
@@ -67,6 +69,8 @@ export interface SocketDeps {
   moderation?: Pick<Moderation, "onChatRemoved">;
   /** A player's rating in a game as players see it (rating-range.ts: ranked rooms with a range); absent: ranges are not offered. */
   shownRating?: (game: string, playerId: string) => Promise<number>;
+  /** Invitations to a seat (invite-events.ts); absent: no room:invite. */
+  invitations?: Invitations;
 }
 
 interface SocketData {
@@ -550,6 +554,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
+  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object

@@ -1,0 +1,121 @@
+/**
+ * Invitations (docs/protocol.md, "Invitations"): a seated player of an open room invites an
+ * account by name ("Invite a player" beside the room's link); the account's devices show the
+ * invitation wherever they are on the site, with Join (takes a free seat and opens the room) and
+ * Not now. An account turns invitations off (or on again) in its menu.
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import type { RoomInvited } from "../../src/protocol/wire.js";
+import { api, refusal } from "./api.js";
+import { paceLabel, paceName } from "./clock.js";
+import { friendly } from "./errors.js";
+import type { Store } from "./store.js";
+import type { RoomView } from "./types.js";
+
+/** How long an invitation stays on screen unanswered. */
+const SHOWN_MS = 5 * 60_000;
+
+const invite: { roomId: string | null; busy: boolean; error: string } = { roomId: null, busy: false, error: "" };
+
+/** Sends the invitation typed in the room's form. */
+async function send(s: Store, room: RoomView, form: HTMLFormElement): Promise<void> {
+  const input = form.elements.namedItem("invite-name") as HTMLInputElement;
+  invite.roomId = room.roomId;
+  invite.busy = true;
+  invite.error = "";
+  s.changed();
+  const ack = await s.request<{ invited: string }>("room:invite", { roomId: room.roomId, name: input.value });
+  invite.busy = false;
+  if (ack.ok) {
+    form.reset();
+    s.toast(`Invitation sent to ${ack.invited}.`, "info");
+  } else invite.error = friendly(ack.error);
+  s.changed();
+}
+
+/** "Invite a player" in an open room, for a seated player while a seat is free (not a daily deal). */
+export function inviteForm(s: Store, room: RoomView): TemplateResult | typeof nothing {
+  const free = room.seats.some((x) => !x.bot && !x.playerId);
+  if (room.status !== "open" || room.seat === null || !free || room.daily) return nothing;
+  const error = invite.roomId === room.roomId && invite.error;
+  return html`<form class="invite" data-testid="invite-form" @submit=${(e: Event) => { e.preventDefault(); void send(s, room, e.target as HTMLFormElement); }}>
+    <label for="invite-name" class="small muted">Invite a player by their account name</label>
+    <div class="row">
+      <input id="invite-name" name="invite-name" required maxlength="64" autocomplete="off" spellcheck="false" @input=${() => { if (invite.error) { invite.error = ""; s.changed(); } }} />
+      <button class="btn small" data-testid="invite-send" ?disabled=${invite.busy}>Invite</button>
+    </div>
+    ${error ? html`<p class="form-error" role="alert" data-testid="invite-error">${error}</p>` : nothing}
+  </form>`;
+}
+
+/** Keeps an invitation pushed to this device (the newest per room), for SHOWN_MS. */
+export function absorbInvitation(s: Store, p: RoomInvited): void {
+  if (!p || typeof p.room?.id !== "string") return;
+  s.invitations = [...s.invitations.filter((x) => x.room.id !== p.room.id), p].slice(-3);
+  s.changed();
+  setTimeout(() => dismissInvitation(s, p.room.id, p.at), SHOWN_MS);
+}
+
+/** Drops the invitation to `roomId` (only the one sent at `at`, when given: a newer one stays). */
+function dismissInvitation(s: Store, roomId: string, at?: number): void {
+  const before = s.invitations.length;
+  s.invitations = s.invitations.filter((x) => x.room.id !== roomId || (at !== undefined && x.at !== at));
+  if (s.invitations.length !== before) s.changed();
+}
+
+/** "Goblin Market, ranked, 3 players, Standard clock" (the clock's name as the lobby gives it). */
+function tableWords(s: Store, r: RoomInvited["room"]): string {
+  const clock = r.clock === null ? "no clock" : `${paceName(paceLabel(s.lobby?.games.find((g) => g.id === r.game), r.clock))} clock`;
+  return `${s.gameName(r.game)}, ${r.ranked ? "ranked" : "casual"}, ${r.seats.length} players, ${clock}${r.ratingRange ? `, ratings ${r.ratingRange.min}–${r.ratingRange.max}` : ""}`;
+}
+
+/** The invitations on screen, above the toasts: each with Join and Not now. */
+export function invitationCards(s: Store): TemplateResult | typeof nothing {
+  if (s.invitations.length === 0) return nothing;
+  return html`<div class="invitations" role="region" aria-label="Invitations">
+    ${s.invitations.map((p) => {
+      const free = p.room.seats.filter((x) => !x.taken && !x.bot).length;
+      return html`<div class="invitation-card" role="status" data-testid="invitation-card" data-room=${p.room.id}>
+        <p><b>${p.from.name}</b> invites you to their table: ${tableWords(s, p.room)}.${free > 0 ? "" : " Every seat was taken when they asked."}</p>
+        <div class="row">
+          <button class="btn small primary" data-testid="invitation-join" @click=${() => { dismissInvitation(s, p.room.id); void s.join(p.room.id); }}>Join</button>
+          <button class="btn small ghost" data-testid="invitation-dismiss" @click=${() => dismissInvitation(s, p.room.id)}>Not now</button>
+        </div>
+      </div>`;
+    })}
+  </div>`;
+}
+
+const setting: { on: boolean | null; busy: boolean; error: string } = { on: null, busy: false, error: "" };
+
+async function readSetting(s: Store): Promise<void> {
+  const r = await api(s, "GET", "/api/me");
+  if (r.ok) setting.on = r.invitations === true;
+  s.changed();
+}
+
+async function changeSetting(s: Store, on: boolean): Promise<void> {
+  setting.busy = true;
+  setting.error = "";
+  s.changed();
+  const r = await api(s, "POST", "/api/me/invitations", { on });
+  setting.busy = false;
+  if (r.ok) setting.on = r.invitations === true;
+  else setting.error = refusal(r);
+  s.changed();
+}
+
+/** "Invitations…" in an account's menu: whether other players may invite you. */
+export function invitationSetting(s: Store): TemplateResult {
+  return html`<details class="account-invitations" data-testid="invitations-setting"
+      @toggle=${(e: Event) => { if ((e.target as HTMLDetailsElement).open) void readSetting(s); }}>
+    <summary>Invitations…</summary>
+    ${setting.on === null
+      ? html`<p class="muted small">Reading…</p>`
+      : html`<label class="notify-toggle small"><input type="checkbox" data-testid="invitations-on" .checked=${setting.on} ?disabled=${setting.busy}
+            @change=${(e: Event) => void changeSetting(s, (e.target as HTMLInputElement).checked)} />
+          Let other players invite me to their tables</label>
+        <p class="muted small">An invitation shows on whatever page you have open here. Players you block, and players who block you, cannot invite you either way.</p>
+        ${setting.error ? html`<p class="form-error" role="alert">${setting.error}</p>` : nothing}`}
+  </details>`;
+}

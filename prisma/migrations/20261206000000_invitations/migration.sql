@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Account" ADD COLUMN     "invitations" BOOLEAN NOT NULL DEFAULT true;

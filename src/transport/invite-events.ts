@@ -1,0 +1,29 @@
+/**
+ * Invitations over Socket.IO (docs/protocol.md, "Invitations"): `room:invite {roomId, name}` asks
+ * the account named to take a free seat; each of its devices connected now, on any node, gets
+ * `room:invited` (platform/invitations.ts decides who may be invited). Registered from socket.ts,
+ * into its handler table (same acks, errors and limits as every event).
+ */
+import type { Server, Socket } from "socket.io";
+import { err } from "../platform/errors.js";
+import type { Player } from "../platform/identity.js";
+import type { Invitations } from "../platform/invitations.js";
+import type { RoomService } from "../platform/room-service.js";
+import { checkRoomId } from "../platform/room-service.js";
+
+type Payload = Record<string, unknown>;
+type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
+
+export function registerInviteEvents(io: Server, handlers: Record<string, Handler>, deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string }): void {
+  handlers["room:invite"] = async (socket, p) => {
+    const inviter = (socket.data as { player?: Player | null }).player;
+    if (!inviter) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
+    const room = await deps.service.get(checkRoomId(p.roomId));
+    const invitation = await deps.invitations.prepare(room, inviter, p.name);
+    // Every node is asked which sockets the account has (the adapter), so a device on another node counts.
+    const devices = await io.in(deps.channel(invitation.to.playerId)).fetchSockets();
+    if (devices.length === 0) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
+    io.to(deps.channel(invitation.to.playerId)).emit("room:invited", invitation.message);
+    return { roomId: room.id, invited: invitation.to.name };
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Invitations in real browsers: the host of an open room invites an account by name from the
+ * room's page; with invitations turned off in that account's menu the host is told so in the
+ * server's words; turned on again, the invitation shows on the invited player's lobby (light and
+ * dark themes both pass axe) and Join seats them in the room. The room's invite form passes axe.
+ */
+import { describe, expect, it } from "vitest";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+describe.skipIf(!available)("invitations, in the browser", () => {
+  const t = useBrowserBazaar();
+
+  it("the host invites an account by name; it may refuse invitations, and otherwise joins from wherever it is", async () => {
+    const url = t.bazaar.server.url;
+    const host = (await newPage(t.browser)).page;
+    const guestPage = await newPage(t.browser, PHONE, { colorScheme: "dark" });
+    const friend = guestPage.page;
+    await enterAccount(host, url, "InviteHost");
+    await enterAccount(friend, url, "InviteFriend");
+    const roomId = await createRoom(host, { seats: 3, ranked: false });
+
+    /** Opens the account menu's Invitations section (whatever was open or closed before). */
+    const openSetting = async () => {
+      for (const d of [friend.locator('details[data-testid="me"]'), friend.getByTestId("invitations-setting")]) {
+        if ((await d.getAttribute("open")) === null) await d.locator("summary").first().click();
+      }
+    };
+    // The friend turns invitations off in the account menu.
+    await openSetting();
+    const box = friend.getByTestId("invitations-on");
+    await expect.poll(() => box.isChecked()).toBe(true);
+    await box.uncheck();
+    await expect.poll(async () => (await t.bazaar.db.prisma.account.findFirstOrThrow({ where: { name: "InviteFriend" } })).invitations).toBe(false);
+
+    const form = host.getByTestId("invite-form");
+    await form.getByLabel("Invite a player by their account name").fill("invitefriend");
+    await form.getByRole("button", { name: "Invite" }).click();
+    expect(await host.getByTestId("invite-error").textContent()).toBe("InviteFriend is not taking invitations to this table.");
+    expect(await axeViolations(host), "the room's invite form, with its error, passes axe").toEqual([]);
+    expect(await friend.getByTestId("invitation-card").count()).toBe(0);
+
+    // On again: the invitation reaches the friend's lobby.
+    await openSetting();
+    await friend.getByTestId("invitations-on").check();
+    await expect.poll(async () => (await t.bazaar.db.prisma.account.findFirstOrThrow({ where: { name: "InviteFriend" } })).invitations).toBe(true);
+    await form.getByLabel("Invite a player by their account name").fill("InviteFriend");
+    await form.getByRole("button", { name: "Invite" }).click();
+    await host.getByTestId("toast").filter({ hasText: "Invitation sent to InviteFriend." }).waitFor();
+    const card = friend.getByTestId("invitation-card");
+    await card.waitFor();
+    expect((await card.locator("p").textContent())!.replace(/\s+/g, " ").trim()).toBe("InviteHost invites you to their table: Goblin Market, casual, 3 players, Standard clock.");
+    expect(await axeViolations(friend), "the invitation on a phone, dark theme, passes axe").toEqual([]);
+    await card.getByRole("button", { name: "Join" }).click();
+    await friend.waitForURL(new RegExp(`/room/${roomId}$`));
+    await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", "InviteFriend", null]);
+    expect(await friend.getByTestId("invitation-card").count()).toBe(0);
+    await guestPage.context.close();
+  });
+});
