@@ -284,6 +284,51 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect(JSON.stringify(publicRecord.body)).not.toContain("You cheated");
   });
 
+  it("lets the operators silence an account in table chats for a while, with a reason it is shown; it still plays; they end it at will", async () => {
+    const run = async (args: string[]) => {
+      const out: string[] = [];
+      const code = await adminCli(args, { ADMIN_TOKEN: ADMIN, ADMIN_URL: srv.server.url }, (l) => out.push(l), (l) => out.push(l));
+      return { code, out: out.join("\n") };
+    };
+    const [rude, calm] = await Promise.all([account(srv.server.url, "Rudolpho"), account(srv.server.url, "Calmira")]);
+    const [r, c] = await Promise.all([socket(rude.token), socket(calm.token)]);
+    const roomId = (await r.call("room:create", { game: "goblin-market", seats: 3, ranked: false, clock: "none" })).roomId as string;
+    expect((await c.call("room:join", { roomId })).ok).toBe(true);
+    expect((await r.call("chat:send", { roomId, text: "before" })).ok).toBe(true);
+
+    expect(await run(["silence", "rudolpho", "90", "Insults", "at", "the", "table."])).toEqual({ code: 0, out: "Silenced Rudolpho in table chats until 2026-11-25 13:30 UTC: Insults at the table." });
+    const refused = await r.call("chat:send", { roomId, text: "after" });
+    expect([refused.ok, refused.error?.code, refused.error?.message]).toEqual([false, "SILENCED", "The operators have silenced you in table chats for 1 h 30 min more (until 2026-11-25 13:30 UTC): Insults at the table."]);
+    expect((await srv.server.store.chat(roomId)).map((m) => m.text)).toEqual(["before"]);
+    // Others write as before; the silenced player still plays (takes seats, leaves them).
+    expect((await c.call("chat:send", { roomId, text: "hello" })).ok).toBe(true);
+    expect((await r.call("room:leave", { roomId })).ok).toBe(true);
+    // The player and the operators see it.
+    expect((await call("GET", "/api/me", undefined, rude.token)).body.silenced).toEqual({ until: now + 90 * 60_000, reason: "Insults at the table." });
+    expect((await call("GET", "/api/me", undefined, calm.token)).body.silenced).toBeNull();
+    expect((await run(["show", "Rudolpho"])).out).toContain("SILENCED in table chats until 2026-11-25 13:30: Insults at the table.");
+    expect((await call("GET", "/api/me/data", undefined, rude.token)).body.data.account).toMatchObject({ silencedUntil: "2026-11-25T13:30:00.000Z", silencedReason: "Insults at the table." });
+    // It ends by itself.
+    now += 90 * 60_000;
+    expect((await r.call("chat:send", { roomId, text: "later" })).ok).toBe(true);
+    expect((await call("GET", "/api/me", undefined, rude.token)).body.silenced).toBeNull();
+    expect((await run(["show", "Rudolpho"])).out).toContain("not silenced in table chats");
+    // Or the operators end it; bad durations and reasons are refused, and nothing changes.
+    expect((await run(["silence", "Rudolpho", "10", "Again."])).code).toBe(0);
+    expect((await r.call("chat:send", { roomId, text: "x" })).error?.code).toBe("SILENCED");
+    expect(await run(["unsilence", "Rudolpho"])).toEqual({ code: 0, out: "Rudolpho may write in table chats again." });
+    expect(await run(["unsilence", "Rudolpho"])).toEqual({ code: 0, out: "Rudolpho was not silenced; nothing changed." });
+    expect((await r.call("chat:send", { roomId, text: "y" })).ok).toBe(true);
+    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 0, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 43_201, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 1.5, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 5, reason: "" })).body.error?.code).toBe("BAD_REASON");
+    expect((await admin("POST", "/accounts/Nobody/silence", { minutes: 5, reason: "x" })).body.error?.code).toBe("NO_SUCH_ACCOUNT");
+    expect((await call("POST", "/api/admin/accounts/Rudolpho/silence", { minutes: 5, reason: "x" }, rude.token)).body.error?.code).toBe("ADMIN_REQUIRED");
+    expect((await run(["silence", "Rudolpho", "ten", "x"])).code).toBe(2);
+    expect((await r.call("chat:send", { roomId, text: "z" })).ok).toBe(true);
+  });
+
   it("takes reports from accounts, one open per account reported, ten a day, for the operators' eyes only", async () => {
     const gil = await account(srv.server.url, "Gil");
     const hob = await account(srv.server.url, "Hob");

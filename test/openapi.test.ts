@@ -194,6 +194,9 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/admin/accounts/:name/close", "POST", "/api/admin/accounts/Valda/close", { reason: ["x"] }, ADMIN, 400, "BAD_REASON"],
       ["POST /api/admin/accounts/:name/reopen", "POST", "/api/admin/accounts/Nobody/reopen", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/forgive-leaves", "POST", "/api/admin/accounts/Nobody/forgive-leaves", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/admin/accounts/:name/silence", "POST", "/api/admin/accounts/Valda/silence", { minutes: "10", reason: "x" }, ADMIN, 400, "BAD_DURATION"],
+      ["POST /api/admin/accounts/:name/silence", "POST", "/api/admin/accounts/Valda/silence", { minutes: 10, reason: 7 }, ADMIN, 400, "BAD_REASON"],
+      ["POST /api/admin/accounts/:name/unsilence", "POST", "/api/admin/accounts/Nobody/unsilence", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/refund-ratings", "POST", "/api/admin/accounts/Nobody/refund-ratings", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/admin/accounts/:name/erase", "POST", "/api/admin/accounts/Nobody/erase", {}, ADMIN, 404, "NO_SUCH_ACCOUNT"],
     ];

@@ -6,7 +6,8 @@
  *   much longer; the server refuses ranked play itself (RANKED_PAUSED), with its own words;
  * - rating given back (docs/protocol.md, "Reports and closed accounts"; `refunds`): points lost
  *   to an account the operators closed for breaking the rules, until the player dismisses the
- *   notice (this browser remembers the newest refund dismissed).
+ *   notice (this browser remembers the newest refund dismissed);
+ * - silenced (`silenced`): the operators silenced the account in table chats, until when and why.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
@@ -15,7 +16,12 @@ import { spellWait } from "../../src/protocol/durations.js";
 import type { LeaveStatus, RefundReceived as Refund } from "../../src/protocol/wire.js";
 import { api } from "./api.js";
 
-const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], loading: false };
+const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], silenced: null as Silenced | null, loading: false };
+
+interface Silenced {
+  until: number;
+  reason: string | null;
+}
 const REFRESH_MS = 60_000;
 /** The newest refund this browser's player dismissed (epoch ms). */
 const REFUNDS_SEEN_KEY = "goblin-bazaar.refunds-seen";
@@ -27,16 +33,18 @@ function refresh(s: Store): void {
     state.token = token;
     state.status = null;
     state.refunds = [];
+    state.silenced = null;
     state.at = 0;
   }
   if (!token || state.loading || Date.now() - state.at < REFRESH_MS) return;
   state.loading = true;
   state.at = Date.now();
-  void api<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[] }>(s, "GET", "/api/me")
+  void api<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[]; silenced?: Silenced | null }>(s, "GET", "/api/me")
     .then((r) => {
       if (state.token !== token || !r.ok) return;
       state.status = r.leaves ?? null;
       state.refunds = Array.isArray(r.refunds) ? r.refunds : [];
+      state.silenced = r.silenced ?? null;
     })
     .catch(() => {})
     .finally(() => {
@@ -48,6 +56,16 @@ function refresh(s: Store): void {
 /** "14 min (until 16:42)": the wait, by the server's clock, the end in local time. */
 function wait(s: Store, until: number): string {
   return `${spellWait(until - serverNow(s))} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;
+}
+
+/** The lobby's notice that the operators silenced the account in table chats, while they have. */
+export function silencedNotice(s: Store): TemplateResult | typeof nothing {
+  refresh(s);
+  const sil = state.silenced;
+  if (!sil || sil.until <= serverNow(s)) return nothing;
+  return html`<p class="notice leaves-notice" role="status" data-testid="silenced-notice">
+    <strong>You cannot write in table chats for ${wait(s, sil.until)}</strong>: the operators silenced you${sil.reason ? html` (“${sil.reason}”)` : nothing}.
+    You can still play, and read the chats.</p>`;
 }
 
 /** The lobby's notice about the account's leaves, if it has any in the last week. */

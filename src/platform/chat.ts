@@ -16,6 +16,7 @@ import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import type { Room } from "./room.js";
 import type { RoomStore } from "./room-store.js";
 import { ERASED_NAME } from "../protocol/wire.js";
+import { spellWait } from "../protocol/durations.js";
 
 export type ChatChannel = "players" | "spectators";
 
@@ -110,6 +111,18 @@ const limitsFor = (roomId: string, playerId: string): Limit[] =>
   Object.values(CHAT_LIMITS).map((l) => ({ key: `chat:${roomId}:${playerId}`, max: l.max, windowMs: l.windowMs }));
 
 /** Posting and reading a room's chat, with its limits. The room is read by the caller. */
+/** An account the operators silenced in table chats (Moderation.silence): until when (epoch ms), and why. */
+export interface Silence {
+  until: number;
+  reason: string | null;
+}
+
+/** SILENCED: the refusal a silenced account's message gets, saying for how long and why. */
+export function silencedError(s: Silence, now: number): AppError {
+  const at = new Date(s.until).toISOString().slice(0, 16).replace("T", " ");
+  return err("SILENCED", `The operators have silenced you in table chats for ${spellWait(s.until - now)} more (until ${at} UTC)${s.reason ? `: ${s.reason}` : "."}`);
+}
+
 export class TableChat {
   constructor(
     private readonly store: RoomStore,
@@ -117,12 +130,22 @@ export class TableChat {
     private readonly now: () => number = Date.now,
     /** Told of each message refused with RATE_LIMITED (GET /metrics). */
     private readonly metrics: Pick<PlatformMetrics, "rateLimited"> = NO_METRICS,
+    /**
+     * Whether the operators silenced an account in chats now (Moderation.silencedNow); absent: no
+     * check. Asked for accounts only (a guest cannot be silenced), each message, after its text is
+     * checked; if the answer cannot be read (a database outage), the message goes through.
+     */
+    private readonly silenced?: (playerId: string) => Promise<Silence | null>,
   ) {}
 
   /** Stores a message from `player` in `room` (as read just now) and returns it, numbered. */
   async send(room: Room, player: Player, rawText: unknown): Promise<ChatMessage> {
     checkChatRoom(room);
     const text = cleanChatText(rawText);
+    if (player.account && this.silenced) {
+      const silence = await this.silenced(player.id).catch(() => null);
+      if (silence) throw silencedError(silence, this.now());
+    }
     const limits = limitsFor(room.id, player.id);
     try {
       await enforce(this.limiter, limits, this.now(), "chat messages");

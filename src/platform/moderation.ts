@@ -24,7 +24,7 @@ import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } f
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import type { Room } from "./room.js";
-import { removedMessage, type ChatMessage, type ChatRemoval } from "./chat.js";
+import { removedMessage, type ChatMessage, type ChatRemoval, type Silence } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
 import { REFUND_DAYS, refundRatingsLostTo, refundsGivenFor, type RefundResult } from "../db/rating-refunds.js";
 import type { QueueService } from "./queue-service.js";
@@ -69,7 +69,12 @@ export interface AccountInfo {
   rankedPausedUntil: number | null;
   /** Rating given back for its games (refundRatings): players and games settled, and when last; null: never. */
   refunded: { players: number; games: number; lastAt: number } | null;
+  /** Silenced in table chats now: until when and why (null: it is not). */
+  silenced: Silence | null;
 }
+
+/** The longest the operators may silence an account in one go: 30 days, in minutes. */
+export const SILENCE_MAX_MINUTES = 30 * 24 * 60;
 
 /** What closing an account gave up. */
 export interface ClosingResult {
@@ -419,6 +424,45 @@ export class Moderation {
       leaves,
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
       refunded,
+      silenced: this.silenceOf(a),
     };
+  }
+
+  /** An account row's silence, if it is still running. */
+  private silenceOf(a: { silencedUntil: Date | null; silencedReason: string | null }): Silence | null {
+    return a.silencedUntil && a.silencedUntil.getTime() > this.now() ? { until: a.silencedUntil.getTime(), reason: a.silencedReason } : null;
+  }
+
+  /**
+   * The operators silence an account in table chats for `minutes` from now, with a reason the player
+   * is shown (docs/operations.md, "Moderation"): its messages are refused (SILENCED) on every node
+   * until then; it still plays, and its earlier messages stay unless removed. A new silence
+   * replaces the one running.
+   */
+  async silence(name: unknown, minutes: unknown, reason: unknown): Promise<{ name: string } & Silence> {
+    const a = await this.account(name);
+    if (typeof minutes !== "number" || !Number.isInteger(minutes) || minutes < 1 || minutes > SILENCE_MAX_MINUTES) {
+      throw err("BAD_DURATION", `Silence for a whole number of minutes from 1 to ${SILENCE_MAX_MINUTES} (30 days).`);
+    }
+    const why = noteText(reason, OPERATOR_NOTE_MAX, "BAD_REASON", "The reason");
+    const until = this.now() + minutes * 60_000;
+    await this.db.prisma.account.update({ where: { playerId: a.playerId }, data: { silencedUntil: new Date(until), silencedReason: why } });
+    this.log.info({ player: a.playerId, name: a.name, until, reason: why }, "account silenced in chats by the operators");
+    return { name: a.name, until, reason: why };
+  }
+
+  /** Ends an account's silence at once. `lifted` false: it was not silenced. */
+  async unsilence(name: unknown): Promise<{ name: string; lifted: boolean }> {
+    const a = await this.account(name);
+    const lifted = this.silenceOf(a) !== null;
+    await this.db.prisma.account.update({ where: { playerId: a.playerId }, data: { silencedUntil: null, silencedReason: null } });
+    if (lifted) this.log.info({ player: a.playerId, name: a.name }, "account's silence lifted by the operators");
+    return { name: a.name, lifted };
+  }
+
+  /** Whether the account of `playerId` is silenced now (null: it is not, or it is no account). */
+  async silencedNow(playerId: string): Promise<Silence | null> {
+    const a = await this.db.prisma.account.findUnique({ where: { playerId }, select: { silencedUntil: true, silencedReason: true } });
+    return a ? this.silenceOf(a) : null;
   }
 }

@@ -10,6 +10,8 @@
  *   show <name>                     an account: closed or not, sessions, reports against it
  *   close <name> <reason...> [--refund]  close an account (the player is shown the reason); --refund: and refund
  *   reopen <name>                   open it again
+ *   silence <name> <minutes> <reason...>  refuse its table chat messages for that long (1 to 43200: 30 days)
+ *   unsilence <name>                end its silence now
  *   forgive <name>                  forgive the ranked games it left (its ranked play is not paused for them)
  *   refund <name>                   give back the rating players lost to it (closed by the operators) in its recent ranked games
  *   erase <name> --yes              delete the account and its player's data (their request made to you); cannot be undone
@@ -28,6 +30,10 @@ export const USAGE = `usage: npm run admin -- <command> [--json]
   close <name> <reason...>        close an account; its player is shown the reason at login
                                   (add --refund for a cheater: then as refund <name>)
   reopen <name>                   open a closed account again
+  silence <name> <minutes> <reason...>
+                                  refuse its table chat messages for that many minutes (1 to 43200,
+                                  30 days); it is shown the reason and the time left; it still plays
+  unsilence <name>                end its silence now
   forgive <name>                  forgive the ranked games it left: its ranked play is no longer paused for them
   refund <name>                   for an account you closed: give back the rating players lost to it
                                   in its ranked games of the last 5 days (once per game)
@@ -79,8 +85,13 @@ export function describeReply(command: string, body: Reply): string[] {
         a.refunded
           ? `rating given back for its games: ${a.refunded.players} player${a.refunded.players === 1 ? "" : "s"}, ${a.refunded.games} game${a.refunded.games === 1 ? "" : "s"} (last ${day(a.refunded.lastAt)})`
           : a.closedBy === "operators" ? "rating given back for its games: none so far (refund <name> if it cheated)" : "rating given back for its games: none",
+        a.silenced ? `SILENCED in table chats until ${day(a.silenced.until)}${a.silenced.reason ? `: ${a.silenced.reason}` : ""}` : "not silenced in table chats",
       ];
     }
+    case "silence":
+      return [`Silenced ${body.name} in table chats until ${day(body.until)} UTC: ${body.reason}`];
+    case "unsilence":
+      return [body.lifted ? `${body.name} may write in table chats again.` : `${body.name} was not silenced; nothing changed.`];
     case "close": {
       const gaveUp = `Games resigned: ${body.resigned.join(", ") || "none"}; open rooms left: ${body.left.join(", ") || "none"}; quick play queue left: ${body.leftQueue ? "yes" : "no"}.`;
       const refunded = body.refund ? refundLines(body.name, body.refund) : [];
@@ -145,6 +156,14 @@ export function requestFor(args: string[]): { method: "GET" | "POST"; path: stri
     case "remove-chat":
       if (!rest[0] || !/^\d+$/.test(rest[1] ?? "")) return { error: "remove-chat needs a room id and a message number" };
       return { method: "POST", path: `/api/admin/rooms/${name(rest[0])}/chat/${rest[1]}/remove`, body: {} };
+    case "silence": {
+      const minutes = Number(rest[1]);
+      if (!rest[0] || !/^\d+$/.test(rest[1] ?? "") || !words(rest.slice(2))) return { error: "silence needs an account's name, the minutes and a reason (a name with spaces: quote it)" };
+      return { method: "POST", path: `/api/admin/accounts/${name(rest[0])}/silence`, body: { minutes, reason: words(rest.slice(2)) } };
+    }
+    case "unsilence":
+      if (!rest[0]) return { error: "unsilence needs an account's name" };
+      return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/unsilence`, body: {} };
     case "forgive":
       if (!rest[0]) return { error: "forgive needs an account's name" };
       return { method: "POST", path: `/api/admin/accounts/${name(words(rest))}/forgive-leaves`, body: {} };

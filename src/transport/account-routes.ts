@@ -288,6 +288,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
         twoFactor: bool("Two-step login is on (false for a guest)."),
         invitations: bool("Other players may invite you to their tables (room:invite); false for a guest, who cannot be invited by name."),
+        silenced: nullable(obj({ until: num("epoch ms"), reason: nullable(str("The operators' reason.")) }, { description: "The operators silenced you in table chats: until when, and why; null: they did not (or it is over)." })),
         leaves: nullable(obj({
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
           pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
@@ -302,13 +303,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       ...errors(401),
     },
   }, async (_req, v) => {
-    const [me, left, refunds, invitable] = await Promise.all([
+    const [me, left, refunds, invitable, silenced] = await Promise.all([
       accounts.me(v),
       v.session ? leaves.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
       v.session ? invitations.accepts(v.player.id) : false,
+      v.session ? moderation.silencedNow(v.player.id) : null,
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: invitable, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: invitable, silenced, leaves: left, refunds };
   }, { who: holderOf });
 
   route("/api/me/invitations", "POST", {
@@ -338,7 +340,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     exportedAt: iso("When this was made"),
     playerId: str("Your player id."),
     player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
-    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables.") })),
+    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables."), silencedUntil: isoOrNull("The operators silenced you in table chats until then"), silencedReason: nullable(str("Their reason.")) })),
     sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
     ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num("As stored after the last rated game (time away not applied: this is the data as kept)."), games: int(), lastGameAt: isoOrNull("Last rated game") })),
     games: arrayOf(obj({

@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { err } from "../platform/errors.js";
-import { OPERATOR_NOTE_MAX, REPORT_REASONS, type Moderation } from "../platform/moderation.js";
+import { OPERATOR_NOTE_MAX, REPORT_REASONS, SILENCE_MAX_MINUTES, type Moderation } from "../platform/moderation.js";
 import { arrayOf, bodyOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, roomIdParam, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
@@ -100,6 +100,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
             }), "Ranked games it left, newest first (at most 20)."),
             rankedPausedUntil: nullable(num("Until when its ranked play is paused, epoch ms; null: it is not.")),
             refunded: nullable(obj({ players: int(), games: int(), lastAt: num("epoch ms") }, { description: "Rating given back for its games (refund-ratings): players and games settled, and when last; null: never." })),
+            silenced: nullable(obj({ until: num("epoch ms"), reason: nullable(str()) }, { description: "Silenced in table chats now (silence): until when and why; null: it is not." })),
           }),
         }),
         ...errors(401, 404),
@@ -196,6 +197,32 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
       },
     }),
   }, async (req) => ({ ok: true, ...(await moderation.refundRatings(req.params.name)) }));
+
+  app.post<{ Params: { name: string }; Body: { minutes: number; reason: string } }>("/api/admin/accounts/:name/silence", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "Silence an account in table chats (operators)",
+      description: `Its table chat messages are refused (SILENCED, with the time left and the reason) on every node for \`minutes\` from now (1 to ${SILENCE_MAX_MINUTES}, 30 days); it still plays. A new silence replaces the one running; its earlier messages stay unless removed.`,
+      params: nameParams,
+      body: bodyOf({
+        minutes: refusing(int(`1 to ${SILENCE_MAX_MINUTES}.`), "BAD_DURATION", `Silence for a whole number of minutes from 1 to ${SILENCE_MAX_MINUTES} (30 days).`),
+        reason: noteField("The reason"),
+      }),
+      response: { 200: okReply({ name: str(), until: num("epoch ms"), reason: nullable(str()) }), ...errors(400, 401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.silence(req.params.name, req.body.minutes, req.body.reason)) }));
+
+  app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/unsilence", {
+    ...guarded,
+    schema: routeDoc({
+      ...doc,
+      summary: "End an account's silence (operators)",
+      description: "Its table chat messages go through again at once.",
+      params: nameParams,
+      response: { 200: okReply({ name: str(), lifted: bool("False: it was not silenced.") }), ...errors(401, 404) },
+    }),
+  }, async (req) => ({ ok: true, ...(await moderation.unsilence(req.params.name)) }));
 
   app.post<{ Params: { name: string } }>("/api/admin/accounts/:name/reopen", {
     ...guarded,

@@ -4,18 +4,21 @@
  * told so, with the wait, and Quick play shows the server's refusal for a ranked table while a
  * casual one is open; forgiven by the operators, the notice is gone at the next load. Rating given
  * back: a player who lost a ranked game to an account refunded against is told how much, until
- * they dismiss it. Both notices pass axe in both themes.
+ * they dismiss it. Silenced by the operators: the lobby says for how long and why, and the
+ * table's chat shows the refusal in the server's words. The notices pass axe in both themes.
  */
 import { describe, expect, it } from "vitest";
 import { recordFinishedGame } from "../../src/db/finished-games.js";
 import { refundRatingsLostTo } from "../../src/db/rating-refunds.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
+const ADMIN = "operators-token-" + "n".repeat(32);
+
 describe.skipIf(!available)("the lobby's account notices, in the browser", () => {
-  const t = useBrowserBazaar();
+  const t = useBrowserBazaar({ adminToken: ADMIN });
 
   it("tells a paused player why and for how long, and refuses ranked quick play with the server's words", async () => {
     const url = t.bazaar.server.url;
@@ -93,5 +96,25 @@ describe.skipIf(!available)("the lobby's account notices, in the browser", () =>
     expect((await page.getByTestId("rating-refunded").textContent())!.trim()).toBe(
       `Includes ${points} points given back for games against a player the operators closed for breaking the rules.`,
     );
+  });
+
+  it("tells a player the operators silenced in chats for how long and why, and the chat says so when they write", async () => {
+    const url = t.bazaar.server.url;
+    const { page } = await newPage(t.browser);
+    await enterAccount(page, url, "HushedHal");
+    await t.bazaar.server.app.inject({ method: "POST", url: "/api/admin/accounts/HushedHal/silence", headers: { authorization: `Bearer ${ADMIN}` }, payload: { minutes: 45, reason: "Insults in the chat." } });
+    await page.reload();
+    const notice = page.getByTestId("silenced-notice");
+    await notice.waitFor();
+    expect((await notice.textContent())!.replace(/\s+/g, " ").trim()).toMatch(/^You cannot write in table chats for 4[45] min \(until \d\d:\d\d( [AP]M)?\): the operators silenced you \(“Insults in the chat\.”\)\. You can still play, and read the chats\.$/);
+    expect(await axeViolations(page), "the lobby with the notice passes axe").toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(page), "and in the dark theme").toEqual([]);
+    await page.emulateMedia({ colorScheme: "light" });
+    await createRoom(page, { seats: 3, ranked: false });
+    await page.getByTestId("chat-input").fill("you all stink");
+    await page.getByTestId("chat-send").click();
+    expect(await page.getByTestId("chat-error").textContent()).toMatch(/^The operators have silenced you in table chats for 4[45] min more \(until \d{4}-\d\d-\d\d \d\d:\d\d UTC\): Insults in the chat\.$/);
+    expect(await page.getByTestId("chat-msg").count()).toBe(0);
   });
 });

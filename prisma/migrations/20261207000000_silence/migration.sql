@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Account" ADD COLUMN     "silencedReason" TEXT,
+ADD COLUMN     "silencedUntil" TIMESTAMP(3);
