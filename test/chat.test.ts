@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
-import { startServer, type RunningServer } from "../src/server.js";
+import { startServer } from "../src/server.js";
 import type { ChatMessage } from "../src/platform/chat.js";
 import { CHAT_LIMITS, CHAT_MAX_CHARS, CHAT_MAX_MESSAGES } from "../src/platform/chat.js";
 import { account } from "./support/accounts.js";
@@ -19,15 +19,13 @@ import {
   backends,
   guest,
   lcg,
-  newPrefix,
   playAnyActive,
   REDIS_URL,
-  startTestServer,
   TestClient,
   testConfig,
-  twoNodeDatabases,
   until,
   useTestServer,
+  useTwoNodes,
   type Ack,
 } from "./support/harness.js";
 
@@ -196,24 +194,10 @@ describe.each(backends())("table chat ($name)", (backend) => {
 });
 
 describe.runIf(REDIS_URL)("table chat across two nodes (Redis)", () => {
-  let a: RunningServer;
-  let b: RunningServer;
-  let dispose: () => Promise<void>;
-  beforeAll(async () => {
-    const dbs = await twoNodeDatabases();
-    dispose = dbs.dispose;
-    const prefix = newPrefix();
-    const backend = { name: "redis", redis: true, realPg: false };
-    a = await startTestServer(backend, dbs.a, prefix, "node-a");
-    b = await startTestServer(backend, dbs.b, prefix, "node-b");
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dispose?.();
-  });
+  const nodes = useTwoNodes();
 
   it("delivers each message to the watchers on the other node who may see it, and both nodes read the same history", async () => {
+    const { a, b } = nodes;
     const [annId, bobId] = await Promise.all([account(a.url, "NodeAnn"), account(a.url, "NodeBob")]);
     const ann = await new TestClient(a.url, annId.token).ready();
     const bob = await new TestClient(b.url, bobId.token).ready();

@@ -7,11 +7,10 @@
  * off or in a block with anyone at the table (one message for both), an account with no device
  * online, and the limits.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RoomInvited } from "../src/platform/invitations.js";
-import type { RunningServer } from "../src/server.js";
 import { account } from "./support/accounts.js";
-import { backends, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until, useTestServer } from "./support/harness.js";
+import { backends, guest, REDIS_URL, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
 const invitedIn = (c: TestClient) => c.received.filter(([e]) => e === "room:invited").map(([, p]) => p as RoomInvited);
 
@@ -139,24 +138,10 @@ describe.each(backends())("invitations ($name)", (backend) => {
 });
 
 describe.skipIf(!REDIS_URL)("invitations across two nodes", () => {
-  let a: RunningServer;
-  let b: RunningServer;
-  let dispose: () => Promise<void>;
-  beforeAll(async () => {
-    const prefix = newPrefix();
-    const dbs = await twoNodeDatabases();
-    dispose = dbs.dispose;
-    const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
-    a = await startTestServer(backend, dbs.a, prefix, "node-a");
-    b = await startTestServer(backend, dbs.b, prefix, "node-b");
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dispose?.();
-  });
+  const nodes = useTwoNodes();
 
   it("finds the invitee's device on the other node and delivers there", async () => {
+    const { a, b } = nodes;
     const [jo, kit] = await Promise.all([account(a.url, "Jolyon"), account(a.url, "Kittering")]);
     const host = await new TestClient(a.url, jo.token).ready();
     const far = await new TestClient(b.url, kit.token).ready();

@@ -73,6 +73,30 @@ export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; di
 }
 
 /**
+ * Two nodes against one Redis for a describe block (each with its own handle on one database, as
+ * twoNodeDatabases gives): `t.a` and `t.b` are set by its beforeAll and closed by its afterAll.
+ * `clock`: both nodes' clock (then manual timers, as startTestServer takes it).
+ */
+export function useTwoNodes(opts: { clock?: () => number } = {}): { readonly a: RunningServer; readonly b: RunningServer } {
+  const t = {} as { a: RunningServer; b: RunningServer };
+  let dispose: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const prefix = newPrefix();
+    const dbs = await twoNodeDatabases();
+    dispose = dbs.dispose;
+    const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
+    t.a = await startTestServer(backend, dbs.a, prefix, "node-a", opts.clock);
+    t.b = await startTestServer(backend, dbs.b, prefix, "node-b", opts.clock);
+  });
+  afterAll(async () => {
+    await t.a?.close();
+    await t.b?.close();
+    await dispose?.();
+  });
+  return t;
+}
+
+/**
  * One test server for a describe block, on a database of its own (dropped afterwards): `t.server`
  * and `t.db` are set by its beforeAll. `clock` and the rest: as startTestServer takes them.
  */
