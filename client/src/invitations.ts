@@ -74,9 +74,8 @@ export function invitationCards(s: Store): TemplateResult | typeof nothing {
   if (s.invitations.length === 0) return nothing;
   return html`<div class="invitations" role="region" aria-label="Invitations">
     ${s.invitations.map((p) => {
-      const free = p.room.seats.filter((x) => !x.taken && !x.bot).length;
       return html`<div class="invitation-card" role="status" data-testid="invitation-card" data-room=${p.room.id}>
-        <p><b>${p.from.name}</b> invites you to their table: ${tableWords(s, p.room)}.${free > 0 ? "" : " Every seat was taken when they asked."}</p>
+        <p><b>${p.from.name}</b> invites you to their table: ${tableWords(s, p.room)}.</p>
         <div class="row">
           <button class="btn small primary" data-testid="invitation-join" @click=${() => { dismissInvitation(s, p.room.id); void s.join(p.room.id); }}>Join</button>
           <button class="btn small ghost" data-testid="invitation-dismiss" @click=${() => dismissInvitation(s, p.room.id)}>Not now</button>
