@@ -22,6 +22,7 @@ import { Accounts } from "./platform/accounts.js";
 import { Moderation } from "./platform/moderation.js";
 import { PersonalDataService } from "./platform/personal-data.js";
 import { Invitations } from "./platform/invitations.js";
+import { Follows } from "./platform/follows.js";
 import { TwoFactor } from "./platform/two-factor.js";
 import { Blocks } from "./platform/blocks.js";
 import { Leaves } from "./platform/leaves.js";
@@ -221,7 +222,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     }
   });
   const invitations = new Invitations(db, limiter, blocks, clock);
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, adminToken: config.adminToken });
+  const follows = new Follows(db, clock);
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 
@@ -251,6 +253,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     trustProxy: config.trustProxy,
   };
   const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations });
+  follows.onlineOf = (ids) => sockets.onlineOf(ids);
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

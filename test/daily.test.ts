@@ -236,6 +236,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/daily/:game/best",
       "GET /api/daily/:game/board",
       "GET /api/finished/:id",
+      "GET /api/follows",
       "GET /api/games",
       "GET /api/games/:game/leaderboard",
       "GET /api/games/:game/ratings",
@@ -250,6 +251,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/rooms",
       "POST /api/account/close",
       "POST /api/block",
+      "POST /api/follow",
       "POST /api/guest",
       "POST /api/login",
       "POST /api/logout",
@@ -267,6 +269,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/two-factor/enable",
       "POST /api/two-factor/setup",
       "POST /api/unblock",
+      "POST /api/unfollow",
     ]);
     const urls = (room: string) => [
       `/api/daily`,

@@ -185,6 +185,8 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/recover", "POST", "/api/recover", { name: "Valda", code: "x", password: "short" }, undefined, 400, "WEAK_PASSWORD"],
       ["POST /api/recovery-code", "POST", "/api/recovery-code", { password: null }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/block", "POST", "/api/block", { name: 5 }, acct.token, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/follow", "POST", "/api/follow", { name: 5 }, acct.token, 404, "NO_SUCH_ACCOUNT"],
+      ["POST /api/unfollow", "POST", "/api/unfollow", { name: null }, acct.token, 404, "NO_SUCH_ACCOUNT"],
       ["POST /api/unblock", "POST", "/api/unblock", {}, acct.token, 404, "NO_SUCH_ACCOUNT"],
       ["GET /api/admin/rooms/:id/chat", "GET", "/api/admin/rooms/not%20a%20room/chat", undefined, ADMIN, 400, "BAD_ROOM_ID"],
       ["POST /api/admin/rooms/:id/chat/:n/remove", "POST", "/api/admin/rooms/r1/chat/first/remove", {}, ADMIN, 404, "NO_SUCH_MESSAGE"],

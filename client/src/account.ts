@@ -14,6 +14,7 @@ import { showRecoveryCode } from "./recovery.js";
 import { sessionsSection } from "./sessions.js";
 import { twoFactorSection } from "./two-factor.js";
 import { invitationSetting } from "./invitations.js";
+import { followsList } from "./follows.js";
 import { api, refusal, type ApiReply } from "./api.js";
 
 /** A player as the server describes them: `account` only for a logged-in account. */
@@ -244,6 +245,7 @@ export function accountSettings(s: Store): TemplateResult {
         <button class="btn small" data-testid="recovery-new" ?disabled=${forms.codeBusy}>Make a new code</button>
       </form>
     </details>
+    ${followsList(s)}
     ${blockedList(s)}
     <details class="account-close" data-testid="account-close">
       <summary>Close your account…</summary>

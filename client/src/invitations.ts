@@ -8,6 +8,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { RoomInvited } from "../../src/protocol/wire.js";
 import { api, refusal } from "./api.js";
 import { paceLabel, paceName } from "./clock.js";
+import { friendsToInvite } from "./follows.js";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { RoomView } from "./types.js";
@@ -17,20 +18,24 @@ const SHOWN_MS = 5 * 60_000;
 
 const invite: { roomId: string | null; busy: boolean; error: string } = { roomId: null, busy: false, error: "" };
 
-/** Sends the invitation typed in the room's form. */
-async function send(s: Store, room: RoomView, form: HTMLFormElement): Promise<void> {
-  const input = form.elements.namedItem("invite-name") as HTMLInputElement;
+/** Sends an invitation to the account `name`; true when it went. */
+export async function inviteByName(s: Store, room: RoomView, name: string): Promise<boolean> {
   invite.roomId = room.roomId;
   invite.busy = true;
   invite.error = "";
   s.changed();
-  const ack = await s.request<{ invited: string }>("room:invite", { roomId: room.roomId, name: input.value });
+  const ack = await s.request<{ invited: string }>("room:invite", { roomId: room.roomId, name });
   invite.busy = false;
-  if (ack.ok) {
-    form.reset();
-    s.toast(`Invitation sent to ${ack.invited}.`, "info");
-  } else invite.error = friendly(ack.error);
+  if (ack.ok) s.toast(`Invitation sent to ${ack.invited}.`, "info");
+  else invite.error = friendly(ack.error);
   s.changed();
+  return ack.ok;
+}
+
+/** Sends the invitation typed in the room's form. */
+async function send(s: Store, room: RoomView, form: HTMLFormElement): Promise<void> {
+  const input = form.elements.namedItem("invite-name") as HTMLInputElement;
+  if (await inviteByName(s, room, input.value)) form.reset();
 }
 
 /** "Invite a player" in an open room, for a seated player while a seat is free (not a daily deal). */
@@ -45,7 +50,8 @@ export function inviteForm(s: Store, room: RoomView): TemplateResult | typeof no
       <button class="btn small" data-testid="invite-send" ?disabled=${invite.busy}>Invite</button>
     </div>
     ${error ? html`<p class="form-error" role="alert" data-testid="invite-error">${error}</p>` : nothing}
-  </form>`;
+  </form>
+  ${friendsToInvite(s, room)}`;
 }
 
 /** Keeps an invitation pushed to this device (the newest per room), for SHOWN_MS. */

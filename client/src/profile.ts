@@ -16,6 +16,7 @@ import { scrollTable } from "./scroll-table.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
 import { blockButton } from "./blocks.js";
+import { followButton } from "./follows.js";
 
 const PAGE = 20;
 
@@ -250,7 +251,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
       </div>
       ${p.player.account && !p.player.closed && !isMe && isAccount(s)
-        ? html`<div class="profile-actions">${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
+        ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })} ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
         : nothing}
     </div>
     ${p.player.closed

@@ -25,6 +25,7 @@ import { refundsReceived } from "../db/rating-refunds.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
 import { TOTP_MISMATCH, type TwoFactor } from "../platform/two-factor.js";
 import type { Invitations } from "../platform/invitations.js";
+import { MAX_FOLLOWS, type Follows } from "../platform/follows.js";
 
 /** /api/me lists the rating refunds received this long ago, at most. */
 export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
@@ -33,6 +34,7 @@ export interface AccountRouteDeps {
   accounts: Accounts;
   twoFactor: TwoFactor;
   invitations: Invitations;
+  follows: Follows;
   personalData: PersonalDataService;
   service: RoomService;
   quotas: HttpQuotas;
@@ -64,7 +66,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -353,6 +355,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     dailyAttempts: arrayOf(obj({ game: str(), day: str(), startedAt: iso("Started"), finishedAt: isoOrNull("Finished"), score: nullable(num()) })),
     reportsMade: arrayOf(obj({ reported: str(), reason: str(), text: str(), room: nullable(str()), createdAt: iso("Made"), resolved: bool("The operators dealt with it.") })),
     blocks: arrayOf(obj({ name: str(), since: iso("Blocked") })),
+    follows: arrayOf(obj({ name: str(), since: iso("Followed") })),
     leaves: arrayOf(obj({ room: str(), game: str(), kind: str(), at: iso("Left"), forgiven: bool() })),
     refundsReceived: arrayOf(obj({ gameId: str(), game: str(), points: int(), at: iso("Given") })),
   });
@@ -444,6 +447,34 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     body: bodyOf({ name: blockName }),
     response: { 200: okReply({ id: str(), name: str(), unblocked: bool() }), ...errors(400, 401, 403, 404, 413) },
   }, async (req, v) => blocks.unblock(v, req.body.name), { who: accountOf });
+
+  const followedShape = obj({ id: str("Player id."), name: str(), since: num("Followed since, epoch ms.") });
+
+  route("/api/follows", "GET", {
+    summary: "The players you follow",
+    description: "Online ones first (a device connected now, on any node), then by name; one you block or who blocks you shows as offline. Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({ follows: arrayOf(obj({ id: str("Player id."), name: str(), since: num("Followed since, epoch ms."), online: bool() })) }), ...errors(401, 403) },
+  }, async (_req, v) => ({ follows: await follows.list(v.player.id) }), { who: accountOf });
+
+  route("/api/follow", "POST", {
+    summary: "Follow a player",
+    description: `See whether they are online and invite them to your table in one click. Accounts only (at most ${MAX_FOLLOWS}); following twice changes nothing. They are not told.`,
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ name: blockName }),
+    response: { 200: okReply({ followed: followedShape }), ...errors(400, 401, 403, 404, 413) },
+  }, async (req, v) => ({ followed: await follows.follow(v, req.body.name) }), { who: accountOf });
+
+  route("/api/unfollow", "POST", {
+    summary: "Stop following a player",
+    description: "unfollowed: false if you did not follow them. Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ name: blockName }),
+    response: { 200: okReply({ id: str(), name: str(), unfollowed: bool() }), ...errors(400, 401, 403, 404, 413) },
+  }, async (req, v) => follows.unfollow(v, req.body.name), { who: accountOf });
 
   route("/api/rename", "POST", {
     summary: "Rename your account",

@@ -15,6 +15,7 @@ import { ratingLeaderboard, ratingsOf } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import type { Invitations } from "../platform/invitations.js";
+import type { Follows } from "../platform/follows.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
@@ -57,6 +58,8 @@ export interface HttpDeps {
   twoFactor: TwoFactor;
   /** Invitations to a seat (platform/invitations.ts): an account's switch. */
   invitations: Invitations;
+  /** Following (platform/follows.ts). */
+  follows: Follows;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */

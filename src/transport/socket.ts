@@ -153,6 +153,8 @@ export function gamesList(): GameInfo[] {
 export interface AttachedSockets {
   /** Whether a player has a connection watching a room, on any node. */
   isPresent(roomId: string, playerId: string): Promise<boolean>;
+  /** Which of these players have any connection now, on any node (one request through the adapter). */
+  onlineOf(playerIds: readonly string[]): Promise<Set<string>>;
   /**
    * Graceful drain: refuses new connections (DRAINING), waits up to `waitMs` for the messages
    * being handled to be acknowledged, then tells every socket here `server:draining` and closes
@@ -638,6 +640,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   return {
     async isPresent(roomId, playerId) {
       return (await presence(roomId)).connected.includes(playerId);
+    },
+    async onlineOf(playerIds) {
+      if (playerIds.length === 0) return new Set();
+      const found = await io.in(playerIds.map(ch.player)).fetchSockets();
+      return new Set(found.flatMap((sk) => ((sk.data as SocketData | undefined)?.player?.id ? [(sk.data as SocketData).player!.id] : [])));
     },
     async drain(waitMs) {
       draining = true;

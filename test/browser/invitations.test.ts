@@ -3,6 +3,8 @@
  * room's page; with invitations turned off in that account's menu the host is told so in the
  * server's words; turned on again, the invitation shows on the invited player's lobby (light and
  * dark themes both pass axe) and Join seats them in the room. The room's invite form passes axe.
+ * Following: a player follows another from their profile, sees them online in the account menu
+ * and beside the room's invite form, and invites them with one click.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
@@ -58,5 +60,36 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", "InviteFriend", null]);
     expect(await friend.getByTestId("invitation-card").count()).toBe(0);
     await guestPage.context.close();
+  });
+
+  it("a player follows another from their profile, sees them online in the menu and beside the room's invite form, and invites them in one click", async () => {
+    const url = t.bazaar.server.url;
+    const host = (await newPage(t.browser)).page;
+    const friend = (await newPage(t.browser)).page;
+    await enterAccount(host, url, "FollowHost");
+    await enterAccount(friend, url, "FollowFriend");
+    await host.goto(`${url}/player/FollowFriend`);
+    await host.getByTestId("follow").click();
+    await host.getByTestId("unfollow").waitFor();
+    expect(await host.getByTestId("unfollow").textContent()).toBe("Following ✓");
+    expect(await axeViolations(host), "the profile with Following passes axe").toEqual([]);
+    // The account menu lists them, online.
+    await host.locator('details[data-testid="me"] > summary').click();
+    await host.getByTestId("follows-list").locator("summary").click();
+    await expect.poll(() => host.getByTestId("followed").getAttribute("data-online")).toBe("yes");
+    expect((await host.getByTestId("followed").textContent())!.replace(/\s+/g, " ").trim()).toBe("FollowFriend online Unfollow");
+    await host.locator('details[data-testid="me"] > summary').click();
+
+    await host.goto(`${url}/`);
+    const roomId = await createRoom(host, { seats: 3, ranked: false });
+    const friends = host.getByTestId("friends-online");
+    await friends.waitFor();
+    expect(await axeViolations(host), "the room with the friends online passes axe").toEqual([]);
+    await friends.getByRole("button", { name: "Invite FollowFriend" }).click();
+    await host.getByTestId("toast").filter({ hasText: "Invitation sent to FollowFriend." }).waitFor();
+    await friend.getByTestId("invitation-card").getByRole("button", { name: "Join" }).click();
+    await friend.waitForURL(new RegExp(`/room/${roomId}$`));
+    // Seated now, so no longer offered.
+    await expect.poll(() => host.getByTestId("friends-online").count()).toBe(0);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * Following (docs/protocol.md, "Following"): an account follows another, as on Lichess, to see
+ * whether it is online and to invite it to a table in one click (invitations.ts). One-way and
+ * quiet: the followed account is not told, and following gives nothing but the online dot. When
+ * either blocks the other, the follower sees it as offline (a block ends what following is for;
+ * the row stays, so an unblock brings it back).
+ */
+import type { Database } from "../db/client.js";
+import { findAccount, typedName, type Verified } from "./accounts.js";
+import { err } from "./errors.js";
+
+/** The most accounts one account follows. */
+export const MAX_FOLLOWS = 500;
+
+/** An account followed, as its follower sees it. */
+export interface Followed {
+  id: string;
+  name: string;
+  /** Since when (epoch ms). */
+  since: number;
+  /** A device of it is connected now, on any node (false while a block stands between the two). */
+  online: boolean;
+}
+
+export class Follows {
+  /** Which of these players have a device connected now, on any node (the socket layer's; server.ts sets it). */
+  onlineOf: (playerIds: readonly string[]) => Promise<Set<string>> = async () => new Set();
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private requireAccount(v: Verified): void {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Only accounts follow players: register (keeping this guest's games) or log in.");
+  }
+
+  private async target(name: unknown): Promise<{ playerId: string; name: string }> {
+    const raw = typedName(name);
+    const a = await findAccount(this.db, raw);
+    if (!a || a.closedAt) throw err("NO_SUCH_ACCOUNT", `No account is named "${raw.slice(0, 40)}". Guests cannot be followed.`);
+    return a;
+  }
+
+  /** Follows an account (again: nothing changes). */
+  async follow(v: Verified, name: unknown): Promise<Omit<Followed, "online">> {
+    this.requireAccount(v);
+    const t = await this.target(name);
+    if (t.playerId === v.player.id) throw err("BAD_FOLLOW", "You cannot follow yourself.");
+    const existing = await this.db.prisma.follow.findUnique({ where: { playerId_followedId: { playerId: v.player.id, followedId: t.playerId } } });
+    if (existing) return { id: t.playerId, name: t.name, since: existing.createdAt.getTime() };
+    if ((await this.db.prisma.follow.count({ where: { playerId: v.player.id } })) >= MAX_FOLLOWS) {
+      throw err("TOO_MANY_FOLLOWS", `You follow ${MAX_FOLLOWS} players already; unfollow one first.`);
+    }
+    const at = new Date(this.now());
+    await this.db.prisma.follow.createMany({ data: [{ playerId: v.player.id, followedId: t.playerId, createdAt: at }], skipDuplicates: true });
+    return { id: t.playerId, name: t.name, since: at.getTime() };
+  }
+
+  /** Stops following an account. `unfollowed` false: it was not followed. */
+  async unfollow(v: Verified, name: unknown): Promise<{ id: string; name: string; unfollowed: boolean }> {
+    this.requireAccount(v);
+    const t = await this.target(name);
+    const r = await this.db.prisma.follow.deleteMany({ where: { playerId: v.player.id, followedId: t.playerId } });
+    return { id: t.playerId, name: t.name, unfollowed: r.count > 0 };
+  }
+
+  /** The open accounts a player follows, online ones first, then by name; each with its online dot. */
+  async list(playerId: string): Promise<Followed[]> {
+    const rows = await this.db.prisma.$queryRaw<Array<{ id: string; name: string; since: Date; blocked: boolean }>>`
+      SELECT f."followedId" AS "id", a."name", f."createdAt" AS "since",
+        EXISTS (SELECT 1 FROM "Block" b WHERE (b."playerId" = f."playerId" AND b."blockedId" = f."followedId")
+                                           OR (b."playerId" = f."followedId" AND b."blockedId" = f."playerId")) AS "blocked"
+      FROM "Follow" f JOIN "Account" a ON a."playerId" = f."followedId"
+      WHERE f."playerId" = ${playerId} AND a."closedAt" IS NULL`;
+    const reachable = rows.filter((r) => !r.blocked).map((r) => r.id);
+    const online = reachable.length ? await this.onlineOf(reachable).catch(() => new Set<string>()) : new Set<string>();
+    return rows
+      .map((r) => ({ id: r.id, name: r.name, since: new Date(r.since).getTime(), online: !r.blocked && online.has(r.id) }))
+      .sort((a, b) => Number(b.online) - Number(a.online) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  }
+}
