@@ -9,6 +9,7 @@ import type { RoomInvited } from "../../src/protocol/wire.js";
 import { api, refusal } from "./api.js";
 import { paceLabel, paceName } from "./clock.js";
 import { friendsToInvite } from "./follows.js";
+import { invitationChime } from "./sound.js";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { RoomView } from "./types.js";
@@ -59,6 +60,9 @@ export function absorbInvitation(s: Store, p: RoomInvited): void {
   if (!p || typeof p.room?.id !== "string") return;
   s.invitations = [...s.invitations.filter((x) => x.room.id !== p.room.id), p].slice(-3);
   s.changed();
+  // Heard (unless sounds are off) and, while the page is hidden, a notification if the player asked for them.
+  invitationChime(p.room.id, p.at);
+  s.notifyHidden(`${p.from.name} invites you — ${s.gameName(p.room.game)}`, `${tableWords(s, p.room)}. Click to open the table.`, `invite-${p.room.id}`, `/room/${p.room.id}`);
   setTimeout(() => dismissInvitation(s, p.room.id, p.at), SHOWN_MS);
 }
 

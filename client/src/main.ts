@@ -407,7 +407,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   if (!s.me || !mine) return nothing;
   const notify = typeof Notification !== "undefined"
     ? html`<label class="notify-toggle small"><input type="checkbox" data-testid="notify-turns" .checked=${s.notifyTurns}
-        @change=${(e: Event) => void s.setNotifyTurns((e.target as HTMLInputElement).checked)} /> Notify me when it is my turn</label>`
+        @change=${(e: Event) => void s.setNotifyTurns((e.target as HTMLInputElement).checked)} /> Notify me when it is my turn or someone invites me</label>`
     : nothing;
   // Nothing to show until you sit somewhere (the toggle comes with your first game).
   if (mine.length === 0) return nothing;

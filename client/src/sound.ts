@@ -91,11 +91,20 @@ export function lowTimeBeep(key: string, high: boolean): void {
   if (playable()) tone(high ? 1046 : 784, 0, 0.16);
 }
 
-/** It became your turn in `roomId` at `version`: two rising notes, unlike the single low-time beep. */
-export function turnChime(roomId: string, version: number): void {
-  const key = `turn:${roomId}:${version}`;
+/** Two rising notes, unlike the single low-time beep; `key` is its log entry. */
+function risingNotes(key: string): void {
   beeps.push(muted ? `${key}:muted` : key);
   if (!playable()) return;
   tone(660, 0, 0.12);
   tone(880, 0.13, 0.18);
+}
+
+/** It became your turn in `roomId` at `version`. */
+export function turnChime(roomId: string, version: number): void {
+  risingNotes(`turn:${roomId}:${version}`);
+}
+
+/** An invitation to `roomId` arrived (invitations.ts), sent at `at`. */
+export function invitationChime(roomId: string, at: number): void {
+  risingNotes(`invite:${roomId}:${at}`);
 }

@@ -509,18 +509,27 @@ export class Store {
   }
 
   private notifyTurn(t: TurnYours): void {
-    if (!this.notifyTurns || typeof Notification === "undefined" || Notification.permission !== "granted") return;
-    if (document.visibilityState !== "hidden") return;
+    if (this.notifyHidden(`Your turn — ${this.gameName(t.game)}`, "It is your turn. Click to go to the table.", `turn-${t.roomId}`, `/room/${t.roomId}`)) this.notified.push(t.roomId);
+  }
+
+  /**
+   * A browser notification while this page is hidden, when the player turned them on ("Notify
+   * me"); clicking it opens `path`. False: none was shown.
+   */
+  notifyHidden(title: string, body: string, tag: string, path: string): boolean {
+    if (!this.notifyTurns || typeof Notification === "undefined" || Notification.permission !== "granted") return false;
+    if (document.visibilityState !== "hidden") return false;
     try {
-      const n = new Notification(`Your turn — ${this.gameName(t.game)}`, { body: "It is your turn. Click to go to the table.", tag: `turn-${t.roomId}` });
+      const n = new Notification(title, { body, tag });
       n.onclick = () => {
         window.focus();
-        this.navigate(`/room/${t.roomId}`);
+        this.navigate(path);
         n.close();
       };
-      this.notified.push(t.roomId);
+      return true;
     } catch {
-      // Some browsers allow notifications only from a service worker: the tab title still says it.
+      // Some browsers allow notifications only from a service worker: the page still shows it.
+      return false;
     }
   }
 
@@ -551,7 +560,7 @@ export class Store {
   /** Rooms a turn notification was shown for (for tests and the curious). */
   notified: string[] = [];
 
-  /** The "Notify me when it is my turn" toggle: on asks the browser's permission first. */
+  /** The "Notify me" toggle (turns and invitations): on asks the browser's permission first. */
   async setNotifyTurns(on: boolean): Promise<void> {
     if (on) {
       if (typeof Notification === "undefined") return this.toast("This browser cannot show notifications.");

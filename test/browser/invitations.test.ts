@@ -55,6 +55,8 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await card.waitFor();
     expect((await card.locator("p").textContent())!.replace(/\s+/g, " ").trim()).toBe("InviteHost invites you to their table: Goblin Market, casual, 3 players, Standard clock.");
     expect(await axeViolations(friend), "the invitation on a phone, dark theme, passes axe").toEqual([]);
+    // Heard once, as a turn is (the page's log of its sounds).
+    expect(((await friend.evaluate("window.goblinBazaarBeeps")) as string[]).filter((b) => b.startsWith(`invite:${roomId}:`))).toHaveLength(1);
     await card.getByRole("button", { name: "Join" }).click();
     await friend.waitForURL(new RegExp(`/room/${roomId}$`));
     await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", "InviteFriend", null]);

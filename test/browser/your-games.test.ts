@@ -51,11 +51,11 @@ describe.skipIf(!available)("your games in the browser", () => {
     expect(order[0]).toContain("your-games");
 
     // Opt in to notifications (permission granted above), remembered across reloads.
-    await page.getByLabel("Notify me when it is my turn").check();
+    await page.getByLabel("Notify me when it is my turn or someone invites me").check();
     await until(async () => (await page.evaluate(`localStorage.getItem("goblin-bazaar.notify-turns")`)) === "1", "the choice to be kept");
     await page.reload();
     await row.waitFor();
-    expect(await page.getByLabel("Notify me when it is my turn").isChecked()).toBe(true);
+    expect(await page.getByLabel("Notify me when it is my turn or someone invites me").isChecked()).toBe(true);
     // The page goes to the background (a hidden tab).
     await page.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" })`);
 
