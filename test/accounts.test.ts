@@ -291,6 +291,21 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(seatNames(ivy, roomA)[0]).toBe("Harold");
     // Guests rename through /api/guest; /api/rename is for accounts.
     expect((await post("/api/rename", { name: "Ivy Two" }, ivyGuest.token)).body.error?.code).toBe("ACCOUNT_REQUIRED");
+    // A new name once every 30 days; capital letters at any time.
+    const soon = await post("/api/rename", { name: "Hal Again" }, hal.token);
+    expect([soon.status, soon.body.error?.code, soon.body.error?.message]).toEqual([409, "RENAME_TOO_SOON", "You renamed this account on 2026-11-25; its next new name can come from 2026-12-25 (30 days on). Changing only capital letters is allowed at any time."]);
+    expect((await post("/api/rename", { name: "HAROLD" }, hal.token)).body.player.name).toBe("HAROLD");
+    expect((await me(hal.token)).body.player.name).toBe("HAROLD");
+    const saved = now;
+    try {
+      now += 30 * 86_400_000 - 1;
+      expect((await post("/api/rename", { name: "Hal Again" }, hal.token)).body.error?.code).toBe("RENAME_TOO_SOON");
+      now += 1;
+      expect((await post("/api/rename", { name: "Hal Again" }, hal.token)).body.player.name).toBe("Hal Again");
+      expect((await post("/api/rename", { name: "Harold" }, hal.token)).body.error?.code).toBe("RENAME_TOO_SOON");
+    } finally {
+      now = saved;
+    }
   });
 
   it("logs out one session, every session, and the others on a password change: tokens refused, live sockets disconnected", async () => {

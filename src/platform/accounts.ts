@@ -73,6 +73,10 @@ function violated(e: Prisma.PrismaClientKnownRequestError): "name" | "other" {
   return meta.includes("nameKey") || meta.includes("nameSkeleton") ? "name" : "other";
 }
 
+/** An account's name may change beyond letter case once in this many days (checkRenameAllowed). */
+export const RENAME_EVERY_DAYS = 30;
+const DAY_MS = 86_400_000;
+
 /** The account whose name `name` is, or looks like (see nameHolder). */
 export interface NameHolder {
   name: string;
@@ -513,13 +517,30 @@ export class Accounts {
     };
   }
 
+  /**
+   * RENAME_TOO_SOON when `name` changes more than the letter case of the account's name and its
+   * last such rename was less than RENAME_EVERY_DAYS ago (a rated name is what strangers know a
+   * player by: renaming at will would shed a reputation, and lose followers and opponents).
+   */
+  async checkRenameAllowed(v: Verified, name: string): Promise<void> {
+    if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests rename with POST /api/guest.");
+    const a = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id }, select: { nameKey: true, renamedAt: true } });
+    if (!a || a.nameKey === nameKey(name) || !a.renamedAt) return;
+    const next = a.renamedAt.getTime() + RENAME_EVERY_DAYS * DAY_MS;
+    if (next <= this.now()) return;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    throw err("RENAME_TOO_SOON", `You renamed this account on ${day(a.renamedAt.getTime())}; its next new name can come from ${day(next)} (${RENAME_EVERY_DAYS} days on). Changing only capital letters is allowed at any time.`);
+  }
+
   /** An account's new display name (unique among accounts, case-insensitively and by look). */
   async rename(v: Verified, name: string): Promise<Player> {
     if (!v.session) throw err("ACCOUNT_REQUIRED", "Guests rename with POST /api/guest.");
     const at = new Date(this.now());
     try {
       await this.db.prisma.$transaction(async (tx) => {
-        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name) } });
+        const before = await tx.account.findUnique({ where: { playerId: v.player.id }, select: { nameKey: true } });
+        const caseOnly = before?.nameKey === nameKey(name);
+        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), ...(caseOnly ? {} : { renamedAt: at }) } });
         await tx.player.update({ where: { id: v.player.id }, data: { name, lastSeenAt: at } });
       });
     } catch (e) {
