@@ -296,13 +296,26 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect([soon.status, soon.body.error?.code, soon.body.error?.message]).toEqual([409, "RENAME_TOO_SOON", "You renamed this account on 2026-11-25; its next new name can come from 2026-12-25 (30 days on). Changing only capital letters is allowed at any time."]);
     expect((await post("/api/rename", { name: "HAROLD" }, hal.token)).body.player.name).toBe("HAROLD");
     expect((await me(hal.token)).body.player.name).toBe("HAROLD");
+    // The name given up ("Hal" became "Harold" above) is held for the account: nobody takes it or a
+    // look-alike, and its profile still answers to it, saying so.
+    const holdMessage = 'The name "hal" was an account\'s name until it was renamed recently; it is kept for that account until 2026-12-25, so nobody can pass for it. Choose another.';
+    expect((await post("/api/guest", { name: "hal" })).body.error).toEqual({ code: "NAME_TAKEN", message: holdMessage });
+    expect((await post("/api/register", { name: "HAl", password: "a long enough password" })).body.error?.code).toBe("NAME_TAKEN");
+    expect((await post("/api/register", { name: "HaI", password: "a long enough password" })).body.error?.message).toContain('"HaI" looks too much like an account\'s name until it was renamed recently');
+    const formerly = await fetch(`${srv.server.url}/api/players/hal`).then((r) => r.json() as Promise<Record<string, any>>);
+    expect(formerly.player).toMatchObject({ id: hal.id, name: "HAROLD", formerly: { name: "Hal", until: new Date(now + 30 * 86_400_000).toISOString() } });
     const saved = now;
     try {
       now += 30 * 86_400_000 - 1;
       expect((await post("/api/rename", { name: "Hal Again" }, hal.token)).body.error?.code).toBe("RENAME_TOO_SOON");
+      expect((await post("/api/guest", { name: "Hal" })).body.error?.code).toBe("NAME_TAKEN");
       now += 1;
+      // 30 days on, "Hal" is free, and a new name may come (which holds "HAROLD" in turn).
+      expect((await post("/api/guest", { name: "Hal" })).body.ok).toBe(true);
+      expect((await fetch(`${srv.server.url}/api/players/hal`)).status).toBe(404);
       expect((await post("/api/rename", { name: "Hal Again" }, hal.token)).body.player.name).toBe("Hal Again");
       expect((await post("/api/rename", { name: "Harold" }, hal.token)).body.error?.code).toBe("RENAME_TOO_SOON");
+      expect((await post("/api/guest", { name: "harold" })).body.error?.code).toBe("NAME_TAKEN");
     } finally {
       now = saved;
     }

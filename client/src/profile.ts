@@ -249,6 +249,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
         <h1 data-testid="profile-name">${p.player.name}${isMe ? html` <span class="tag you-tag">you</span>` : nothing}</h1>
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
+        ${p.player.formerly ? html`<p class="muted small" data-testid="formerly">Formerly “${p.player.formerly.name}”: renamed recently.</p>` : nothing}
       </div>
       ${p.player.account && !p.player.closed && !isMe && isAccount(s)
         ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })} ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`

@@ -22,25 +22,37 @@ export interface ProfileOwner {
   since: Date;
   /** The account is closed (platform/moderation.ts): by its player or by the operators. */
   closed: "player" | "operators" | null;
+  /** The name before its last rename, while it is held for the account. */
+  formerly: { name: string; until: Date } | null;
 }
 
 /**
  * The player a profile key names: `id:<player id>` (any recorded player, guests included) or an
- * account's name, matched case-insensitively. Null when there is none.
+ * account's name, matched case-insensitively, or the name an account had before its last rename
+ * while it is held for it (at `now`). Null when there is none.
  */
-export async function findProfileOwner(db: Database, key: string): Promise<ProfileOwner | null> {
+export async function findProfileOwner(db: Database, key: string, now: number): Promise<ProfileOwner | null> {
+  type Row = { id: string; name: string; account: string | null; since: Date; closed: string | null; formerName: string | null; formerUntil: Date | null };
+  const held = new Date(now);
   const byId = key.startsWith("id:");
+  const k = nameKey(key.trim());
   const rows = byId
-    ? await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date; closed: string | null }>>`
-        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+    ? await db.prisma.$queryRaw<Row[]>`
+        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since",
+          a."formerName", a."formerUntil"
         FROM "Player" p LEFT JOIN "Account" a ON a."playerId" = p."id"
         WHERE p."id" = ${key.slice(3)}`
-    : await db.prisma.$queryRaw<Array<{ id: string; name: string; account: string | null; since: Date; closed: string | null }>>`
-        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since"
+    : await db.prisma.$queryRaw<Row[]>`
+        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since",
+          a."formerName", a."formerUntil"
         FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
-        WHERE a."nameKey" = ${nameKey(key.trim())}`;
+        WHERE a."nameKey" = ${k} OR (a."formerNameKey" = ${k} AND a."formerUntil" > ${held})
+        ORDER BY (a."nameKey" = ${k}) DESC
+        LIMIT 1`;
   const r = rows[0];
-  return r ? { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player" } : null;
+  if (!r) return null;
+  const formerly = r.formerName && r.formerUntil && new Date(r.formerUntil).getTime() > now ? { name: r.formerName, until: new Date(r.formerUntil) } : null;
+  return { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player", formerly };
 }
 
 /**

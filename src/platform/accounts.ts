@@ -82,10 +82,17 @@ export interface NameHolder {
   name: string;
   /** The same name (case aside), rather than one that only looks like it. */
   same: boolean;
+  /** It is (or looks like) the name the account had before its last rename, held for it until then (epoch ms). */
+  formerUntil?: number;
 }
 
 /** NAME_TAKEN for `name`, saying whose name it is or looks like; `hint` ends the message. */
 export function nameTaken(name: string, holder: NameHolder, hint = "choose another."): AppError {
+  if (holder.formerUntil !== undefined) {
+    const day = new Date(holder.formerUntil).toISOString().slice(0, 10);
+    // Not the hint: logging in takes the account's new name, so "log in if it is yours" would mislead.
+    return err("NAME_TAKEN", `The name "${name}" ${holder.same ? "was" : "looks too much like"} an account's name until it was renamed recently; it is kept for that account until ${day}, so nobody can pass for it. Choose another.`);
+  }
   return holder.same
     ? err("NAME_TAKEN", `The name "${name}" belongs to an account; ${hint}`)
     : err("NAME_TAKEN", `The name "${name}" looks too much like "${holder.name}", an account's name; ${hint}`);
@@ -221,13 +228,23 @@ export class Accounts {
    */
   async nameHolder(name: string, exceptPlayerId?: string): Promise<NameHolder | null> {
     const key = nameKey(name);
+    const skeleton = nameSkeleton(name);
+    const except = exceptPlayerId ? { NOT: { playerId: exceptPlayerId } } : {};
     const found = await this.db.prisma.account.findMany({
-      where: { OR: [{ nameKey: key }, { nameSkeleton: nameSkeleton(name) }], ...(exceptPlayerId ? { NOT: { playerId: exceptPlayerId } } : {}) },
+      where: { OR: [{ nameKey: key }, { nameSkeleton: skeleton }], ...except },
       select: { name: true, nameKey: true },
       take: 2,
     });
     const holder = found.find((a) => a.nameKey === key) ?? found[0];
-    return holder ? { name: holder.name, same: holder.nameKey === key } : null;
+    if (holder) return { name: holder.name, same: holder.nameKey === key };
+    // A name given up by a rename is held for its account a while (RENAME_EVERY_DAYS).
+    const held = await this.db.prisma.account.findMany({
+      where: { OR: [{ formerNameKey: key }, { formerNameSkeleton: skeleton }], formerUntil: { gt: new Date(this.now()) }, ...except },
+      select: { formerName: true, formerNameKey: true, formerUntil: true },
+      take: 2,
+    });
+    const former = held.find((a) => a.formerNameKey === key) ?? held[0];
+    return former ? { name: former.formerName!, same: former.formerNameKey === key, formerUntil: former.formerUntil!.getTime() } : null;
   }
 
   /** NAME_TAKEN (nameTaken) if an account other than `exceptPlayerId`'s holds or looks like this name. */
@@ -538,9 +555,13 @@ export class Accounts {
     const at = new Date(this.now());
     try {
       await this.db.prisma.$transaction(async (tx) => {
-        const before = await tx.account.findUnique({ where: { playerId: v.player.id }, select: { nameKey: true } });
+        const before = await tx.account.findUnique({ where: { playerId: v.player.id }, select: { name: true, nameKey: true, nameSkeleton: true } });
         const caseOnly = before?.nameKey === nameKey(name);
-        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), ...(caseOnly ? {} : { renamedAt: at }) } });
+        // A new name: the old one is held for the account until it may rename again.
+        const former = caseOnly || !before
+          ? {}
+          : { renamedAt: at, formerName: before.name, formerNameKey: before.nameKey, formerNameSkeleton: before.nameSkeleton ?? nameSkeleton(before.name), formerUntil: new Date(at.getTime() + RENAME_EVERY_DAYS * DAY_MS) };
+        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), ...former } });
         await tx.player.update({ where: { id: v.player.id }, data: { name, lastSeenAt: at } });
       });
     } catch (e) {

@@ -27,6 +27,11 @@ export interface ProfilePlayer {
    * left off the leaderboards; its games and ratings stay. Null: open, or a guest.
    */
   closed: "player" | "operators" | null;
+  /**
+   * The account's name before its last rename, while it is held for it (30 days): the profile
+   * says "formerly" and still answers to it. Null: none held.
+   */
+  formerly: { name: string; until: string } | null;
 }
 
 export interface HistoryPoint {

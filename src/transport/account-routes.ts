@@ -342,7 +342,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     exportedAt: iso("When this was made"),
     playerId: str("Your player id."),
     player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
-    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables."), silencedUntil: isoOrNull("The operators silenced you in table chats until then"), silencedReason: nullable(str("Their reason.")), renamedAt: isoOrNull("You last changed its name beyond capital letters") })),
+    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables."), silencedUntil: isoOrNull("The operators silenced you in table chats until then"), silencedReason: nullable(str("Their reason.")), renamedAt: isoOrNull("You last changed its name beyond capital letters"), formerName: nullable(str("The name before that (held for the account 30 days).")) })),
     sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
     ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num("As stored after the last rated game (time away not applied: this is the data as kept)."), games: int(), lastGameAt: isoOrNull("Last rated game") })),
     games: arrayOf(obj({
@@ -478,7 +478,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
 
   route("/api/rename", "POST", {
     summary: "Rename your account",
-    description: "The account's new display name, shown at its tables too. A name that changes more than letter case may come once every 30 days (RENAME_TOO_SOON, saying from when). Needs an account's token.",
+    description: "The account's new display name, shown at its tables too. A name that changes more than letter case may come once every 30 days (RENAME_TOO_SOON, saying from when), and the old name is held for the account as long. Needs an account's token.",
     tags: ["accounts"],
     bearer: true,
     body: bodyOf({ name: nameField }),

@@ -35,8 +35,8 @@ const nameParam = obj({
   name: refusing({ type: "string", minLength: 1, maxLength: 80, description: "An account's name (any case), or id:<player id>." }, "NOT_FOUND", "No player is registered under that name."),
 });
 
-async function owner(db: Database, key: string): Promise<ProfileOwner> {
-  const found = await findProfileOwner(db, key);
+async function owner(db: Database, key: string, now: number): Promise<ProfileOwner> {
+  const found = await findProfileOwner(db, key, now);
   if (!found) throw err("NOT_FOUND", key.startsWith("id:") ? "No player with that id has finished a game here." : "No player is registered under that name.");
   return found;
 }
@@ -52,7 +52,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       params: nameParam,
       response: {
         200: okReply({
-          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." } }),
+          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." }, formerly: nullable(obj({ name: str(), until: str("ISO 8601.") }, { description: "The account's name before its last rename, held for it until then (its profile still answers to it); null: none." })) }),
           ratings: arrayOf(obj({
             game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game (docs/protocol.md, \"Ratings\")."),
             history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
@@ -64,11 +64,11 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       },
     }),
   }, async (req): Promise<ProfileReply> => {
-    const p = await owner(db, req.params.name);
+    const p = await owner(db, req.params.name, deps.now());
     const [ratings, played] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id)]);
     return {
       ok: true,
-      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed },
+      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: p.formerly.until.toISOString() } },
       ratings,
       played,
     };
@@ -109,7 +109,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       before = decodeCursor(req.query.before);
       if (!before) throw err("BAD_CURSOR", BAD_CURSOR_MESSAGE);
     }
-    const p = await owner(db, req.params.name);
+    const p = await owner(db, req.params.name, deps.now());
     const { rows, more } = await playerGames(db, p.id, before, limit);
     // Today's daily deal: listed with its score, but its id (the way to its record and room) only
     // for who may know that deal (sat in it, or has finished their own attempt at it).

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "Account" ADD COLUMN     "renamedAt" TIMESTAMP(3);
