@@ -307,25 +307,28 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect((await call("GET", "/api/me", undefined, rude.token)).body.silenced).toEqual({ until: now + 90 * 60_000, reason: "Insults at the table." });
     expect((await call("GET", "/api/me", undefined, calm.token)).body.silenced).toBeNull();
     expect((await run(["show", "Rudolpho"])).out).toContain("SILENCED in table chats until 2026-11-25 13:30: Insults at the table.");
-    expect((await call("GET", "/api/me/data", undefined, rude.token)).body.data.account).toMatchObject({ silencedUntil: "2026-11-25T13:30:00.000Z", silencedReason: "Insults at the table." });
+    expect((await run(["show", "Rudolpho"])).out).not.toContain("formerly");
+    expect((await call("POST", "/api/rename", { name: "Rudi" }, rude.token)).body.ok).toBe(true);
+    expect((await run(["show", "Rudi"])).out.split("\n")[1]).toBe('formerly "Rudolpho" (held for it until 2026-12-25 12:00)');
+    expect((await call("GET", "/api/me/data", undefined, rude.token)).body.data.account).toMatchObject({ silencedUntil: "2026-11-25T13:30:00.000Z", silencedReason: "Insults at the table.", formerName: "Rudolpho" });
     // It ends by itself.
     now += 90 * 60_000;
     expect((await r.call("chat:send", { roomId, text: "later" })).ok).toBe(true);
     expect((await call("GET", "/api/me", undefined, rude.token)).body.silenced).toBeNull();
-    expect((await run(["show", "Rudolpho"])).out).toContain("not silenced in table chats");
+    expect((await run(["show", "Rudi"])).out).toContain("not silenced in table chats");
     // Or the operators end it; bad durations and reasons are refused, and nothing changes.
-    expect((await run(["silence", "Rudolpho", "10", "Again."])).code).toBe(0);
+    expect((await run(["silence", "Rudi", "10", "Again."])).code).toBe(0);
     expect((await r.call("chat:send", { roomId, text: "x" })).error?.code).toBe("SILENCED");
-    expect(await run(["unsilence", "Rudolpho"])).toEqual({ code: 0, out: "Rudolpho may write in table chats again." });
-    expect(await run(["unsilence", "Rudolpho"])).toEqual({ code: 0, out: "Rudolpho was not silenced; nothing changed." });
+    expect(await run(["unsilence", "Rudi"])).toEqual({ code: 0, out: "Rudi may write in table chats again." });
+    expect(await run(["unsilence", "Rudi"])).toEqual({ code: 0, out: "Rudi was not silenced; nothing changed." });
     expect((await r.call("chat:send", { roomId, text: "y" })).ok).toBe(true);
-    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 0, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
-    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 43_201, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
-    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 1.5, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
-    expect((await admin("POST", "/accounts/Rudolpho/silence", { minutes: 5, reason: "" })).body.error?.code).toBe("BAD_REASON");
+    expect((await admin("POST", "/accounts/Rudi/silence", { minutes: 0, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudi/silence", { minutes: 43_201, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudi/silence", { minutes: 1.5, reason: "x" })).body.error?.code).toBe("BAD_DURATION");
+    expect((await admin("POST", "/accounts/Rudi/silence", { minutes: 5, reason: "" })).body.error?.code).toBe("BAD_REASON");
     expect((await admin("POST", "/accounts/Nobody/silence", { minutes: 5, reason: "x" })).body.error?.code).toBe("NO_SUCH_ACCOUNT");
-    expect((await call("POST", "/api/admin/accounts/Rudolpho/silence", { minutes: 5, reason: "x" }, rude.token)).body.error?.code).toBe("ADMIN_REQUIRED");
-    expect((await run(["silence", "Rudolpho", "ten", "x"])).code).toBe(2);
+    expect((await call("POST", "/api/admin/accounts/Rudi/silence", { minutes: 5, reason: "x" }, rude.token)).body.error?.code).toBe("ADMIN_REQUIRED");
+    expect((await run(["silence", "Rudi", "ten", "x"])).code).toBe(2);
     expect((await r.call("chat:send", { roomId, text: "z" })).ok).toBe(true);
   });
 

@@ -71,6 +71,8 @@ export interface AccountInfo {
   refunded: { players: number; games: number; lastAt: number } | null;
   /** Silenced in table chats now: until when and why (null: it is not). */
   silenced: Silence | null;
+  /** The name it had before its last rename, while it is held for it (null: none). */
+  formerly: { name: string; until: number } | null;
 }
 
 /** The longest the operators may silence an account in one go: 30 days, in minutes. */
@@ -425,6 +427,7 @@ export class Moderation {
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
       refunded,
       silenced: this.silenceOf(a),
+      formerly: a.formerName && a.formerUntil && a.formerUntil.getTime() > this.now() ? { name: a.formerName, until: a.formerUntil.getTime() } : null,
     };
   }
 

@@ -78,6 +78,7 @@ export function describeReply(command: string, body: Reply): string[] {
       const state = a.closedAt === null ? "open" : `CLOSED ${day(a.closedAt)} by ${a.closedBy}${a.closedReason ? `: ${a.closedReason}` : ""}`;
       return [
         `${a.name} (${a.playerId}), account since ${day(a.createdAt)}: ${state}`,
+        ...(a.formerly ? [`formerly "${a.formerly.name}" (held for it until ${day(a.formerly.until)})`] : []),
         `live sessions: ${a.liveSessions}; reports made: ${a.reportsMade}; reports against: ${a.reportsAgainst.length}`,
         ...a.reportsAgainst.flatMap(reportLines),
         `ranked games left: ${a.leaves.length === 0 ? "none" : a.leaves.length}; ranked play ${a.rankedPausedUntil === null ? "not paused" : `PAUSED until ${day(a.rankedPausedUntil)}`}`,

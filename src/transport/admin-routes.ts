@@ -101,6 +101,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
             rankedPausedUntil: nullable(num("Until when its ranked play is paused, epoch ms; null: it is not.")),
             refunded: nullable(obj({ players: int(), games: int(), lastAt: num("epoch ms") }, { description: "Rating given back for its games (refund-ratings): players and games settled, and when last; null: never." })),
             silenced: nullable(obj({ until: num("epoch ms"), reason: nullable(str()) }, { description: "Silenced in table chats now (silence): until when and why; null: it is not." })),
+            formerly: nullable(obj({ name: str(), until: num("epoch ms") }, { description: "Its name before its last rename, held for it until then; null: none." })),
           }),
         }),
         ...errors(401, 404),
