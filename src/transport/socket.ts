@@ -556,7 +556,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
-  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player });
+  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, log });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object
