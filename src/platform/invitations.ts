@@ -14,8 +14,8 @@
  *
  * Limits (rate-limit.ts, shared by every node): INVITE_LIMITS.perInviter invitations per inviter,
  * and the same account to the same room at most once per INVITE_LIMITS.sameInvitee window; every
- * attempt that gets as far as looking for the account's devices counts, so the invitation cannot
- * be used to poll whether someone is online.
+ * attempt that gets as far as looking for the account's devices counts, a NOT_ONLINE one too (being
+ * online is no secret, as on Lichess: following shows it; the limits keep invitations from bulk).
  */
 import type { Database } from "../db/client.js";
 import type { RoomInvited } from "../protocol/wire.js";
