@@ -9,6 +9,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import { api } from "./api.js";
 import { inviteByName } from "./invitations.js";
+import { isAccount } from "./account.js";
 import type { RoomView } from "./types.js";
 
 interface Followed {
@@ -20,10 +21,6 @@ interface Followed {
 
 const REFRESH_MS = 15_000;
 const state = { token: "", list: [] as Followed[], at: 0, loading: false, busy: "", error: "" };
-
-function isAccount(s: Store): boolean {
-  return (s.identity?.player as { account?: boolean } | undefined)?.account === true;
-}
 
 /** Reads the list when it is older than REFRESH_MS (or the account changed); draws again when it comes. */
 function ensure(s: Store, force = false): void {

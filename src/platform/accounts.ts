@@ -27,6 +27,7 @@ import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } f
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { badTotp, takeCode } from "./two-factor.js";
+import { silenceRunning, type Silence } from "./chat.js";
 
 export interface AccountsOptions {
   limiter: RateLimiter;
@@ -521,8 +522,12 @@ export class Accounts {
   }
 
   /** The account's name and its live sessions (newest first). */
-  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean; twoFactor: boolean }> {
-    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false, twoFactor: false };
+  /**
+   * The account's name and its live sessions (newest first), and from the same row its switches:
+   * invitations (invitations.ts) and a silence running now (Moderation.silence).
+   */
+  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean; twoFactor: boolean; invitations: boolean; silenced: Silence | null }> {
+    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false, twoFactor: false, invitations: false, silenced: null };
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     const sessions = await this.db.prisma.session.findMany({ where: { playerId: v.player.id, revokedAt: null }, orderBy: { createdAt: "desc" }, take: 50 });
     return {
@@ -531,6 +536,8 @@ export class Accounts {
       sessions: sessions.map((s) => ({ id: s.id, createdAt: s.createdAt.getTime(), lastSeenAt: s.lastSeenAt.getTime(), userAgent: s.userAgent, current: s.id === v.session })),
       recoveryCode: account?.recoveryHash != null,
       twoFactor: account?.totpSecret != null,
+      invitations: account?.invitations ?? false,
+      silenced: account ? silenceRunning(account, this.now()) : null,
     };
   }
 

@@ -117,6 +117,11 @@ export interface Silence {
   reason: string | null;
 }
 
+/** An account row's silence, if it still runs at `now` (null: none, or over). */
+export function silenceRunning(a: { silencedUntil: Date | null; silencedReason: string | null }, now: number): Silence | null {
+  return a.silencedUntil && a.silencedUntil.getTime() > now ? { until: a.silencedUntil.getTime(), reason: a.silencedReason } : null;
+}
+
 /** SILENCED: the refusal a silenced account's message gets, saying for how long and why. */
 export function silencedError(s: Silence, now: number): AppError {
   const at = new Date(s.until).toISOString().slice(0, 16).replace("T", " ");

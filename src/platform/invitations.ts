@@ -81,12 +81,6 @@ export class Invitations {
     };
   }
 
-  /** Whether an account lets other players invite it. */
-  async accepts(playerId: string): Promise<boolean> {
-    const a = await this.db.prisma.account.findUnique({ where: { playerId }, select: { invitations: true } });
-    return a?.invitations ?? false;
-  }
-
   /** An account turns invitations on or off. */
   async set(playerId: string, on: boolean): Promise<boolean> {
     await this.db.prisma.account.update({ where: { playerId }, data: { invitations: on } });

@@ -24,7 +24,7 @@ import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } f
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import type { Room } from "./room.js";
-import { removedMessage, type ChatMessage, type ChatRemoval, type Silence } from "./chat.js";
+import { removedMessage, silenceRunning, type ChatMessage, type ChatRemoval, type Silence } from "./chat.js";
 import { removeRecordedChat } from "../db/finished-games.js";
 import { REFUND_DAYS, refundRatingsLostTo, refundsGivenFor, type RefundResult } from "../db/rating-refunds.js";
 import type { QueueService } from "./queue-service.js";
@@ -426,14 +426,9 @@ export class Moderation {
       leaves,
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
       refunded,
-      silenced: this.silenceOf(a),
+      silenced: silenceRunning(a, this.now()),
       formerly: a.formerName && a.formerUntil && a.formerUntil.getTime() > this.now() ? { name: a.formerName, until: a.formerUntil.getTime() } : null,
     };
-  }
-
-  /** An account row's silence, if it is still running. */
-  private silenceOf(a: { silencedUntil: Date | null; silencedReason: string | null }): Silence | null {
-    return a.silencedUntil && a.silencedUntil.getTime() > this.now() ? { until: a.silencedUntil.getTime(), reason: a.silencedReason } : null;
   }
 
   /**
@@ -457,7 +452,7 @@ export class Moderation {
   /** Ends an account's silence at once. `lifted` false: it was not silenced. */
   async unsilence(name: unknown): Promise<{ name: string; lifted: boolean }> {
     const a = await this.account(name);
-    const lifted = this.silenceOf(a) !== null;
+    const lifted = silenceRunning(a, this.now()) !== null;
     await this.db.prisma.account.update({ where: { playerId: a.playerId }, data: { silencedUntil: null, silencedReason: null } });
     if (lifted) this.log.info({ player: a.playerId, name: a.name }, "account's silence lifted by the operators");
     return { name: a.name, lifted };
@@ -466,6 +461,6 @@ export class Moderation {
   /** Whether the account of `playerId` is silenced now (null: it is not, or it is no account). */
   async silencedNow(playerId: string): Promise<Silence | null> {
     const a = await this.db.prisma.account.findUnique({ where: { playerId }, select: { silencedUntil: true, silencedReason: true } });
-    return a ? this.silenceOf(a) : null;
+    return a ? silenceRunning(a, this.now()) : null;
   }
 }

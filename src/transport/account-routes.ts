@@ -305,14 +305,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       ...errors(401),
     },
   }, async (_req, v) => {
-    const [me, left, refunds, invitable, silenced] = await Promise.all([
+    const [me, left, refunds] = await Promise.all([
       accounts.me(v),
       v.session ? leaves.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
-      v.session ? invitations.accepts(v.player.id) : false,
-      v.session ? moderation.silencedNow(v.player.id) : null,
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: invitable, silenced, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: me.invitations, silenced: me.silenced, leaves: left, refunds };
   }, { who: holderOf });
 
   route("/api/me/invitations", "POST", {

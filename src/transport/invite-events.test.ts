@@ -17,15 +17,16 @@ function setUp(devices: () => Promise<unknown[]>) {
   const sent: Array<[string, string, unknown]> = [];
   const warned: string[] = [];
   const io = {
-    in: () => ({ fetchSockets: devices }),
     to: (channel: string) => ({ emit: (event: string, payload: unknown) => sent.push([channel, event, payload]) }),
   } as unknown as Server;
+  /** As socket.ts's: the players among those asked with a device, from the nodes' answer. */
+  const onlineOf = async (ids: readonly string[]) => ((await devices()).length > 0 ? new Set(ids) : new Set<string>());
   const room = { id: "r1", status: "open" };
   const invitations = { prepare: async () => ({ to: { playerId: "p_bea", name: "Bea" }, message: { room: { id: "r1" }, from: { id: "p_ann", name: "Ann", account: true }, at: 1 } }) } as unknown as Invitations;
   const service = { get: async () => room } as unknown as RoomService;
   const log = { warn: (_o: unknown, msg: string) => warned.push(msg) } as unknown as Logger;
   const handlers: Record<string, (socket: Socket, payload: Record<string, unknown>) => Promise<Record<string, unknown>>> = {};
-  registerInviteEvents(io, handlers, { service, invitations, channel: (id) => `player:${id}`, log });
+  registerInviteEvents(io, handlers, { service, invitations, channel: (id) => `player:${id}`, onlineOf, log });
   const socket = { data: { player: { id: "p_ann", name: "Ann", account: true } } } as unknown as Socket;
   return { invite: () => handlers["room:invite"]!(socket, { roomId: "r1", name: "Bea" }), sent, warned };
 }

@@ -1,7 +1,7 @@
 /**
  * Invitations over Socket.IO (docs/protocol.md, "Invitations"): `room:invite {roomId, name}` asks
  * the account named to take a free seat; each of its devices connected now, on any node, gets
- * `room:invited` (platform/invitations.ts decides who may be invited). Registered from socket.ts,
+ * `room:invited` (platform/invitations.ts decides who may be invited; socket.ts's onlineOf finds the devices). Registered from socket.ts,
  * into its handler table (same acks, errors and limits as every event).
  */
 import type { Server, Socket } from "socket.io";
@@ -15,19 +15,20 @@ import type { Logger } from "../logger.js";
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
-export function registerInviteEvents(io: Server, handlers: Record<string, Handler>, deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; log: Logger }): void {
+export function registerInviteEvents(io: Server, handlers: Record<string, Handler>, deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>; log: Logger }): void {
   handlers["room:invite"] = async (socket, p) => {
     const inviter = (socket.data as { player?: Player | null }).player;
     if (!inviter) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
     const room = await deps.service.get(checkRoomId(p.roomId));
     const invitation = await deps.invitations.prepare(room, inviter, p.name);
-    // Every node is asked which sockets the account has (the adapter), so a device on another node
+    // Every node is asked whether the account has a device (onlineOf), so one on another node
     // counts. If a node does not answer in time, the invitation goes anyway: it reaches whoever is there.
-    const devices = await io.in(deps.channel(invitation.to.playerId)).fetchSockets().catch((e: unknown) => {
-      deps.log.warn({ err: e, player: invitation.to.playerId }, "could not ask every node for an invited account's devices; sent the invitation anyway");
+    const id = invitation.to.playerId;
+    const online = await deps.onlineOf([id]).catch((e: unknown) => {
+      deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
       return null;
     });
-    if (devices?.length === 0) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
+    if (online && !online.has(id)) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
     io.to(deps.channel(invitation.to.playerId)).emit("room:invited", invitation.message);
     return { roomId: room.id, invited: invitation.to.name };
   };

@@ -553,10 +553,17 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     },
   };
 
+  /** Which of these players have any connection now, on any node: one request through the adapter. */
+  async function onlineOf(playerIds: readonly string[]): Promise<Set<string>> {
+    if (playerIds.length === 0) return new Set();
+    const found = await io.in(playerIds.map(ch.player)).fetchSockets();
+    return new Set(found.flatMap((sk) => ((sk.data as SocketData | undefined)?.player?.id ? [(sk.data as SocketData).player!.id] : [])));
+  }
+
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
-  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, log });
+  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object
@@ -641,11 +648,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     async isPresent(roomId, playerId) {
       return (await presence(roomId)).connected.includes(playerId);
     },
-    async onlineOf(playerIds) {
-      if (playerIds.length === 0) return new Set();
-      const found = await io.in(playerIds.map(ch.player)).fetchSockets();
-      return new Set(found.flatMap((sk) => ((sk.data as SocketData | undefined)?.player?.id ? [(sk.data as SocketData).player!.id] : [])));
-    },
+    onlineOf,
     async drain(waitMs) {
       draining = true;
       const deadline = Date.now() + waitMs;
