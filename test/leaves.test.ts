@@ -28,6 +28,11 @@ describe.each(backends())("leaving ranked games ($name)", (backend) => {
     const res = await fetch(`${srv.server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
     return (await res.json()) as { leaves: { recent: number; pausedUntil: number | null } | null };
   };
+  const reliabilityOf = async (name: string) => {
+    const res = await fetch(`${srv.server.url}/api/players/${encodeURIComponent(name)}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { reliability: { games: number; left: number } }).reliability;
+  };
   const leavesOf = (playerId: string) => srv.db.prisma.leave.findMany({ where: { playerId }, orderBy: { at: "asc" } });
 
   /** A ranked Goblin Market room of the three, started. */
@@ -134,6 +139,22 @@ describe.each(backends())("leaving ranked games ($name)", (backend) => {
     clock.t = until15;
     expect((await cal!.call("room:join", { roomId: open })).ok).toBe(true);
     expect((await me(made[2]!.token)).leaves).toEqual({ recent: 2, pausedUntil: null });
+
+    // Profiles show how reliably each plays ranked games out: Cal left both of his (the timed-out
+    // game and the called-off one); Ben resigned, which is not leaving; a called-off game is not
+    // one of Ava's or Ben's ranked games (they did not play it).
+    expect(await reliabilityOf("Cal")).toEqual({ games: 2, left: 2 });
+    expect(await reliabilityOf("Ben")).toEqual({ games: 1, left: 0 });
+    expect(await reliabilityOf("ava")).toEqual({ games: 1, left: 0 });
+    // So do the ratings under a table's title (and quick play's proposal), in the order asked, in
+    // any game; a player with no ranked game is left out.
+    const ids = [players[2]!.id, "p_nobody", players[0]!.id];
+    const table = (await (await fetch(`${url}/api/games/sorcerous-futures/ratings?players=${ids.join(",")}`)).json()) as { players: unknown[]; reliability: unknown[] };
+    expect(table.players).toEqual([]);
+    expect(table.reliability).toEqual([{ playerId: players[2]!.id, games: 2, left: 2 }, { playerId: players[0]!.id, games: 1, left: 0 }]);
+    // A leave the operators forgive no longer counts as left.
+    expect(await adminMain(["forgive", "Cal"], { ADMIN_TOKEN: ADMIN, ADMIN_URL: url }, () => {}, () => {})).toBe(0);
+    expect(await reliabilityOf("Cal")).toEqual({ games: 2, left: 0 });
     for (const c of [ava, ben, cal]) c!.close();
   });
 
@@ -189,5 +210,38 @@ describe.each(backends())("leaving ranked games ($name)", (backend) => {
     expect(out.join("\n")).toContain("ranked games left: 2; ranked play not paused");
     expect(out.filter((l) => l.includes("(forgiven)"))).toHaveLength(2);
     c.close();
+  });
+
+  it("a profile's reliability counts the latest 100 ranked games with people: rated seats and called-off games alike", async () => {
+    const url = srv.server.url;
+    const eve = await account(url, "Eve");
+    expect(await reliabilityOf("Eve")).toEqual({ games: 0, left: 0 });
+    const id = eve.player.id;
+    await srv.db.prisma.player.upsert({ where: { id }, update: {}, create: { id, name: "Eve", lastSeenAt: new Date(clock.t) } });
+    // 120 finished games an hour apart, oldest first: 110 rated (ranked with people), 10 casual
+    // (no rating, so not counted). She ran out of time for good in the 3 oldest and in game 100.
+    const at = (i: number) => new Date(clock.t - (200 - i) * 60 * MIN);
+    for (let i = 0; i < 120; i++) {
+      const rated = i % 12 !== 5;
+      await srv.db.prisma.game.create({
+        data: {
+          id: `eve-${i}`, gameType: "goblin-market", ranked: rated, options: {}, playerCount: 3, seed: "s", commitment: "c", actions: [], outcome: {},
+          startedAt: at(i), finishedAt: at(i),
+          seats: { create: [{ seat: 0, playerId: id, name: "Eve", isBot: false, score: 1, place: 1, muBefore: rated ? 25 : null, sigmaBefore: rated ? 8 : null, muAfter: rated ? 25 : null, sigmaAfter: rated ? 8 : null }] },
+        },
+      });
+    }
+    await srv.db.prisma.leave.createMany({
+      data: [0, 1, 2, 100].map((i) => ({ roomId: `eve-${i}`, playerId: id, gameType: "goblin-market", kind: "timeout", at: at(i) })),
+    });
+    // The latest 100 of the 110 rated games: games 11-119 less the casual ones; one leave among them.
+    expect(await reliabilityOf("Eve")).toEqual({ games: 100, left: 1 });
+    // A called-off game she never moved in is one of her ranked games, and the newest: the oldest
+    // rated game drops out of the window.
+    await srv.db.prisma.leave.create({ data: { roomId: "eve-called-off", playerId: id, gameType: "goblin-market", kind: "no-show", at: new Date(clock.t) } });
+    expect(await reliabilityOf("Eve")).toEqual({ games: 100, left: 2 });
+    // The casual games count for nothing; the played counts still list every finished game.
+    const profile = (await (await fetch(`${url}/api/players/Eve`)).json()) as { played: Array<{ game: string; games: number }> };
+    expect(profile.played).toEqual([{ game: "goblin-market", games: 120 }]);
   });
 });

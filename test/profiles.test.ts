@@ -281,6 +281,8 @@ describe.each(variants)("profiles and leaderboards ($name)", ({ realPg }) => {
       ok: true,
       game: "goblin-market",
       players: [ids.Dee, ids.Bob, ids["Ann Lee"]].map((id) => ({ playerId: id, rating: row(id).rating, provisional: row(id).provisional, games: row(id).games })),
+      // Beside them, their ranked games (rated seats in any game; none left here), duplicates once.
+      reliability: await Promise.all([ids.Dee, ids.Bob, ids["Ann Lee"]].map(async (id) => ({ playerId: id, games: await db.prisma.gameSeat.count({ where: { playerId: id, muBefore: { not: null } } }), left: 0 }))),
     });
     expect((await getAs(`${base}/api/games/aucteraden/ratings?players=${ids.Bob}`)).body.players).toEqual([]);
   });

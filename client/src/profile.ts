@@ -7,7 +7,7 @@
  */
 import { html, nothing, svg, type TemplateResult } from "lit-html";
 import { deltaText } from "../../src/protocol/rating-display.js";
-import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, ProfileReply } from "../../src/protocol/profiles.js";
+import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, ProfileReply, Reliability } from "../../src/protocol/profiles.js";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
@@ -224,6 +224,20 @@ function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): Templa
   </section>`;
 }
 
+/**
+ * How reliably the player plays ranked games out (BGA shows the like beside every player): of their
+ * latest ranked games with people, how many they left (ran out of time for good, or never moved).
+ */
+function reliabilityLine(r: Reliability | undefined, isMe: boolean): TemplateResult | typeof nothing {
+  if (!r || r.games === 0) return nothing;
+  const share = Math.floor(((r.games - r.left) / r.games) * 100);
+  const whose = isMe ? "your" : "their";
+  const of = r.games === 1 ? `${whose} one ranked game` : `${whose} latest ${r.games} ranked games`;
+  return html`<p class="small reliability${share < 90 ? " unreliable" : ""}" data-testid="reliability">
+    <strong>${share}%</strong> of ranked games played out: left ${r.left === 0 ? "none" : r.left} of ${of}
+    <span class="muted">(a leave: ran out of time and never came back, or never made a first move)</span></p>`;
+}
+
 export function profilePage(s: Store, key: string): TemplateResult {
   let e = cache.get(key);
   // Each visit shows fresh numbers (a game may have finished since); so does a new identity in
@@ -250,6 +264,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
         ${p.player.formerly ? html`<p class="muted small" data-testid="formerly">Formerly “${p.player.formerly.name}”: renamed recently.</p>` : nothing}
+        ${reliabilityLine(p.reliability, isMe)}
       </div>
       ${p.player.account && !p.player.closed && !isMe && isAccount(s)
         ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })} ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`

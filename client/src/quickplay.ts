@@ -18,7 +18,7 @@ import type { GameInfo } from "./types.js";
 import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
 import { closeRules } from "./rules/panel.js";
 import { plural } from "./words.js";
-import { ratingsOf, ratingText, type TableRating } from "./table-ratings.js";
+import { leftBadge, ratingText, tableInfo, type TableRating } from "./table-ratings.js";
 
 // ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
 
@@ -261,7 +261,8 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
   const left = m.deadline - queueNow(s);
   const accepted = m.players.filter((p) => p.accepted).length;
   // Whom you are about to play: each one's rating in the pool's game (older servers send no ids).
-  const known = m.players.every((p) => typeof p.id === "string") ? ratingsOf(s, m.pool.game, m.players.map((p) => p.id), `match:${m.matchId}`) : undefined;
+  const table = m.players.every((p) => typeof p.id === "string") ? tableInfo(s, m.pool.game, m.players.map((p) => p.id), `match:${m.matchId}`) : undefined;
+  const known = table === undefined ? undefined : (table?.players ?? null);
   if (focusedMatch !== m.matchId) {
     focusedMatch = m.matchId;
     // A modal rules panel would hide the dialog while its countdown runs: a table found comes first.
@@ -285,7 +286,7 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
       <p id="qp-found-d" class="qp-pool">${poolText(s, m.pool)}</p>
       <ul class="qp-players">
         ${m.players.map((p) => html`<li class=${p.accepted ? "ok" : ""} data-testid="queue-player" data-accepted=${p.accepted ? "yes" : "no"}>
-          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>${ratingBadge(known, p.id)}
+          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>${ratingBadge(known, p.id)}${leftBadge(table, p.id)}
           <span class="qp-mark">${p.accepted ? "✓ accepted" : "waiting…"}</span></li>`)}
       </ul>
       <p class="qp-countdown" data-testid="queue-countdown" aria-live="off">${left > 0

@@ -7,7 +7,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, IDLE_VARIANCE_PER_DAY, idleSigma, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE, RATING_SIGMA0 } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
-import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, TableRating } from "../protocol/profiles.js";
+import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, Reliability, TableRating } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
 import type { Database } from "./client.js";
 
@@ -102,6 +102,42 @@ export async function profileRatings(db: Database, playerId: string, now: number
     refunded: refundedBy.get(r.gameType) ?? 0,
     };
   });
+}
+
+/** How many of a player's latest ranked games with people their profile's reliability counts. */
+export const RELIABILITY_GAMES = 100;
+
+/**
+ * How reliably a player plays ranked games out (docs/protocol.md, "Leaving ranked games"): of their
+ * latest RELIABILITY_GAMES ranked games with people (each rated seat they had, and each ranked game
+ * called off because they never moved), how many they left (platform/leaves.ts: ran out of time
+ * and never came back, or never moved). A leave the operators forgave is not counted as left.
+ */
+export async function reliability(db: Database, playerId: string): Promise<Reliability> {
+  return (await reliabilities(db, [playerId]))[0]!.reliability;
+}
+
+/** reliability() of each of `playerIds` (a table's players), in the order given. */
+export async function reliabilities(db: Database, playerIds: readonly string[]): Promise<Array<{ playerId: string; reliability: Reliability }>> {
+  if (playerIds.length === 0) return [];
+  const rows = await db.prisma.$queryRaw<Array<{ id: string; games: number; left: number }>>`
+    SELECT p."id", r."games", r."left"
+    FROM unnest(${[...playerIds]}::text[]) AS p("id")
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS "games", count(l."roomId")::int AS "left"
+      FROM (
+        SELECT s."gameId" AS "room", g."finishedAt" AS "at"
+        FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId"
+        WHERE s."playerId" = p."id" AND s."muBefore" IS NOT NULL
+        UNION
+        SELECT n."roomId" AS "room", n."at" FROM "Leave" n WHERE n."playerId" = p."id" AND n."kind" = 'no-show'
+        ORDER BY "at" DESC, "room" DESC
+        LIMIT ${RELIABILITY_GAMES}
+      ) AS latest
+      LEFT JOIN "Leave" l ON l."roomId" = latest."room" AND l."playerId" = p."id" AND l."forgivenAt" IS NULL
+    ) AS r`;
+  const by = new Map(rows.map((r) => [r.id, { games: Number(r.games), left: Number(r.left) }]));
+  return playerIds.map((playerId) => ({ playerId, reliability: by.get(playerId) ?? { games: 0, left: 0 } }));
 }
 
 /** How many finished games of each type the player sat in (ranked, casual and daily alike). */

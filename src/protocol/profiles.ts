@@ -67,6 +67,18 @@ export interface ProfileReply {
   ratings: ProfileRating[];
   /** Every finished game per game type, ranked or not (daily challenges included). */
   played: Array<{ game: string; games: number }>;
+  /** How reliably they play ranked games out. */
+  reliability: Reliability;
+}
+
+/**
+ * Of a player's latest ranked games with people (at most 100: each rated seat, and each ranked game
+ * called off because they never moved), how many they left: ran out of time and never came back,
+ * or never made a first move (forgiven leaves not counted). Both 0 before their first ranked game.
+ */
+export interface Reliability {
+  games: number;
+  left: number;
 }
 
 export interface GameListPlayer {
@@ -136,6 +148,11 @@ export interface LeaderboardReply {
   ok: true;
   game: string;
   players: LeaderboardRow[];
+}
+
+/** How reliably one player at a table plays ranked games out (GET /api/games/:game/ratings). */
+export interface TableReliability extends Reliability {
+  playerId: string;
 }
 
 /** One seated player's rating in a game, as a table shows it (GET /api/games/:game/ratings). */

@@ -11,7 +11,7 @@ import { gamesList } from "./socket.js";
 import { dailyGames, parseDay, type DailyChallenges } from "../platform/daily.js";
 import { dailyBest, dailyBoard } from "../db/daily.js";
 import { registerProfileRoutes } from "./profile-routes.js";
-import { ratingLeaderboard, ratingsOf } from "../db/profiles.js";
+import { ratingLeaderboard, ratingsOf, reliabilities } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import type { Invitations } from "../platform/invitations.js";
@@ -157,21 +157,31 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
   app.get<{ Params: { game: string }; Querystring: { players: string } }>("/api/games/:game/ratings", {
     schema: routeDoc({
       summary: "Some players' ratings in a game (the players at a table)",
-      description: "For each of the listed players (ids, comma-separated, at most 8) who has a rating in the game: the displayed rating, whether it is provisional and how many rated games it rests on, in the order asked. Players without one are left out.",
+      description: "For each of the listed players (ids, comma-separated, at most 8) who has a rating in the game: the displayed rating, whether it is provisional and how many rated games it rests on, in the order asked. Players without one are left out. Beside them, how reliably each plays ranked games out.",
       tags: ["games"],
       params: gameParam,
       querystring: obj({
         players: refusing({ type: "string", minLength: 1, maxLength: 8 * 65, pattern: "^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,7}$", description: "Player ids, comma-separated (1 to 8)." }, "BAD_PLAYERS", "players is a comma-separated list of 1 to 8 player ids."),
       }),
       response: {
-        200: okReply({ game: str(), players: arrayOf(obj({ playerId: str(), rating: int("As players see it: 1500 for a newcomer."), provisional: bool("Shown with a \"?\"."), games: int("Rated games of this game.") })) }),
+        200: okReply({
+          game: str(),
+          players: arrayOf(obj({ playerId: str(), rating: int("As players see it: 1500 for a newcomer."), provisional: bool("Shown with a \"?\"."), games: int("Rated games of this game.") })),
+          reliability: arrayOf(obj({
+            playerId: str(),
+            games: int("Their latest ranked games with people, in any game (at most 100)."),
+            left: int("Of those, the games they left (ran out of time for good, or never moved)."),
+          }), "How reliably each listed player plays ranked games out (as on their profile), in the order asked; players with no ranked game left out."),
+        }),
         ...errors(400),
       },
     }),
   }, async (req) => {
     const game = findGame(req.params.game)!;
     const ids = [...new Set(req.query.players.split(","))];
-    return { ok: true, game: game.id, players: await ratingsOf(db, game.id, ids, deps.now()) };
+    const [players, reliable] = await Promise.all([ratingsOf(db, game.id, ids, deps.now()), reliabilities(db, ids)]);
+    const reliability = reliable.filter((r) => r.reliability.games > 0).map((r) => ({ playerId: r.playerId, ...r.reliability }));
+    return { ok: true, game: game.id, players, reliability };
   });
 
   registerProfileRoutes(app, { db, daily, requester, now: deps.now });

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
-import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, type ProfileOwner } from "../db/profiles.js";
+import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, type ProfileOwner } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
@@ -59,18 +59,23 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
             refunded: int("Display points given back for games against accounts closed for breaking the rules (not in the history's points)."),
           })),
           played: arrayOf(obj({ game: str(), games: int() })),
+          reliability: obj({
+            games: int(`Their latest ranked games with people, at most ${RELIABILITY_GAMES}: rated seats, and ranked games called off because they never moved.`),
+            left: int("Of those, the games they left: ran out of time and never came back, or never made a first move (forgiven leaves not counted)."),
+          }, { description: "How reliably they play ranked games out (docs/protocol.md, \"Leaving ranked games\")." }),
         }),
         ...errors(404),
       },
     }),
   }, async (req): Promise<ProfileReply> => {
     const p = await owner(db, req.params.name, deps.now());
-    const [ratings, played] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id)]);
+    const [ratings, played, reliable] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id), reliability(db, p.id)]);
     return {
       ok: true,
       player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: p.formerly.until.toISOString() } },
       ratings,
       played,
+      reliability: reliable,
     };
   });
 

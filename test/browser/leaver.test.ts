@@ -224,6 +224,19 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
       await expect.poll(() => end.getByTestId("rating-change").count()).toBe(3);
       expect(await end.getByTestId("forfeit").textContent()).toContain("ran out of time");
     }
+    // Profiles say how reliably each plays ranked games out: Cat left hers, Ann played hers out.
+    await ann.page.goto(`${url}/player/Cat`);
+    const catLine = ann.page.getByTestId("reliability");
+    await expect.poll(() => catLine.textContent()).toContain("0% of ranked games played out: left 1 of their one ranked game");
+    expect(await catLine.getAttribute("class")).toContain("unreliable");
+    // The table's players line says so beside Cat (read afresh on a reload of the end screen).
+    await ann.page.goto(`${url}/room/${roomId}`);
+    const badge = ann.page.getByTestId("table-players").locator(`[data-seat="${catSeat}"]`).getByTestId("left-badge");
+    await expect.poll(() => badge.textContent()).toBe("left 1 of 1");
+    expect(await ann.page.getByTestId("table-players").getByTestId("left-badge").count()).toBe(1);
+    await ann.page.goto(`${url}/player/Ann`);
+    await expect.poll(() => ann.page.getByTestId("reliability").textContent()).toContain("100% of ranked games played out: left none of your one ranked game");
+    expect(await ann.page.getByTestId("reliability").getAttribute("class")).not.toContain("unreliable");
     console.log(`[browser] leaver game: ${moves} moves through the UI, ${botMoves} bot moves for the leaver`);
     for (const p of [ann, bob]) await p.context.close();
   }, 240_000);

@@ -173,6 +173,8 @@ describe.skipIf(!available)("quick play in chromium", () => {
       outcome: { scores: [30, 20], places: [1, 2] }, startedAt: new Date(t0 - 3_600_000), finishedAt: new Date(t0 - 3_000_000),
       seats: [{ seat: 0, playerId: ids.Quill!, name: "Quill", isBot: false }, { seat: 1, playerId: ids.Rook!, name: "Rook", isBot: false }],
     });
+    // Rook also once never moved in a ranked game, so it was called off (a leave; one is no pause).
+    await bazaar.db.prisma.leave.create({ data: { roomId: "qp-before-0", playerId: ids.Rook!, gameType: "goblin-market", kind: "no-show", at: new Date(t0 - 7_200_000) } });
     const quillRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Quill!, gameType: "goblin-market" } } });
     const rookRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Rook!, gameType: "goblin-market" } } });
 
@@ -210,6 +212,9 @@ describe.skipIf(!available)("quick play in chromium", () => {
         await Promise.all((await dialog.getByTestId("queue-player").all()).map(async (li) => [await li.locator(".qp-name").textContent(), await li.getByTestId("queue-player-rating").textContent()] as const)),
       );
       expect(rated).toEqual({ Quill: `${displayRating(quillRating.mu)}?`, Rook: `${displayRating(rookRating.mu)}?`, Sable: "unrated", Tansy: "unrated" });
+      // And who left ranked games before: Rook, one of his two.
+      await expect.poll(() => dialog.getByTestId("left-badge").count(), { timeout: 5000 }).toBe(1);
+      expect(await dialog.getByTestId("queue-player").filter({ hasText: "Rook" }).getByTestId("left-badge").textContent()).toBe("left 1 of 2");
       if (name === names[0]) expect(await axeViolations(page), "the table found passes axe").toEqual([]);
       expect(await dialog.getByTestId("queue-countdown").textContent()).toMatch(/\d+ s/);
       expect(await page.title()).toContain("Game found!");
