@@ -62,7 +62,7 @@ export function absorbInvitation(s: Store, p: RoomInvited): void {
   s.changed();
   // Heard (unless sounds are off) and, while the page is hidden, a notification if the player asked for them.
   invitationChime(p.room.id, p.at);
-  s.notifyHidden(`${p.from.name} invites you — ${s.gameName(p.room.game)}`, `${tableWords(s, p.room)}. Click to open the table.`, `invite-${p.room.id}`, `/room/${p.room.id}`);
+  if (s.notifyHidden(`${p.from.name} invites you — ${s.gameName(p.room.game)}`, `${tableWords(s, p.room)}. Click to open the table.`, `invite-${p.room.id}`, `/room/${p.room.id}`)) s.notified.push(`invite:${p.room.id}`);
   setTimeout(() => dismissInvitation(s, p.room.id, p.at), SHOWN_MS);
 }
 

@@ -72,6 +72,7 @@ function identityMenu(): TemplateResult {
       ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
       : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}
       ${yourDataSection(s)}</div>
+    <div class="menu-notify">${notifyToggle("menu-notify-turns")}</div>
     ${themePicker(() => s.changed())}
     </div>
   </details>`;
@@ -401,14 +402,22 @@ function watchOrWhyNot(r: RoomSummary, names: string): TemplateResult {
   return html`<a class="btn small" href=${`/room/${r.id}`} data-nav aria-label=${`Watch ${s.gameName(r.game)}: ${names}`}>Watch</a>`;
 }
 
+/**
+ * The "Notify me" switch (the browser's notifications while the page is hidden), in Your games and
+ * in the identity menu, so a player seated nowhere can turn it on for invitations too.
+ */
+function notifyToggle(testId: string): TemplateResult | typeof nothing {
+  return typeof Notification !== "undefined"
+    ? html`<label class="notify-toggle small"><input type="checkbox" data-testid=${testId} .checked=${s.notifyTurns}
+        @change=${(e: Event) => void s.setNotifyTurns((e.target as HTMLInputElement).checked)} /> Notify me when it is my turn or someone invites me</label>`
+    : nothing;
+}
+
 // Your games (issue 23): the rooms you sit in, first; "Your turn" where you must act.
 function yourGamesPanel(): TemplateResult | typeof nothing {
   const mine = s.mine;
   if (!s.me || !mine) return nothing;
-  const notify = typeof Notification !== "undefined"
-    ? html`<label class="notify-toggle small"><input type="checkbox" data-testid="notify-turns" .checked=${s.notifyTurns}
-        @change=${(e: Event) => void s.setNotifyTurns((e.target as HTMLInputElement).checked)} /> Notify me when it is my turn or someone invites me</label>`
-    : nothing;
+  const notify = notifyToggle("notify-turns");
   // Nothing to show until you sit somewhere (the toggle comes with your first game).
   if (mine.length === 0) return nothing;
   const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || b.createdAt - a.createdAt);

@@ -557,7 +557,7 @@ export class Store {
     turnChime(roomId, version);
   }
 
-  /** Rooms a turn notification was shown for (for tests and the curious). */
+  /** Rooms a turn notification was shown for, and "invite:<room>" for invitations (for tests and the curious). */
   notified: string[] = [];
 
   /** The "Notify me" toggle (turns and invitations): on asks the browser's permission first. */

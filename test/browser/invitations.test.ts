@@ -4,7 +4,8 @@
  * server's words; turned on again, the invitation shows on the invited player's lobby (light and
  * dark themes both pass axe) and Join seats them in the room. The room's invite form passes axe.
  * Following: a player follows another from their profile, sees them online in the account menu
- * and beside the room's invite form, and invites them with one click.
+ * and beside the room's invite form, and invites them with one click. A player seated nowhere
+ * turns on notifications from the account menu and is notified of an invitation in a hidden tab.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
@@ -67,9 +68,20 @@ describe.skipIf(!available)("invitations, in the browser", () => {
   it("a player follows another from their profile, sees them online in the menu and beside the room's invite form, and invites them in one click", async () => {
     const url = t.bazaar.server.url;
     const host = (await newPage(t.browser)).page;
-    const friend = (await newPage(t.browser)).page;
+    const friendPage = await newPage(t.browser);
+    const friend = friendPage.page;
     await enterAccount(host, url, "FollowHost");
     await enterAccount(friend, url, "FollowFriend");
+    // The friend, seated nowhere (so no Your games list), turns on notifications from the account
+    // menu, then puts the tab in the background. (A phone's browser shows none from a page: Android
+    // Chrome allows them only from a service worker.)
+    await friendPage.context.grantPermissions(["notifications"], { origin: url });
+    expect(await friend.getByTestId("notify-turns").count()).toBe(0);
+    await friend.locator('details[data-testid="me"] > summary').click();
+    await friend.getByTestId("menu-notify-turns").check();
+    await expect.poll(() => friend.evaluate(`localStorage.getItem("goblin-bazaar.notify-turns")`)).toBe("1");
+    await friend.locator('details[data-testid="me"] > summary').click();
+    await friend.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" })`);
     await host.goto(`${url}/player/FollowFriend`);
     await host.getByTestId("follow").click();
     await host.getByTestId("unfollow").waitFor();
@@ -89,6 +101,10 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     expect(await axeViolations(host), "the room with the friends online passes axe").toEqual([]);
     await friends.getByRole("button", { name: "Invite FollowFriend" }).click();
     await host.getByTestId("toast").filter({ hasText: "Invitation sent to FollowFriend." }).waitFor();
+    await friend.getByTestId("invitation-card").waitFor();
+    // Notified, since the page was hidden.
+    expect(await friend.evaluate("window.goblinBazaar.notified")).toEqual([`invite:${roomId}`]);
+    await friend.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" })`);
     await friend.getByTestId("invitation-card").getByRole("button", { name: "Join" }).click();
     await friend.waitForURL(new RegExp(`/room/${roomId}$`));
     // Seated now, so no longer offered.

@@ -51,11 +51,13 @@ describe.skipIf(!available)("your games in the browser", () => {
     expect(order[0]).toContain("your-games");
 
     // Opt in to notifications (permission granted above), remembered across reloads.
-    await page.getByLabel("Notify me when it is my turn or someone invites me").check();
+    await page.getByTestId("notify-turns").check();
     await until(async () => (await page.evaluate(`localStorage.getItem("goblin-bazaar.notify-turns")`)) === "1", "the choice to be kept");
     await page.reload();
     await row.waitFor();
-    expect(await page.getByLabel("Notify me when it is my turn or someone invites me").isChecked()).toBe(true);
+    expect(await page.getByTestId("notify-turns").isChecked()).toBe(true);
+    // The identity menu's switch is the same one (for a player seated nowhere yet).
+    expect(await page.getByTestId("menu-notify-turns").isChecked()).toBe(true);
     // The page goes to the background (a hidden tab).
     await page.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" })`);
 
