@@ -14,6 +14,7 @@ import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import { absorbInvitation } from "./invitations.js";
+import { showNotification, startNotifier } from "./notifications.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
 
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -151,6 +152,8 @@ export class Store {
       auth: (cb) => cb(this.identity ? { token: this.identity.token } : {}),
     });
     this.wire();
+    // Notifications turned on in an earlier visit: their worker again (notifications.ts).
+    if (this.notifyTurns) startNotifier((p) => this.navigate(p));
     window.addEventListener("offline", () => this.setConn("offline"));
     window.addEventListener("online", () => {
       if (!this.socket.connected) {
@@ -519,18 +522,7 @@ export class Store {
   notifyHidden(title: string, body: string, tag: string, path: string): boolean {
     if (!this.notifyTurns || typeof Notification === "undefined" || Notification.permission !== "granted") return false;
     if (document.visibilityState !== "hidden") return false;
-    try {
-      const n = new Notification(title, { body, tag });
-      n.onclick = () => {
-        window.focus();
-        this.navigate(path);
-        n.close();
-      };
-      return true;
-    } catch {
-      // Some browsers allow notifications only from a service worker: the page still shows it.
-      return false;
-    }
+    return showNotification(title, body, tag, path, (p) => this.navigate(p));
   }
 
   /**
@@ -573,6 +565,7 @@ export class Store {
       }
     }
     this.notifyTurns = on;
+    if (on) startNotifier((p) => this.navigate(p));
     if (on) localStorage.setItem(NOTIFY_KEY, "1");
     else localStorage.removeItem(NOTIFY_KEY);
     this.changed();

@@ -80,6 +80,7 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await friend.locator('details[data-testid="me"] > summary').click();
     await friend.getByTestId("menu-notify-turns").check();
     await expect.poll(() => friend.evaluate(`localStorage.getItem("goblin-bazaar.notify-turns")`)).toBe("1");
+    expect(await friend.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")).toBe(`${url}/notify-sw.js`);
     await friend.locator('details[data-testid="me"] > summary').click();
     await friend.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" })`);
     await host.goto(`${url}/player/FollowFriend`);
@@ -104,6 +105,8 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await friend.getByTestId("invitation-card").waitFor();
     // Notified, since the page was hidden.
     expect(await friend.evaluate("window.goblinBazaar.notified")).toEqual([`invite:${roomId}`]);
+    expect(await friend.evaluate(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((l) => l.map((n) => [n.tag, n.title, n.data.path]))`))
+      .toEqual([[`invite-${roomId}`, "FollowHost invites you — Goblin Market", `/room/${roomId}`]]);
     await friend.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" })`);
     await friend.getByTestId("invitation-card").getByRole("button", { name: "Join" }).click();
     await friend.waitForURL(new RegExp(`/room/${roomId}$`));

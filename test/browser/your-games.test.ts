@@ -58,6 +58,7 @@ describe.skipIf(!available)("your games in the browser", () => {
     expect(await page.getByTestId("notify-turns").isChecked()).toBe(true);
     // The identity menu's switch is the same one (for a player seated nowhere yet).
     expect(await page.getByTestId("menu-notify-turns").isChecked()).toBe(true);
+    expect(await page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")).toBe(`${url}/notify-sw.js`);
     // The page goes to the background (a hidden tab).
     await page.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" })`);
 
@@ -66,6 +67,9 @@ describe.skipIf(!available)("your games in the browser", () => {
     await row.locator('[data-testid="your-turn"]').waitFor();
     await until(async () => (await page.title()) === "(1) Your turn — Goblin Bazaar", "the tab title");
     expect(await page.evaluate(`window.goblinBazaar.notified`)).toEqual([id]);
+    // Shown through the page's service worker (as a phone's browser requires), opening the table.
+    expect(await page.evaluate(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((l) => l.map((n) => [n.tag, n.title, n.data.path]))`))
+      .toEqual([[`turn-${id}`, "Your turn — Goblin Teeth", `/room/${id}`]]);
 
     // On a phone the list's tools stay whole: "Sounds on" is one line, not "Sounds" over "on".
     await page.setViewportSize(PHONE);
@@ -78,6 +82,11 @@ describe.skipIf(!available)("your games in the browser", () => {
     await row.getByRole("link", { name: /^Resume/ }).click();
     await page.waitForURL(`${url}/room/${id}`);
     await until(async () => (await page.title()) === "● Your turn · Goblin Bazaar", "the room's title");
+    // A click on a notification: the worker asks this page to open its path (notify-sw.js; a
+    // foreign one is ignored).
+    await page.evaluate(`navigator.serviceWorker.dispatchEvent(new MessageEvent("message", { data: { type: "goblin-bazaar:open", path: "//elsewhere.example/" } }))`);
+    await page.evaluate(`navigator.serviceWorker.dispatchEvent(new MessageEvent("message", { data: { type: "goblin-bazaar:open", path: "/leaderboards" } }))`);
+    await page.waitForURL(`${url}/leaderboards`);
     await context.close();
   }, 60_000);
 });
