@@ -73,8 +73,7 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await enterAccount(host, url, "FollowHost");
     await enterAccount(friend, url, "FollowFriend");
     // The friend, seated nowhere (so no Your games list), turns on notifications from the account
-    // menu, then puts the tab in the background. (A phone's browser shows none from a page: Android
-    // Chrome allows them only from a service worker.)
+    // menu (which registers the notifications' service worker), then puts the tab in the background.
     await friendPage.context.grantPermissions(["notifications"], { origin: url });
     expect(await friend.getByTestId("notify-turns").count()).toBe(0);
     await friend.locator('details[data-testid="me"] > summary').click();
