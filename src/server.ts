@@ -2,7 +2,7 @@
  * Builds one server node: HTTP (Fastify) + Socket.IO on the same port, the room store (Redis or
  * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
  */
-import { ratingsOf } from "./db/profiles.js";
+import { ratingsOf, reliability } from "./db/profiles.js";
 import { RATING_BASE } from "./protocol/rating-display.js";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -252,7 +252,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations });
+  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 

@@ -3,7 +3,9 @@
  * protocol on both back ends: the host asks for opponents within 200 points of their rating; the
  * range is fixed from the host's rating then and shown in the lobby; a player rated outside it is
  * refused the seat with both numbers, a newcomer counts as 1500, one inside sits; a casual room or
- * a width out of bounds is refused. (A rematch keeping the range: src/platform/room.test.ts.)
+ * a width out of bounds is refused. (A rematch keeping the range: src/platform/room.test.ts.) And a
+ * ranked room kept for players who play their games out (reliability.ts): a host or a joiner who
+ * left more than 1 in 10 of their latest ranked games is refused with their numbers.
  */
 import { describe, expect, it } from "vitest";
 import { account } from "./support/accounts.js";
@@ -47,5 +49,59 @@ describe.each(backends())("rating ranges ($name)", (backend) => {
     // A newcomer (no rating yet) counts as 1500: inside.
     expect((await w.call("room:join", { roomId })).ok).toBe(true);
     for (const c of [h, n, f, w]) c.close();
+  });
+
+  /** Gives a player `games` ranked games with people, `left` of them left (the newest). */
+  async function playedRanked(playerId: string, name: string, games: number, left: number): Promise<void> {
+    const t = Date.now();
+    for (let i = 0; i < games; i++) {
+      const id = `${name}-game-${i}`;
+      await srv.db.prisma.game.create({
+        data: {
+          id, gameType: "goblin-market", ranked: true, options: {}, playerCount: 3, seed: "s", commitment: "c", actions: [], outcome: {},
+          startedAt: new Date(t - (games - i) * 3_600_000), finishedAt: new Date(t - (games - i) * 3_600_000),
+          seats: { create: [{ seat: 0, playerId, name, isBot: false, score: 1, place: 1, muBefore: 25, sigmaBefore: 8, muAfter: 25, sigmaAfter: 8 }] },
+        },
+      });
+      if (i >= games - left) await srv.db.prisma.leave.create({ data: { roomId: id, playerId, gameType: "goblin-market", kind: "timeout", at: new Date(t - 30 * 24 * 3_600_000) } });
+    }
+  }
+
+  it("a ranked room kept for players who play their games out seats only those who left at most 1 in 10", async () => {
+    const url = srv.server.url;
+    const made = await Promise.all(["SteadyHost", "Flaky", "Steady", "Fresh"].map((n) => account(url, n)));
+    await srv.db.prisma.player.createMany({ data: made.map((a) => ({ id: a.player.id, name: a.player.name, lastSeenAt: new Date() })), skipDuplicates: true });
+    const [host, flaky, steady, fresh] = made;
+    await playedRanked(host!.player.id, "SteadyHost", 3, 0);
+    await playedRanked(flaky!.player.id, "Flaky", 5, 2);
+    await playedRanked(steady!.player.id, "Steady", 10, 1); // one in ten: just in
+    const [h, f, s, w] = await Promise.all(made.map((a) => new TestClient(url, a.token).ready()));
+    const ranked = { game: "goblin-market", seats: 4, ranked: true, clock: "quick" };
+
+    expect((await h.call("room:create", { ...ranked, ranked: false, reliableOnly: true })).error?.code).toBe("BAD_RELIABLE_ONLY");
+    expect((await h.call("room:create", { ...ranked, reliableOnly: "yes" })).error?.code).toBe("BAD_RELIABLE_ONLY");
+    // A host who left too many cannot make one (the leaves are old: nothing pauses Flaky's ranked play).
+    expect((await f.call("room:create", { ...ranked, reliableOnly: true })).error).toEqual({
+      code: "LEFT_TOO_MANY",
+      message: "Only players who left at most 1 in 10 of their latest ranked games may sit at such a table, and you left 2 of your latest 5 ranked games, so you cannot make one. Play ranked games out to make it again.",
+    });
+    const created = await h.call("room:create", { ...ranked, reliableOnly: true });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const roomId = created.roomId as string;
+    const listed = ((await h.call("lobby:list")).open as Array<{ id: string; reliableOnly?: unknown }>).find((r) => r.id === roomId);
+    expect(listed?.reliableOnly).toBe(true);
+
+    expect((await f.call("room:join", { roomId })).error).toEqual({
+      code: "LEFT_TOO_MANY",
+      message: "This table is for players who play their games out (who left at most 1 in 10 of their latest ranked games); you left 2 of your latest 5 ranked games.",
+    });
+    expect((await srv.server.store.get(roomId))!.seats.map((x) => x.playerId)).toEqual([host!.player.id, null, null, null]);
+    expect((await s.call("room:join", { roomId })).ok).toBe(true);
+    // A newcomer (no ranked game yet) may sit.
+    expect((await w.call("room:join", { roomId })).ok).toBe(true);
+    // Flaky may still sit at a ranked table that is open to anyone.
+    const open = (await h.call("room:create", ranked)).roomId as string;
+    expect((await f.call("room:join", { roomId: open })).ok).toBe(true);
+    for (const c of [h, f, s, w]) c.close();
   });
 });

@@ -206,7 +206,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -270,7 +270,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}) })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -311,6 +311,11 @@ function createPanel(): TemplateResult {
               <p class="muted small" id="c-range-hint">${createForm.ratingRange > 0
                 ? `Only players rated within ${createForm.ratingRange} points of your rating in this game now may sit.`
                 : "Anyone with an account may sit."}</p>
+              <label class="reliable-check small"><input type="checkbox" data-testid="reliable-only" ?disabled=${!canPlay} .checked=${createForm.reliableOnly}
+                aria-describedby="c-reliable-hint" @change=${(e: Event) => upd({ reliableOnly: (e.target as HTMLInputElement).checked })} /> Only players who finish their games</label>
+              <p class="muted small" id="c-reliable-hint">${createForm.reliableOnly
+                ? "Players who left more than 1 in 10 of their latest ranked games (ran out of time for good, or never moved) may not sit."
+                : "Players who often leave ranked games may sit too."}</p>
             </div>`
         : nothing}
 
@@ -489,6 +494,7 @@ function openRoomFacts(r: RoomSummary): TemplateResult {
   const away = r.hostAway === true;
   return html`<div class="room-facts small">
     ${r.ratingRange ? html`<span class="rating-range" data-testid="room-range" title="Only players rated in this range may sit.">Ratings ${r.ratingRange.min}–${r.ratingRange.max}</span>` : nothing}
+    ${r.reliableOnly ? html`<span class="rating-range" data-testid="room-reliable" title="Only players who left at most 1 in 10 of their latest ranked games may sit.">Players who finish their games</span>` : nothing}
     <span class="muted" data-testid="room-age" title=${new Date(r.createdAt).toLocaleString()}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
     <span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
       title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>

@@ -705,7 +705,7 @@ export class Store {
     return null;
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number; reliableOnly?: boolean }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);

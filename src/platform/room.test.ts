@@ -207,6 +207,24 @@ describe("rating ranges (rating-range.ts)", () => {
   });
 });
 
+describe("rooms kept for players who play their games out (reliability.ts)", () => {
+  const acct = (p: { id: string; name: string }) => ({ ...p, account: true });
+  it("a ranked room keeps the mark, shows it in its summary, and a rematch keeps it; casual rooms and other values are refused", () => {
+    const room = createRoom("r2", acct(ann), { game: "goblin-market", seats: 3, ranked: true, reliableOnly: true }, 1);
+    expect(room.reliableOnly).toBe(true);
+    expect(summarize(room).reliableOnly).toBe(true);
+    for (const off of [false, null, undefined]) {
+      const plain = createRoom("r3", acct(ann), { game: "goblin-market", seats: 3, ranked: true, reliableOnly: off }, 1);
+      expect("reliableOnly" in plain).toBe(false);
+      expect("reliableOnly" in summarize(plain)).toBe(false);
+    }
+    expect(code(() => createRoom("r3", acct(ann), { game: "goblin-market", seats: 3, ranked: false, reliableOnly: true }, 1))).toBe("BAD_RELIABLE_ONLY");
+    for (const bad of ["yes", 1, {}]) expect(code(() => createRoom("r3", acct(ann), { game: "goblin-market", seats: 3, ranked: true, reliableOnly: bad }, 1))).toBe("BAD_RELIABLE_ONLY");
+    const finished: Room = { ...room, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+    expect(createRematchRoom("r4", finished, acct(bob), 2).reliableOnly).toBe(true);
+  });
+});
+
 describe("names at a table", () => {
   const started = () => {
     let r = joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3);

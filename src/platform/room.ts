@@ -5,6 +5,7 @@
  * re-run against a newer room at any time.
  */
 import { isRange, type RatingRange } from "./rating-range.js";
+import { parseReliableOnly } from "./reliability.js";
 import type { Action, AnyGame, BotStrength, LogEntry, Outcome, Seat } from "../games/types.js";
 import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
@@ -80,6 +81,8 @@ export interface Room {
   ratingChanges?: RatingChangeInfo[];
   /** A ranked room's rating range (rating-range.ts): who may take a seat. Absent: anyone. */
   ratingRange?: RatingRange;
+  /** A ranked room kept for players who play their games out (reliability.ts). Absent: anyone. */
+  reliableOnly?: true;
   /** The room's clock (absent or null: none). */
   clock?: ClockSetting | null;
   /** How its bots play (absent: "strong"); they also play seats whose players timed out or resigned. */
@@ -136,6 +139,7 @@ export function summarize(room: Room): RoomSummary {
     // Lobby hygiene (issue 23): an open room says whether its host is away (noteHost, socket.ts).
     ...(room.status === "open" ? { hostAway: room.hostAwaySince !== undefined } : {}),
     ...(room.ratingRange ? { ratingRange: room.ratingRange } : {}),
+    ...(room.reliableOnly ? { reliableOnly: true as const } : {}),
   };
 }
 
@@ -263,6 +267,8 @@ export interface CreateRoomInput {
   botStrength?: unknown;
   /** Ranked only: the ratings that may take a seat (rating-range.ts; the transport computes it from the host's rating). */
   ratingRange?: RatingRange | null;
+  /** Ranked only: seats kept for players who play their games out (reliability.ts; the transport checks the host). */
+  reliableOnly?: unknown;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -290,6 +296,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   if (ranked && !host.account) throw accountRequired();
   const range = input.ratingRange ?? null;
   if (range !== null && (!ranked || !isRange(range))) throw err("BAD_RATING_RANGE", "Only ranked rooms have a rating range: casual rooms are open to everyone.");
+  const reliableOnly = parseReliableOnly(input.reliableOnly, ranked);
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
     i === 0
       ? { playerId: host.id, name: host.name, bot: false }
@@ -314,6 +321,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     // Only when it is not the default: bots also play the seats of players who time out or resign.
     ...(botStrength === "casual" ? { botStrength } : {}),
     ...(range ? { ratingRange: { min: range.min, max: range.max } } : {}),
+    ...(reliableOnly ? { reliableOnly: true as const } : {}),
   };
 }
 
@@ -633,7 +641,7 @@ function rematchSeat(room: Room, playerId: string): Seat {
 export function createRematchRoom(id: string, old: Room, player: Player, now: number): Room {
   const seat = rematchSeat(old, player.id);
   if (old.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
-  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null }, now);
+  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null, reliableOnly: old.reliableOnly ?? false }, now);
   const seats: SeatInfo[] = old.seats.map((s, i) =>
     s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
   );

@@ -83,6 +83,8 @@ export interface RoomSummary {
   hostAway?: boolean;
   /** A ranked room's rating range: only players rated min to max in its game may sit (absent: anyone). */
   ratingRange?: { min: number; max: number };
+  /** A ranked room kept for players who play their games out (left at most 1 in 10 of their latest ranked games). */
+  reliableOnly?: true;
 }
 
 /**

@@ -122,8 +122,9 @@ export const roomSummary = obj(
     createdAt: num("epoch ms"), clock: nullable(str("The clock preset id, or null (no clock).")), daily: str("A daily deal's day."),
     hostAway: bool("Open rooms only: whether the host is away (no connection of theirs watches the room)."),
     ratingRange: { type: "object", properties: { min: { type: "integer" }, max: { type: "integer" } }, required: ["min", "max"], additionalProperties: false, description: "A ranked room's rating range: only players rated min to max in its game may sit." },
+    reliableOnly: { type: "boolean", enum: [true], description: "A ranked room kept for players who play their games out: who left at most 1 in 10 of their latest ranked games may sit." },
   },
-  { optional: ["daily", "hostAway", "ratingRange"] },
+  { optional: ["daily", "hostAway", "ratingRange", "reliableOnly"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game."), ordinal: num(), games: int(),

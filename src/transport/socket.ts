@@ -32,6 +32,8 @@ import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-range.js";
+import { isReliable, leftTooMany, parseReliableOnly } from "../platform/reliability.js";
+import type { Reliability } from "../protocol/profiles.js";
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
 import { registerChatEvents, toAudience } from "./chat-events.js";
@@ -69,6 +71,8 @@ export interface SocketDeps {
   moderation?: Pick<Moderation, "onChatRemoved">;
   /** A player's rating in a game as players see it (rating-range.ts: ranked rooms with a range); absent: ranges are not offered. */
   shownRating?: (game: string, playerId: string) => Promise<number>;
+  /** How reliably a player plays ranked games out (db/profiles.ts; reliability.ts: rooms kept for players who do); absent: such rooms are not offered. */
+  reliabilityOf?: (playerId: string) => Promise<Reliability>;
   /** Invitations to a seat (invite-events.ts); absent: no room:invite. */
   invitations?: Invitations;
 }
@@ -452,7 +456,14 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const width = parseRangeWidth(p.ratingRange, p.ranked === true);
       if (width !== null && !deps.shownRating) throw err("BAD_RATING_RANGE", "This server does not offer rating ranges.");
       const ratingRange = width !== null && typeof p.game === "string" ? rangeAround(await deps.shownRating!(p.game, player.id), width) : null;
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange });
+      // A room kept for players who play their games out: its host must be one (reliability.ts).
+      const reliableOnly = parseReliableOnly(p.reliableOnly, p.ranked === true);
+      if (reliableOnly) {
+        if (!deps.reliabilityOf) throw err("BAD_RELIABLE_ONLY", "This server does not offer tables kept for players who play their games out.");
+        const mine = await deps.reliabilityOf(player.id);
+        if (!isReliable(mine)) throw leftTooMany(mine, true);
+      }
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
@@ -460,7 +471,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket, named(p.roomId));
-      if (player.account && (deps.blocks || deps.leaves || deps.shownRating)) {
+      if (player.account && (deps.blocks || deps.leaves || deps.shownRating || deps.reliabilityOf)) {
         const target = await service.get(p.roomId);
         // Taking a seat at a ranked table (joining one already seated in only watches it).
         const takesSeat = target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null;
@@ -474,6 +485,14 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
           if (rating !== null && (rating < target.ratingRange.min || rating > target.ratingRange.max)) {
             throw outOfRange(target.ratingRange, rating, findGame(target.game)?.name ?? target.game);
           }
+        }
+        // A room kept for players who play their games out; without the database, seated unchecked as above.
+        if (takesSeat && target.reliableOnly && deps.reliabilityOf) {
+          const theirs = await deps.reliabilityOf(player.id).catch((e: unknown) => {
+            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read a player's reliability for a join; seated without the check");
+            return null;
+          });
+          if (theirs && !isReliable(theirs)) throw leftTooMany(theirs, false);
         }
         if (deps.blocks) {
           // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
