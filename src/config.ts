@@ -2,6 +2,7 @@
  * Every setting the server reads from the environment, in one place. The README's
  * configuration table mirrors this file.
  */
+import { parseSecretKey } from "./platform/secret-box.js";
 import { hostname } from "node:os";
 
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   redisPrefix?: string;
   /** HMAC secret for guest tokens; unset = generated once and kept in dataDir. */
   tokenSecret?: string;
+  /** TOTP_KEY: 32 bytes that seal two-step login secrets at rest (platform/secret-box.ts); unset = stored as they are. */
+  totpKey?: Buffer;
   dataDir: string;
   logLevel: string;
   /** "pretty": one readable line per entry (the default in a terminal outside production); "json": pino's JSON lines. */
@@ -169,6 +172,15 @@ function secret(value: string | undefined): string | undefined {
   return v;
 }
 
+/** TOTP_KEY: 32 random bytes, as 64 hexadecimal digits or base64. */
+function totpKey(value: string | undefined): Buffer | undefined {
+  const v = opt(value);
+  if (v === undefined) return undefined;
+  const key = parseSecretKey(v);
+  if (!key) problem("TOTP_KEY must be 32 random bytes, as 64 hexadecimal digits or in base64 (for instance `openssl rand -hex 32`)");
+  return key ?? undefined;
+}
+
 /** METRICS_TOKEN and ADMIN_TOKEN are compared with an Authorization header: long enough not to be guessed, one header-safe word. */
 function bearerSecret(name: string, value: string | undefined, min = 16): string | undefined {
   const v = opt(value);
@@ -221,6 +233,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     roomsFile: roomsFile(env.ROOMS_FILE, dataDir),
     redisPrefix: word("REDIS_PREFIX", env.REDIS_PREFIX, "gb:"),
     tokenSecret: secret(env.TOKEN_SECRET),
+    totpKey: totpKey(env.TOTP_KEY),
     dataDir,
     logLevel: oneOf("LOG_LEVEL", env.LOG_LEVEL, LOG_LEVELS, "info"),
     logFormat: oneOf("LOG_FORMAT", env.LOG_FORMAT, ["pretty", "json"], env.NODE_ENV !== "production" && process.stdout.isTTY ? "pretty" : "json"),

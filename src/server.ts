@@ -2,6 +2,7 @@
  * Builds one server node: HTTP (Fastify) + Socket.IO on the same port, the room store (Redis or
  * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
  */
+import { SecretBox, sealStoredSecrets } from "./platform/secret-box.js";
 import { ratingsOf, reliability } from "./db/profiles.js";
 import { RATING_BASE } from "./protocol/rating-display.js";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -132,6 +133,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const prefix = opts.redisPrefix ?? config.redisPrefix ?? "gb:";
   const ownsDb = !opts.db;
   const db = opts.db ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, logger: log }));
+  // Two-step login secrets sealed at rest with TOTP_KEY (secret-box.ts): the key is checked against
+  // those sealed before (a missing or wrong key stops the start here), and any stored as they are get sealed.
+  const box = new SecretBox(config.totpKey ?? null);
+  try {
+    const sealed = await sealStoredSecrets(db, box);
+    if (sealed > 0) log.info({ sealed }, "two-step login secrets sealed with TOTP_KEY");
+  } catch (e) {
+    if (ownsDb) await db.close();
+    throw e;
+  }
 
   let redis: Redis | undefined;
   let adapterRedis: Redis | undefined;
@@ -158,7 +169,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const clock = opts.now ?? Date.now;
   // Counting limits (logins, registrations, table chat): shared by every node when there is Redis.
   const limiter = redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock);
-  const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics });
+  const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics, box });
   // Accounts made before look-alike names were refused get their name's skeleton (name-skeleton.ts).
   const skeletons = await accounts.backfillSkeletons();
   if (skeletons.filled > 0) log.info({ filled: skeletons.filled }, "account name skeletons filled in");
@@ -210,7 +221,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const leaves = new Leaves(db, clock);
   const moderation = new Moderation(db, accounts, service, queue, { limiter, now: clock, log, leaves });
   const personalData = new PersonalDataService(db, accounts, service, moderation, { limiter, now: clock, log });
-  const twoFactor = new TwoFactor(db, accounts, { now: clock });
+  const twoFactor = new TwoFactor(db, accounts, { now: clock, box });
   // A block or unblock made while queued counts at once: both players' queue entries are updated.
   const blocks: Blocks = new Blocks(db, clock, async (ids) => {
     for (const id of ids) {

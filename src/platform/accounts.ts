@@ -16,6 +16,7 @@
  * Rate limits (rate-limit.ts, ACCOUNT_LIMITS): failed logins per account name and per address,
  * registrations per address. A successful login clears its name's failures.
  */
+import { SecretBox } from "./secret-box.js";
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { Prisma } from "../generated/prisma/client.js";
@@ -35,6 +36,8 @@ export interface AccountsOptions {
   now?: () => number;
   /** Told of every refusal by the limits (GET /metrics). */
   metrics?: Pick<PlatformMetrics, "rateLimited">;
+  /** Opens two-step login secrets stored sealed (secret-box.ts); absent: stored as they are. */
+  box?: SecretBox;
 }
 
 /** A token's player and, for an account, its session. */
@@ -139,6 +142,7 @@ export class Accounts {
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
   private readonly metrics: Pick<PlatformMetrics, "rateLimited">;
+  private readonly box: SecretBox;
   private readonly revokeListeners: RevokeListener[] = [];
   private readonly loginListeners: LoginListener[] = [];
 
@@ -150,6 +154,7 @@ export class Accounts {
     this.limiter = opts.limiter;
     this.now = opts.now ?? Date.now;
     this.metrics = opts.metrics ?? NO_METRICS;
+    this.box = opts.box ?? new SecretBox(null);
   }
 
   /** RATE_LIMITED if any of the limits is reached (rate-limit.ts), counted for /metrics. */
@@ -376,7 +381,7 @@ export class Accounts {
       if (input.code === undefined || input.code === null || input.code === "") {
         throw err("TOTP_REQUIRED", "Two-step login is on for this account: type the six-digit code your authenticator app shows for Goblin Bazaar.");
       }
-      if (!(await takeCode(this.db, account.playerId, account, input.code, this.now()))) {
+      if (!(await takeCode(this.db, this.box, account.playerId, account, input.code, this.now()))) {
         await record(this.limiter, [byName, byAddr]);
         throw badTotp();
       }

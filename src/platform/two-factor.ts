@@ -10,11 +10,13 @@
  * once: the step of the last one taken is stored, and taking a code is one conditional update, so
  * two logins with the same code cannot both pass. The recovery code (recovery-codes.ts) still
  * recovers an account whose phone is lost: it sets a new password and turns two-step login off.
+ * Secrets are stored sealed when the operators set TOTP_KEY (secret-box.ts).
  */
 import type { Database } from "../db/client.js";
 import type { Accounts, Verified } from "./accounts.js";
 import { err } from "./errors.js";
 import { matchingStep, newTotpSecret, otpauthUri } from "./totp.js";
+import { SecretBox } from "./secret-box.js";
 
 const TOTP_ON = () => err("TWO_FACTOR_ON", "Two-step login is on already; turn it off first to set up another app.");
 
@@ -24,13 +26,15 @@ export const badTotp = () => err("BAD_TOTP", TOTP_MISMATCH);
 
 export class TwoFactor {
   private readonly now: () => number;
+  private readonly box: SecretBox;
 
   constructor(
     private readonly db: Database,
     private readonly accounts: Accounts,
-    opts: { now?: () => number } = {},
+    opts: { now?: () => number; box?: SecretBox } = {},
   ) {
     this.now = opts.now ?? Date.now;
+    this.box = opts.box ?? new SecretBox(null);
   }
 
   private async account(v: Verified) {
@@ -44,7 +48,7 @@ export class TwoFactor {
     if (a.totpSecret) throw TOTP_ON();
     await this.accounts.checkOwnPassword(v, password, client);
     const secret = newTotpSecret();
-    await this.db.prisma.account.update({ where: { playerId: v.player.id }, data: { totpPending: secret } });
+    await this.db.prisma.account.update({ where: { playerId: v.player.id }, data: { totpPending: this.box.seal(secret, v.player.id) } });
     return { secret, uri: otpauthUri(secret, a.name) };
   }
 
@@ -53,7 +57,7 @@ export class TwoFactor {
     const a = await this.account(v);
     if (a.totpSecret) throw TOTP_ON();
     if (!a.totpPending) throw err("NO_TWO_FACTOR_SETUP", "Set up an authenticator app first (your password, then scan the code).");
-    const step = matchingStep(a.totpPending, code, this.now(), null);
+    const step = matchingStep(this.box.open(a.totpPending, v.player.id), code, this.now(), null);
     if (step === null) throw err("BAD_TOTP", "That code does not match: type the six digits your app shows now for Goblin Bazaar.");
     const r = await this.db.prisma.account.updateMany({ where: { playerId: v.player.id, totpPending: a.totpPending, totpSecret: null }, data: { totpSecret: a.totpPending, totpPending: null, totpLastStep: step } });
     if (r.count === 0) throw err("NO_TWO_FACTOR_SETUP", "That set-up was replaced meanwhile; start again.");
@@ -64,7 +68,7 @@ export class TwoFactor {
     const a = await this.account(v);
     if (!a.totpSecret) throw err("TWO_FACTOR_OFF", "Two-step login is not on.");
     await this.accounts.checkOwnPassword(v, password, client);
-    if (!(await takeCode(this.db, v.player.id, a, code, this.now()))) throw badTotp();
+    if (!(await takeCode(this.db, this.box, v.player.id, a, code, this.now()))) throw badTotp();
     await this.db.prisma.account.update({ where: { playerId: v.player.id }, data: { totpSecret: null, totpPending: null, totpLastStep: null } });
   }
 }
@@ -76,13 +80,14 @@ export class TwoFactor {
  */
 export async function takeCode(
   db: Database,
+  box: SecretBox,
   playerId: string,
   a: { totpSecret: string | null; totpLastStep: number | null },
   code: unknown,
   now: number,
 ): Promise<boolean> {
   if (!a.totpSecret) return false;
-  const step = matchingStep(a.totpSecret, code, now, a.totpLastStep);
+  const step = matchingStep(box.open(a.totpSecret, playerId), code, now, a.totpLastStep);
   if (step === null) return false;
   const r = await db.prisma.account.updateMany({
     where: { playerId, totpSecret: a.totpSecret, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] },
