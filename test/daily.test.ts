@@ -246,6 +246,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/openapi.json",
       "GET /api/players/:name",
       "GET /api/players/:name/games",
+      "GET /api/players/:name/versus/:other",
       "GET /api/ready",
       "GET /api/replay/:id",
       "GET /api/rooms",
@@ -285,6 +286,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       `/api/openapi.json`,
       `/api/players/id:${dora.id}`,
       `/api/players/id:${dora.id}/games`,
+      `/api/players/id:${dora.id}/versus/id:${eve.id}`,
       `/api/replay/${room}`,
       `/api/rooms`,
     ];

@@ -145,6 +145,7 @@ describe("GET /api/openapi.json", () => {
       ["GET /api/games/:game/ratings", "GET", `/api/games/goblin-market/ratings?players=${Array.from({ length: 9 }, (_, i) => `p${i}`).join(",")}`, undefined, undefined, 400, "BAD_PLAYERS"],
       ["GET /api/games/:game/ratings", "GET", "/api/games/goblin-market/ratings?players=a,,b", undefined, undefined, 400, "BAD_PLAYERS"],
       ["GET /api/players/:name", "GET", `/api/players/${"n".repeat(81)}`, undefined, undefined, 404, "NOT_FOUND"],
+      ["GET /api/players/:name/versus/:other", "GET", `/api/players/Valda/versus/${"n".repeat(81)}`, undefined, undefined, 404, "NOT_FOUND"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=0", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=1&limit=2", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=2.5", undefined, undefined, 400, "BAD_LIMIT"],

@@ -7,7 +7,7 @@
  */
 import { html, nothing, svg, type TemplateResult } from "lit-html";
 import { deltaText } from "../../src/protocol/rating-display.js";
-import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, ProfileReply, Reliability } from "../../src/protocol/profiles.js";
+import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, ProfileReply, Reliability, VersusReply } from "../../src/protocol/profiles.js";
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
@@ -29,6 +29,8 @@ interface Loaded {
   next: string | null;
   gamesError: string;
   loadingGames: boolean;
+  /** The asker's record against this player (null: none to show: themselves, or not yet a recorded player). */
+  versus: VersusReply | null;
 }
 
 const cache = new Map<string, Loaded>();
@@ -53,11 +55,14 @@ function load(s: Store, key: string): void {
   if (inflight.has(key)) return;
   inflight.add(key);
   const asker = s.me?.id ?? "";
-  const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true };
+  const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true, versus: null };
   entry.asker = asker;
   cache.set(key, entry);
-  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}`)]).then(([p, g]) => {
+  // You and them (any other player: a refusal, such as asking about yourself, shows nothing).
+  const vs = asker ? getApi<VersusReply>(s, `/api/players/${enc(`id:${asker}`)}/versus/${enc(key)}`) : Promise.resolve(null);
+  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}`), vs]).then(([p, g, v]) => {
     inflight.delete(key);
+    entry.versus = v?.ok ? v.body : null;
     entry.profile = p.ok ? p.body : null;
     entry.error = p.ok ? "" : p.code === "NOT_FOUND" ? `Nobody here goes by “${key}”.` : p.error;
     if (g.ok) {
@@ -205,6 +210,25 @@ function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
   </tr>`;
 }
 
+const RESULT_WORDS = { ahead: "you finished ahead", behind: "they finished ahead", level: "level" } as const;
+
+/** You and them: your games together (Lichess's crosstable), and the latest with their replays. */
+function versusSection(s: Store, v: VersusReply): TemplateResult {
+  const them = v.other.name;
+  if (v.games === 0) return html`<p class="muted small versus" data-testid="versus">You have not played ${them} yet.</p>`;
+  return html`<section class="panel versus" aria-labelledby="vs-h" data-testid="versus">
+    <h2 class="panel-title" id="vs-h">You and ${them}</h2>
+    <p data-testid="versus-total"><b>${v.games}</b> game${v.games === 1 ? "" : "s"} together: you finished ahead in <b>${v.ahead}</b>,
+      ${them} in <b>${v.behind}</b>${v.level ? html`, level in <b>${v.level}</b>` : nothing}.</p>
+    ${v.byGame.length > 1
+      ? html`<p class="muted small">${v.byGame.map((g) => `${s.gameName(g.game)}: ${g.ahead}–${g.behind}${g.level ? ` (${g.level} level)` : ""}`).join(" · ")}</p>`
+      : nothing}
+    <ul class="versus-recent">${v.recent.slice(0, 5).map((g) => html`<li data-testid="versus-game" data-result=${g.result}>
+      <a href=${`/game/${g.id}`} data-nav>${s.gameName(g.game)}, ${dateWords(g.finishedAt)}</a> <span class="muted small">${g.ranked ? "ranked" : "casual"}</span>
+      <span class=${`vs-${g.result}`}>${RESULT_WORDS[g.result]}</span></li>`)}</ul>
+  </section>`;
+}
+
 function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): TemplateResult {
   return html`<section class="panel profile-games" aria-labelledby="pg-h">
     <h2 class="panel-title" id="pg-h">Games <span class="muted small">newest first</span></h2>
@@ -275,6 +299,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
           ? "The operators closed this account. Its games stay in everyone's history; it is left off the leaderboards."
           : "This account is closed. Its games stay in everyone's history; it is left off the leaderboards."}</p>`
       : nothing}
+    ${e.versus && e.versus.other.id === p.player.id ? versusSection(s, e.versus) : nothing}
     ${p.ratings.length
       ? html`<div class="rating-cards">${p.ratings.map((r) => ratingCard(s, r))}</div>`
       : html`<p class="muted">No rated games yet: ratings come from ranked games between people.</p>`}

@@ -7,7 +7,7 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, IDLE_VARIANCE_PER_DAY, idleSigma, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE, RATING_SIGMA0 } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
-import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, Reliability, TableRating } from "../protocol/profiles.js";
+import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, Reliability, TableRating, Versus } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
 import type { Database } from "./client.js";
 
@@ -138,6 +138,53 @@ export async function reliabilities(db: Database, playerIds: readonly string[]):
     ) AS r`;
   const by = new Map(rows.map((r) => [r.id, { games: Number(r.games), left: Number(r.left) }]));
   return playerIds.map((playerId) => ({ playerId, reliability: by.get(playerId) ?? { games: 0, left: 0 } }));
+}
+
+/** How many of two players' latest games together `versus` lists. */
+export const VERSUS_RECENT = 10;
+
+/**
+ * Two players' record against each other (Lichess's crosstable): every finished game both sat in,
+ * as people, and who finished ahead. A seat a bot finished for its player (they ran out of time or
+ * resigned: `forfeit`) is behind every seat that did not; otherwise the places decide (tied places
+ * are level). Per game type, and their latest games together, newest first. Daily-challenge deals
+ * are solitaire, and left out all the same (a game list must not give today's deal away).
+ */
+export async function versus(db: Database, playerId: string, otherId: string): Promise<Versus> {
+  const ahead = Prisma.sql`((a."forfeit" IS NULL AND b."forfeit" IS NOT NULL) OR ((a."forfeit" IS NULL) = (b."forfeit" IS NULL) AND a."place" < b."place"))`;
+  const behind = Prisma.sql`((b."forfeit" IS NULL AND a."forfeit" IS NOT NULL) OR ((a."forfeit" IS NULL) = (b."forfeit" IS NULL) AND b."place" < a."place"))`;
+  const together = Prisma.sql`
+    FROM "GameSeat" a
+    JOIN "GameSeat" b ON b."gameId" = a."gameId" AND b."playerId" = ${otherId} AND b."seat" <> a."seat" AND NOT b."isBot"
+    JOIN "Game" g ON g."id" = a."gameId"
+    WHERE a."playerId" = ${playerId} AND NOT a."isBot" AND g."daily" IS NULL`;
+  const [counts, recent] = await Promise.all([
+    db.prisma.$queryRaw<Array<{ game: string; games: number; ahead: number; behind: number }>>`
+      SELECT g."gameType" AS "game", count(DISTINCT g."id")::int AS "games",
+        count(DISTINCT g."id") FILTER (WHERE ${ahead})::int AS "ahead", count(DISTINCT g."id") FILTER (WHERE ${behind})::int AS "behind"
+      ${together}
+      GROUP BY g."gameType" ORDER BY g."gameType"`,
+    db.prisma.$queryRaw<Array<{ id: string; game: string; finishedAt: Date; ranked: boolean; ahead: boolean; behind: boolean }>>`
+      SELECT DISTINCT ON (g."finishedAt", g."id") g."id", g."gameType" AS "game", g."finishedAt", g."ranked", ${ahead} AS "ahead", ${behind} AS "behind"
+      ${together}
+      ORDER BY g."finishedAt" DESC, g."id" DESC
+      LIMIT ${VERSUS_RECENT}`,
+  ]);
+  const byGame = counts.map((c) => {
+    const games = Number(c.games);
+    const a = Number(c.ahead);
+    const b = Number(c.behind);
+    return { game: c.game, games, ahead: a, behind: b, level: games - a - b };
+  });
+  const sum = (k: "games" | "ahead" | "behind" | "level") => byGame.reduce((n, g) => n + g[k], 0);
+  return {
+    games: sum("games"),
+    ahead: sum("ahead"),
+    behind: sum("behind"),
+    level: sum("level"),
+    byGame,
+    recent: recent.map((r) => ({ id: r.id, game: r.game, finishedAt: new Date(r.finishedAt).toISOString(), ranked: r.ranked, result: r.ahead ? "ahead" : r.behind ? "behind" : "level" })),
+  };
 }
 
 /** How many finished games of each type the player sat in (ranked, casual and daily alike). */

@@ -150,6 +150,27 @@ export interface LeaderboardReply {
   players: LeaderboardRow[];
 }
 
+/**
+ * Two players' record against each other (GET /api/players/:name/versus/:other), from the first
+ * player's side: finished games both sat in as people, and who finished ahead (a seat a bot
+ * finished for its player is behind every other; tied places are level).
+ */
+export interface Versus {
+  games: number;
+  ahead: number;
+  behind: number;
+  level: number;
+  byGame: Array<{ game: string; games: number; ahead: number; behind: number; level: number }>;
+  /** Their latest games together, newest first (at most 10): each one's replay is /game/<id>. */
+  recent: Array<{ id: string; game: string; finishedAt: string; ranked: boolean; result: "ahead" | "behind" | "level" }>;
+}
+
+export interface VersusReply extends Versus {
+  ok: true;
+  player: { id: string; name: string; profile: string };
+  other: { id: string; name: string; profile: string };
+}
+
 /** How reliably one player at a table plays ranked games out (GET /api/games/:game/ratings). */
 export interface TableReliability extends Reliability {
   playerId: string;

@@ -2,17 +2,18 @@
  * Profiles over HTTP (docs/protocol.md, "Profiles and leaderboards"):
  *   GET /api/players/:name        a player's ratings (displayed numbers), counts and rating history
  *   GET /api/players/:name/games  their finished games, newest first, a page at a time
+ *   GET /api/players/:name/versus/:other  two players' record against each other
  * `:name` is an account's name (any case) or `id:<player id>` (guests have no account).
  * Registered by http.ts, which lends its `requester` (who asks decides whether today's daily
  * deals in a game list may be opened).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
-import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, type ProfileOwner } from "../db/profiles.js";
+import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, versus, VERSUS_RECENT, type ProfileOwner } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply } from "../protocol/profiles.js";
+import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
 import { arrayOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 
@@ -31,9 +32,10 @@ export const GAMES_PAGE_MAX = 100;
 const BAD_CURSOR_MESSAGE = "before is the `next` value of the previous page.";
 
 /** `:name`: an account's name or id:<player id>; longer than any of those names nobody (NOT_FOUND). */
-const nameParam = obj({
-  name: refusing({ type: "string", minLength: 1, maxLength: 80, description: "An account's name (any case), or id:<player id>." }, "NOT_FOUND", "No player is registered under that name."),
-});
+const nameSchema = refusing({ type: "string", minLength: 1, maxLength: 80, description: "An account's name (any case), or id:<player id>." }, "NOT_FOUND", "No player is registered under that name.");
+const nameParam = obj({ name: nameSchema });
+/** `:name` and `:other` of /api/players/:name/versus/:other. */
+const pairParams = obj({ name: nameSchema, other: nameSchema });
 
 async function owner(db: Database, key: string, now: number): Promise<ProfileOwner> {
   const found = await findProfileOwner(db, key, now);
@@ -77,6 +79,32 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       played,
       reliability: reliable,
     };
+  });
+
+  const side = (p: ProfileOwner) => ({ id: p.id, name: p.name, profile: profilePath({ playerId: p.id, account: p.account }) });
+
+  app.get<{ Params: { name: string; other: string } }>("/api/players/:name/versus/:other", {
+    schema: routeDoc({
+      summary: "Two players' record against each other",
+      description: `Every finished game both sat in as people, from the first player's side: who finished ahead (a seat a bot finished for its player, who ran out of time or resigned, is behind every other; tied places are level), in all and per game, and their latest ${VERSUS_RECENT} games together.`,
+      tags: ["profiles"],
+      params: pairParams,
+      response: {
+        200: okReply({
+          player: obj({ id: str(), name: str(), profile: str() }),
+          other: obj({ id: str(), name: str(), profile: str() }),
+          games: int(), ahead: int(), behind: int(), level: int(),
+          byGame: arrayOf(obj({ game: str(), games: int(), ahead: int(), behind: int(), level: int() })),
+          recent: arrayOf(obj({ id: str("The game: its replay is /game/<id>."), game: str(), finishedAt: str("ISO 8601."), ranked: bool(), result: { type: "string", enum: ["ahead", "behind", "level"], description: "The first player's result against the other." } }), "Newest first."),
+        }),
+        ...errors(400, 404),
+      },
+    }),
+  }, async (req): Promise<VersusReply> => {
+    const now = deps.now();
+    const [p, o] = await Promise.all([owner(db, req.params.name, now), owner(db, req.params.other, now)]);
+    if (p.id === o.id) throw err("SAME_PLAYER", "Name two different players.");
+    return { ok: true, player: side(p), other: side(o), ...(await versus(db, p.id, o.id)) };
   });
 
   app.get<{ Params: { name: string }; Querystring: { before?: string; limit: number } }>("/api/players/:name/games", {

@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { deadlineOf } from "../../src/platform/clocks.js";
 import type { Room } from "../../src/platform/room.js";
 import { until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, launchChromium, newPage, PHONE, playOneMove, renderedVersion, startBazaar, type Bazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, launchChromium, newPage, PHONE, playOneMove, renderedVersion, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -229,6 +229,12 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const catLine = ann.page.getByTestId("reliability");
     await expect.poll(() => catLine.textContent()).toContain("0% of ranked games played out: left 1 of their one ranked game");
     expect(await catLine.getAttribute("class")).toContain("unreliable");
+    // You and Cat: the one game together, Ann ahead (Cat's seat was finished by a bot), with its replay.
+    const vs = ann.page.getByTestId("versus");
+    await expect.poll(() => ann.page.getByTestId("versus-total").textContent()).toMatch(/^\s*1 game together: you finished ahead in 1,\s+Cat in 0\.\s*$/);
+    expect(await vs.getByTestId("versus-game").getAttribute("data-result")).toBe("ahead");
+    expect(await vs.getByTestId("versus-game").getByRole("link").getAttribute("href")).toBe(`/game/${roomId}`);
+    expect(await axeViolations(ann.page), "a profile with reliability and You and Cat passes axe").toEqual([]);
     // The table's players line says so beside Cat (read afresh on a reload of the end screen).
     await ann.page.goto(`${url}/room/${roomId}`);
     const badge = ann.page.getByTestId("table-players").locator(`[data-seat="${catSeat}"]`).getByTestId("left-badge");
@@ -237,6 +243,7 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     await ann.page.goto(`${url}/player/Ann`);
     await expect.poll(() => ann.page.getByTestId("reliability").textContent()).toContain("100% of ranked games played out: left none of your one ranked game");
     expect(await ann.page.getByTestId("reliability").getAttribute("class")).not.toContain("unreliable");
+    expect(await ann.page.getByTestId("versus").count()).toBe(0); // nobody plays themselves
     console.log(`[browser] leaver game: ${moves} moves through the UI, ${botMoves} bot moves for the leaver`);
     for (const p of [ann, bob]) await p.context.close();
   }, 240_000);
