@@ -36,19 +36,17 @@ export async function findProfileOwner(db: Database, key: string, now: number): 
   const held = new Date(now);
   const byId = key.startsWith("id:");
   const k = nameKey(key.trim());
-  const rows = byId
-    ? await db.prisma.$queryRaw<Row[]>`
-        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since",
-          a."formerName", a."formerUntil"
-        FROM "Player" p LEFT JOIN "Account" a ON a."playerId" = p."id"
-        WHERE p."id" = ${key.slice(3)}`
-    : await db.prisma.$queryRaw<Row[]>`
-        SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since",
-          a."formerName", a."formerUntil"
-        FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
+  // One select list; the key picks the row (by id, or by a name the account has or had).
+  const where = byId
+    ? Prisma.sql`FROM "Player" p LEFT JOIN "Account" a ON a."playerId" = p."id" WHERE p."id" = ${key.slice(3)}`
+    : Prisma.sql`FROM "Account" a JOIN "Player" p ON p."id" = a."playerId"
         WHERE a."nameKey" = ${k} OR (a."formerNameKey" = ${k} AND a."formerUntil" > ${held})
         ORDER BY (a."nameKey" = ${k}) DESC
         LIMIT 1`;
+  const rows = await db.prisma.$queryRaw<Row[]>`
+    SELECT p."id", p."name", a."name" AS "account", CASE WHEN a."closedAt" IS NULL THEN NULL ELSE a."closedBy" END AS "closed", LEAST(p."createdAt", (SELECT min(g."startedAt") FROM "GameSeat" s JOIN "Game" g ON g."id" = s."gameId" WHERE s."playerId" = p."id")) AS "since",
+      a."formerName", a."formerUntil"
+    ${where}`;
   const r = rows[0];
   if (!r) return null;
   const formerly = r.formerName && r.formerUntil && new Date(r.formerUntil).getTime() > now ? { name: r.formerName, until: new Date(r.formerUntil) } : null;
