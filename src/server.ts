@@ -2,6 +2,7 @@
  * Builds one server node: HTTP (Fastify) + Socket.IO on the same port, the room store (Redis or
  * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
  */
+import { Notes } from "./platform/notes.js";
 import { SecretBox, sealStoredSecrets } from "./platform/secret-box.js";
 import { ratingsOf, reliability } from "./db/profiles.js";
 import { RATING_BASE } from "./protocol/rating-display.js";
@@ -234,7 +235,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
   const invitations = new Invitations(db, limiter, blocks, clock);
   const follows = new Follows(db, clock);
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, adminToken: config.adminToken });
+  const notes = new Notes(db, clock);
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, notes, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 

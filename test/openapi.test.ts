@@ -174,6 +174,8 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/me/erase", "POST", "/api/me/erase", { password: 12345678 }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/sessions/end", "POST", "/api/sessions/end", { session: ["s"] }, acct.token, 404, "NO_SUCH_SESSION"],
       ["POST /api/me/invitations", "POST", "/api/me/invitations", { on: "no" }, acct.token, 400, "BAD_REQUEST"],
+      ["POST /api/note", "POST", "/api/note", { player: "p_x", text: "x".repeat(1001) }, acct.token, 400, "BAD_NOTE"],
+      ["POST /api/note", "POST", "/api/note", { player: ["p_x"], text: "x" }, acct.token, 404, "NO_SUCH_PLAYER"],
       ["POST /api/two-factor/setup", "POST", "/api/two-factor/setup", { password: 5 }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/two-factor/enable", "POST", "/api/two-factor/enable", { code: 123456 }, acct.token, 401, "BAD_TOTP"],
       ["POST /api/two-factor/disable", "POST", "/api/two-factor/disable", { password: "x", code: [1] }, acct.token, 401, "BAD_TOTP"],

@@ -17,6 +17,7 @@ import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
 import { blockButton } from "./blocks.js";
 import { followButton } from "./follows.js";
+import { noteSection } from "./notes.js";
 
 const PAGE = 20;
 
@@ -300,6 +301,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
           : "This account is closed. Its games stay in everyone's history; it is left off the leaderboards."}</p>`
       : nothing}
     ${e.versus && e.versus.other.id === p.player.id ? versusSection(s, e.versus) : nothing}
+    ${noteSection(s, { id: p.player.id, name: p.player.name })}
     ${p.ratings.length
       ? html`<div class="rating-cards">${p.ratings.map((r) => ratingCard(s, r))}</div>`
       : html`<p class="muted">No rated games yet: ratings come from ranked games between people.</p>`}

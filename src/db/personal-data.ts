@@ -8,7 +8,7 @@
  * ERASED_NAME, and their chat messages in those records emptied (the numbering of the others'
  * messages stays). Everything else hanging from the player goes in the same transaction: the
  * Player row, the account (its name is free again), sessions, ratings, daily attempts, reports they
- * made and reports against them, blocks and follows either way, leaves, and refunds they received. Refunds
+ * made and reports against them, blocks, follows and notes either way, leaves, and refunds they received. Refunds
  * given to others for games against them stay (the points are the others'), without the link.
  * Only the random player id is kept (ErasedPlayer): a game still in play when they left is
  * recorded without them (finished-games.ts asks `lockAndFindErased`), and a guest token naming it
@@ -87,7 +87,7 @@ async function erase(tx: Prisma.TransactionClient, playerId: string, at: Date, r
     SELECT count(*)::int AS n, coalesce(array_agg("id") FILTER (WHERE "finishedAt" > ${recentSince}), '{}') AS recent FROM c`;
   await tx.$executeRaw`DELETE FROM "DailyAttempt" WHERE "playerId" = ${playerId}`;
   // The rest cascades from the Player row (schema.prisma): account, sessions, ratings, reports,
-  // blocks and follows either way, leaves, refunds received; refunds caused lose their link only.
+  // blocks, follows and notes either way, leaves, refunds received; refunds caused lose their link only.
   await tx.$executeRaw`DELETE FROM "Player" WHERE "id" = ${playerId}`;
   return { erased: marked > 0, games: seats.n, chats: chats.n, recent: [...new Set([...seats.recent, ...chats.recent])].sort() };
 }
@@ -124,6 +124,8 @@ export interface PersonalData {
   blocks: Array<{ name: string; since: string }>;
   /** The accounts they follow. */
   follows: Array<{ name: string; since: string }>;
+  /** Their private notes on other players (what others wrote about them is the writers' own). */
+  notes: Array<{ about: string; text: string; updatedAt: string }>;
   leaves: Array<{ room: string; game: string; kind: string; at: string; forgiven: boolean }>;
   refundsReceived: Array<{ gameId: string; game: string; points: number; at: string }>;
 }
@@ -133,7 +135,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 /** Everything stored about `playerId` (see PersonalData), as of `now`. */
 export async function exportPersonalData(db: Database, playerId: string, now: Date): Promise<PersonalData> {
   const p = db.prisma;
-  const [player, account, sessions, ratings, seats, chat, daily, reports, blocks, follows, leaves, refunds] = await Promise.all([
+  const [player, account, sessions, ratings, seats, chat, daily, reports, blocks, follows, notes, leaves, refunds] = await Promise.all([
     p.player.findUnique({ where: { id: playerId }, select: { name: true, createdAt: true, lastSeenAt: true } }),
     p.account.findUnique({ where: { playerId }, select: { name: true, createdAt: true, updatedAt: true, closedAt: true, recoveryHash: true, totpSecret: true, invitations: true, silencedUntil: true, silencedReason: true, renamedAt: true, formerName: true } }),
     p.session.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, lastSeenAt: true, revokedAt: true, userAgent: true } }),
@@ -154,6 +156,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
     p.report.findMany({ where: { reporterId: playerId }, orderBy: { createdAt: "asc" }, select: { reason: true, text: true, roomId: true, createdAt: true, resolvedAt: true, target: { select: { name: true, account: { select: { name: true } } } } } }),
     p.block.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, blocked: { select: { name: true, account: { select: { name: true } } } } } }),
     p.follow.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, followed: { select: { name: true, account: { select: { name: true } } } } } }),
+    p.note.findMany({ where: { playerId }, orderBy: { updatedAt: "asc" }, select: { text: true, updatedAt: true, about: { select: { name: true, account: { select: { name: true } } } } } }),
     p.leave.findMany({ where: { playerId }, orderBy: { at: "asc" } }),
     p.ratingRefund.findMany({ where: { playerId }, orderBy: [{ at: "asc" }, { gameId: "asc" }] }),
   ]);
@@ -187,6 +190,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
     reportsMade: reports.map((r) => ({ reported: r.target.account?.name ?? r.target.name, reason: r.reason, text: r.text, room: r.roomId, createdAt: r.createdAt.toISOString(), resolved: r.resolvedAt !== null })),
     blocks: blocks.map((b) => ({ name: b.blocked.account?.name ?? b.blocked.name, since: b.createdAt.toISOString() })),
     follows: follows.map((f) => ({ name: f.followed.account?.name ?? f.followed.name, since: f.createdAt.toISOString() })),
+    notes: notes.map((n) => ({ about: n.about.account?.name ?? n.about.name, text: n.text, updatedAt: n.updatedAt.toISOString() })),
     leaves: leaves.map((l) => ({ room: l.roomId, game: l.gameType, kind: l.kind, at: l.at.toISOString(), forgiven: l.forgivenAt !== null })),
     refundsReceived: refunds.map((r) => ({ gameId: r.gameId, game: r.gameType, points: Math.round(r.mu * RATING_SCALE), at: r.at.toISOString() })),
   };

@@ -299,3 +299,6 @@ export interface DailyStatus {
   /** This player's ranked attempt today, if any. */
   attempt: { roomId: string; finished: boolean; score: number | null } | null;
 }
+
+/** The longest private note on a player, in characters (platform/notes.ts; the web client's field). */
+export const NOTE_MAX = 1000;

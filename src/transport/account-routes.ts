@@ -26,6 +26,7 @@ import type { PersonalDataService } from "../platform/personal-data.js";
 import { TOTP_MISMATCH, type TwoFactor } from "../platform/two-factor.js";
 import type { Invitations } from "../platform/invitations.js";
 import { MAX_FOLLOWS, type Follows } from "../platform/follows.js";
+import { MAX_NOTES, NOTE_MAX, type Notes } from "../platform/notes.js";
 
 /** /api/me lists the rating refunds received this long ago, at most. */
 export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
@@ -35,6 +36,7 @@ export interface AccountRouteDeps {
   twoFactor: TwoFactor;
   invitations: Invitations;
   follows: Follows;
+  notes: Notes;
   personalData: PersonalDataService;
   service: RoomService;
   quotas: HttpQuotas;
@@ -57,7 +59,7 @@ const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your 
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean; player: string };
 const totpCodeField = refusing(str("The six-digit code your authenticator app shows now."), "BAD_TOTP", TOTP_MISMATCH);
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
@@ -66,7 +68,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows, notes } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -354,6 +356,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     reportsMade: arrayOf(obj({ reported: str(), reason: str(), text: str(), room: nullable(str()), createdAt: iso("Made"), resolved: bool("The operators dealt with it.") })),
     blocks: arrayOf(obj({ name: str(), since: iso("Blocked") })),
     follows: arrayOf(obj({ name: str(), since: iso("Followed") })),
+    notes: arrayOf(obj({ about: str("The player noted."), text: str(), updatedAt: iso("Last written") }), "Your private notes on other players."),
     leaves: arrayOf(obj({ room: str(), game: str(), kind: str(), at: iso("Left"), forgiven: bool() })),
     refundsReceived: arrayOf(obj({ gameId: str(), game: str(), points: int(), at: iso("Given") })),
   });
@@ -473,6 +476,28 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     body: bodyOf({ name: blockName }),
     response: { 200: okReply({ id: str(), name: str(), unfollowed: bool() }), ...errors(400, 401, 403, 404, 413) },
   }, async (req, v) => follows.unfollow(v, req.body.name), { who: accountOf });
+
+  const noteShape = obj({ id: str("The player noted (player id)."), name: str(), profile: str("Their profile's path."), text: str(), at: num("Last written, epoch ms.") });
+
+  route("/api/notes", "GET", {
+    summary: "Your notes on players",
+    description: "Every private note you wrote about another player, newest first. Only you see them. Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({ notes: arrayOf(noteShape) }), ...errors(401, 403) },
+  }, async (_req, v) => ({ notes: await notes.list(v.player.id) }), { who: accountOf });
+
+  route("/api/note", "POST", {
+    summary: "Write a note on a player",
+    description: `Your private note about another player (a player id: accounts and guests alike), at most ${NOTE_MAX} characters; empty text deletes it (note: null). Only you see it, on their profile; they are not told. At most ${MAX_NOTES} notes. Needs an account.`,
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({
+      player: refusing(str("The player's id."), "NO_SUCH_PLAYER", "Name a player by their id."),
+      text: refusing({ type: "string", maxLength: NOTE_MAX, description: "The note; empty deletes it." }, "BAD_NOTE", `A note is text of at most ${NOTE_MAX} characters (empty deletes it).`),
+    }),
+    response: { 200: okReply({ note: nullable(noteShape) }), ...errors(400, 401, 403, 404, 413) },
+  }, async (req, v) => ({ note: await notes.write(v, req.body.player, req.body.text) }), { who: accountOf });
 
   route("/api/rename", "POST", {
     summary: "Rename your account",

@@ -16,6 +16,7 @@ import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import type { Invitations } from "../platform/invitations.js";
 import type { Follows } from "../platform/follows.js";
+import type { Notes } from "../platform/notes.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
@@ -60,6 +61,8 @@ export interface HttpDeps {
   invitations: Invitations;
   /** Following (platform/follows.ts). */
   follows: Follows;
+  /** Private notes on players (platform/notes.ts). */
+  notes: Notes;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */

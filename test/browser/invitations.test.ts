@@ -6,6 +6,7 @@
  * Following: a player follows another from their profile, sees them online in the account menu
  * and beside the room's invite form, and invites them with one click. A player seated nowhere
  * turns on notifications from the account menu and is notified of an invitation in a hidden tab.
+ * A private note on a followed player's profile is saved, kept across a reload, and deleted.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
@@ -86,7 +87,17 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await host.getByTestId("follow").click();
     await host.getByTestId("unfollow").waitFor();
     expect(await host.getByTestId("unfollow").textContent()).toBe("Following ✓");
-    expect(await axeViolations(host), "the profile with Following passes axe").toEqual([]);
+    // A private note on them: saved, still there after a reload, then deleted.
+    const note = host.getByTestId("note");
+    await note.getByLabel(/^Your note on FollowFriend/).fill("Met at the games night; plays fast.");
+    await note.getByTestId("note-save").click();
+    await expect.poll(() => note.getByTestId("note-status").textContent()).toBe("Saved.");
+    expect(await axeViolations(host), "the profile with Following and a note passes axe").toEqual([]);
+    await host.reload();
+    await expect.poll(() => host.getByTestId("note").getByLabel(/^Your note on FollowFriend/).inputValue()).toBe("Met at the games night; plays fast.");
+    await host.getByTestId("note-delete").click();
+    await expect.poll(() => host.getByTestId("note").getByTestId("note-status").textContent()).toBe("Note deleted.");
+    expect(await t.bazaar.db.prisma.note.count()).toBe(0);
     // The account menu lists them, online.
     await host.locator('details[data-testid="me"] > summary').click();
     await host.getByTestId("follows-list").locator("summary").click();
