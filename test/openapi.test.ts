@@ -149,6 +149,8 @@ describe("GET /api/openapi.json", () => {
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=0", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=1&limit=2", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?limit=2.5", undefined, undefined, 400, "BAD_LIMIT"],
+      ["GET /api/players/:name/games", "GET", "/api/players/Valda/games?game=chess", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/players/:name/games", "GET", `/api/players/Valda/games?with=${"n".repeat(81)}`, undefined, undefined, 404, "NOT_FOUND"],
       ["GET /api/finished/:id", "GET", "/api/finished/not%20a%20room", undefined, undefined, 400, "BAD_ROOM_ID"],
       ["GET /api/daily/:game/board", "GET", "/api/daily/aucteraden/board?day=yesterday", undefined, undefined, 400, "BAD_DAY"],
       ["GET /api/daily/:game/board", "GET", "/api/daily/aucteraden/board?limit=1001", undefined, undefined, 400, "BAD_LIMIT"],

@@ -4,7 +4,8 @@
  * player's side; places decide, a seat a bot finished for its player (ran out of time, resigned)
  * is behind every other, tied places are level; games with only one of them, or one of them a
  * bot's seat, do not count. Names in any case and id:<player id> both work; the same player twice
- * is SAME_PLAYER, an unknown one NOT_FOUND.
+ * is SAME_PLAYER, an unknown one NOT_FOUND. A profile's game list narrows to the games with another
+ * player (`with`) and to one game (`game`), page by page.
  */
 import { describe, expect, it } from "vitest";
 import { account } from "./support/accounts.js";
@@ -63,6 +64,25 @@ describe.each(backends())("two players' record against each other ($name)", (bac
     // Nobody in common: zeros.
     const fresh = await account(url, "Wynn");
     expect((await get("/api/players/Xan/versus/Wynn")).body).toMatchObject({ games: 0, ahead: 0, behind: 0, level: 0, byGame: [], recent: [] });
+
+    // A profile's game list, only the games with the other (and of one game), page by page.
+    const listed = async (path: string) => {
+      const ids: string[] = [];
+      let next: string | null = null;
+      do {
+        const r = await get(`${path}${path.includes("?") ? "&" : "?"}limit=2${next ? `&before=${encodeURIComponent(next)}` : ""}`);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        ids.push(...(r.body.games as Array<{ id: string }>).map((g) => g.id));
+        next = r.body.next;
+      } while (next);
+      return ids;
+    };
+    expect(await listed("/api/players/Xan/games?with=yew")).toEqual(["vs-5", "vs-4", "vs-3", "vs-2", "vs-1"]);
+    expect(await listed(`/api/players/Xan/games?with=id:${ids.y}&game=sorcerous-futures`)).toEqual(["vs-3"]);
+    expect(await listed("/api/players/Yew/games?game=goblin-teeth")).toEqual(["vs-7"]);
+    expect(await listed("/api/players/Xan/games?with=Zed")).toEqual(["vs-6", "vs-4", "vs-2", "vs-1"]);
+    expect((await get("/api/players/Xan/games?game=chess")).body.error.code).toBe("UNKNOWN_GAME");
+    expect((await get("/api/players/Xan/games?with=Nobody")).body.error.code).toBe("NOT_FOUND");
 
     expect(await get("/api/players/Xan/versus/xan")).toEqual({ status: 400, body: { ok: false, error: { code: "SAME_PLAYER", message: "Name two different players." } } });
     expect((await get("/api/players/Xan/versus/Nobody")).body.error.code).toBe("NOT_FOUND");

@@ -32,6 +32,18 @@ interface Loaded {
   loadingGames: boolean;
   /** The asker's record against this player (null: none to show: themselves, or not yet a recorded player). */
   versus: VersusReply | null;
+  /** The game list's filters: one game's only (""), only the games with the asker. */
+  game: string;
+  withMe: boolean;
+}
+
+/** The game list's address for `e`'s filters, from `before` (a cursor) when given. */
+function gamesUrl(key: string, e: Loaded, before?: string): string {
+  const q = [`limit=${PAGE}`];
+  if (e.game) q.push(`game=${encodeURIComponent(e.game)}`);
+  if (e.withMe && e.asker) q.push(`with=${encodeURIComponent(`id:${e.asker}`)}`);
+  if (before) q.push(`before=${encodeURIComponent(before)}`);
+  return `/api/players/${enc(key)}/games?${q.join("&")}`;
 }
 
 const cache = new Map<string, Loaded>();
@@ -56,12 +68,12 @@ function load(s: Store, key: string): void {
   if (inflight.has(key)) return;
   inflight.add(key);
   const asker = s.me?.id ?? "";
-  const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true, versus: null };
+  const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true, versus: null, game: "", withMe: false };
   entry.asker = asker;
   cache.set(key, entry);
   // You and them (any other player: a refusal, such as asking about yourself, shows nothing).
   const vs = asker ? getApi<VersusReply>(s, `/api/players/${enc(`id:${asker}`)}/versus/${enc(key)}`) : Promise.resolve(null);
-  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}`), vs]).then(([p, g, v]) => {
+  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, gamesUrl(key, entry)), vs]).then(([p, g, v]) => {
     inflight.delete(key);
     entry.versus = v?.ok ? v.body : null;
     entry.profile = p.ok ? p.body : null;
@@ -83,7 +95,9 @@ function loadOlder(s: Store, key: string, entry: Loaded): void {
   if (!entry.next || entry.loadingGames) return;
   entry.loadingGames = true;
   s.changed();
-  void getApi<GamesPageReply>(s, `/api/players/${enc(key)}/games?limit=${PAGE}&before=${encodeURIComponent(entry.next)}`).then((g) => {
+  const filters = `${entry.game}|${entry.withMe}`;
+  void getApi<GamesPageReply>(s, gamesUrl(key, entry, entry.next)).then((g) => {
+    if (`${entry.game}|${entry.withMe}` !== filters) return; // the filters changed meanwhile
     entry.loadingGames = false;
     if (g.ok) {
       const have = new Set(entry.games.map((x) => `${x.id}|${x.finishedAt}`));
@@ -230,11 +244,49 @@ function versusSection(s: Store, v: VersusReply): TemplateResult {
   </section>`;
 }
 
+/** The game list again from its first page, for new filters. */
+function filterGames(s: Store, key: string, e: Loaded, change: Partial<Pick<Loaded, "game" | "withMe">>): void {
+  Object.assign(e, change);
+  e.games = [];
+  e.next = null;
+  e.loadingGames = true;
+  e.gamesError = "";
+  s.changed();
+  const filters = `${e.game}|${e.withMe}`;
+  void getApi<GamesPageReply>(s, gamesUrl(key, e)).then((g) => {
+    if (`${e.game}|${e.withMe}` !== filters) return;
+    e.loadingGames = false;
+    if (g.ok) {
+      e.games = g.body.games;
+      e.next = g.body.next;
+    } else e.gamesError = g.error;
+    s.changed();
+  });
+}
+
 function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): TemplateResult {
+  const played = e.profile?.played ?? [];
+  const together = e.versus && e.versus.other.id === ownerId && e.versus.games > 0 ? e.versus : null;
+  const filtered = e.game !== "" || e.withMe;
   return html`<section class="panel profile-games" aria-labelledby="pg-h">
     <h2 class="panel-title" id="pg-h">Games <span class="muted small">newest first</span></h2>
+    ${played.length > 1 || together
+      ? html`<div class="games-filters small">
+          ${played.length > 1
+            ? html`<label for="pg-game">Game</label>
+              <select id="pg-game" data-testid="games-game" @change=${(ev: Event) => filterGames(s, key, e, { game: (ev.target as HTMLSelectElement).value })}>
+                <option value="" ?selected=${e.game === ""}>All games</option>
+                ${played.map((x) => html`<option value=${x.game} ?selected=${e.game === x.game}>${s.gameName(x.game)}</option>`)}
+              </select>`
+            : nothing}
+          ${together
+            ? html`<label class="notify-toggle"><input type="checkbox" data-testid="games-with-me" .checked=${e.withMe}
+                @change=${(ev: Event) => filterGames(s, key, e, { withMe: (ev.target as HTMLInputElement).checked })} /> Only games with you</label>`
+            : nothing}
+        </div>`
+      : nothing}
     ${e.games.length === 0 && !e.loadingGames
-      ? html`<p class="muted empty">${e.gamesError || "No finished games yet."}</p>`
+      ? html`<p class="muted empty">${e.gamesError || (filtered ? "No finished games of that kind." : "No finished games yet.")}</p>`
       : scrollTable("Finished games, newest first", html`<table class="results game-list" data-testid="game-list">
           <caption class="sr-only">Finished games, newest first</caption>
           <thead><tr><th scope="col">Finished</th><th scope="col">Game</th><th scope="col">Players (place, score)</th><th scope="col">Result</th><th scope="col">Rating</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>

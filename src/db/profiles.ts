@@ -235,12 +235,21 @@ export interface PlayerGameRow {
  * A page of the finished games a player sat in, newest first (finishedAt, then md5 of the id),
  * strictly after `before`; `limit` + 1 are read to know whether another page follows.
  */
-export async function playerGames(db: Database, playerId: string, before: GamesCursor | null, limit: number): Promise<{ rows: PlayerGameRow[]; more: boolean }> {
+export async function playerGames(
+  db: Database,
+  playerId: string,
+  before: GamesCursor | null,
+  limit: number,
+  only: { game?: string; with?: string } = {},
+): Promise<{ rows: PlayerGameRow[]; more: boolean }> {
   const after = before ? Prisma.sql`AND (g."finishedAt", md5(g."id")) < (${before.at}, ${before.key})` : Prisma.empty;
+  // Only one game type; only games with another player (a person's seat, not a bot's).
+  const ofGame = only.game ? Prisma.sql`AND g."gameType" = ${only.game}` : Prisma.empty;
+  const withOther = only.with ? Prisma.sql`AND EXISTS (SELECT 1 FROM "GameSeat" o WHERE o."gameId" = g."id" AND o."playerId" = ${only.with} AND NOT o."isBot")` : Prisma.empty;
   const games = await db.prisma.$queryRaw<Array<{ id: string; gameType: string; finishedAt: Date; ranked: boolean; daily: string | null; key: string }>>`
     SELECT g."id", g."gameType", g."finishedAt", g."ranked", g."daily", md5(g."id") AS "key"
     FROM "Game" g
-    WHERE EXISTS (SELECT 1 FROM "GameSeat" s WHERE s."gameId" = g."id" AND s."playerId" = ${playerId}) ${after}
+    WHERE EXISTS (SELECT 1 FROM "GameSeat" s WHERE s."gameId" = g."id" AND s."playerId" = ${playerId}) ${ofGame} ${withOther} ${after}
     ORDER BY g."finishedAt" DESC, md5(g."id") DESC
     LIMIT ${limit + 1}`;
   const more = games.length > limit;

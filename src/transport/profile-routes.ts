@@ -14,7 +14,7 @@ import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
-import { arrayOf, bool, errors, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { arrayOf, bool, errors, gameParam, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 
 export interface ProfileDeps {
@@ -107,10 +107,10 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     return { ok: true, player: side(p), other: side(o), ...(await versus(db, p.id, o.id)) };
   });
 
-  app.get<{ Params: { name: string }; Querystring: { before?: string; limit: number } }>("/api/players/:name/games", {
+  app.get<{ Params: { name: string }; Querystring: { before?: string; limit: number; game?: string; with?: string } }>("/api/players/:name/games", {
     schema: routeDoc({
       summary: "A player's finished games, a page at a time",
-      description: "Newest first. `next` is null on the last page, else pass it as `before`. A game on today's daily deal has id null for whoever may not know that deal yet (the token is optional).",
+      description: "Newest first. `next` is null on the last page, else pass it as `before` (with the same `game` and `with`). `game`: one game's only; `with`: only games another player sat in too. A game on today's daily deal has id null for whoever may not know that deal yet (the token is optional).",
       tags: ["profiles"],
       bearer: true,
       params: nameParam,
@@ -118,8 +118,10 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
         {
           before: refusing(str("The `next` of the previous page (else BAD_CURSOR)."), "BAD_CURSOR", BAD_CURSOR_MESSAGE),
           limit: limitQuery(GAMES_PAGE_MAX, GAMES_PAGE_DEFAULT),
+          game: (gameParam as { properties: { game: Record<string, unknown> } }).properties.game,
+          with: { ...nameSchema, description: "Only games with this player too (a person's seat): an account's name, or id:<player id>." },
         },
-        { optional: ["before", "limit"] },
+        { optional: ["before", "limit", "game", "with"] },
       ),
       response: {
         200: okReply({
@@ -143,7 +145,8 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       if (!before) throw err("BAD_CURSOR", BAD_CURSOR_MESSAGE);
     }
     const p = await owner(db, req.params.name, deps.now());
-    const { rows, more } = await playerGames(db, p.id, before, limit);
+    const other = req.query.with === undefined || req.query.with === "" ? null : await owner(db, req.query.with, deps.now());
+    const { rows, more } = await playerGames(db, p.id, before, limit, { ...(req.query.game ? { game: req.query.game } : {}), ...(other ? { with: other.id } : {}) });
     // Today's daily deal: listed with its score, but its id (the way to its record and room) only
     // for who may know that deal (sat in it, or has finished their own attempt at it).
     const knows = new Map<string, boolean>();

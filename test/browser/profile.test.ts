@@ -2,7 +2,8 @@
  * Profiles and leaderboards in a real browser. Finished games are seeded through the real
  * recording function (recordFinishedGame, as a finished room is written), then: /player/<name>
  * (any case) shows each game's rating as one number with its chart (one point per rated game),
- * the game list pages with "Show older games" (no duplicates) and links every game to its replay;
+ * the game list pages with "Show older games" (no duplicates), narrows to one game, and links every
+ * game to its replay;
  * /leaderboards has a tab per game, ranks settled ratings and lists provisional ones unranked,
  * links names to profiles, and shows a daily game's boards.
  */
@@ -131,6 +132,13 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     const stored = await bazaar.db.prisma.gameSeat.findFirst({ where: { gameId: (await newestRanked.getAttribute("data-game-id"))!, playerId: ann.id } });
     const c = displayedChange({ mu: stored!.muBefore!, sigma: stored!.sigmaBefore! }, { mu: stored!.muAfter!, sigma: stored!.sigmaAfter! });
     expect(shown.replace(/\s+/g, " ").trim()).toBe(`${c.before}${c.beforeProvisional ? "?" : ""} → ${c.after}${c.afterProvisional ? "?" : ""}`);
+    // One game's only: the three Sorcerous Futures games; then all again, from the first page.
+    await page.getByLabel("Game", { exact: true }).selectOption("sorcerous-futures");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-game")))).toEqual(["sorcerous-futures", "sorcerous-futures", "sorcerous-futures"]);
+    await page.getByTestId("games-end").waitFor();
+    await page.getByLabel("Game", { exact: true }).selectOption("");
+    await expect.poll(() => rows.count()).toBe(20);
     await page.getByTestId("replay-link").first().click();
     await page.waitForURL(`${url}/game/${ids[0]}`);
 
