@@ -152,6 +152,33 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect(await srv.server.queue.status(g.player.id)).toBeNull();
   });
 
+  it("a ranked player who asks for players who finish their games is never seated with one who left too many", async () => {
+    const [rue, lev, sam] = await players(srv.server.url, ["Rue", "Lev", "Sam"]);
+    open.push(rue!.client, lev!.client, sam!.client);
+    // Lev never moved in his one ranked game (an old leave: no pause), so he left 1 of 1.
+    await srv.db.prisma.leave.create({ data: { roomId: "lev-called-off", playerId: lev!.id, gameType: "goblin-teeth", kind: "no-show", at: new Date(clock.t - 30 * 86_400_000) } });
+    const pool = { game: "goblin-teeth", seats: 2, ranked: true };
+    expect((await rue!.client.call("queue:join", { ...pool, ranked: false, reliableOnly: true })).error?.code).toBe("BAD_RELIABLE_ONLY");
+    expect((await rue!.client.call("queue:join", { ...pool, reliableOnly: "yes" })).error?.code).toBe("BAD_RELIABLE_ONLY");
+    expect((await rue!.client.call("queue:join", { ...pool, reliableOnly: true })).ok).toBe(true);
+    clock.t += 1;
+    expect((await lev!.client.call("queue:join", pool)).ok).toBe(true);
+    clock.t += 1000;
+    expect((await srv.server.queue.tick()).proposed).toHaveLength(0); // Rue and Lev: never
+    clock.t += 1;
+    expect((await sam!.client.call("queue:join", pool)).ok).toBe(true);
+    clock.t += 1000;
+    const round = await srv.server.queue.tick();
+    expect(round.proposed).toHaveLength(1);
+    expect(round.proposed[0]!.players.map((e) => e.playerId).sort()).toEqual([rue!.id, sam!.id].sort());
+    // Lev still waits, first in line now.
+    expect(((await lev!.client.call("queue:status")).status as WireQueueStatus).queued?.place).toBe(1);
+    // Clear up: the table declined, Lev out, and the round that reports it run.
+    for (const p of [rue, sam, lev]) expect((await p!.client.call("queue:leave")).ok).toBe(true);
+    clock.t += 1000;
+    await srv.server.queue.tick();
+  });
+
   it("drops a player who does not accept in time; the others are back in the queue at their places", async () => {
     const four = await players(srv.server.url, ["Fay", "Gus", "Hal", "Ida"]);
     open.push(...four.map((p) => p.client));

@@ -108,7 +108,7 @@ function needsAccount(s: Store): TemplateResult {
 // ---- the lobby panel ----------------------------------------------------------------------
 
 /** `picked`: ranked or casual as chosen (null: ranked for an account, casual for a guest). */
-const form = { game: "", seats: 0 as number | "any", clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, error: "", busy: false };
+const form = { game: "", seats: 0 as number | "any", clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, reliableOnly: false, error: "", busy: false };
 
 function chosenGame(s: Store): GameInfo | undefined {
   const games = queueGames(s);
@@ -158,6 +158,7 @@ function joinForm(s: Store): TemplateResult {
     s.changed();
     const req: Record<string, unknown> = { game: g.id, seats: form.seats, clock: form.clock, ranked: form.ranked };
     if (!form.ranked && form.botsAfterMs !== null) req.botsAfterMs = form.botsAfterMs;
+    if (form.ranked && form.reliableOnly) req.reliableOnly = true;
     form.error = (await s.queueRequest("queue:join", req)) ?? "";
     form.busy = false;
     s.changed();
@@ -198,11 +199,12 @@ function joinForm(s: Store): TemplateResult {
             }}>
               ${BOT_WAITS.map((b) => html`<option value=${b.ms === null ? "off" : b.ms} ?selected=${b.ms === form.botsAfterMs}>${b.label}</option>`)}
             </select></label>`
-        : nothing}
+        : html`<label class="qp-field qp-reliable"><input type="checkbox" data-testid="qp-reliable" .checked=${form.reliableOnly} ?disabled=${!canPlay || !account}
+            @change=${(e: Event) => upd({ reliableOnly: (e.target as HTMLInputElement).checked })} /> Only players who finish their games</label>`}
     </div>
     ${canPlay && !account ? needsAccount(s) : nothing}
     ${g ? html`<p class="muted small qp-hint">${g.clocks.find((c) => c.id === form.clock)?.label ?? ""}.
-      ${form.ranked ? "Ranked: the result changes your rating." : form.botsAfterMs !== null ? `Casual: if no table forms within ${BOT_WAITS.find((b) => b.ms === form.botsAfterMs)?.label}, bots take the empty seats.` : "Casual: no ratings change."}</p>` : nothing}
+      ${form.ranked ? `Ranked: the result changes your rating.${form.reliableOnly ? " Nobody who left more than 1 in 10 of their latest ranked games sits with you (it may take longer)." : ""}` : form.botsAfterMs !== null ? `Casual: if no table forms within ${BOT_WAITS.find((b) => b.ms === form.botsAfterMs)?.label}, bots take the empty seats.` : "Casual: no ratings change."}</p>` : nothing}
     ${form.error ? html`<p class="form-error" role="alert" data-testid="qp-error">${form.error}</p>` : nothing}
     <div class="qp-go">
       <button class="btn primary qp-button" data-testid="quick-play" ?disabled=${!canPlay || form.busy || !g || pending}>Quick play</button>

@@ -73,6 +73,18 @@ describe("formTables", () => {
     }
   });
 
+  it("never seats a player who asked for players who finish their games with one who left too many", () => {
+    const picky = (x: Waiting): Waiting => ({ ...x, reliableOnly: true });
+    const leaver = (x: Waiting): Waiting => ({ ...x, unreliable: true });
+    expect(compatible(picky(w("ann", 1500, 0)), leaver(w("bob", 1500, 0)), T0)).toBe(false);
+    expect(compatible(leaver(w("bob", 1500, 0)), picky(w("ann", 1500, 0)), T0)).toBe(false);
+    expect(compatible(picky(w("ann", 1500, 0)), picky(w("cat", 1500, 0)), T0)).toBe(true);
+    expect(compatible(w("dan", 1500, 0), leaver(w("bob", 1500, 0)), T0)).toBe(true);
+    // Oldest first: Ann would take Bob, but he left too many; Cat sits with her, Bob waits for Dan.
+    const four = [picky(w("ann", 1500, 4)), leaver(w("bob", 1500, 3)), w("cat", 1500, 2), w("dan", 1500, 1)];
+    expect(ids(formTables(four, T0, 2)).map((t) => [...t].sort())).toEqual([["ann", "cat"], ["bob", "dan"]]);
+  });
+
   it("never seats two players one of whom blocks the other, in either direction, bot tables included", () => {
     const avoid = (x: Waiting, ...who: string[]): Waiting => ({ ...x, avoid: who });
     // Five at one rating for four seats: Ann blocks Bob, so the table is the other four and Bob waits.

@@ -106,6 +106,10 @@ export interface Waiting {
   botsAfterMs?: number | null;
   /** Players this one must not share a table with (they block them, or are blocked by them: blocks.ts). */
   avoid?: readonly string[];
+  /** Ranked only: this player left more than 1 in 10 of their latest ranked games (reliability.ts); absent: not. */
+  unreliable?: true;
+  /** Ranked only: this player plays only with players who finish their games (none `unreliable`). */
+  reliableOnly?: true;
 }
 
 export interface Table<W extends Waiting = Waiting> {
@@ -115,9 +119,13 @@ export interface Table<W extends Waiting = Waiting> {
   bots: number;
 }
 
-/** Whether two players may share a table at `now`: neither avoids the other, and their ratings are close enough. */
+/**
+ * Whether two players may share a table at `now`: neither avoids the other, neither asked for
+ * players who finish their games while the other left too many, and their ratings are close enough.
+ */
 export function compatible(a: Waiting, b: Waiting, now: number): boolean {
   if (a.avoid?.includes(b.playerId) || b.avoid?.includes(a.playerId)) return false;
+  if ((a.reliableOnly && b.unreliable) || (b.reliableOnly && a.unreliable)) return false;
   const w = Math.min(ratingWindow(now - a.joinedAt), ratingWindow(now - b.joinedAt));
   return Math.abs(a.rating - b.rating) <= w;
 }

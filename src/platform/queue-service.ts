@@ -28,6 +28,7 @@
  * Hooks may return promises: the service awaits them (tick's and accept's results are complete
  * once the hooks have run); a hook must not throw (the socket layer logs its own failures).
  */
+import { parseReliableOnly } from "./reliability.js";
 import { randomBytes } from "node:crypto";
 import { findGame } from "../games/registry.js";
 import { parseClock, NO_CLOCK } from "./clocks.js";
@@ -61,6 +62,8 @@ export interface QueueRequest {
   ranked?: unknown;
   /** Casual only: fill empty seats with bots after this wait (ms); absent or null: never. */
   botsAfterMs?: unknown;
+  /** Ranked only: seated only with players who finish their games (reliability.ts). */
+  reliableOnly?: unknown;
 }
 
 /** Why a pending match failed: someone declined (or left the queue), or the accept time ran out. */
@@ -182,11 +185,15 @@ export class QueueService {
     this.newId = opts.newId ?? (() => `m_${randomBytes(9).toString("base64url")}`);
   }
 
-  /** Queues a player; their rating for that game is the caller's (null: unrated), and whom they must not be seated with (blocks.ts). */
-  async join(player: QueuePlayer, input: QueueRequest, rating: { mu: number; sigma: number } | null, avoid: readonly string[] = []): Promise<QueueStatus> {
+  /**
+   * Queues a player; their rating for that game is the caller's (null: unrated), whom they must not
+   * be seated with (blocks.ts), and whether they left too many ranked games (reliability.ts).
+   */
+  async join(player: QueuePlayer, input: QueueRequest, rating: { mu: number; sigma: number } | null, avoid: readonly string[] = [], unreliable = false): Promise<QueueStatus> {
     this.live();
     checkId(player?.id, "Player id");
     const { pool, botsAfterMs } = parseQueueRequest(player, input);
+    const reliableOnly = parseReliableOnly(input.reliableOnly, pool.mode === "ranked");
     const now = this.opts.now();
     const entry: QueueEntry = {
       playerId: player.id,
@@ -197,6 +204,8 @@ export class QueueService {
       botsAfterMs,
       account: player.account,
       ...(avoid.length > 0 ? { avoid: [...avoid] } : {}),
+      ...(unreliable && pool.mode === "ranked" ? { unreliable: true as const } : {}),
+      ...(reliableOnly ? { reliableOnly: true as const } : {}),
     };
     await this.store.join(entry, now + this.leaseMs);
     this.local.add(player.id);

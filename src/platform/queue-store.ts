@@ -59,6 +59,10 @@ export interface QueueEntry {
   account: boolean;
   /** Players they must not be seated with (blocks.ts), as of joining; absent: none. */
   avoid?: string[];
+  /** Ranked only: they left more than 1 in 10 of their latest ranked games, as of joining (reliability.ts). */
+  unreliable?: true;
+  /** Ranked only: they play only with players who finish their games. */
+  reliableOnly?: true;
 }
 
 export interface PendingMatch {

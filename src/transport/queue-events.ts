@@ -19,6 +19,8 @@ import type { Logger } from "../logger.js";
 import type { Database } from "../db/client.js";
 import type { Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
+import { isReliable } from "../platform/reliability.js";
+import { reliability } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import { parsePoolKey, ratingWindow, tableSeats, type PoolSpec } from "../platform/matchmaking.js";
@@ -109,6 +111,16 @@ async function avoidOf(blocks: Blocks, playerId: string, log: Logger): Promise<s
   } catch (e) {
     log.warn({ err: e, player: playerId }, "could not read blocks for quick play; queued without them");
     return [];
+  }
+}
+
+/** Whether an account left too many ranked games for the tables of players who finish theirs (reliability.ts); not when the database cannot be read. */
+async function unreliable(db: Database, playerId: string, log: Logger): Promise<boolean> {
+  try {
+    return !isReliable(await reliability(db, playerId));
+  } catch (e) {
+    log.warn({ err: e, player: playerId }, "could not read a player's reliability for quick play; queued as reliable");
+    return false;
   }
 }
 
@@ -263,13 +275,15 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
     "queue:join": async (socket: Socket, p: Payload) => {
       const player = requirePlayer(socket);
       const qp = { id: player.id, name: player.name, account: player.account === true };
-      const request = { game: p.game, seats: p.seats, clock: p.clock, ranked: p.ranked, botsAfterMs: p.botsAfterMs };
+      const request = { game: p.game, seats: p.seats, clock: p.clock, ranked: p.ranked, botsAfterMs: p.botsAfterMs, reliableOnly: p.reliableOnly };
       const { pool } = parseQueueRequest(qp, request);
       if (pool.mode === "ranked") await mayPlayRanked(deps.leaves, qp, log);
       const rating = await ratingOf(db, player.id, pool.game, log);
       // Read at joining; a block or unblock made while queued updates the entry (server.ts, Blocks).
       const avoid = qp.account && deps.blocks ? await avoidOf(deps.blocks, player.id, log) : [];
-      await queue.join(qp, request, rating, avoid);
+      // Ranked: whether they left too many ranked games for those who play only with players who finish theirs.
+      const left = pool.mode === "ranked" && qp.account ? await unreliable(db, player.id, log) : false;
+      await queue.join(qp, request, rating, avoid, left);
       return changed(player.id);
     },
 

@@ -178,6 +178,17 @@ describe.skipIf(!available)("quick play in chromium", () => {
     const quillRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Quill!, gameType: "goblin-market" } } });
     const rookRating = await bazaar.db.prisma.rating.findUniqueOrThrow({ where: { playerId_gameType: { playerId: ids.Rook!, gameType: "goblin-market" } } });
 
+    // Ranked offers "Only players who finish their games", with what it means (not chosen here:
+    // Rook left one of his two, so a table with him would never form; test/quick-play.test.ts).
+    const quill = byName.Quill!;
+    await quill.getByTestId("qp-reliable").check();
+    await expect.poll(() => quill.locator(".qp-hint").textContent()).toContain("Nobody who left more than 1 in 10 of their latest ranked games sits with you");
+    expect(await axeViolations(quill), "the quick play form with its choice passes axe").toEqual([]);
+    await quill.getByTestId("qp-reliable").uncheck();
+    await quill.getByTestId("qp-casual").check();
+    expect(await quill.getByTestId("qp-reliable").count()).toBe(0); // casual: not offered
+    await quill.getByTestId("qp-ranked").check();
+
     // The first three queue and wait; each sees their place.
     for (const [i, name] of names.slice(0, 3).entries()) {
       const page = byName[name]!;
