@@ -98,6 +98,36 @@ describe("rooms over the protocol", () => {
     expect((await a.call("room:start", { roomId })).error!.code).toBe("NOT_HOST");
   });
 
+  it("lets the host remove a player before the start: the seat is free, the player told and kept out", async () => {
+    const [host, kim, lou] = [await client("Hana"), await client("Kim"), await client("Lou")];
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect((await kim.call("room:join", { roomId })).ok).toBe(true);
+    expect((await lou.call("room:join", { roomId })).ok).toBe(true);
+    const code = async (c: TestClient, p: unknown) => (await c.call("room:remove", p)).error?.code;
+    expect(await code(kim, { roomId, seat: 2 })).toBe("NOT_HOST");
+    expect(await code(host, { roomId, seat: 0 })).toBe("BAD_SEAT");
+    expect(await code(host, { roomId, seat: 7 })).toBe("BAD_SEAT");
+    expect(await code(host, { roomId, seat: "1" })).toBe("BAD_SEAT");
+    expect(await code(host, { roomId: "nope!", seat: 1 })).toBe("BAD_ROOM_ID");
+
+    const removed = await host.call("room:remove", { roomId, seat: 1 });
+    expect(removed.ok, JSON.stringify(removed)).toBe(true);
+    expect((removed.state as { seats: Array<{ playerId: string | null }> }).seats.map((x) => x.playerId === null)).toEqual([false, true, false]);
+    // Told on their own devices; their page now watches as a spectator; they may not sit again.
+    await until(() => kim.received.find(([e]) => e === "room:removed"), "Kim told");
+    expect(kim.received.find(([e]) => e === "room:removed")![1]).toEqual({ roomId, by: "Hana" });
+    await until(() => kim.rooms.get(roomId)?.state.seat === null || undefined, "Kim's view as a spectator");
+    expect(lou.received.some(([e]) => e === "room:removed")).toBe(false);
+    expect(await code(host, { roomId, seat: 1 })).toBe("NOT_SEATED");
+    const again = await kim.call("room:join", { roomId });
+    expect(again.error).toEqual({ code: "REMOVED_FROM_ROOM", message: "The host removed you from this table; you may watch it, or find another." });
+    // Someone else takes the seat; once started, nobody can be removed.
+    const max = await client("Max");
+    expect((await max.call("room:join", { roomId })).ok).toBe(true);
+    expect((await host.call("room:start", { roomId })).ok).toBe(true);
+    expect(await code(host, { roomId, seat: 2 })).toBe("ROOM_NOT_OPEN");
+  });
+
   it("fills seats with bots that play legal moves to the end (casual, recorded, unrated)", async () => {
     const me = await client("Solo");
     expect((await me.call("room:create", { game: "goblin-market", seats: 4, ranked: true, bots: 1 })).error!.code).toBe("RANKED_NO_BOTS");

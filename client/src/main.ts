@@ -650,6 +650,10 @@ function waitingRoom(room: RoomView): TemplateResult {
             ${away ? html`<span class="tag away-tag">away</span>` : nothing}
             <span class="seat-no muted small">Seat ${i + 1}</span>
             ${!filled && me && mySeat === null ? html`<button class="btn small primary" @click=${() => void s.join(room.roomId, i)}>Sit here</button>` : nothing}
+            ${isHost && seat.playerId && seat.playerId !== me?.id && !seat.bot
+              ? html`<button class="btn small ghost" data-testid="remove-player" aria-label=${`Remove ${seatName(room, i)} from this table`}
+                  @click=${() => { if (confirm(`Remove ${seatName(room, i)} from this table? They may not sit here again.`)) void s.removePlayer(room.roomId, i); }}>Remove</button>`
+              : nothing}
           </li>`;
         })}
       </ol>

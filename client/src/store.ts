@@ -12,7 +12,7 @@ import { deviceName } from "../../src/protocol/devices.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
-import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
+import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import { absorbInvitation } from "./invitations.js";
 import { showNotification, startNotifier } from "./notifications.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
@@ -275,6 +275,12 @@ export class Store {
     s.on("account:login", (p: { userAgent: string | null }) =>
       this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
     s.on("room:invited", (p: RoomInvited) => absorbInvitation(this, p));
+    // The host removed this player from an open room's seat: their page now shows it as a spectator.
+    s.on("room:removed", (p: RoomRemoved) => {
+      if (typeof p?.roomId !== "string") return;
+      this.toast(`${p.by} removed you from their table; you may watch it, or find another.`, "info");
+      if (this.mine) void this.refreshMine();
+    });
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
     s.on("queue:counts", (p: { counts: QueueCount[] }) => {
       if (Array.isArray(p?.counts)) this.queueCounts = p.counts;
@@ -733,6 +739,13 @@ export class Store {
     if (!ack.ok) return this.toast(friendly(ack.error));
     this.keep(ack.state, ack.connected);
     this.toast("You left your seat; you are watching now.", "info");
+  }
+
+  /** The host removes the player in `seat` of an open room (they may not sit in it again). */
+  async removePlayer(roomId: string, seat: number): Promise<void> {
+    const ack = await this.request<{ state: RoomView; connected: string[] }>("room:remove", { roomId, seat });
+    if (!ack.ok) return this.toast(friendly(ack.error));
+    this.keep(ack.state, ack.connected);
   }
 
   async startGame(roomId: string): Promise<void> {

@@ -19,6 +19,7 @@ import {
   timeOut,
   createRoom,
   joinRoom,
+  removeFromRoom,
   leaveRoom,
   logLength,
   markPersisted,
@@ -419,6 +420,17 @@ export class RoomService {
 
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
     return (await this.mutate(checkRoomId(id), (r) => joinRoom(r, player, seat, this.now()))).room;
+  }
+
+  /** The host removes the player in `seat` of an open room (room.ts removeFromRoom); returns who it was. */
+  async remove(id: unknown, host: Player, seat: unknown): Promise<{ room: Room; removed: string }> {
+    let removed = "";
+    const { room } = await this.mutate(checkRoomId(id), (r) => {
+      const out = removeFromRoom(r, host, seat, this.now());
+      removed = out.removed;
+      return out.room;
+    });
+    return { room, removed };
   }
 
   async leave(id: unknown, player: Player): Promise<Room> {

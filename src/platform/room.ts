@@ -83,6 +83,8 @@ export interface Room {
   ratingRange?: RatingRange;
   /** A ranked room kept for players who play their games out (reliability.ts). Absent: anyone. */
   reliableOnly?: true;
+  /** Players its host removed from a seat before the start (removeFromRoom): they may not sit again. */
+  removed?: string[];
   /** The room's clock (absent or null: none). */
   clock?: ClockSetting | null;
   /** How its bots play (absent: "strong"); they also play seats whose players timed out or resigned. */
@@ -334,6 +336,7 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
   const existing = seatOf(room, player.id);
   if (existing !== null) throw err("ALREADY_SEATED", `You already sit in seat ${existing + 1} of this room.`);
   if (room.ranked && !player.account) throw accountRequired();
+  if (room.removed?.includes(player.id)) throw err("REMOVED_FROM_ROOM", "The host removed you from this table; you may watch it, or find another.");
   if (nameAtTable(room, player.id, player.name)) {
     throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
   }
@@ -428,6 +431,30 @@ export function leaveRoom(room: Room, player: Player, now: number): Room {
   // A new host: whether the old one was away says nothing of them.
   const { hostAwaySince: _a, hostSeenAt: _s, ...rest } = room;
   return bump(rest, now, { seats, hostId: humans[0]!.playerId! });
+}
+
+/** The most players a room remembers removing (the oldest forgotten first). */
+export const REMOVED_KEPT = 20;
+
+/**
+ * The host of an open room removes the player in `seat` (Board Game Arena's "expel"): a stranger who
+ * sat down and went quiet, or one the host does not want; the seat is free again, and that player
+ * may not sit in this room again (REMOVED_FROM_ROOM). Only before the start; not the host's own
+ * seat (they leave instead). Returns the room and who was removed.
+ */
+export function removeFromRoom(room: Room, host: Player, seat: unknown, now: number): { room: Room; removed: string } {
+  requireOpen(room);
+  if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may remove a player.");
+  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
+    throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
+  }
+  const s = room.seats[seat]!;
+  if (s.bot || s.playerId === null) throw err("NOT_SEATED", "Nobody sits in that seat.");
+  if (s.playerId === host.id) throw err("BAD_SEAT", "That is your own seat: leave the room instead.");
+  const removed = s.playerId;
+  const seats = room.seats.map((x, i) => (i === seat ? { playerId: null, name: null, bot: false } : x));
+  const reserved = room.reserved?.map((r, i) => (i === seat ? null : r));
+  return { room: bump(room, now, { seats, ...(reserved ? { reserved } : {}), removed: [...(room.removed ?? []), removed].slice(-REMOVED_KEPT) }), removed };
 }
 
 export function startRoom(room: Room, player: Player, seed: string, now: number): Room {

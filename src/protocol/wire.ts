@@ -302,3 +302,10 @@ export interface DailyStatus {
 
 /** The longest private note on a player, in characters (platform/notes.ts; the web client's field). */
 export const NOTE_MAX = 1000;
+
+/** Pushed as `room:removed` to every device of a player the host removed from an open room's seat. */
+export interface RoomRemoved {
+  roomId: string;
+  /** The host's name. */
+  by: string;
+}

@@ -26,7 +26,7 @@ import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import { PROTOCOL_VERSION, type GameInfo, type TurnYours, type YourRoom } from "../protocol/wire.js";
+import { PROTOCOL_VERSION, type GameInfo, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
@@ -508,6 +508,16 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       }
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
+      return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    "room:remove": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const { room, removed } = await service.remove(p.roomId, player, p.seat);
+      reseat(room, removed, false);
+      // The player removed is told on every device (their page shows the room, now as a spectator).
+      const told: RoomRemoved = { roomId: room.id, by: player.name };
+      io.to(ch.player(removed)).emit("room:removed", told);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
 

@@ -6,7 +6,8 @@
  * Following: a player follows another from their profile, sees them online in the account menu
  * and beside the room's invite form, and invites them with one click. A player seated nowhere
  * turns on notifications from the account menu and is notified of an invitation in a hidden tab.
- * A private note on a followed player's profile is saved, kept across a reload, and deleted.
+ * A private note on a followed player's profile is saved, kept across a reload, and deleted. The
+ * host removes a seated player, who is told and may not sit again.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
@@ -63,6 +64,17 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await friend.waitForURL(new RegExp(`/room/${roomId}$`));
     await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", "InviteFriend", null]);
     expect(await friend.getByTestId("invitation-card").count()).toBe(0);
+
+    // The host removes the friend from the table (after a confirmation): the seat is free, the
+    // friend is told and watches now; sitting again is refused in the server's words.
+    host.once("dialog", (d) => void d.accept());
+    await host.locator('.wait-seat[data-seat="1"]').getByTestId("remove-player").click();
+    await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", null, null]);
+    await friend.getByTestId("toast").filter({ hasText: "InviteHost removed you from their table; you may watch it, or find another." }).waitFor();
+    expect(await axeViolations(host), "the waiting room with Remove buttons passes axe").toEqual([]);
+    await friend.evaluate(`document.querySelector('details[data-testid="me"]').open = false`); // the account menu, open since the switch
+    await friend.locator('.wait-seat[data-seat="2"]').getByRole("button", { name: "Sit here" }).click();
+    await friend.getByTestId("toast").filter({ hasText: "The host removed you from this table; you may watch it, or find another." }).waitFor();
     await guestPage.context.close();
   });
 
