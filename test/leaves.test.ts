@@ -130,6 +130,7 @@ describe.each(backends())("leaving ranked games ($name)", (backend) => {
     const out: string[] = [];
     expect(await adminMain(["show", "Cal"], { ADMIN_TOKEN: ADMIN, ADMIN_URL: url }, (l) => out.push(l), (l) => out.push(l))).toBe(0);
     expect(out.join("\n")).toContain("ranked games left: 2; ranked play PAUSED until");
+    expect(out.join("\n")).toContain("plays ranked games out: left 2 of its latest 2");
     expect(out.join("\n")).toMatch(/never moved +goblin-market {2}room /);
     expect(out.join("\n")).toMatch(/ran out of time {2}goblin-market {2}room /);
 

@@ -16,6 +16,8 @@
  * player may have one open report per account (ALREADY_REPORTED) and make REPORT_LIMITS a day.
  * Reports are for the operators only: nobody else, the reported player included, is told of them.
  */
+import { reliability } from "../db/profiles.js";
+import type { Reliability } from "../protocol/profiles.js";
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { AppError, err } from "./errors.js";
@@ -67,6 +69,8 @@ export interface AccountInfo {
   /** Ranked games the account left (leaves.ts), newest first (at most 20), and until when its ranked play is paused (null: it is not). */
   leaves: LeaveRecord[];
   rankedPausedUntil: number | null;
+  /** Of its latest ranked games with people (at most 100), how many it left, as its profile says (db/profiles.ts). */
+  reliability: Reliability;
   /** Rating given back for its games (refundRatings): players and games settled, and when last; null: never. */
   refunded: { players: number; games: number; lastAt: number } | null;
   /** Silenced in table chats now: until when and why (null: it is not). */
@@ -405,13 +409,14 @@ export class Moderation {
   /** An account as the operators see it: its state, live sessions and the reports against it. */
   async accountInfo(name: unknown): Promise<AccountInfo> {
     const a = await this.account(name);
-    const [liveSessions, against, made, leaves, leaveStatus, refunded] = await Promise.all([
+    const [liveSessions, against, made, leaves, leaveStatus, refunded, reliable] = await Promise.all([
       this.db.prisma.session.count({ where: { playerId: a.playerId, revokedAt: null } }),
       this.db.prisma.report.findMany({ where: { targetId: a.playerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50, select: REPORT_SELECT }),
       this.db.prisma.report.count({ where: { reporterId: a.playerId } }),
       this.leaves ? this.leaves.list(a.playerId) : [],
       this.leaves ? this.leaves.status(a.playerId) : null,
       refundsGivenFor(this.db, a.playerId),
+      reliability(this.db, a.playerId),
     ]);
     return {
       playerId: a.playerId,
@@ -425,6 +430,7 @@ export class Moderation {
       reportsMade: made,
       leaves,
       rankedPausedUntil: leaveStatus?.pausedUntil ?? null,
+      reliability: reliable,
       refunded,
       silenced: silenceRunning(a, this.now()),
       formerly: a.formerName && a.formerUntil && a.formerUntil.getTime() > this.now() ? { name: a.formerName, until: a.formerUntil.getTime() } : null,

@@ -82,6 +82,7 @@ export function describeReply(command: string, body: Reply): string[] {
         `live sessions: ${a.liveSessions}; reports made: ${a.reportsMade}; reports against: ${a.reportsAgainst.length}`,
         ...a.reportsAgainst.flatMap(reportLines),
         `ranked games left: ${a.leaves.length === 0 ? "none" : a.leaves.length}; ranked play ${a.rankedPausedUntil === null ? "not paused" : `PAUSED until ${day(a.rankedPausedUntil)}`}`,
+        `plays ranked games out: left ${a.reliability.left} of its latest ${a.reliability.games}`,
         ...a.leaves.map((l: any) => `    ${day(l.at)}  ${l.kind === "timeout" ? "ran out of time" : "never moved   "}  ${l.gameType}  room ${l.roomId}${l.forgiven ? "  (forgiven)" : ""}`),
         a.refunded
           ? `rating given back for its games: ${a.refunded.players} player${a.refunded.players === 1 ? "" : "s"}, ${a.refunded.games} game${a.refunded.games === 1 ? "" : "s"} (last ${day(a.refunded.lastAt)})`

@@ -99,6 +99,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
               roomId: str(), gameType: str(), kind: { type: "string", enum: ["timeout", "no-show"] }, at: num("epoch ms"), forgiven: bool(),
             }), "Ranked games it left, newest first (at most 20)."),
             rankedPausedUntil: nullable(num("Until when its ranked play is paused, epoch ms; null: it is not.")),
+            reliability: obj({ games: int("Its latest ranked games with people (at most 100)."), left: int("Of those, the games it left.") }, { description: "As its profile says." }),
             refunded: nullable(obj({ players: int(), games: int(), lastAt: num("epoch ms") }, { description: "Rating given back for its games (refund-ratings): players and games settled, and when last; null: never." })),
             silenced: nullable(obj({ until: num("epoch ms"), reason: nullable(str()) }, { description: "Silenced in table chats now (silence): until when and why; null: it is not." })),
             formerly: nullable(obj({ name: str(), until: num("epoch ms") }, { description: "Its name before its last rename, held for it until then; null: none." })),
