@@ -267,6 +267,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   };
   const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
+  follows.liveGames = async () => (await service.list()).live;
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });
 
   const timers = new TimerDriver(service, log, {

@@ -1,7 +1,8 @@
 /**
  * Following (src/platform/follows.ts; docs/protocol.md, "Following") over HTTP on both back ends,
  * and across two nodes: an account follows others and sees which are online (a device connected
- * now, on any node), online first; a block either way shows the other as offline; unfollowing,
+ * now, on any node), online first, and the game each plays now; a block either way shows the other
+ * as offline; unfollowing,
  * the limits of who may follow whom, and the data download and erasure of follows.
  */
 import { describe, expect, it } from "vitest";
@@ -26,7 +27,7 @@ describe.each(backends())("following ($name)", (backend) => {
   it("lists whom an account follows, online first; a block either way shows as offline; unfollow", async () => {
     const url = srv.server.url;
     const [fan, ada, bea, cid] = await Promise.all(["Fanfare", "Adalind", "Beatrix", "Cidwell"].map((n) => account(url, n)));
-    const list = async () => (await call(url, "GET", "/api/follows", fan.token)).body.follows as Array<{ name: string; online: boolean; since: number }>;
+    const list = async () => (await call(url, "GET", "/api/follows", fan.token)).body.follows as Array<{ name: string; online: boolean; since: number; playing: unknown }>;
     expect(await list()).toEqual([]);
     for (const n of ["adalind", "Beatrix", " CIDWELL "]) expect((await call(url, "POST", "/api/follow", fan.token, { name: n })).status).toBe(200);
     // Again: nothing changes (the first time stays).
@@ -38,6 +39,11 @@ describe.each(backends())("following ($name)", (backend) => {
     const b = await new TestClient(url, bea.token).ready();
     const c = await new TestClient(url, cid.token).ready();
     expect((await list()).map((f) => [f.name, f.online])).toEqual([["Beatrix", true], ["Cidwell", true], ["Adalind", false]]);
+    // Beatrix starts a game (with two bots): the list says where, to watch it; the others play nothing.
+    const roomId = (await b.call("room:create", { game: "goblin-market", seats: 3, ranked: false, bots: 2 })).roomId as string;
+    expect((await list()).find((f) => f.name === "Beatrix")!.playing).toBeNull(); // open, not under way
+    expect((await b.call("room:start", { roomId })).ok).toBe(true);
+    expect((await list()).map((f) => [f.name, f.playing])).toEqual([["Beatrix", { roomId, game: "goblin-market" }], ["Cidwell", null], ["Adalind", null]]);
     // A block either way hides it.
     expect((await call(url, "POST", "/api/block", bea.token, { name: "Fanfare" })).status).toBe(200);
     expect((await call(url, "POST", "/api/block", fan.token, { name: "Cidwell" })).status).toBe(200);

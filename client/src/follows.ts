@@ -1,6 +1,7 @@
 /**
  * Following in the browser (docs/protocol.md, "Following"): Follow / Following on an account's
- * profile, the account menu's list (online first, with Unfollow), and the friends online beside a
+ * profile, the account menu's list (online first, the game each plays now with Watch, and
+ * Unfollow), and the friends online beside a
  * room's invite form, each invited in one click (invitations.ts). The list (GET /api/follows)
  * is read when one of these is drawn, at most every 15 s, so the online dots stay fresh enough
  * without a push per connection.
@@ -17,6 +18,8 @@ interface Followed {
   name: string;
   since: number;
   online: boolean;
+  /** Online and seated in a game under way: where, to watch it (absent from an older server). */
+  playing?: { roomId: string; game: string } | null;
 }
 
 const REFRESH_MS = 15_000;
@@ -51,7 +54,7 @@ async function change(s: Store, verb: "follow" | "unfollow", target: { id: strin
     state.error = r.error?.message ?? "That did not work; please try again.";
     s.toast(state.error, "error");
   } else {
-    if (verb === "follow" && !state.list.some((f) => f.id === target.id)) state.list = [...state.list, { id: target.id, name: target.name, since: Date.now(), online: false }];
+    if (verb === "follow" && !state.list.some((f) => f.id === target.id)) state.list = [...state.list, { id: target.id, name: target.name, since: Date.now(), online: false, playing: null }];
     if (verb === "unfollow") state.list = state.list.filter((f) => f.id !== target.id);
     s.toast(verb === "follow" ? `You follow ${target.name}: you see when they are online, and can invite them to your table in one click.` : `You no longer follow ${target.name}.`, "info");
     ensure(s, true);
@@ -79,7 +82,8 @@ export function followsList(s: Store): TemplateResult {
     ${state.list.length === 0
       ? html`<p class="muted small">${state.loading ? "Loading…" : "Nobody yet. Follow a player from their profile to see when they are online and invite them in one click."}</p>`
       : html`<ul class="follow-list">${state.list.map((f) => html`<li data-testid="followed" data-online=${f.online ? "yes" : "no"}>
-          <span>${dot(f.online)}<a href=${`/player/id:${f.id}`} data-nav>${f.name}</a> <span class="muted small">${f.online ? "online" : "offline"}</span></span>
+          <span>${dot(f.online)}<a href=${`/player/id:${f.id}`} data-nav>${f.name}</a> <span class="muted small">${f.playing ? `playing ${s.gameName(f.playing.game)}` : f.online ? "online" : "offline"}</span>
+            ${f.playing ? html`<a class="btn small" data-testid="watch-followed" href=${`/room/${f.playing.roomId}`} data-nav aria-label=${`Watch ${f.name} play ${s.gameName(f.playing.game)}`}>Watch</a>` : nothing}</span>
           <button type="button" class="btn small ghost" aria-label=${`Unfollow ${f.name}`} ?disabled=${state.busy === f.id}
             @click=${() => void change(s, "unfollow", f)}>Unfollow</button></li>`)}</ul>`}
   </details>`;

@@ -8,6 +8,7 @@
 import type { Database } from "../db/client.js";
 import { findAccount, typedName, type Verified } from "./accounts.js";
 import { err } from "./errors.js";
+import type { RoomSummary } from "../protocol/wire.js";
 
 /** The most accounts one account follows. */
 export const MAX_FOLLOWS = 500;
@@ -20,11 +21,15 @@ export interface Followed {
   since: number;
   /** A device of it is connected now, on any node (false while a block stands between the two). */
   online: boolean;
+  /** Online and seated in a game under way (not a daily deal), which the follower may watch; else null. */
+  playing: { roomId: string; game: string } | null;
 }
 
 export class Follows {
   /** Which of these players have a device connected now, on any node (the socket layer's; server.ts sets it). */
   onlineOf: (playerIds: readonly string[]) => Promise<Set<string>> = async () => new Set();
+  /** The games under way, as the lobby lists them (server.ts sets it: RoomService.list). */
+  liveGames: () => Promise<readonly RoomSummary[]> = async () => [];
 
   constructor(
     private readonly db: Database,
@@ -43,7 +48,7 @@ export class Follows {
   }
 
   /** Follows an account (again: nothing changes). */
-  async follow(v: Verified, name: unknown): Promise<Omit<Followed, "online">> {
+  async follow(v: Verified, name: unknown): Promise<Omit<Followed, "online" | "playing">> {
     this.requireAccount(v);
     const t = await this.target(name);
     if (t.playerId === v.player.id) throw err("BAD_FOLLOW", "You cannot follow yourself.");
@@ -75,8 +80,19 @@ export class Follows {
       WHERE f."playerId" = ${playerId} AND a."closedAt" IS NULL`;
     const reachable = rows.filter((r) => !r.blocked).map((r) => r.id);
     const online = reachable.length ? await this.onlineOf(reachable).catch(() => new Set<string>()) : new Set<string>();
+    // Where the ones online play now: a live table with a person's seat of their name (an
+    // account's name is its own: no guest may take it). Daily deals are solitaire and left out.
+    const live = online.size ? await this.liveGames().catch(() => []) : [];
+    const playing = new Map<string, { roomId: string; game: string }>();
+    for (const r of live) {
+      if (r.daily) continue;
+      for (const seat of r.seats) if (!seat.bot && seat.name && !playing.has(seat.name)) playing.set(seat.name, { roomId: r.id, game: r.game });
+    }
     return rows
-      .map((r) => ({ id: r.id, name: r.name, since: new Date(r.since).getTime(), online: !r.blocked && online.has(r.id) }))
+      .map((r) => {
+        const on = !r.blocked && online.has(r.id);
+        return { id: r.id, name: r.name, since: new Date(r.since).getTime(), online: on, playing: on ? (playing.get(r.name) ?? null) : null };
+      })
       .sort((a, b) => Number(b.online) - Number(a.online) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
 }

@@ -456,7 +456,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     description: "Online ones first (a device connected now, on any node), then by name; one you block or who blocks you shows as offline. Needs an account.",
     tags: ["accounts"],
     bearer: true,
-    response: { 200: okReply({ follows: arrayOf(obj({ id: str("Player id."), name: str(), since: num("Followed since, epoch ms."), online: bool() })) }), ...errors(401, 403) },
+    response: { 200: okReply({ follows: arrayOf(obj({ id: str("Player id."), name: str(), since: num("Followed since, epoch ms."), online: bool(), playing: nullable(obj({ roomId: str(), game: str() }, { description: "Online and seated in a game under way (not a daily deal): watch it at /room/<roomId>; null otherwise." })) })) }), ...errors(401, 403) },
   }, async (_req, v) => ({ follows: await follows.list(v.player.id) }), { who: accountOf });
 
   route("/api/follow", "POST", {

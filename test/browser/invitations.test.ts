@@ -10,7 +10,7 @@
  * host removes a seated player, who is told and may not sit again.
  */
 import { describe, expect, it } from "vitest";
-import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -134,5 +134,17 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await friend.waitForURL(new RegExp(`/room/${roomId}$`));
     // Seated now, so no longer offered.
     await expect.poll(() => host.getByTestId("friends-online").count()).toBe(0);
+
+    // The friend starts a game elsewhere (with two bots): the host's menu says so, with Watch.
+    const friendPlayer = { ...(await storedIdentity(friend))!.player, account: true };
+    const game = await t.bazaar.server.service.create(friendPlayer, { game: "goblin-market", seats: 3, ranked: false, bots: 2 });
+    await t.bazaar.server.service.start(game.id, friendPlayer);
+    await host.locator('details[data-testid="me"] > summary').click();
+    const followsList = host.getByTestId("follows-list");
+    if ((await followsList.getAttribute("open")) === null) await followsList.locator("summary").click();
+    await expect.poll(() => host.getByTestId("followed").textContent().then((x) => x!.replace(/\s+/g, " ").trim())).toBe("FollowFriend playing Goblin Market Watch Unfollow");
+    await host.getByTestId("watch-followed").click();
+    await host.waitForURL(new RegExp(`/room/${game.id}$`));
+    expect(await axeViolations(host), "watching a followed player's game passes axe").toEqual([]);
   });
 });
