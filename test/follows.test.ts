@@ -6,19 +6,10 @@
  * the limits of who may follow whom, and the data download and erasure of follows.
  */
 import { describe, expect, it } from "vitest";
-import { account } from "./support/accounts.js";
+import { account, call } from "./support/accounts.js";
 import { backends, guest, REDIS_URL, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
-type Reply = { status: number; body: Record<string, any> };
-
-async function call(base: string, method: "GET" | "POST", path: string, token: string, body?: unknown): Promise<Reply> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
+type Reply = Awaited<ReturnType<typeof call>>;
 
 describe.each(backends())("following ($name)", (backend) => {
   const clock = { t: Date.UTC(2026, 10, 25, 12, 0, 0) };

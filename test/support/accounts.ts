@@ -26,3 +26,13 @@ export async function account(baseUrl: string, name: string, password = `passwor
   if (!body.ok) throw new Error(`could not register ${name}: ${body.error?.code} ${body.error?.message}`);
   return body;
 }
+
+/** A JSON request to `base` with an account's or a guest's token: the status and the parsed body. */
+export async function call(base: string, method: "GET" | "POST", path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
