@@ -228,7 +228,7 @@ function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
 const RESULT_WORDS = { ahead: "you finished ahead", behind: "they finished ahead", level: "level" } as const;
 
 /** You and them: your games together (Lichess's crosstable), and the latest with their replays. */
-function versusSection(s: Store, v: VersusReply): TemplateResult {
+function versusSection(s: Store, v: VersusReply, showAll: () => void): TemplateResult {
   const them = v.other.name;
   if (v.games === 0) return html`<p class="muted small versus" data-testid="versus">You have not played ${them} yet.</p>`;
   return html`<section class="panel versus" aria-labelledby="vs-h" data-testid="versus">
@@ -241,6 +241,7 @@ function versusSection(s: Store, v: VersusReply): TemplateResult {
     <ul class="versus-recent">${v.recent.slice(0, 5).map((g) => html`<li data-testid="versus-game" data-result=${g.result}>
       <a href=${`/game/${g.id}`} data-nav>${s.gameName(g.game)}, ${dateWords(g.finishedAt)}</a> <span class="muted small">${g.ranked ? "ranked" : "casual"}</span>
       <span class=${`vs-${g.result}`}>${RESULT_WORDS[g.result]}</span></li>`)}</ul>
+    <p><button type="button" class="linklike" data-testid="versus-all" @click=${showAll}>${v.games === 1 ? "The game in the list below" : `Every game together (${v.games}) in the list below`}</button></p>
   </section>`;
 }
 
@@ -352,7 +353,12 @@ export function profilePage(s: Store, key: string): TemplateResult {
           ? "The operators closed this account. Its games stay in everyone's history; it is left off the leaderboards."
           : "This account is closed. Its games stay in everyone's history; it is left off the leaderboards."}</p>`
       : nothing}
-    ${e.versus && e.versus.other.id === p.player.id ? versusSection(s, e.versus) : nothing}
+    ${e.versus && e.versus.other.id === p.player.id
+      ? versusSection(s, e.versus, () => {
+          filterGames(s, key, e, { withMe: true, game: "" });
+          document.getElementById("pg-h")?.scrollIntoView({ block: "start" });
+        })
+      : nothing}
     ${noteSection(s, { id: p.player.id, name: p.player.name })}
     ${p.ratings.length
       ? html`<div class="rating-cards">${p.ratings.map((r) => ratingCard(s, r))}</div>`

@@ -234,8 +234,9 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     await expect.poll(() => ann.page.getByTestId("versus-total").textContent()).toMatch(/^\s*1 game together: you finished ahead in 1,\s+Cat in 0\.\s*$/);
     expect(await vs.getByTestId("versus-game").getAttribute("data-result")).toBe("ahead");
     expect(await vs.getByTestId("versus-game").getByRole("link").getAttribute("href")).toBe(`/game/${roomId}`);
-    // Cat's games narrowed to those with Ann: the one.
-    await ann.page.getByTestId("games-with-me").check();
+    // Cat's games narrowed to those with Ann (from You and Cat): the one.
+    await ann.page.getByTestId("versus-all").click();
+    await expect.poll(() => ann.page.getByTestId("games-with-me").isChecked()).toBe(true);
     await expect.poll(() => ann.page.getByTestId("game-row").count()).toBe(1);
     expect(await ann.page.getByTestId("game-row").getAttribute("data-game-id")).toBe(roomId);
     expect(await axeViolations(ann.page), "a profile with reliability and You and Cat passes axe").toEqual([]);
