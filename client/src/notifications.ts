@@ -25,14 +25,13 @@ export function startNotifier(open: (path: string) => void): void {
     const d = e.data as { type?: unknown; path?: unknown } | null;
     if (d?.type === OPEN && sitePath(d.path)) open(d.path);
   });
-  navigator.serviceWorker
-    .register(WORKER)
-    .then(() => navigator.serviceWorker.ready)
-    .then((r) => {
-      registration = r;
-    })
-    // No worker (a private window, an old browser): the page shows notifications itself.
-    .catch(() => {});
+  // No worker (a private window, an old browser): the page shows notifications itself.
+  navigator.serviceWorker.register(WORKER).catch(() => {});
+  // Ready once a worker is active (at once when one was registered before): asked here, first,
+  // so anything waiting on `ready` after this finds the registration taken.
+  void navigator.serviceWorker.ready.then((r) => {
+    registration = r;
+  });
 }
 
 /** Shows a notification that opens `path` when clicked. False: the browser showed none. */
