@@ -199,7 +199,7 @@ function joinForm(s: Store): TemplateResult {
             }}>
               ${BOT_WAITS.map((b) => html`<option value=${b.ms === null ? "off" : b.ms} ?selected=${b.ms === form.botsAfterMs}>${b.label}</option>`)}
             </select></label>`
-        : html`<label class="qp-field qp-reliable"><input type="checkbox" data-testid="qp-reliable" .checked=${form.reliableOnly} ?disabled=${!canPlay || !account}
+        : html`<label class="qp-field qp-reliable"><input type="checkbox" data-testid="qp-reliable" aria-label="Quick play: only players who finish their games" .checked=${form.reliableOnly} ?disabled=${!canPlay || !account}
             @change=${(e: Event) => upd({ reliableOnly: (e.target as HTMLInputElement).checked })} /> Only players who finish their games</label>`}
     </div>
     ${canPlay && !account ? needsAccount(s) : nothing}

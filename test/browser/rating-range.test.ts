@@ -40,7 +40,7 @@ describe.skipIf(!available)("rating ranges, in the browser", () => {
     await host.selectOption("#c-range", "200");
     expect(await host.locator("#c-range-hint").textContent()).toBe("Only players rated within 200 points of your rating in this game now may sit.");
     // And only players who finish their games.
-    await host.getByLabel("Only players who finish their games").check();
+    await host.getByTestId("reliable-only").check();
     expect(await host.locator("#c-reliable-hint").textContent()).toBe("Players who left more than 1 in 10 of their latest ranked games (ran out of time for good, or never moved) may not sit.");
     expect(await axeViolations(host), "the New room form with the range passes axe").toEqual([]);
     await host.getByRole("button", { name: "Create room" }).click();
