@@ -91,22 +91,30 @@ function load(s: Store, key: string): void {
 /** The route object the page was last drawn for: a new one (a navigation, back or forward) reloads. */
 let drawnFor: unknown = null;
 
-function loadOlder(s: Store, key: string, entry: Loaded): void {
-  if (!entry.next || entry.loadingGames) return;
+/** The game list's filters, as one value (an answer for other filters is dropped). */
+const filtersOf = (e: Loaded) => `${e.game}|${e.withMe}`;
+
+/** The next page of games (after `entry.next`), or the first one again (for new filters). */
+function fetchGames(s: Store, key: string, entry: Loaded, older: boolean): void {
   entry.loadingGames = true;
   s.changed();
-  const filters = `${entry.game}|${entry.withMe}`;
-  void getApi<GamesPageReply>(s, gamesUrl(key, entry, entry.next)).then((g) => {
-    if (`${entry.game}|${entry.withMe}` !== filters) return; // the filters changed meanwhile
+  const filters = filtersOf(entry);
+  void getApi<GamesPageReply>(s, gamesUrl(key, entry, older ? (entry.next ?? undefined) : undefined)).then((g) => {
+    if (filtersOf(entry) !== filters) return; // the filters changed meanwhile
     entry.loadingGames = false;
     if (g.ok) {
-      const have = new Set(entry.games.map((x) => `${x.id}|${x.finishedAt}`));
-      entry.games = [...entry.games, ...g.body.games.filter((x) => !have.has(`${x.id}|${x.finishedAt}`))];
+      const have = new Set(older ? entry.games.map((x) => `${x.id}|${x.finishedAt}`) : []);
+      entry.games = [...(older ? entry.games : []), ...g.body.games.filter((x) => !have.has(`${x.id}|${x.finishedAt}`))];
       entry.next = g.body.next;
       entry.gamesError = "";
     } else entry.gamesError = g.error;
     s.changed();
   });
+}
+
+function loadOlder(s: Store, key: string, entry: Loaded): void {
+  if (!entry.next || entry.loadingGames) return;
+  fetchGames(s, key, entry, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,19 +258,8 @@ function filterGames(s: Store, key: string, e: Loaded, change: Partial<Pick<Load
   Object.assign(e, change);
   e.games = [];
   e.next = null;
-  e.loadingGames = true;
   e.gamesError = "";
-  s.changed();
-  const filters = `${e.game}|${e.withMe}`;
-  void getApi<GamesPageReply>(s, gamesUrl(key, e)).then((g) => {
-    if (`${e.game}|${e.withMe}` !== filters) return;
-    e.loadingGames = false;
-    if (g.ok) {
-      e.games = g.body.games;
-      e.next = g.body.next;
-    } else e.gamesError = g.error;
-    s.changed();
-  });
+  fetchGames(s, key, e, false);
 }
 
 function gamesSection(s: Store, key: string, e: Loaded, ownerId: string): TemplateResult {

@@ -7,8 +7,9 @@
 import { Prisma } from "../generated/prisma/client.js";
 import { displayedChange, displayRating, IDLE_VARIANCE_PER_DAY, idleSigma, isProvisional, PROVISIONAL_SIGMA, RATING_SCALE, RATING_SIGMA0 } from "../protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath } from "../protocol/profiles.js";
-import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, Reliability, TableRating, Versus } from "../protocol/profiles.js";
+import type { GameListPlayer, HistoryPoint, LeaderboardRow, ProfileRating, Reliability, TableRating, TableReliability, Versus } from "../protocol/profiles.js";
 import { nameKey } from "../platform/identity.js";
+import { heldFormerName } from "../platform/accounts.js";
 import type { Database } from "./client.js";
 
 /** The most rating-history points a profile lists per game (the newest). */
@@ -22,8 +23,8 @@ export interface ProfileOwner {
   since: Date;
   /** The account is closed (platform/moderation.ts): by its player or by the operators. */
   closed: "player" | "operators" | null;
-  /** The name before its last rename, while it is held for the account. */
-  formerly: { name: string; until: Date } | null;
+  /** The name before its last rename, while it is held for the account (until: epoch ms). */
+  formerly: { name: string; until: number } | null;
 }
 
 /**
@@ -49,8 +50,7 @@ export async function findProfileOwner(db: Database, key: string, now: number): 
     ${where}`;
   const r = rows[0];
   if (!r) return null;
-  const formerly = r.formerName && r.formerUntil && new Date(r.formerUntil).getTime() > now ? { name: r.formerName, until: new Date(r.formerUntil) } : null;
-  return { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player", formerly };
+  return { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player", formerly: heldFormerName(r, now) };
 }
 
 /**
@@ -112,11 +112,12 @@ export const RELIABILITY_GAMES = 100;
  * and never came back, or never moved). A leave the operators forgave is not counted as left.
  */
 export async function reliability(db: Database, playerId: string): Promise<Reliability> {
-  return (await reliabilities(db, [playerId]))[0]!.reliability;
+  const [r] = await reliabilities(db, [playerId]);
+  return { games: r!.games, left: r!.left };
 }
 
 /** reliability() of each of `playerIds` (a table's players), in the order given. */
-export async function reliabilities(db: Database, playerIds: readonly string[]): Promise<Array<{ playerId: string; reliability: Reliability }>> {
+export async function reliabilities(db: Database, playerIds: readonly string[]): Promise<TableReliability[]> {
   if (playerIds.length === 0) return [];
   const rows = await db.prisma.$queryRaw<Array<{ id: string; games: number; left: number }>>`
     SELECT p."id", r."games", r."left"
@@ -134,8 +135,8 @@ export async function reliabilities(db: Database, playerIds: readonly string[]):
       ) AS latest
       LEFT JOIN "Leave" l ON l."roomId" = latest."room" AND l."playerId" = p."id" AND l."forgivenAt" IS NULL
     ) AS r`;
-  const by = new Map(rows.map((r) => [r.id, { games: Number(r.games), left: Number(r.left) }]));
-  return playerIds.map((playerId) => ({ playerId, reliability: by.get(playerId) ?? { games: 0, left: 0 } }));
+  const by = new Map(rows.map((r) => [r.id, r]));
+  return playerIds.map((playerId) => ({ playerId, games: Number(by.get(playerId)?.games ?? 0), left: Number(by.get(playerId)?.left ?? 0) }));
 }
 
 /** How many of two players' latest games together `versus` lists. */

@@ -79,6 +79,12 @@ function violated(e: Prisma.PrismaClientKnownRequestError): "name" | "other" {
 
 /** An account's name may change beyond letter case once in this many days (checkRenameAllowed). */
 export const RENAME_EVERY_DAYS = 30;
+
+/** An account row's name before its last rename, while it is still held for it at `now` (null: none, or over). */
+export function heldFormerName(a: { formerName: string | null; formerUntil: Date | string | null }, now: number): { name: string; until: number } | null {
+  const until = a.formerUntil === null ? 0 : new Date(a.formerUntil).getTime();
+  return a.formerName && until > now ? { name: a.formerName, until } : null;
+}
 const DAY_MS = 86_400_000;
 
 /** The account whose name `name` is, or looks like (see nameHolder). */

@@ -22,7 +22,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { AppError, err } from "./errors.js";
 import type { Player } from "./identity.js";
-import { findAccount, typedName, type Accounts, type ClosedBy, type Verified } from "./accounts.js";
+import { findAccount, heldFormerName, typedName, type Accounts, type ClosedBy, type Verified } from "./accounts.js";
 import { enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
 import { checkRoomId, type RoomService } from "./room-service.js";
 import type { Room } from "./room.js";
@@ -433,7 +433,7 @@ export class Moderation {
       reliability: reliable,
       refunded,
       silenced: silenceRunning(a, this.now()),
-      formerly: a.formerName && a.formerUntil && a.formerUntil.getTime() > this.now() ? { name: a.formerName, until: a.formerUntil.getTime() } : null,
+      formerly: heldFormerName(a, this.now()),
     };
   }
 

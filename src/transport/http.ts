@@ -183,8 +183,7 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
     const game = findGame(req.params.game)!;
     const ids = [...new Set(req.query.players.split(","))];
     const [players, reliable] = await Promise.all([ratingsOf(db, game.id, ids, deps.now()), reliabilities(db, ids)]);
-    const reliability = reliable.filter((r) => r.reliability.games > 0).map((r) => ({ playerId: r.playerId, ...r.reliability }));
-    return { ok: true, game: game.id, players, reliability };
+    return { ok: true, game: game.id, players, reliability: reliable.filter((r) => r.games > 0) };
   });
 
   registerProfileRoutes(app, { db, daily, requester, now: deps.now });

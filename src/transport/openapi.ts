@@ -106,9 +106,9 @@ export const player = obj({ id: str("Player id."), name: str("Display name."), a
 export const roomIdParam = obj({
   id: refusing({ type: "string", pattern: "^[A-Za-z0-9_-]{1,32}$", description: "A room id (letters, digits, _ and -, up to 32)." }, "BAD_ROOM_ID", "That is not a room id."),
 });
-export const gameParam = obj({
-  game: refusing({ type: "string", enum: GAMES.map((g) => g.id), description: "A game id (GET /api/games)." }, "UNKNOWN_GAME", "This server does not offer that game."),
-});
+/** A game this server offers, by id (else UNKNOWN_GAME). */
+export const gameId = refusing({ type: "string", enum: GAMES.map((g) => g.id), description: "A game id (GET /api/games)." }, "UNKNOWN_GAME", "This server does not offer that game.");
+export const gameParam = obj({ game: gameId });
 /** A page size from 1 to `max` (else BAD_LIMIT). */
 export const limitQuery = (max: number, fallback: number): Json =>
   refusing({ type: "integer", minimum: 1, maximum: max, default: fallback, description: `1 to ${max}; default ${fallback}.` }, "BAD_LIMIT", `limit is a whole number from 1 to ${max}.`);

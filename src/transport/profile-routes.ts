@@ -14,7 +14,7 @@ import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
-import { arrayOf, bool, errors, gameParam, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
+import { arrayOf, bool, errors, gameId, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 
 export interface ProfileDeps {
@@ -74,7 +74,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     const [ratings, played, reliable] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id), reliability(db, p.id)]);
     return {
       ok: true,
-      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: p.formerly.until.toISOString() } },
+      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: new Date(p.formerly.until).toISOString() } },
       ratings,
       played,
       reliability: reliable,
@@ -118,7 +118,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
         {
           before: refusing(str("The `next` of the previous page (else BAD_CURSOR)."), "BAD_CURSOR", BAD_CURSOR_MESSAGE),
           limit: limitQuery(GAMES_PAGE_MAX, GAMES_PAGE_DEFAULT),
-          game: (gameParam as { properties: { game: Record<string, unknown> } }).properties.game,
+          game: gameId,
           with: { ...nameSchema, description: "Only games with this player too (a person's seat): an account's name, or id:<player id>." },
         },
         { optional: ["before", "limit", "game", "with"] },

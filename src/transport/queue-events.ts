@@ -19,7 +19,7 @@ import type { Logger } from "../logger.js";
 import type { Database } from "../db/client.js";
 import type { Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
-import { isReliable } from "../platform/reliability.js";
+import { unreliableReading } from "../platform/reliability.js";
 import { reliability } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
@@ -111,16 +111,6 @@ async function avoidOf(blocks: Blocks, playerId: string, log: Logger): Promise<s
   } catch (e) {
     log.warn({ err: e, player: playerId }, "could not read blocks for quick play; queued without them");
     return [];
-  }
-}
-
-/** Whether an account left too many ranked games for the tables of players who finish theirs (reliability.ts); not when the database cannot be read. */
-async function unreliable(db: Database, playerId: string, log: Logger): Promise<boolean> {
-  try {
-    return !isReliable(await reliability(db, playerId));
-  } catch (e) {
-    log.warn({ err: e, player: playerId }, "could not read a player's reliability for quick play; queued as reliable");
-    return false;
   }
 }
 
@@ -282,7 +272,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       // Read at joining; a block or unblock made while queued updates the entry (server.ts, Blocks).
       const avoid = qp.account && deps.blocks ? await avoidOf(deps.blocks, player.id, log) : [];
       // Ranked: whether they left too many ranked games for those who play only with players who finish theirs.
-      const left = pool.mode === "ranked" && qp.account ? await unreliable(db, player.id, log) : false;
+      const left = pool.mode === "ranked" && qp.account ? (await unreliableReading((id) => reliability(db, id), player.id, log, "quick play")) !== null : false;
       await queue.join(qp, request, rating, avoid, left);
       return changed(player.id);
     },

@@ -32,7 +32,7 @@ import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-range.js";
-import { isReliable, leftTooMany, parseReliableOnly } from "../platform/reliability.js";
+import { leftTooMany, parseReliableOnly, unreliableReading } from "../platform/reliability.js";
 import type { Reliability } from "../protocol/profiles.js";
 import type { Moderation } from "../platform/moderation.js";
 import { registerRematchEvents } from "./rematch-events.js";
@@ -460,12 +460,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const reliableOnly = parseReliableOnly(p.reliableOnly, p.ranked === true);
       if (reliableOnly) {
         if (!deps.reliabilityOf) throw err("BAD_RELIABLE_ONLY", "This server does not offer tables kept for players who play their games out.");
-        // Without the database the room is made unchecked (logged), as a join is seated then.
-        const mine = await deps.reliabilityOf(player.id).catch((e: unknown) => {
-          log.warn({ err: e, player: player.id }, "could not read a host's reliability; room made without the check");
-          return null;
-        });
-        if (mine && !isReliable(mine)) throw leftTooMany(mine, true);
+        const mine = await unreliableReading(deps.reliabilityOf, player.id, log, "a host's room");
+        if (mine) throw leftTooMany(mine, true);
       }
       const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly });
       reseat(room, player.id, true);
@@ -490,13 +486,10 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
             throw outOfRange(target.ratingRange, rating, findGame(target.game)?.name ?? target.game);
           }
         }
-        // A room kept for players who play their games out; without the database, seated unchecked as above.
+        // A room kept for players who play their games out.
         if (takesSeat && target.reliableOnly && deps.reliabilityOf) {
-          const theirs = await deps.reliabilityOf(player.id).catch((e: unknown) => {
-            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read a player's reliability for a join; seated without the check");
-            return null;
-          });
-          if (theirs && !isReliable(theirs)) throw leftTooMany(theirs, false);
+          const theirs = await unreliableReading(deps.reliabilityOf, player.id, log, "a join");
+          if (theirs) throw leftTooMany(theirs, false);
         }
         if (deps.blocks) {
           // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
