@@ -22,13 +22,37 @@ export function serverNow(s: Store): number {
   return Date.now() + s.serverOffset;
 }
 
-/** m:ss (h:mm:ss from an hour); whole seconds rounded up, so 0:00 means the time is up. */
+/**
+ * m:ss (h:mm:ss from an hour; "2 d 05 h" from a day, for turn-based paces); whole seconds rounded
+ * up, so 0:00 means the time is up.
+ */
 export function fmtClock(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
+  if (total >= 86_400) return `${Math.floor(total / 86_400)} d ${String(Math.floor((total % 86_400) / 3600)).padStart(2, "0")} h`;
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const sec = String(total % 60).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** A whole span in words: "60 s", "3 min", "12 h", "1 day", "3 days" (the largest unit it is whole in). */
+export function spanWords(ms: number): string {
+  const sec = Math.round(ms / 1000);
+  if (sec >= 86_400 && sec % 86_400 === 0) return `${sec / 86_400} day${sec === 86_400 ? "" : "s"}`;
+  if (sec >= 3600 && sec % 3600 === 0) return `${sec / 3600} h`;
+  if (sec >= 120 && sec % 60 === 0) return `${sec / 60} min`;
+  return `${sec} s`;
+}
+
+/** About how long is left, in words: "2 days 5 h", "5 h 10 min", "12 min", "40 s". */
+export function leftWords(ms: number): string {
+  const sec = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(sec / 86_400);
+  const h = Math.floor((sec % 86_400) / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  if (d > 0) return `${d} day${d === 1 ? "" : "s"}${h > 0 ? ` ${h} h` : ""}`;
+  if (h > 0) return `${h} h${m > 0 ? ` ${m} min` : ""}`;
+  return m > 0 ? `${m} min` : `${sec} s`;
 }
 
 /** "Standard" from "Standard: 30 s a turn + 3 min bank (+10 s a move)". */

@@ -17,7 +17,8 @@ import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
-import { clockBar, paceLabel, paceName, serverNow, soundToggle, startClockTicker, stopwatchIcon } from "./clock.js";
+import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
+import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import { themePicker } from "./theme.js";
 import { invitationCards, inviteForm } from "./invitations.js";
@@ -237,6 +238,11 @@ function gameById(id: string): GameInfo | undefined {
   return s.lobby?.games.find((g) => g.id === id);
 }
 
+/** A listed room's pace (its clock preset), or undefined (no clock, or one this page does not know). */
+function paceOf(r: RoomSummary): GameInfo["clocks"][number] | undefined {
+  return r.clock === null ? undefined : gameById(r.game)?.clocks.find((c) => c.id === r.clock);
+}
+
 /** The button that opens a game's Rules panel (client/src/rules/); `key` names its place, for focus on close. */
 function rulesFor(game: string, key: string, label: string, ariaLabel?: string): TemplateResult | typeof nothing {
   const load = gameRules(game);
@@ -358,12 +364,22 @@ function createPanel(): TemplateResult {
       <div>
         <select id="c-clock" .value=${chosenClock(g)} ?disabled=${!canPlay || !g} aria-describedby="c-clock-hint"
           @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>
-          ${(g?.clocks ?? []).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
-          <option value=${NO_CLOCK} ?disabled=${createForm.ranked} ?selected=${chosenClock(g) === NO_CLOCK}>No clock${createForm.ranked ? " (casual only)" : ""}</option>
+          <optgroup label="Played in one sitting">
+            ${(g?.clocks ?? []).filter((c) => !c.turnBased).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
+            <option value=${NO_CLOCK} ?disabled=${createForm.ranked} ?selected=${chosenClock(g) === NO_CLOCK}>No clock${createForm.ranked ? " (casual only)" : ""}</option>
+          </optgroup>
+          ${g?.clocks.some((c) => c.turnBased)
+            ? html`<optgroup label="Turn-based: played over days">
+                ${g.clocks.filter((c) => c.turnBased).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
+              </optgroup>`
+            : nothing}
         </select>
         <p class="muted small" id="c-clock-hint">${chosenClock(g) === NO_CLOCK
           ? "No clock: nobody is hurried."
           : html`${g?.clocks.find((c) => c.id === chosenClock(g))?.label ?? ""}.
+              ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased
+                ? html`Turn-based: the game starts by itself once every seat is taken, and each player moves when they come by (Your games shows where it is your turn). The room waits ${spanWords(TURN_BASED_OPEN_MS)} for players; you need not stay.`
+                : nothing}
               ${createForm.ranked ? "Ranked games always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}</p>
       </div>
 
@@ -436,7 +452,10 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
         <div class="room-main">
           <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
             <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
-            ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}</div>
+            ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
+            ${turn && r.deadline !== undefined && paceOf(r)?.turnBased
+              ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
+              : nothing}</div>
           <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
           <div class="muted small room-names">${names}</div>
         </div>
@@ -492,12 +511,16 @@ function agoText(ms: number): string {
 
 function openRoomFacts(r: RoomSummary): TemplateResult {
   const away = r.hostAway === true;
+  // A turn-based room's host need not stay: it says how long it waits for players instead.
+  const presence = r.closesAt !== undefined
+    ? html`<span class="muted" data-testid="room-closes" title=${new Date(r.closesAt).toLocaleString()}>waits for players ${leftWords(r.closesAt - serverNow(s))} more</span>`
+    : html`<span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
+      title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>`;
   return html`<div class="room-facts small">
     ${r.ratingRange ? html`<span class="rating-range" data-testid="room-range" title="Only players rated in this range may sit.">Ratings ${r.ratingRange.min}–${r.ratingRange.max}</span>` : nothing}
     ${r.reliableOnly ? html`<span class="rating-range" data-testid="room-reliable" title="Only players who left at most 1 in 10 of their latest ranked games may sit.">Players who finish their games</span>` : nothing}
     <span class="muted" data-testid="room-age" title=${new Date(r.createdAt).toLocaleString()}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
-    <span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
-      title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>
+    ${presence}
   </div>`;
 }
 
@@ -621,7 +644,7 @@ function roomPage(roomId: string): TemplateResult {
 /** A closed room says why: a game called off (a first move never made), a host who left. */
 function closedRoom(room: RoomView): TemplateResult {
   const why = [...(room.notices ?? [])].reverse().find((n) => n.kind === "aborted" || n.kind === "closed");
-  const title = room.ended === "aborted" ? "Game called off" : room.ended === "host-away" ? "Room closed" : "This room has closed";
+  const title = room.ended === "aborted" ? "Game called off" : room.ended === "host-away" || room.ended === "unfilled" ? "Room closed" : "This room has closed";
   return html`<section class="panel closed-room" data-testid="closed-room" data-ended=${room.ended ?? "left"} aria-labelledby="closed-h">
     <h2 id="closed-h">${title}</h2>
     <p class="closed-why">${why?.text ?? (room.ended ? "" : "Everyone left the room before the game started.")}</p>
@@ -634,6 +657,7 @@ function waitingRoom(room: RoomView): TemplateResult {
   const mySeat = room.seat;
   const isHost = !!me && room.hostId === me.id;
   const empty = room.seats.filter((x) => !x.bot && !x.playerId).length;
+  const turnBased = room.clock?.turnBased === true;
   return html`<div class="waiting">
     <section class="panel" aria-labelledby="seats-h">
       <h2 id="seats-h" class="panel-title">Seats</h2>
@@ -658,7 +682,10 @@ function waitingRoom(room: RoomView): TemplateResult {
         })}
       </ol>
       <div class="wait-actions">
-        ${isHost
+        ${turnBased
+          ? html`<span class="muted" data-testid="starts-itself">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}: the game starts by itself once every seat is taken.` : "Every seat is taken."}
+              You need not stay on this page: the game will be in Your games.</span>`
+          : isHost
           ? html`<button class="btn primary" data-testid="start" ?disabled=${empty > 0 || s.busy} @click=${() => void s.startGame(room.roomId)}>Start the game</button>
               <span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}…` : "Everyone is here."}</span>`
           : html`<span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}, then the host starts the game.` : `Waiting for ${room.seats.find((x) => x.playerId === room.hostId)?.name ?? "the host"} to start the game.`}</span>`}
@@ -671,7 +698,7 @@ function waitingRoom(room: RoomView): TemplateResult {
       ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock
-        ? html`<b>Clock:</b> ${room.clock.label}. A first move must come within ${Math.round(room.clock.firstMoveMs / 1000)} s. Run out of time and a bot plays your seat${room.ranked ? "; in a ranked game, missing your first move calls the game off" : ""}.`
+        ? html`<b>Clock:</b> ${room.clock.label}. A first move must come within ${spanWords(room.clock.firstMoveMs)}. Run out of time and a bot plays your seat${room.ranked ? "; in a ranked game, missing your first move calls the game off" : ""}.`
         : html`<b>No clock:</b> nobody is hurried.`}</p>
     </section>
   </div>`;

@@ -110,6 +110,11 @@ function needsAccount(s: Store): TemplateResult {
 /** `picked`: ranked or casual as chosen (null: ranked for an account, casual for a guest). */
 const form = { game: "", seats: 0 as number | "any", clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, reliableOnly: false, error: "", busy: false };
 
+/** The paces quick play offers: those played in one sitting (the server refuses turn-based ones, TURN_BASED_NOT_QUEUED). */
+function quickPaces(g: GameInfo): GameInfo["clocks"] {
+  return g.clocks.filter((c) => !c.turnBased);
+}
+
 function chosenGame(s: Store): GameInfo | undefined {
   const games = queueGames(s);
   let g = games.find((x) => x.id === form.game);
@@ -121,7 +126,7 @@ function chosenGame(s: Store): GameInfo | undefined {
   }
   if (g) {
     if (form.seats !== "any" && (form.seats < minSeats(g) || form.seats > g.maxPlayers)) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
-    if (!g.clocks.some((c) => c.id === form.clock)) form.clock = g.clocks[0]?.id ?? "none";
+    if (!quickPaces(g).some((c) => c.id === form.clock)) form.clock = quickPaces(g)[0]?.id ?? "none";
   }
   return g;
 }
@@ -182,7 +187,7 @@ function joinForm(s: Store): TemplateResult {
         </select></label>
       <label class="qp-field"><span>Clock</span>
         <select id="qp-clock" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>
-          ${(g?.clocks ?? []).map((c) => html`<option value=${c.id} ?selected=${c.id === form.clock} title=${c.label}>${paceName(c.label)}</option>`)}
+          ${(g ? quickPaces(g) : []).map((c) => html`<option value=${c.id} ?selected=${c.id === form.clock} title=${c.label}>${paceName(c.label)}</option>`)}
         </select></label>
       <div class="qp-field qp-mode"><span id="qp-mode-l">Mode</span>
         <div class="seg" role="radiogroup" aria-labelledby="qp-mode-l">

@@ -9,6 +9,7 @@ import { io, type Socket } from "socket.io-client";
 import { absorbPush, absorbSyncReply, isUpdate, roomOf } from "../../src/protocol/room-state.js";
 import { friendly } from "./errors.js";
 import { deviceName } from "../../src/protocol/devices.js";
+import { clockDeadline } from "../../src/protocol/clock.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
@@ -487,6 +488,7 @@ export class Store {
    */
   private noteTurn(v: RoomView, seenBefore: boolean): void {
     if (v.seat === null) return;
+    this.mineDeadline(v, v.seat);
     const mine = myTurnIn(v);
     if (mine === this.yourTurn.has(v.roomId)) return;
     if (mine) {
@@ -498,6 +500,22 @@ export class Store {
       }
     } else this.yourTurn.delete(v.roomId);
     if (this.mine) this.mine = this.mine.map((x) => (x.id === v.roomId ? { ...x, status: v.status, active: v.active } : x));
+  }
+
+  /** Your games' deadline of a room you sit in, as its newest view says (Your games shows it for turn-based games). */
+  private mineDeadline(v: RoomView, seat: number): void {
+    const entry = this.mine?.find((x) => x.id === v.roomId);
+    if (!entry) return;
+    const c = v.status === "playing" && v.clock ? v.clocks?.[seat] : undefined;
+    const d = c && v.clock ? clockDeadline(v.clock, c) : null;
+    if ((entry.deadline ?? null) === d) return;
+    const { deadline: _old, ...rest } = entry;
+    this.mine = this.mine!.map((x) => (x === entry ? (d === null ? rest : { ...rest, deadline: d }) : x));
+  }
+
+  /** Whether a room of Your games is turn-based (its pace, from the games list). */
+  private turnBasedRoom(r: RoomSummary): boolean {
+    return r.clock !== null && this.lobby?.games.find((g) => g.id === r.game)?.clocks.find((c) => c.id === r.clock)?.turnBased === true;
   }
 
   /** `turn:yours`: one of your seats must act now (maybe in a room you are not watching). */
@@ -512,7 +530,8 @@ export class Store {
     this.yourTurn.add(t.roomId);
     const entry = this.mine?.find((x) => x.id === t.roomId);
     if (entry) this.mine = this.mine!.map((x) => (x === entry ? { ...x, status: "playing", active: x.active.includes(t.seat) ? x.active : [...x.active, t.seat] } : x));
-    else if (this.mine && this.route.page === "lobby") void this.refreshMine();
+    // A turn-based game's time left (Your games) is read again with the list: the push carries none.
+    if ((!entry || this.turnBasedRoom(entry)) && this.mine && this.route.page === "lobby") void this.refreshMine();
     this.changed();
     if (!known) this.notifyTurn(t);
   }

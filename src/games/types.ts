@@ -116,6 +116,11 @@ export interface ClockPreset {
   bankMs: number;
   incrementMs: number;
   firstMoveMs: number;
+  /**
+   * A turn-based pace (the platform's, src/platform/clocks.ts): played over days, nobody expected
+   * to stay connected; absent for paces played in one sitting.
+   */
+  turnBased?: true;
 }
 
 export interface SetupContext<O> {

@@ -14,7 +14,7 @@
  * (each with its `at`) has exactly the clocks it had when it was played.
  */
 import type { AnyGame, ClockPreset, Seat } from "../games/types.js";
-import { clockDeadline } from "../protocol/clock.js";
+import { clockDeadline, TURN_BASED_OPEN_MS } from "../protocol/clock.js";
 import type { SeatClockView } from "../protocol/wire.js";
 import { err } from "./errors.js";
 
@@ -42,11 +42,40 @@ export const DEFAULT_PRESETS: ClockPreset[] = [
   { id: "relaxed", label: "Relaxed: 2 min a turn + 10 min bank (+30 s a move)", turnMs: 2 * min, bankMs: 10 * min, incrementMs: 30 * s, firstMoveMs: 3 * min },
 ];
 
+const h = 60 * min;
+const day = 24 * h;
+
+/**
+ * Turn-based paces (Board Game Arena's turn-based mode, Lichess's correspondence), the platform's
+ * for every game played by two or more: a game over days, each player moving when they come by.
+ * The same clock (a turn allowance, a bank, an increment), in days. A room with one also starts by
+ * itself once every seat is taken, waits for players for TURN_BASED_OPEN_MS whether or not its host
+ * is connected, and is not offered by quick play (which seats players who are there now).
+ */
+export const TURN_BASED_PRESETS: ClockPreset[] = [
+  { id: "turn-1d", label: "Turn-based, 1 day: 1 day a move + 2 days bank (+12 h a move)", turnMs: day, bankMs: 2 * day, incrementMs: 12 * h, firstMoveMs: day, turnBased: true },
+  { id: "turn-3d", label: "Turn-based, 3 days: 3 days a move + 4 days bank (+1 day a move)", turnMs: 3 * day, bankMs: 4 * day, incrementMs: day, firstMoveMs: 3 * day, turnBased: true },
+];
+
+export { TURN_BASED_OPEN_MS };
+
 /** The clock choice that means "no clock" (casual rooms only). */
 export const NO_CLOCK = "none";
 
+/** A game's paces: its own (or the platform's) for one sitting, then the turn-based ones (not for solitaire). */
 export function clockPresets(game: AnyGame): ClockPreset[] {
-  return game.clockPresets ?? DEFAULT_PRESETS;
+  const live = game.clockPresets ?? DEFAULT_PRESETS;
+  return game.maxPlayers > 1 ? [...live, ...TURN_BASED_PRESETS] : live;
+}
+
+/** Whether a room's clock (as stored with it) is a turn-based pace. */
+export function isTurnBased(clock: ClockSetting | null | undefined): boolean {
+  return clock?.turnBased === true;
+}
+
+/** The longest a running clock of this setting can run (its first move's, or a turn with the whole bank), ms. */
+export function longestTurnMs(setting: ClockSetting): number {
+  return Math.max(setting.firstMoveMs, setting.turnMs + setting.bankMs);
 }
 
 /**

@@ -31,7 +31,7 @@
 import { parseReliableOnly } from "./reliability.js";
 import { randomBytes } from "node:crypto";
 import { findGame } from "../games/registry.js";
-import { parseClock, NO_CLOCK } from "./clocks.js";
+import { isTurnBased, parseClock, NO_CLOCK } from "./clocks.js";
 import { err } from "./errors.js";
 import { ANY_SEATS, formTables, parsePoolKey, poolKey, queueRating, type PoolSpec } from "./matchmaking.js";
 import type { MatchOutcome, PendingMatch, QueueEntry, QueueStatus, QueueStore } from "./queue-store.js";
@@ -115,6 +115,9 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
     throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (Account, then Register), or queue casual as a guest.");
   }
   const clock = parseClock(game, input.clock, ranked, seats === ANY_SEATS ? low : seats);
+  if (isTurnBased(clock)) {
+    throw err("TURN_BASED_NOT_QUEUED", "Quick play seats players who are here now; for a turn-based game, open a room in the lobby (it waits days for players) or invite friends to one.");
+  }
   const b = input.botsAfterMs ?? null;
   if (b !== null) {
     if (ranked) throw err("RANKED_NO_BOTS", "Ranked games are between people only; queue casual to allow bots.");

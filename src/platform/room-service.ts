@@ -30,6 +30,9 @@ import {
   eraseSeatName,
   seatOf,
   startRoom,
+  startIfFull,
+  joinAndStart,
+  closeUnfilled,
   answerRematch,
   createRematchRoom,
   offerRematch,
@@ -379,6 +382,8 @@ export class RoomService {
       let room = createRoom(this.roomId(), host, input, now);
       // A solitaire room has every seat filled at creation (the host's): it starts at once, as the daily challenge does.
       if (room.seats.length === 1) room = startRoom(room, host, this.seed(), now);
+      // So does a turn-based room whose other seats are all bots (it starts once every seat is taken).
+      else room = startIfFull(room, this.seed(), now);
       await beforeWrite?.(room.id);
       if (await this.storeNew(room)) return room;
     }
@@ -418,8 +423,10 @@ export class RoomService {
     throw err("BUSY", "Could not create a room; please try again.");
   }
 
+  /** Takes a seat; a turn-based room whose last free seat this was starts (room.ts startIfFull). */
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
-    return (await this.mutate(checkRoomId(id), (r) => joinRoom(r, player, seat, this.now()))).room;
+    const seed = this.seed();
+    return (await this.mutate(checkRoomId(id), (r) => joinAndStart(r, player, seat, seed, this.now()))).room;
   }
 
   /** The host removes the player in `seat` of an open room (room.ts removeFromRoom); returns who it was. */
@@ -500,6 +507,11 @@ export class RoomService {
     return this.mutate(id, (r) =>
       r.status === "open" && r.hostAwaySince !== undefined && r.hostAwaySince + this.timing.hostAwayMs <= this.now() ? closeAbandoned(r, this.now()) : null,
     );
+  }
+
+  /** Closes an open turn-based room whose seats were not all taken in time (no change otherwise). */
+  async closeUnfilled(id: string): Promise<{ room: Room; changed: boolean }> {
+    return this.mutate(id, (r) => closeUnfilled(r, this.now()));
   }
 
   /** A bot's action for a seat it plays, valid only against the exact version the bot looked at. */

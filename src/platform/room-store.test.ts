@@ -229,6 +229,21 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     expect(await redis.pttl(chatKey)).toBeGreaterThan(9 * 60_000);
   });
 
+  it("keeps a turn-based room beyond the longest it can wait: three days open, a turn with its whole bank in play", async () => {
+    const day = 24 * 60 * 60_000;
+    const open = createRoom(`rt${n++}`, host, { game: "goblin-market", seats: 3, clock: "turn-3d" }, Date.now());
+    await store.compareAndSet(open, 0);
+    const key = `${prefix}room:${open.id}`;
+    // A room in play by a pace of one sitting lives 7 days after its last write (the open one, 24 h).
+    expect(await redis.pttl(key)).toBeGreaterThan(4 * day - 5_000);
+    let r = joinRoom(joinRoom(open, { id: "p_b", name: "B" }, undefined, Date.now()), { id: "p_c", name: "C" }, undefined, Date.now());
+    r = startRoom(r, host, "seed", Date.now());
+    await store.compareAndSet(r, open.version);
+    // 3 days a turn + 4 days of bank, and a day more.
+    expect(await redis.pttl(key)).toBeGreaterThan(8 * day - 5_000);
+    expect(await redis.pttl(key)).toBeLessThanOrEqual(8 * day);
+  });
+
   it("appends one chunk per change and rewrites the sealed logs every SEAL_EVERY versions", async () => {
     const versions = playedVersions(40);
     let prev: Room | null = null;

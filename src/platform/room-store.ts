@@ -7,6 +7,7 @@ import type { Seat } from "../games/types.js";
 import { awaitsRecord, type Room, type RoomStatus, type RoomSummary } from "./room.js";
 import type { ChatMessage, ChatRemoval } from "./chat.js";
 import type { Beat } from "./downtime.js";
+import { isTurnBased, longestTurnMs, TURN_BASED_OPEN_MS } from "./clocks.js";
 
 export interface RoomStore {
   readonly kind: "redis" | "memory";
@@ -112,9 +113,13 @@ export interface RoomChange extends ChangeNote {
 /** How long a room is kept after its last change, by status. */
 export function ttlMs(room: Room): number {
   const min = 60_000;
+  const day = 24 * 60 * min;
+  // A turn-based room lives at least a day beyond the longest it can wait (for its seats to be
+  // taken, or for one move); every write starts its time to live afresh.
+  const turnBased = isTurnBased(room.clock);
   const ttl: Record<RoomStatus, number> = {
-    open: 24 * 60 * min,
-    playing: 7 * 24 * 60 * min,
+    open: turnBased ? TURN_BASED_OPEN_MS + day : day,
+    playing: room.clock ? Math.max(7 * day, longestTurnMs(room.clock) + day) : 7 * day,
     finished: room.persisted ? 2 * 60 * min : 7 * 24 * 60 * min,
     // A called-off ranked game stays until its no-show is recorded (awaitsRecord), as a finished one does.
     closed: awaitsRecord(room) ? 7 * 24 * 60 * min : 10 * min,

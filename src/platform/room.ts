@@ -13,7 +13,7 @@ import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import { nameKey, type Player } from "./identity.js";
 import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway, YourRoom } from "../protocol/wire.js";
-import { advanceClocks, expiredSeats, parseClock, startClocks, stopClock, type ClockSetting, type SeatClock } from "./clocks.js";
+import { advanceClocks, deadlineOf, expiredSeats, isTurnBased, parseClock, startClocks, stopClock, TURN_BASED_OPEN_MS, type ClockSetting, type SeatClock } from "./clocks.js";
 
 export type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway };
 
@@ -107,8 +107,11 @@ export interface Room {
    * stored after the room's head, which the room service applies once (room-service.ts, settle).
    */
   legacyPending?: ActionRecord[];
-  /** Why a room closed other than by everyone leaving: "aborted" (a ranked game's first move never made), "host-away". */
-  ended?: "aborted" | "host-away";
+  /**
+   * Why a room closed other than by everyone leaving: "aborted" (a ranked game's first move never
+   * made), "host-away", "unfilled" (a turn-based room whose seats were not all taken in time).
+   */
+  ended?: "aborted" | "host-away" | "unfilled";
   /** A finished room: the rematch offered from its end screen (rematch.ts in transport; see offerRematch). */
   rematch?: RematchOffer;
   /**
@@ -138,8 +141,13 @@ export function summarize(room: Room): RoomSummary {
     createdAt: room.createdAt,
     clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
-    // Lobby hygiene (issue 23): an open room says whether its host is away (noteHost, socket.ts).
-    ...(room.status === "open" ? { hostAway: room.hostAwaySince !== undefined } : {}),
+    // Lobby hygiene (issue 23): an open room says whether its host is away (noteHost, socket.ts);
+    // an open turn-based room, whose host need not stay, says when it closes unless its seats fill.
+    ...(room.status === "open"
+      ? isTurnBased(room.clock)
+        ? { closesAt: room.createdAt + TURN_BASED_OPEN_MS }
+        : { hostAway: room.hostAwaySince !== undefined }
+      : {}),
     ...(room.ratingRange ? { ratingRange: room.ratingRange } : {}),
     ...(room.reliableOnly ? { reliableOnly: true as const } : {}),
   };
@@ -157,7 +165,9 @@ export function activeOf(room: Room): Seat[] {
 export function summarizeFor(room: Room, playerId: string): YourRoom | null {
   const seat = seatOf(room, playerId);
   if (seat === null) return null;
-  return { ...summarize(room), seat, active: activeOf(room) };
+  const c = room.status === "playing" && room.clock && room.clocks ? room.clocks[seat] : undefined;
+  const deadline = c && room.clock ? deadlineOf(room.clock, c) : null;
+  return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}) };
 }
 
 /**
@@ -460,9 +470,35 @@ export function removeFromRoom(room: Room, host: Player, seat: unknown, now: num
 export function startRoom(room: Room, player: Player, seed: string, now: number): Room {
   requireOpen(room);
   if (room.hostId !== player.id) throw err("NOT_HOST", "Only the player who created the room can start it.");
-  if (room.seats.some((s) => !s.bot && s.playerId === null)) {
-    throw err("SEATS_EMPTY", "Every seat needs a player or a bot before the game can start.");
-  }
+  if (!isFull(room)) throw err("SEATS_EMPTY", "Every seat needs a player or a bot before the game can start.");
+  return beginGame(room, seed, now);
+}
+
+/** Every seat has a player or a bot. */
+function isFull(room: Room): boolean {
+  return room.seats.every((s) => s.bot || s.playerId !== null);
+}
+
+/**
+ * A turn-based room starts by itself once every seat is taken: its players are not expected to be
+ * there together to press Start.
+ */
+function startsItself(room: Room): boolean {
+  return room.status === "open" && isTurnBased(room.clock) && isFull(room);
+}
+
+/** A room just made, started (one more version) if it starts by itself; else as it is. */
+export function startIfFull(room: Room, seed: string, now: number): Room {
+  return startsItself(room) ? beginGame(room, seed, now) : room;
+}
+
+/** Takes a seat (joinRoom); when that fills a room that starts by itself, the game starts in the same change (one version). */
+export function joinAndStart(room: Room, player: Player, seat: unknown, seed: string, now: number): Room {
+  const joined = joinRoom(room, player, seat, now);
+  return startsItself(joined) ? beginGame({ ...joined, version: room.version }, seed, now) : joined;
+}
+
+function beginGame(room: Room, seed: string, now: number): Room {
   const game = gameOf(room);
   const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed });
   const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
@@ -614,9 +650,25 @@ export function closeAbandoned(room: Room, now: number): Room {
   });
 }
 
-/** Marks an open room's host present (null: away since `now`), or returns null if that is already known. */
+/**
+ * An open turn-based room whose seats were not all taken within TURN_BASED_OPEN_MS closes; whoever
+ * sat in it is told. Null: not such a room, or not yet.
+ */
+export function closeUnfilled(room: Room, now: number): Room | null {
+  if (room.status !== "open" || !isTurnBased(room.clock) || now < room.createdAt + TURN_BASED_OPEN_MS) return null;
+  return bump(room, now, {
+    status: "closed",
+    ended: "unfilled",
+    notices: notice(room, now, "closed", null, `Nobody took the free seats within ${TURN_BASED_OPEN_MS / 86_400_000} days, so the room is closed. Find or create another room in the lobby.`),
+  });
+}
+
+/**
+ * Marks an open room's host present (null: away since `now`), or returns null if that is already
+ * known. A turn-based room's host need not stay, so it records neither.
+ */
 export function hostPresence(room: Room, present: boolean, now: number): Room | null {
-  if (room.status !== "open") return null;
+  if (room.status !== "open" || isTurnBased(room.clock)) return null;
   if (present) {
     if (room.hostAwaySince === undefined && room.hostSeenAt !== undefined && now - room.hostSeenAt < 1000) return null;
     const { hostAwaySince: _a, ...rest } = room;

@@ -18,7 +18,9 @@ import { gameOf, personPlays, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
 import type { RoomStore } from "./room-store.js";
 import { DEFAULT_TIMING, nextDue, TimerDriver } from "./timers.js";
-import { deadlineOf } from "./clocks.js";
+import { deadlineOf, parseClock, TURN_BASED_OPEN_MS } from "./clocks.js";
+import { parseQueueRequest } from "./queue-service.js";
+import { findGame } from "../games/registry.js";
 
 const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const log = createLogger("silent", "test");
@@ -386,6 +388,62 @@ describe.each(kinds)("timers ($name)", (kind) => {
     clock.set(clock.t + 10);
     await timers.tick();
     expect((await service.get(back.id)).status).toBe("open");
+  });
+
+  it("a turn-based room: its host need not stay; it starts when its last seat is taken; a turn takes days; unfilled it closes after three days", async () => {
+    const clock = new TestClock();
+    const store = kind.group()();
+    const service = new RoomService(store, { now: clock.now, timing });
+    const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false, isPresent: async () => false });
+    const day = 24 * 60 * 60_000;
+    const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, ranked: true, clock: "turn-1d" });
+    expect(room.clock).toMatchObject({ id: "turn-1d", turnMs: day, turnBased: true });
+    expect(nextDue(room, timing)).toBe(room.createdAt + TURN_BASED_OPEN_MS);
+    // The host's absence is never recorded, and no idle check closes the room.
+    expect(await service.hostPresence(room.id, false)).toMatchObject({ changed: false });
+    clock.set(clock.t + timing.openCheckMs + timing.hostAwayMs + 1);
+    await timers.tick();
+    expect((await service.get(room.id)).status).toBe("open");
+    expect((await service.list()).open.find((r) => r.id === room.id)).toMatchObject({ closesAt: room.createdAt + TURN_BASED_OPEN_MS });
+    expect((await service.list()).open.find((r) => r.id === room.id)).not.toHaveProperty("hostAway");
+    await service.join(room.id, players[1]!);
+    expect((await service.get(room.id)).status).toBe("open");
+    // The last seat taken starts the game: nobody presses Start.
+    const started = await service.join(room.id, players[2]!);
+    expect(started.status).toBe("playing");
+    expect(started.startedAt).toBe(clock.t);
+    const first = gameOf(started).activeSeats(started.state)[0]!;
+    expect(deadlineOf(started.clock!, started.clocks![first]!)).toBe(clock.t + day);
+    // 23 hours on, nothing is due; a day on, the first move's time is up (ranked: called off).
+    clock.set(clock.t + 23 * 60 * 60_000);
+    await timers.tick();
+    expect((await service.get(room.id)).status).toBe("playing");
+    clock.set(started.startedAt! + day);
+    await timers.tick();
+    expect((await service.get(room.id))).toMatchObject({ status: "closed", ended: "aborted" });
+
+    // Nobody comes: three days after it opened, the room closes and says why.
+    const lonely = await service.create(players[3]!, { game: "goblin-market", seats: 3, clock: "turn-3d" });
+    await service.join(lonely.id, players[4]!);
+    clock.set(lonely.createdAt + TURN_BASED_OPEN_MS - 1);
+    await timers.tick();
+    expect((await service.get(lonely.id)).status).toBe("open");
+    clock.set(lonely.createdAt + TURN_BASED_OPEN_MS);
+    await timers.tick();
+    const closed = await service.get(lonely.id);
+    expect(closed).toMatchObject({ status: "closed", ended: "unfilled" });
+    expect(closed.notices!.at(-1)!.text).toBe("Nobody took the free seats within 3 days, so the room is closed. Find or create another room in the lobby.");
+    expect(timers.stats.closed).toBe(1);
+  });
+
+  it("a turn-based room whose other seats are bots starts at once; quick play refuses turn-based paces", async () => {
+    const clock = new TestClock();
+    const service = new RoomService(kind.group()(), { now: clock.now, timing });
+    const room = await service.create(players[0]!, { game: "goblin-teeth", seats: 3, bots: 2, clock: "turn-1d" });
+    expect(room.status).toBe("playing");
+    expect(() => parseQueueRequest(players[0]!, { game: "goblin-market", seats: 4, clock: "turn-1d" })).toThrow(expect.objectContaining({ code: "TURN_BASED_NOT_QUEUED" }));
+    // Solitaire has no turn-based pace: nobody waits for the player.
+    expect(() => parseClock(findGame("aucteraden")!, "turn-1d", false, 1)).toThrow(expect.objectContaining({ code: "BAD_CLOCK" }));
   });
 });
 

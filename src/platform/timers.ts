@@ -1,5 +1,5 @@
 /**
- * Durable timers: clock expiry, bot moves, idle open rooms. Nothing here is kept only in a node's
+ * Durable timers: clock expiry, bot moves, idle open rooms, unfilled turn-based rooms. Nothing here is kept only in a node's
  * memory. Every write of a room stores its next deadline (`nextDue`) in the room store, in the same
  * atomic step as the room (RoomStore.claimDue). Every node polls the store for due rooms, claims
  * them with a short lease and fires them; firing is a change like any move, under the same
@@ -17,7 +17,7 @@
 import { channel } from "node:diagnostics_channel";
 import { botMove, botStrength } from "../games/bots.js";
 import type { Logger } from "../logger.js";
-import { nextDeadline, expiredSeats } from "./clocks.js";
+import { nextDeadline, expiredSeats, isTurnBased, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { AppError } from "./errors.js";
 import { botPlays, gameOf, gameState, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
@@ -39,7 +39,7 @@ export interface Timing {
 export const DEFAULT_TIMING: Timing = { botDelayMs: 600, hostAwayMs: 5 * 60_000, openCheckMs: 10 * 60_000 };
 
 /** What is due in a room at some time. */
-export type DueWork = "timeout" | "bot" | "host-away" | "host-check";
+export type DueWork = "timeout" | "bot" | "host-away" | "host-check" | "unfilled";
 
 /** The bot deadline: a bot plays an active seat (null: none does). */
 function botDue(room: Room, t: Timing): number | null {
@@ -54,6 +54,8 @@ export function nextDue(room: Room, t: Timing): number | null {
     const bot = botDue(room, t);
     return clock === null ? bot : bot === null ? clock : Math.min(clock, bot);
   }
+  // An open turn-based room waits for its seats whether or not its host is there.
+  if (room.status === "open" && isTurnBased(room.clock)) return room.createdAt + TURN_BASED_OPEN_MS;
   if (room.status === "open" && !room.daily) {
     return room.hostAwaySince !== undefined ? room.hostAwaySince + t.hostAwayMs : (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs;
   }
@@ -67,6 +69,7 @@ export function dueWork(room: Room, t: Timing, now: number): DueWork | null {
     const bot = botDue(room, t);
     return bot !== null && bot <= now ? "bot" : null;
   }
+  if (room.status === "open" && isTurnBased(room.clock)) return room.createdAt + TURN_BASED_OPEN_MS <= now ? "unfilled" : null;
   if (room.status === "open" && !room.daily) {
     if (room.hostAwaySince !== undefined) return room.hostAwaySince + t.hostAwayMs <= now ? "host-away" : null;
     return (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs <= now ? "host-check" : null;
@@ -286,6 +289,11 @@ export class TimerDriver {
       }
       case "host-away": {
         const { changed } = await this.service.closeAbandoned(room.id);
+        if (changed) this.stats.closed++;
+        return changed;
+      }
+      case "unfilled": {
+        const { changed } = await this.service.closeUnfilled(room.id);
         if (changed) this.stats.closed++;
         return changed;
       }

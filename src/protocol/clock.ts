@@ -21,3 +21,6 @@ export function clockDeadline(preset: Pick<ClockPreset, "turnMs" | "firstMoveMs"
   const budget = preset.turnMs + c.bankMs;
   return c.since + (c.firstMove ? Math.min(preset.firstMoveMs, budget) : budget);
 }
+
+/** How long an open turn-based room waits for its seats to be taken before it closes ("unfilled"). */
+export const TURN_BASED_OPEN_MS = 3 * 24 * 60 * 60_000;

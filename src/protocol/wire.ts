@@ -81,6 +81,11 @@ export interface RoomSummary {
    * watches the room (the host-away rule; the room closes after HOST_AWAY_MS). docs/protocol.md.
    */
   hostAway?: boolean;
+  /**
+   * Open turn-based rooms only (instead of hostAway: their host need not stay): when the room closes
+   * unless every seat is taken by then (epoch ms, the server's clock).
+   */
+  closesAt?: number;
   /** A ranked room's rating range: only players rated min to max in its game may sit (absent: anyone). */
   ratingRange?: { min: number; max: number };
   /** A ranked room kept for players who play their games out (left at most 1 in 10 of their latest ranked games). */
@@ -114,6 +119,8 @@ export const RANGE_MAX = 1000;
 export interface YourRoom extends RoomSummary {
   seat: number;
   active: number[];
+  /** While your seat's clock runs: when it runs out (epoch ms, the server's clock); absent otherwise. */
+  deadline?: number;
 }
 
 /** `turn:yours`, sent to every socket of a player when one of their seats becomes one that must act. */
@@ -165,8 +172,8 @@ export interface RoomView {
   serverTime: number;
   /** Time-outs, returns, resignations, a call-off, in order. */
   notices: RoomNotice[];
-  /** Why a closed room closed, when not by everyone leaving: "aborted" or "host-away". */
-  ended: "aborted" | "host-away" | null;
+  /** Why a closed room closed, when not by everyone leaving: "aborted", "host-away" or "unfilled". */
+  ended: "aborted" | "host-away" | "unfilled" | null;
   /**
    * A finished room: the rematch offered from its end screen (absent: none yet). `roomId`: the new
    * room; `by`: who offered; `accepted` / `declined`: player ids (the offerer has accepted).

@@ -121,10 +121,11 @@ export const roomSummary = obj(
     seats: arrayOf(obj({ name: nullable(str()), bot: bool(), taken: bool() })),
     createdAt: num("epoch ms"), clock: nullable(str("The clock preset id, or null (no clock).")), daily: str("A daily deal's day."),
     hostAway: bool("Open rooms only: whether the host is away (no connection of theirs watches the room)."),
+    closesAt: num("Open turn-based rooms only (they have no hostAway): when the room closes unless every seat is taken by then, epoch ms."),
     ratingRange: { type: "object", properties: { min: { type: "integer" }, max: { type: "integer" } }, required: ["min", "max"], additionalProperties: false, description: "A ranked room's rating range: only players rated min to max in its game may sit." },
     reliableOnly: { type: "boolean", enum: [true], description: "A ranked room kept for players who play their games out: who left at most 1 in 10 of their latest ranked games may sit." },
   },
-  { optional: ["daily", "hostAway", "ratingRange", "reliableOnly"] },
+  { optional: ["daily", "hostAway", "closesAt", "ratingRange", "reliableOnly"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game."), ordinal: num(), games: int(),

@@ -27,7 +27,7 @@ import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
-import { clockPresets, NO_CLOCK } from "../platform/clocks.js";
+import { clockPresets, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
@@ -371,7 +371,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
    */
   function noteHost(roomId: string, connected: readonly string[]): void {
     const room = service.known(roomId);
-    if (!room || room.status !== "open" || room.daily) return;
+    // A turn-based room's host need not stay (room.ts hostPresence records nothing for it).
+    if (!room || room.status !== "open" || room.daily || isTurnBased(room.clock)) return;
     const present = connected.includes(room.hostId);
     if (present === (room.hostAwaySince === undefined)) return;
     service.hostPresence(roomId, present).catch((e: unknown) => log.warn({ err: e, room: roomId }, "could not note the host's presence"));

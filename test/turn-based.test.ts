@@ -1,0 +1,99 @@
+/**
+ * Turn-based paces over the public protocol (docs/protocol.md, "Turn-based games"), with the
+ * server's clock injected: the games list offers them (not for solitaire); an open turn-based room
+ * lists when it closes instead of its host's presence, stays open with its host gone, and starts by
+ * itself when its last seat is taken; Your games gives the time left to move; an unfilled room
+ * closes after three days, telling whoever sat in it; quick play refuses the paces.
+ */
+import { describe, expect, it } from "vitest";
+import { TURN_BASED_OPEN_MS } from "../src/protocol/clock.js";
+import type { GameInfo, RoomView, YourRoom } from "../src/protocol/wire.js";
+import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
+
+interface Summary { id: string; status: string; createdAt: number; hostAway?: boolean; closesAt?: number }
+const day = 24 * 60 * 60_000;
+
+describe.each(backends())("turn-based games ($name)", (backend) => {
+  let now = Date.UTC(2026, 10, 26, 9, 0, 0);
+  const t = useTestServer(backend, { clock: () => now });
+  const client = async (name: string) => new TestClient(t.server.url, (await guest(t.server.url, name)).token).ready();
+
+  it("offers the turn-based paces for every game of two or more, over HTTP and the socket", async () => {
+    const body = (await (await fetch(`${t.server.url}/api/games`)).json()) as { games: GameInfo[] };
+    for (const g of body.games) {
+      const turnBased = g.clocks.filter((c) => c.turnBased).map((c) => c.id);
+      expect(turnBased).toEqual(g.maxPlayers > 1 ? ["turn-1d", "turn-3d"] : []);
+      // The default stays a pace of one sitting.
+      expect(g.clocks[0]!.turnBased).toBeUndefined();
+    }
+    expect(body.games.find((g) => g.id === "goblin-market")!.clocks.find((c) => c.id === "turn-1d")).toEqual({
+      id: "turn-1d", label: "Turn-based, 1 day: 1 day a move + 2 days bank (+12 h a move)", turnMs: day, bankMs: 2 * day, incrementMs: 12 * 3_600_000, firstMoveMs: day, turnBased: true,
+    });
+  });
+
+  it("an open room waits with its host gone and starts when the last seat is taken; Your games says how long is left", async () => {
+    const ada = await guest(t.server.url, "Ada");
+    const host = await new TestClient(t.server.url, ada.token).ready();
+    const watcher = await client("Wes");
+    await watcher.call("lobby:subscribe", {});
+    const created = await host.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    expect(created.ok).toBe(true);
+    const roomId = created.roomId as string;
+    const listed = ((await watcher.call("lobby:list", {})).open as Summary[]).find((r) => r.id === roomId)!;
+    expect(listed.closesAt).toBe(listed.createdAt + TURN_BASED_OPEN_MS);
+    expect(listed).not.toHaveProperty("hostAway");
+    const http = (await (await fetch(`${t.server.url}/api/rooms`)).json()) as { open: Summary[] };
+    expect(http.open.find((r) => r.id === roomId)!.closesAt).toBe(listed.closesAt);
+
+    // The host goes; an hour on, the room is open still (a room of one sitting closes after 5 min).
+    host.close();
+    now += 60 * 60_000;
+    await t.server.timers.tick();
+    const later = ((await watcher.call("lobby:list", {})).open as Summary[]).find((r) => r.id === roomId)!;
+    expect(later.status).toBe("open");
+    expect(later).not.toHaveProperty("hostAway");
+
+    const bea = await client("Bea");
+    expect((await bea.call("room:join", { roomId })).ok).toBe(true);
+    const cy = await client("Cy");
+    const joined = await cy.call("room:join", { roomId });
+    expect(joined.ok).toBe(true);
+    // Nobody pressed Start: the last seat started the game.
+    expect((joined.state as RoomView).status).toBe("playing");
+    await until(() => watcher.received.some(([e, p]) => e === "lobby:room" && (p as Summary).id === roomId && (p as Summary).status === "playing"), "the start pushed to the lobby");
+
+    // Whoever must move finds the game, and the day they have, in Your games.
+    const back = await new TestClient(t.server.url, ada.token).ready();
+    const players = [back, bea, cy];
+    const view = joined.state as RoomView;
+    const mover = players[view.active[0]!]!;
+    const mine = ((await mover.call("lobby:mine", {})).mine as YourRoom[]).find((r) => r.id === roomId)!;
+    expect(mine.status).toBe("playing");
+    expect(mine.deadline).toBe(now + day);
+    const other = players.find((p, i) => !view.active.includes(i))!;
+    expect(((await other.call("lobby:mine", {})).mine as YourRoom[]).find((r) => r.id === roomId)!.deadline).toBeUndefined();
+    for (const c of [watcher, back, bea, cy]) c.close();
+  });
+
+  it("a room nobody fills closes after three days, and whoever sat in it sees why", async () => {
+    const host = await client("Lone");
+    const roomId = (await host.call("room:create", { game: "goblin-teeth", seats: 3, clock: "turn-3d" })).roomId as string;
+    now += TURN_BASED_OPEN_MS;
+    await t.server.timers.tick();
+    const closed = await until(() => {
+      const v = host.view(roomId) as unknown as RoomView | undefined;
+      return v?.status === "closed" ? v : undefined;
+    }, "the room closed");
+    expect(closed.ended).toBe("unfilled");
+    expect(closed.notices.at(-1)!.text).toBe("Nobody took the free seats within 3 days, so the room is closed. Find or create another room in the lobby.");
+    host.close();
+  });
+
+  it("quick play refuses a turn-based pace with a clear error", async () => {
+    const c = await client("Quin");
+    const ack = await c.call("queue:join", { game: "goblin-market", seats: 4, clock: "turn-1d", ranked: false });
+    expect(ack.ok).toBe(false);
+    expect(ack.error).toEqual({ code: "TURN_BASED_NOT_QUEUED", message: expect.stringContaining("open a room in the lobby") });
+    c.close();
+  });
+});
