@@ -682,8 +682,8 @@ function waitingRoom(room: RoomView): TemplateResult {
         })}
       </ol>
       <div class="wait-actions">
-        ${turnBased
-          ? html`<span class="muted" data-testid="starts-itself">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}: the game starts by itself once every seat is taken.` : "Every seat is taken."}
+        ${turnBased && empty > 0
+          ? html`<span class="muted" data-testid="starts-itself">Waiting for ${empty} more player${empty === 1 ? "" : "s"}: the game starts by itself once every seat is taken.
               You need not stay on this page: the game will be in Your games.</span>`
           : isHost
           ? html`<button class="btn primary" data-testid="start" ?disabled=${empty > 0 || s.busy} @click=${() => void s.startGame(room.roomId)}>Start the game</button>

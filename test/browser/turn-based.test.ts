@@ -1,0 +1,77 @@
+/**
+ * Turn-based games in the browser: the New room form groups the paces (one sitting, turn-based) and
+ * says what a turn-based room does; its waiting room has no Start button (the game starts by itself
+ * when the last seat is taken); the lobby says how long an open one waits for players; the clocks
+ * count days down; Your games says how long you have to move.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import type { Player } from "../../src/platform/identity.js";
+import { guest } from "../support/harness.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+
+const available = chromiumAvailable();
+if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
+
+describe.skipIf(!available)("turn-based games in the browser", () => {
+  let bazaar: Bazaar;
+  let browser: Browser;
+  const clock = Date.UTC(2026, 10, 26, 9, 0, 0);
+
+  beforeAll(async () => {
+    bazaar = await startBazaar({ now: () => clock, manualTimers: true });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bazaar?.close();
+  });
+
+  it("a turn-based room from the form: waits for players without its host, starts by itself, and shows days on the clocks and in Your games", async () => {
+    const url = bazaar.server.url;
+    const ada = await newPage(browser);
+    await enterName(ada.page, url, "Ada");
+    await ada.page.locator("#c-game option").first().waitFor({ state: "attached" });
+    await ada.page.selectOption("#c-game", "sorcerous-futures");
+    // The paces come in two groups; the hint says what turn-based means.
+    const groups = await ada.page.locator("#c-clock optgroup").evaluateAll((gs) => gs.map((g) => (g as HTMLOptGroupElement).label));
+    expect(groups).toEqual(["Played in one sitting", "Turn-based: played over days"]);
+    await ada.page.selectOption("#c-clock", "turn-1d");
+    expect(await ada.page.locator("#c-clock-hint").innerText()).toContain("the game starts by itself once every seat is taken");
+    const roomId = await createRoom(ada.page, { seats: 3, ranked: false });
+    const waiting = ada.page.getByTestId("starts-itself");
+    expect(await waiting.innerText()).toContain("Waiting for 2 more players: the game starts by itself once every seat is taken.");
+    expect(await ada.page.getByTestId("start").count()).toBe(0);
+    expect(await ada.page.getByTestId("room-clock").innerText()).toContain("A first move must come within 1 day.");
+    expect(await axeViolations(ada.page)).toEqual([]);
+
+    // Another player's lobby: the room says how long it waits, not whether its host is here.
+    const bo = await newPage(browser);
+    await enterName(bo.page, url, "Bo");
+    const row = bo.page.locator(`.open-rooms [data-room="${roomId}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId("room-closes").innerText()).toMatch(/^waits for players (3 days|2 days 23 h) more$/);
+    expect(await row.getByTestId("host-presence").count()).toBe(0);
+    expect(await row.getByTestId("room-pace").innerText()).toContain("Turn-based, 1 day");
+    await row.getByRole("button", { name: /^Join/ }).click();
+    await bo.page.locator(".wait-seat.you").waitFor();
+
+    // The last seat taken (by a third player) starts the game on both pages.
+    const cy = (await guest(url, "Cy")).player as Player;
+    await bazaar.server.service.join(roomId, cy);
+    await ada.page.locator('[data-status="playing"]').waitFor();
+    await bo.page.locator('[data-status="playing"]').waitFor();
+    // Sorcerous Futures' first step is everyone's: each clock runs with a day less a few seconds.
+    const mine = ada.page.locator('[data-testid="clock"].mine').first();
+    await mine.waitFor();
+    expect(await mine.locator(".clock-time").innerText()).toMatch(/^23:59:\d\d$/);
+
+    // Your games, in the lobby: your turn, and the time left in words.
+    await ada.page.goto(`${url}/`);
+    const entry = ada.page.locator(`.your-games [data-room="${roomId}"]`);
+    await entry.getByTestId("your-turn").waitFor();
+    expect(await entry.getByTestId("time-left").innerText()).toMatch(/^(1 day|23 h 59 min) left$/);
+    expect(await axeViolations(ada.page)).toEqual([]);
+  });
+});
