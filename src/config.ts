@@ -83,7 +83,26 @@ export interface Config {
   metricsToken?: string;
   /** Set: the operators' routes (/api/admin/*, transport/admin-routes.ts) exist and require `Authorization: Bearer <it>`. Unset: they do not exist. */
   adminToken?: string;
+  /**
+   * Web Push (platform/push.ts): VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT, all three
+   * or none. Unset: no notifications to closed pages (the browser's own, while a page is open, work without).
+   */
+  push?: PushKeys;
+  /** PUSH_SERVICES: the URL prefixes a push subscription's endpoint must start with (the browsers' push services). */
+  pushServices: string[];
 }
+
+export interface PushKeys {
+  /** The VAPID public key, base64url (65 bytes: an uncompressed P-256 point). */
+  publicKey: string;
+  /** The VAPID private key, base64url (32 bytes). */
+  privateKey: string;
+  /** Who runs the server, for the push services: "mailto:..." or "https://...". */
+  subject: string;
+}
+
+/** The push services of Chrome and Edge (FCM), Firefox, Safari and Windows; `*.` matches any subdomain. */
+export const DEFAULT_PUSH_SERVICES = ["https://fcm.googleapis.com/", "https://updates.push.services.mozilla.com/", "https://web.push.apple.com/", "https://*.notify.windows.com/"];
 
 function trustProxy(value: string | undefined): boolean | string {
   if (value === undefined || value === "" || value === "false" || value === "off") return false;
@@ -203,6 +222,35 @@ function roomsFile(value: string | undefined, dataDir: string): string | undefin
   return value;
 }
 
+/** VAPID_*: all three or none; the keys as `npm run vapid-keys` prints them. */
+function pushKeys(env: NodeJS.ProcessEnv): PushKeys | undefined {
+  const publicKey = opt(env.VAPID_PUBLIC_KEY);
+  const privateKey = opt(env.VAPID_PRIVATE_KEY);
+  const subject = opt(env.VAPID_SUBJECT);
+  if (publicKey === undefined && privateKey === undefined && subject === undefined) return undefined;
+  const missing = ([["VAPID_PUBLIC_KEY", publicKey], ["VAPID_PRIVATE_KEY", privateKey], ["VAPID_SUBJECT", subject]] as const).filter(([, v]) => v === undefined).map(([k]) => k);
+  if (missing.length > 0) {
+    problem(`VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT go together (npm run vapid-keys makes a pair); ${missing.join(" and ")} unset`);
+    return undefined;
+  }
+  const bytes = (v: string) => (/^[A-Za-z0-9_-]+$/.test(v) ? Buffer.from(v, "base64url") : Buffer.alloc(0));
+  const pub = bytes(publicKey!);
+  if (pub.length !== 65 || pub[0] !== 4) problem("VAPID_PUBLIC_KEY must be a P-256 public key in base64url, 65 bytes (npm run vapid-keys makes a pair)");
+  if (bytes(privateKey!).length !== 32) problem("VAPID_PRIVATE_KEY must be a P-256 private key in base64url, 32 bytes (npm run vapid-keys makes a pair)");
+  if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject!)) problem(`VAPID_SUBJECT must be a "mailto:" address or an "https://" URL where the push services can reach you, got "${subject!.slice(0, 80)}"`);
+  return { publicKey: publicKey!, privateKey: privateKey!, subject: subject! };
+}
+
+/** PUSH_SERVICES: comma-separated URL prefixes (https, or http for a service on this machine in tests). */
+function pushServices(value: string | undefined): string[] {
+  const v = opt(value);
+  if (v === undefined) return DEFAULT_PUSH_SERVICES;
+  const list = v.split(",").map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !/^(https:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?\/|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/)/.test(x));
+  if (list.length === 0 || bad.length > 0) problem(`PUSH_SERVICES must be URL prefixes such as https://fcm.googleapis.com/ (http only for 127.0.0.1 or localhost), comma-separated, got "${(bad[0] ?? v).slice(0, 80)}"`);
+  return list;
+}
+
 function opt(value: string | undefined): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
@@ -262,5 +310,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     metricsToken: bearerSecret("METRICS_TOKEN", env.METRICS_TOKEN),
     // Closes accounts: longer than the metrics' token.
     adminToken: bearerSecret("ADMIN_TOKEN", env.ADMIN_TOKEN, 32),
+    push: pushKeys(env),
+    pushServices: pushServices(env.PUSH_SERVICES),
   };
 }

@@ -3,6 +3,7 @@
  * in-process), the database (Postgres or embedded PGlite), bots and the result recorder.
  */
 import { Notes } from "./platform/notes.js";
+import { PushNotices } from "./platform/push.js";
 import { SecretBox, sealStoredSecrets } from "./platform/secret-box.js";
 import { ratingsOf, reliability } from "./db/profiles.js";
 import { RATING_BASE } from "./protocol/rating-display.js";
@@ -236,7 +237,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const invitations = new Invitations(db, limiter, blocks, clock);
   const follows = new Follows(db, clock);
   const notes = new Notes(db, clock);
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, notes, adminToken: config.adminToken });
+  const push = new PushNotices(db, config.push, config.pushServices, log, clock);
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, notes, push, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 
@@ -265,7 +267,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations });
+  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations, push });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
   follows.liveGames = async () => (await service.list()).live;
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });

@@ -37,7 +37,9 @@ function worker(pages: FakePage[]) {
   const listeners = new Map<string, (e: unknown) => void>();
   const opened: string[] = [];
   let skipped = 0;
+  const shown: Array<{ title: string; options: unknown }> = [];
   const self = {
+    registration: { showNotification: async (title: string, options: unknown) => void shown.push({ title, options }) },
     location: new URL(`${ORIGIN}/notify-sw.js`),
     addEventListener: (type: string, fn: (e: unknown) => void) => listeners.set(type, fn),
     skipWaiting: () => void skipped++,
@@ -58,13 +60,18 @@ function worker(pages: FakePage[]) {
     await done;
     return closed;
   };
-  return { listeners, opened, click, skipped: () => skipped };
+  const push = async (data: { json: () => unknown } | null) => {
+    let done: Promise<unknown> = Promise.resolve();
+    listeners.get("push")!({ data, waitUntil: (p: Promise<unknown>) => (done = p) });
+    await done;
+  };
+  return { listeners, opened, click, push, shown, skipped: () => skipped };
 }
 
 describe("the notifications' service worker", () => {
-  it("takes over at once and listens to nothing but install, activate and notification clicks", () => {
+  it("takes over at once and listens to nothing but install, activate, notification clicks and pushes", () => {
     const w = worker([]);
-    expect([...w.listeners.keys()].sort()).toEqual(["activate", "install", "notificationclick"]);
+    expect([...w.listeners.keys()].sort()).toEqual(["activate", "install", "notificationclick", "push"]);
     w.listeners.get("install")!({});
     expect(w.skipped()).toBe(1);
   });
@@ -92,5 +99,17 @@ describe("the notifications' service worker", () => {
       await w.click(data);
       expect(w.opened, JSON.stringify(data)).toEqual(["/"]);
     }
+  });
+
+  it("a push message shows its notification, whose click opens its path; a push it cannot read still shows one", async () => {
+    const w = worker([]);
+    await w.push({ json: () => ({ title: "Your turn — Goblin Market", body: "Your turn against Bea.", path: "/room/abc", tag: "turn-abc" }) });
+    expect(w.shown).toEqual([{ title: "Your turn — Goblin Market", options: { body: "Your turn against Bea.", data: { path: "/room/abc" }, tag: "turn-abc" } }]);
+    await w.push({ json: () => { throw new SyntaxError("not JSON"); } });
+    await w.push(null);
+    expect(w.shown.slice(1)).toEqual([
+      { title: "Goblin Bazaar", options: { body: "", data: { path: "/" } } },
+      { title: "Goblin Bazaar", options: { body: "", data: { path: "/" } } },
+    ]);
   });
 });

@@ -24,7 +24,7 @@ import { account } from "./support/accounts.js";
 import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
 
 const ADMIN = "operators-token-" + "e".repeat(32);
-const TABLES = ["Account", "Block", "DailyAttempt", "ErasedPlayer", "Follow", "Game", "GameSeat", "Leave", "Note", "Player", "Rating", "RatingRefund", "Report", "Session"];
+const TABLES = ["Account", "Block", "DailyAttempt", "ErasedPlayer", "Follow", "Game", "GameSeat", "Leave", "Note", "Player", "PushSubscription", "Rating", "RatingRefund", "Report", "Session"];
 
 describe.each(backends())("your data ($name)", (backend) => {
   const clock = { t: Date.UTC(2026, 10, 25, 12, 0, 0) };

@@ -10,6 +10,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.js";
+import { vapidKeyPair } from "../src/tools/vapid-keys.js";
 import { until } from "./support/harness.js";
 
 const root = join(import.meta.dirname, "..");
@@ -50,6 +51,24 @@ describe("configuration is checked at start", () => {
     expect(loadConfig({}).host).toBe("127.0.0.1");
     expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
     expect(loadConfig({ HOST: "::" }).host).toBe("::");
+  });
+
+  it("takes the Web Push keys all three or none, as npm run vapid-keys makes them, and push services by URL prefix", () => {
+    const { publicKey, privateKey } = vapidKeyPair();
+    expect(loadConfig({}).push).toBeUndefined();
+    expect(loadConfig({}).pushServices).toContain("https://fcm.googleapis.com/");
+    expect(loadConfig({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: "mailto:ops@example.org" }).push).toEqual({ publicKey, privateKey, subject: "mailto:ops@example.org" });
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: publicKey })).toThrow(/VAPID_PRIVATE_KEY and VAPID_SUBJECT unset/);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: privateKey, VAPID_PRIVATE_KEY: publicKey, VAPID_SUBJECT: "me" })).toThrow(ConfigError);
+    try {
+      loadConfig({ VAPID_PUBLIC_KEY: privateKey, VAPID_PRIVATE_KEY: publicKey, VAPID_SUBJECT: "me" });
+    } catch (e) {
+      expect((e as ConfigError).problems.map((p) => p.split(" ")[0])).toEqual(["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"]);
+      // A secret is never repeated back.
+      expect(String(e)).not.toContain(publicKey);
+    }
+    expect(loadConfig({ PUSH_SERVICES: "https://push.example/, https://*.push.example/v1/" }).pushServices).toEqual(["https://push.example/", "https://*.push.example/v1/"]);
+    expect(() => loadConfig({ PUSH_SERVICES: "http://push.example/" })).toThrow(/PUSH_SERVICES/);
   });
 
   it("picks JSON logs in production and readable ones in a terminal", () => {

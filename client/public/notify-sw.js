@@ -2,7 +2,8 @@
 // browser shows notifications only through a service worker (Android's Chrome refuses the page's
 // `new Notification`). It handles no fetch, so it caches and intercepts nothing. A click on a
 // notification focuses an open page of the site and asks it to open the notification's path, or
-// opens a new page there.
+// opens a new page there. A push message (Web Push, sent while the player's pages are closed:
+// src/platform/push.ts) is shown as a notification: {title, body, path, tag}.
 self.addEventListener("install", function () {
   self.skipWaiting();
 });
@@ -24,4 +25,18 @@ self.addEventListener("notificationclick", function (event) {
       return self.clients.openWindow(path);
     }),
   );
+});
+self.addEventListener("push", function (event) {
+  var data = null;
+  try {
+    data = event.data ? event.data.json() : null;
+  } catch (e) {
+    data = null;
+  }
+  if (!data || typeof data !== "object") data = {};
+  var title = typeof data.title === "string" && data.title ? data.title : "Goblin Bazaar";
+  var options = { body: typeof data.body === "string" ? data.body : "", data: { path: typeof data.path === "string" ? data.path : "/" } };
+  if (typeof data.tag === "string" && data.tag) options.tag = data.tag;
+  // Every push shows a notification (browsers require it of a subscription that is user-visible).
+  event.waitUntil(self.registration.showNotification(title, options));
 });

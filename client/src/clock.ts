@@ -10,7 +10,9 @@
  * the room page puts `clockBar(s, room)` above the table.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
-import { clockDeadline } from "../../src/protocol/clock.js";
+import { clockDeadline, leftWords, spanWords } from "../../src/protocol/clock.js";
+
+export { leftWords, spanWords };
 import { installAudioUnlock, isMuted, lowTimeBeep, setMuted } from "./sound.js";
 import type { Store } from "./store.js";
 import type { GameInfo, RoomView } from "./types.js";
@@ -33,26 +35,6 @@ export function fmtClock(ms: number): string {
   const m = Math.floor((total % 3600) / 60);
   const sec = String(total % 60).padStart(2, "0");
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
-}
-
-/** A whole span in words: "60 s", "3 min", "12 h", "1 day", "3 days" (the largest unit it is whole in). */
-export function spanWords(ms: number): string {
-  const sec = Math.round(ms / 1000);
-  if (sec >= 86_400 && sec % 86_400 === 0) return `${sec / 86_400} day${sec === 86_400 ? "" : "s"}`;
-  if (sec >= 3600 && sec % 3600 === 0) return `${sec / 3600} h`;
-  if (sec >= 120 && sec % 60 === 0) return `${sec / 60} min`;
-  return `${sec} s`;
-}
-
-/** About how long is left, in words: "2 days 5 h", "5 h 10 min", "12 min", "40 s". */
-export function leftWords(ms: number): string {
-  const sec = Math.max(0, Math.ceil(ms / 1000));
-  const d = Math.floor(sec / 86_400);
-  const h = Math.floor((sec % 86_400) / 3600);
-  const m = Math.floor((sec % 3600) / 60);
-  if (d > 0) return `${d} day${d === 1 ? "" : "s"}${h > 0 ? ` ${h} h` : ""}`;
-  if (h > 0) return `${h} h${m > 0 ? ` ${m} min` : ""}`;
-  return m > 0 ? `${m} min` : `${sec} s`;
 }
 
 /** "Standard" from "Standard: 30 s a turn + 3 min bank (+10 s a move)". */

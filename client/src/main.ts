@@ -18,6 +18,7 @@ import { parseRoute, Store } from "./store.js";
 import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
+import { pushBusy, pushState, setPush } from "./push.js";
 import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import { themePicker } from "./theme.js";
@@ -73,7 +74,7 @@ function identityMenu(): TemplateResult {
       ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
       : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}
       ${yourDataSection(s)}</div>
-    <div class="menu-notify">${notifyToggle("menu-notify-turns")}</div>
+    <div class="menu-notify">${notifyToggle("menu-notify-turns")}${isAccount(s) ? pushToggle() : nothing}</div>
     ${themePicker(() => s.changed())}
     </div>
   </details>`;
@@ -463,6 +464,15 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
       </li>`;
     })}</ul>
   </section>`;
+}
+
+/** Notifications to this device while every page of ours is closed (push.ts): accounts only. */
+function pushToggle(): TemplateResult | typeof nothing {
+  const st = pushState(s);
+  if (st === null || st === "unsupported") return nothing;
+  if (st === "server-off") return html`<p class="muted small" data-testid="push-off">This server sends no notifications to closed pages.</p>`;
+  return html`<label class="notify-toggle small"><input type="checkbox" data-testid="push-toggle" .checked=${st === "on"} ?disabled=${pushBusy()}
+      @change=${(e: Event) => void setPush(s, (e.target as HTMLInputElement).checked)} /> Also tell this device when my pages are closed (turn-based games)</label>`;
 }
 
 // Lobby hygiene (issue 23): an open room's age and its host's presence; a filter by game

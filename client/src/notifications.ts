@@ -34,6 +34,22 @@ export function startNotifier(open: (path: string) => void): void {
   });
 }
 
+/**
+ * The page's service worker, registered if it was not (notifications to closed pages need it even
+ * where "Notify me" is off), once it is active. Rejects where there is none.
+ */
+export async function notifierWorker(): Promise<ServiceWorkerRegistration> {
+  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) throw new Error("no service worker");
+  await navigator.serviceWorker.register(WORKER);
+  return navigator.serviceWorker.ready;
+}
+
+/** The worker's registration if one is registered already (nothing is registered by asking). */
+export async function existingWorker(): Promise<ServiceWorkerRegistration | null> {
+  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return null;
+  return (await navigator.serviceWorker.getRegistration(WORKER).catch(() => undefined)) ?? null;
+}
+
 /** Shows a notification that opens `path` when clicked. False: the browser showed none. */
 export function showNotification(title: string, body: string, tag: string, path: string, open: (path: string) => void): boolean {
   if (registration) {

@@ -27,6 +27,7 @@ import { TOTP_MISMATCH, type TwoFactor } from "../platform/two-factor.js";
 import type { Invitations } from "../platform/invitations.js";
 import { MAX_FOLLOWS, type Follows } from "../platform/follows.js";
 import { MAX_NOTES, NOTE_MAX, type Notes } from "../platform/notes.js";
+import { ENDPOINT_MAX, MAX_PUSH_SUBSCRIPTIONS, type PushNotices } from "../platform/push.js";
 
 /** /api/me lists the rating refunds received this long ago, at most. */
 export const REFUNDS_SHOWN_MS = 14 * 24 * 60 * 60_000;
@@ -37,6 +38,7 @@ export interface AccountRouteDeps {
   invitations: Invitations;
   follows: Follows;
   notes: Notes;
+  push: PushNotices;
   personalData: PersonalDataService;
   service: RoomService;
   quotas: HttpQuotas;
@@ -59,7 +61,7 @@ const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your 
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean; player: string };
+type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean; player: string; endpoint: string };
 const totpCodeField = refusing(str("The six-digit code your authenticator app shows now."), "BAD_TOTP", TOTP_MISMATCH);
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
@@ -68,7 +70,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows, notes } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows, notes, push } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -359,6 +361,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     notes: arrayOf(obj({ about: str("The player noted."), text: str(), updatedAt: iso("Last written") }), "Your private notes on other players."),
     leaves: arrayOf(obj({ room: str(), game: str(), kind: str(), at: iso("Left"), forgiven: bool() })),
     refundsReceived: arrayOf(obj({ gameId: str(), game: str(), points: int(), at: iso("Given") })),
+    pushSubscriptions: arrayOf(obj({ service: str("The push service's host."), since: iso("Subscribed") }), "Browsers notified while your pages are closed."),
   });
 
   // Not `route`: the reply is a download, so it names a file.
@@ -498,6 +501,36 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     }),
     response: { 200: okReply({ note: nullable(noteShape) }), ...errors(400, 401, 403, 404, 413) },
   }, async (req, v) => ({ note: await notes.write(v, req.body.player, req.body.text) }), { who: accountOf });
+
+  route("/api/push", "GET", {
+    summary: "Notifications to closed pages: the server's key",
+    description: "The VAPID public key a browser subscribes to this server's Web Push notices with (PushManager.subscribe's applicationServerKey), or null: this server sends none (its operators set no VAPID keys).",
+    tags: ["accounts"],
+    response: { 200: okReply({ publicKey: nullable(str("base64url")) }) },
+  }, async () => ({ publicKey: push.publicKey }));
+
+  const endpointField = refusing({ type: "string", minLength: 1, maxLength: ENDPOINT_MAX, description: "The subscription's endpoint: a URL of a browser's push service." }, "BAD_PUSH_SUBSCRIPTION", "That is not a subscription of a browser's push service.");
+  route("/api/push/subscribe", "POST", {
+    summary: "Notify this browser while your pages are closed",
+    description: `Stores a browser's push subscription (PushSubscription.toJSON(): endpoint and keys) for the account: while none of its pages is open anywhere, a turn of theirs in a turn-based game is sent to it. At most ${MAX_PUSH_SUBSCRIPTIONS} browsers (the oldest is dropped). PUSH_OFF (503) when the server sends none. Needs an account.`,
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({
+      endpoint: endpointField,
+      keys: refusing({ type: "object", additionalProperties: true, description: "{p256dh, auth}: the browser's P-256 public key and auth secret, base64url." }, "BAD_PUSH_SUBSCRIPTION", "A subscription's keys are p256dh and auth, in base64url."),
+      expirationTime: nullable(num("Ignored.")),
+    }, { optional: ["expirationTime"] }),
+    response: { 200: okReply({ subscriptions: int("How many browsers the account has subscribed now.") }), ...errors(400, 401, 403, 413, 503) },
+  }, async (req, v) => push.subscribe(v, req.body), { who: accountOf });
+
+  route("/api/push/unsubscribe", "POST", {
+    summary: "Stop notifying this browser",
+    description: "Forgets the account's subscription of that endpoint (unsubscribed: false if it had none). Needs an account.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ endpoint: endpointField }),
+    response: { 200: okReply({ unsubscribed: bool() }), ...errors(400, 401, 403, 413) },
+  }, async (req, v) => ({ unsubscribed: await push.unsubscribe(v, req.body.endpoint) }), { who: accountOf });
 
   route("/api/rename", "POST", {
     summary: "Rename your account",

@@ -17,6 +17,7 @@ import { registerAccountRoutes } from "./account-routes.js";
 import type { Invitations } from "../platform/invitations.js";
 import type { Follows } from "../platform/follows.js";
 import type { Notes } from "../platform/notes.js";
+import type { PushNotices } from "../platform/push.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import type { Moderation } from "../platform/moderation.js";
 import type { PersonalDataService } from "../platform/personal-data.js";
@@ -63,6 +64,8 @@ export interface HttpDeps {
   follows: Follows;
   /** Private notes on players (platform/notes.ts). */
   notes: Notes;
+  /** Notifications to closed pages (platform/push.ts). */
+  push: PushNotices;
   /** Blocked players (platform/blocks.ts). */
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */

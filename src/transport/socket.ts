@@ -27,7 +27,9 @@ import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
-import { clockPresets, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
+import { clockPresets, deadlineOf, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
+import { leftWords } from "../protocol/clock.js";
+import type { PushNotices } from "../platform/push.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
@@ -75,6 +77,8 @@ export interface SocketDeps {
   reliabilityOf?: (playerId: string) => Promise<Reliability>;
   /** Invitations to a seat (invite-events.ts); absent: no room:invite. */
   invitations?: Invitations;
+  /** Notifications to closed pages (platform/push.ts): a turn in a turn-based game, to a player with no connection; absent: none. */
+  push?: PushNotices;
 }
 
 interface SocketData {
@@ -285,7 +289,39 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     // Your games: each person whose turn it now is hears it on their sockets here; other nodes
     // tell theirs from the change feed (the note's `turns`), so no adapter message per move.
     if (note.turns) tellTurns(next.id, next.version, note.turns);
+    // A turn in a turn-based game, to whoever has no page open anywhere: by the node that made
+    // the change, once (the others only read it from the feed).
+    if (note.turns && deps.push && isTurnBased(next.clock)) void pushTurns(next, note.turns);
   });
+
+  /** Web Push notices of new turns in a turn-based room to the players with no connection now (push.ts). */
+  async function pushTurns(room: Room, turns: NonNullable<RoomChange["turns"]>): Promise<void> {
+    try {
+      const people = turns.seats.map((t) => t.playerId);
+      const online = await onlineOf(people);
+      const name = findGame(room.game)?.name ?? room.game;
+      for (const t of turns.seats) {
+        if (online.has(t.playerId)) continue;
+        const others = room.seats.filter((x, i) => i !== t.seat && x.name).map((x) => x.name!);
+        const c = room.clock && room.clocks?.[t.seat];
+        const deadline = c && room.clock ? deadlineOf(room.clock, c) : null;
+        const left = deadline !== null ? leftWords(deadline - clock()) : null;
+        await deps.push!.send(
+          t.playerId,
+          {
+            title: `Your turn — ${name}`,
+            body: `Your turn against ${others.join(", ")}.${left ? ` You have ${left}.` : ""}`,
+            path: `/room/${room.id}`,
+            tag: `turn-${room.id}`,
+          },
+          room.clock ? room.clock.turnMs / 1000 : 86_400,
+          room.id,
+        );
+      }
+    } catch (e) {
+      log.warn({ err: e, room: room.id }, "could not send turn notices to closed pages");
+    }
+  }
 
   /** `turn:yours` to this node's sockets of each person whose turn a change made, but those that watch the room (docs/protocol.md). */
   function tellTurns(roomId: string, version: number, turns: NonNullable<RoomChange["turns"]>): void {

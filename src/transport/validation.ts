@@ -61,6 +61,7 @@ const STATUS: Record<string, number> = {
   ALREADY_REPORTED: 409,
   NOT_CLOSED_BY_OPERATORS: 409,
   RATE_LIMITED: 429,
+  PUSH_OFF: 503,
 };
 
 export const statusOf = (code: string): number => STATUS[code] ?? 400;

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "../../src/db/client.js";
+import type { Config } from "../../src/config.js";
 import type { Player } from "../../src/platform/identity.js";
 import { createLogger } from "../../src/logger.js";
 import { startServer, type RunningServer } from "../../src/server.js";
@@ -52,10 +53,10 @@ export interface Bazaar {
  * clock (clocks, timers); `manualTimers`: nothing fires by itself, the test moves `now` and calls
  * `server.timers.tick()` (bots included: move the clock by botDelayMs and tick).
  */
-export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean; adminToken?: string } = {}): Promise<Bazaar> {
+export async function startBazaar(opts: { botDelayMs?: number; now?: () => number; manualTimers?: boolean; adminToken?: string; config?: Partial<Config> } = {}): Promise<Bazaar> {
   await ensureClientBuilt();
   const { db, dispose } = await openTestDatabase(false);
-  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20, ...(opts.adminToken ? { adminToken: opts.adminToken } : {}) });
+  const config = testConfig({ clientDir: CLIENT_DIST, botDelayMs: opts.botDelayMs ?? 20, ...(opts.adminToken ? { adminToken: opts.adminToken } : {}), ...opts.config });
   const server = await startServer(config, { db, logger: createLogger(config.logLevel, "browser"), sweepEveryMs: 300, ...(opts.now ? { now: opts.now } : {}), ...(opts.manualTimers ? { manualTimers: true } : {}) });
   return {
     server,
