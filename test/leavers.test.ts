@@ -67,7 +67,8 @@ describe.each(backends())("clocks and leavers over the protocol ($name)", (backe
     const c = await new TestClient(srv.server.url, g.token).ready();
     const list = await c.call("lobby:list");
     const games = list.games as Array<{ id: string; clocks: Array<{ id: string }>; defaultCasualClock: string }>;
-    expect(games.find((x) => x.id === "goblin-market")!.clocks.map((x) => x.id)).toEqual(["standard", "quick", "relaxed"]);
+    expect(games.find((x) => x.id === "goblin-market")!.clocks.map((x) => x.id)).toEqual(["standard", "quick", "relaxed", "turn-1d", "turn-3d"]);
+    expect(games.find((x) => x.id === "aucteraden")!.clocks.map((x) => x.id)).toEqual(["standard", "relaxed"]);
     expect(games.find((x) => x.id === "aucteraden")!.defaultCasualClock).toBe("none");
     const refused = await c.call("room:create", { game: "goblin-market", seats: 3, ranked: true, clock: "none" });
     expect(refused.error?.code).toBe("RANKED_NEEDS_CLOCK");

@@ -90,6 +90,45 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     for (const p of pages) p.close();
   });
 
+  it("an invitation to a turn-based room waits for an account that is offline: a notice to its closed pages, then in Your games until it answers", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [ivy, jon, kit] = await Promise.all(["Ivy", "Jon", "Kit"].map((n) => account(t.server.url, `${n}${run}`)));
+    const jonKeys = browserKeys();
+    expect((await api("POST", "/api/push/subscribe", jon!.token, { endpoint: `${service.url}jon-${run}`, keys: jonKeys.json })).status).toBe(200);
+    const host = await new TestClient(t.server.url, ivy!.token).ready();
+    const live = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    // A room of one sitting still wants its invitee online now.
+    expect((await host.call("room:invite", { roomId: live, name: `Jon${run}` })).error?.code).toBe("NOT_ONLINE");
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string;
+    for (const name of [`Jon${run}`, `Kit${run}`]) expect(await host.call("room:invite", { roomId, name })).toMatchObject({ ok: true, kept: true });
+    const got = await until(() => service.received.find((r) => r.path === `/jon-${run}`), "Jon's notice");
+    expect(got.headers.ttl).toBe(String(3 * 86400));
+    expect(JSON.parse(decrypt(got.body, jonKeys))).toEqual({
+      title: `Ivy${run} invites you to Goblin Market`,
+      body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games.",
+      path: `/room/${roomId}`,
+      tag: `invite-${roomId}`,
+    });
+
+    // Jon comes by: the invitation is in his lobby's Your games; Kit's too, and Kit declines.
+    const jonPage = await new TestClient(t.server.url, jon!.token).ready();
+    const kitPage = await new TestClient(t.server.url, kit!.token).ready();
+    const sub = await jonPage.call("lobby:subscribe", {});
+    expect(sub.invited).toEqual([{ room: expect.objectContaining({ id: roomId, status: "open" }), from: { id: ivy!.player.id, name: `Ivy${run}`, account: true }, at: now }]);
+    expect(((await kitPage.call("lobby:mine", {})).invited as Array<{ room: { id: string } }>).map((i) => i.room.id)).toEqual([roomId]);
+    expect((await kitPage.call("room:decline", { roomId })).ok).toBe(true);
+    expect((await kitPage.call("lobby:mine", {})).invited).toEqual([]);
+    expect((await kitPage.call("room:decline", { roomId })).error?.code).toBe("NOT_INVITED");
+    // Nobody else sees who is invited: not the lobby, not the room's view.
+    expect(JSON.stringify((await kitPage.call("lobby:list", {})).open)).not.toContain(jon!.player.id);
+    expect(JSON.stringify((await kitPage.call("room:sync", { roomId })).state)).not.toContain(jon!.player.id);
+    // Jon takes a seat: the invitation is answered.
+    expect((await jonPage.call("room:join", { roomId })).ok).toBe(true);
+    expect((await jonPage.call("lobby:mine", {})).invited).toEqual([]);
+    expect(((await jonPage.call("lobby:mine", {})).mine as Array<{ id: string }>).map((r) => r.id)).toContain(roomId);
+    for (const c of [host, jonPage, kitPage]) c.close();
+  });
+
   it("refuses guests, endpoints of other services and bad keys, changing nothing", async () => {
     const run = Math.random().toString(36).slice(2, 7);
     const gil = await account(t.server.url, `Gil${run}`);

@@ -1,5 +1,5 @@
 /** The client shell: header with connection state and identity, the name screen, the lobby and rooms. */
-import { RATING_RANGE_CHOICES } from "../../src/protocol/wire.js";
+import { RATING_RANGE_CHOICES, type RoomInvited } from "../../src/protocol/wire.js";
 import { yourDataSection } from "./your-data.js";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import "./styles.css";
@@ -440,11 +440,15 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   const mine = s.mine;
   if (!s.me || !mine) return nothing;
   const notify = notifyToggle("notify-turns");
-  // Nothing to show until you sit somewhere (the toggle comes with your first game).
-  if (mine.length === 0) return nothing;
+  const kept = s.keptInvitations;
+  // Nothing to show until you sit somewhere or are invited (the toggle comes with your first game).
+  if (mine.length === 0 && kept.length === 0) return nothing;
   const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || b.createdAt - a.createdAt);
   return html`<section class="panel your-games" aria-labelledby="mine-h" data-testid="your-games">
     <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2><span class="your-games-tools">${notify}${soundToggle(s)}</span></div>
+    ${kept.length > 0
+      ? html`<ul class="room-list kept-invitations">${kept.map((i) => keptInvitationRow(i))}</ul>`
+      : nothing}
     <ul class="room-list">${rows.map((r) => {
       const turn = s.yourTurn.has(r.id);
       const names = r.seats.map((x, i) => (i === r.seat ? "you" : x.taken ? `${x.name ?? "?"}${x.bot ? " (bot)" : ""}` : null)).filter(Boolean).join(", ");
@@ -464,6 +468,24 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
       </li>`;
     })}</ul>
   </section>`;
+}
+
+/** An invitation kept for you in an open turn-based room: Join or Decline, until it starts or closes. */
+function keptInvitationRow(i: RoomInvited): TemplateResult {
+  const r = i.room;
+  const pace = paceOf(r);
+  return html`<li class="room-row mine-row" data-room=${r.id} data-testid="kept-invitation">
+    <div class="room-main">
+      <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
+        <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
+        <span class="badge your-turn">Invitation</span></div>
+      <div class="muted small">${i.from.name} invites you${pace ? ` · ${paceName(pace.label)}` : ""}${r.closesAt !== undefined ? ` · waits ${leftWords(r.closesAt - serverNow(s))} more` : ""}</div>
+    </div>
+    <div class="room-actions">
+      <button class="btn small primary" @click=${() => void s.join(r.id)} aria-label=${`Join ${i.from.name}'s ${s.gameName(r.game)} room`}>Join</button>
+      <button class="btn small ghost" data-testid="decline-invitation" @click=${() => void s.declineInvitation(r.id)} aria-label=${`Decline ${i.from.name}'s invitation`}>Decline</button>
+    </div>
+  </li>`;
 }
 
 /** Notifications to this device while every page of ours is closed (push.ts): accounts only. */

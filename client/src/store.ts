@@ -129,6 +129,8 @@ export class Store {
   queueAt = 0;
   /** Your games (the lobby's first section): the open and playing rooms you sit in; null before the lobby loads. */
   mine: YourRoom[] | null = null;
+  /** Invitations kept for you in open turn-based rooms (Your games lists them until you join or decline). */
+  keptInvitations: RoomInvited[] = [];
   /** Rooms where it is your turn now (from `mine`, `turn:yours` and the views you hold): the tab title counts them. */
   yourTurn = new Set<string>();
   /** Whether you asked for a browser notification when it becomes your turn (kept in localStorage). */
@@ -275,7 +277,11 @@ export class Store {
     // Someone logged in to this account on another device: say so here (a login you did not make is a warning).
     s.on("account:login", (p: { userAgent: string | null }) =>
       this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
-    s.on("room:invited", (p: RoomInvited) => absorbInvitation(this, p));
+    s.on("room:invited", (p: RoomInvited) => {
+      // A turn-based room keeps it (its summary says when it closes): Your games lists it too.
+      if (p?.room?.closesAt !== undefined) this.keptInvitations = [p, ...this.keptInvitations.filter((i) => i.room.id !== p.room.id)];
+      absorbInvitation(this, p);
+    });
     // The host removed this player from an open room's seat: their page now shows it as a spectator.
     s.on("room:removed", (p: RoomRemoved) => {
       if (typeof p?.roomId !== "string") return;
@@ -419,13 +425,13 @@ export class Store {
 
   async subscribeLobby(): Promise<void> {
     if (this.lobbySubscribed) return this.refreshMine();
-    const ack = await this.request<LobbyLists & { mine?: YourRoom[] }>("lobby:subscribe", {});
+    const ack = await this.request<LobbyLists & { mine?: YourRoom[]; invited?: RoomInvited[] }>("lobby:subscribe", {});
     if (ack.ok) {
       this.lobbySubscribed = true;
       this.lobby = { games: ack.games, open: ack.open, live: ack.live };
       const serverTime = (ack as { serverTime?: number }).serverTime;
       if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
-      this.takeMine(ack.mine);
+      this.takeMine(ack.mine, ack.invited);
       const counts = (ack as { queueCounts?: QueueCount[] }).queueCounts;
       if (Array.isArray(counts)) this.queueCounts = counts;
       this.changed();
@@ -449,13 +455,23 @@ export class Store {
   /** Your games read again (on coming back to the lobby: turns may have moved while you were away). */
   async refreshMine(): Promise<void> {
     if (!this.me) return;
-    const ack = await this.request<{ mine: YourRoom[] }>("lobby:mine", {});
-    if (ack.ok) this.takeMine(ack.mine);
+    const ack = await this.request<{ mine: YourRoom[]; invited?: RoomInvited[] }>("lobby:mine", {});
+    if (ack.ok) this.takeMine(ack.mine, ack.invited);
   }
 
-  private takeMine(list: YourRoom[] | undefined): void {
+  /** Declines an invitation kept for you in a turn-based room (Your games). */
+  async declineInvitation(roomId: string): Promise<void> {
+    const ack = await this.request("room:decline", { roomId });
+    if (!ack.ok && ack.error.code !== "NOT_INVITED") return this.toast(friendly(ack.error));
+    this.keptInvitations = this.keptInvitations.filter((i) => i.room.id !== roomId);
+    this.changed();
+  }
+
+  private takeMine(list: YourRoom[] | undefined, invited?: RoomInvited[]): void {
     if (!Array.isArray(list)) return;
     this.mine = list;
+    // A room you now sit in answered its invitation.
+    this.keptInvitations = (Array.isArray(invited) ? invited : []).filter((i) => !list.some((r) => r.id === i.room.id));
     const turns = new Set(list.filter((r) => r.status === "playing" && r.active.includes(r.seat)).map((r) => r.id));
     // The room on screen: its live view knows better than a list asked before its last change
     // (a reply asked while the room was open would otherwise forget the turn the Start gave, and

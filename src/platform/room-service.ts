@@ -32,6 +32,9 @@ import {
   startRoom,
   startIfFull,
   joinAndStart,
+  keepInvitation,
+  declineInvitation,
+  type KeptInvitation,
   closeUnfilled,
   answerRematch,
   createRematchRoom,
@@ -429,6 +432,16 @@ export class RoomService {
     return (await this.mutate(checkRoomId(id), (r) => joinAndStart(r, player, seat, seed, this.now()))).room;
   }
 
+  /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */
+  async keepInvitation(id: string, invitation: KeptInvitation): Promise<Room> {
+    return (await this.mutate(id, (r) => keepInvitation(r, invitation, this.now()))).room;
+  }
+
+  /** The invitee declines their kept invitation (room.ts declineInvitation). */
+  async declineInvitation(id: unknown, player: Player): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => declineInvitation(r, player.id, this.now()))).room;
+  }
+
   /** The host removes the player in `seat` of an open room (room.ts removeFromRoom); returns who it was. */
   async remove(id: unknown, host: Player, seat: unknown): Promise<{ room: Room; removed: string }> {
     let removed = "";
@@ -540,13 +553,17 @@ export class RoomService {
    * on every node. Rooms that vanish while being read are skipped. `listed`: the lobby's lists, when
    * the caller has them already.
    */
-  async roomsOf(playerId: string, listed?: { open: readonly RoomSummary[]; live: readonly RoomSummary[] }): Promise<Room[]> {
+  async roomsOf(playerId: string, listed?: { open: readonly RoomSummary[]; live: readonly RoomSummary[] }, opts: { invited?: boolean } = {}): Promise<Room[]> {
     const { open, live } = listed ?? (await this.list());
     const ids = [...open, ...live].map((r) => r.id);
     const found: Room[] = [];
     for (let i = 0; i < ids.length; i += 50) {
       const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).then((r) => r && settle(r), () => null)));
-      for (const r of rooms) if (r && seatOf(r, playerId) !== null && (r.status === "open" || r.status === "playing")) found.push(r);
+      for (const r of rooms) {
+        if (!r || (r.status !== "open" && r.status !== "playing")) continue;
+        // `invited`: open rooms keeping an invitation for the player count too.
+        if (seatOf(r, playerId) !== null || (opts.invited && r.status === "open" && r.invited?.some((i) => i.playerId === playerId))) found.push(r);
+      }
     }
     return found;
   }

@@ -115,11 +115,28 @@ export interface Room {
   /** A finished room: the rematch offered from its end screen (rematch.ts in transport; see offerRematch). */
   rematch?: RematchOffer;
   /**
+   * An open turn-based room: the invitations kept for accounts (keepInvitation), oldest first, at
+   * most INVITATIONS_KEPT. Each goes when its player takes a seat or declines, and all go with the
+   * room's start or close (only open rooms show them).
+   */
+  invited?: KeptInvitation[];
+  /**
    * A rematch room before it starts: per seat, the player of the finished game it is kept for
    * (null: open to anyone, or a bot). A kept seat is freed when its player declines or leaves.
    */
   reserved?: (string | null)[];
 }
+
+/** An invitation kept in an open turn-based room for an account that may take a seat later. */
+export interface KeptInvitation {
+  playerId: string;
+  from: { id: string; name: string; account: boolean };
+  /** When it was made (epoch ms). */
+  at: number;
+}
+
+/** The most invitations an open room keeps (the oldest goes first). */
+export const INVITATIONS_KEPT = 20;
 
 /** A rematch offered on a finished room: the new room, who offered, who accepted and who declined. */
 export interface RematchOffer {
@@ -371,7 +388,28 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
     target = seat;
   }
   const seats = room.seats.map((s, i) => (i === target ? { playerId: player.id, name: player.name, bot: false } : s));
-  return bump(room, now, { seats });
+  // An invitation kept for this player is answered by the seat.
+  const invited = room.invited?.some((i) => i.playerId === player.id) ? { invited: room.invited.filter((i) => i.playerId !== player.id) } : {};
+  return bump(room, now, { seats, ...invited });
+}
+
+/**
+ * Keeps an invitation (checked by invitations.ts) in an open turn-based room, whose invitee may
+ * come by days later: a newer one for the same player replaces theirs.
+ */
+export function keepInvitation(room: Room, invitation: KeptInvitation, now: number): Room {
+  requireOpen(room);
+  if (!isTurnBased(room.clock)) throw err("BAD_INVITE", "Only turn-based rooms keep invitations for later.");
+  const others = (room.invited ?? []).filter((i) => i.playerId !== invitation.playerId);
+  return bump(room, now, { invited: [...others, invitation].slice(-INVITATIONS_KEPT) });
+}
+
+/** The invitee says no: their kept invitation goes (NOT_INVITED if there is none). */
+export function declineInvitation(room: Room, playerId: string, now: number): Room {
+  if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId)) {
+    throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
+  }
+  return bump(room, now, { invited: room.invited.filter((i) => i.playerId !== playerId) });
 }
 
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
@@ -502,7 +540,8 @@ function beginGame(room: Room, seed: string, now: number): Room {
   const game = gameOf(room);
   const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed });
   const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
-  const { hostAwaySince: _a, hostSeenAt: _s, ...rest } = room;
+  // Invitations are for open rooms: they go with the start.
+  const { hostAwaySince: _a, hostSeenAt: _s, invited: _i, ...rest } = room;
   return bump(rest, now, {
     status: "playing",
     startedAt: now,

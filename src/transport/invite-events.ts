@@ -1,7 +1,9 @@
 /**
  * Invitations over Socket.IO (docs/protocol.md, "Invitations"): `room:invite {roomId, name}` asks
  * the account named to take a free seat; each of its devices connected now, on any node, gets
- * `room:invited` (platform/invitations.ts decides who may be invited; socket.ts's onlineOf finds the devices). Registered from socket.ts,
+ * `room:invited`. A turn-based room also keeps it (room.ts keepInvitation) for the invitee to
+ * answer later, with a push notice to closed pages; `room:decline` answers no. platform/invitations.ts
+ * decides who may be invited; socket.ts's onlineOf finds the devices. Registered from socket.ts,
  * into its handler table (same acks, errors and limits as every event).
  */
 import type { Server, Socket } from "socket.io";
@@ -11,11 +13,18 @@ import type { Invitations } from "../platform/invitations.js";
 import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import type { Logger } from "../logger.js";
+import { isTurnBased, TURN_BASED_OPEN_MS } from "../platform/clocks.js";
+import type { PushNotices } from "../platform/push.js";
+import { findGame } from "../games/registry.js";
 
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
 
-export function registerInviteEvents(io: Server, handlers: Record<string, Handler>, deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>; log: Logger }): void {
+export function registerInviteEvents(
+  io: Server,
+  handlers: Record<string, Handler>,
+  deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>; log: Logger; push?: PushNotices },
+): void {
   handlers["room:invite"] = async (socket, p) => {
     const inviter = (socket.data as { player?: Player | null }).player;
     if (!inviter) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
@@ -28,8 +37,31 @@ export function registerInviteEvents(io: Server, handlers: Record<string, Handle
       deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
       return null;
     });
+    // A turn-based room keeps the invitation for its invitee to answer when they come by (Your
+    // games lists it), and tells their closed pages (push.ts) when none is open.
+    if (isTurnBased(room.clock)) {
+      await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
+      io.to(deps.channel(id)).emit("room:invited", invitation.message);
+      if (online && !online.has(id) && deps.push) {
+        const game = findGame(room.game)?.name ?? room.game;
+        void deps.push.send(
+          id,
+          { title: `${invitation.message.from.name} invites you to ${game}`, body: `A turn-based game: it starts once every seat is taken. The invitation waits in Your games.`, path: `/room/${room.id}`, tag: `invite-${room.id}` },
+          Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - invitation.message.at) / 1000),
+          `i${room.id}`.slice(0, 32),
+        );
+      }
+      return { roomId: room.id, invited: invitation.to.name, kept: true };
+    }
     if (online && !online.has(id)) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
     io.to(deps.channel(invitation.to.playerId)).emit("room:invited", invitation.message);
     return { roomId: room.id, invited: invitation.to.name };
+  };
+
+  handlers["room:decline"] = async (socket, p) => {
+    const player = (socket.data as { player?: Player | null }).player;
+    if (!player) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
+    const room = await deps.service.declineInvitation(p.roomId, player);
+    return { roomId: room.id };
   };
 }

@@ -26,7 +26,7 @@ import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import { PROTOCOL_VERSION, type GameInfo, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
+import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, deadlineOf, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
 import { leftWords } from "../protocol/clock.js";
 import type { PushNotices } from "../platform/push.js";
@@ -462,14 +462,22 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
    * Your games: the open and playing rooms this socket's player sits in ([] without a name), newest
    * first. roomsOf reads every open and live room (cost grows with the rooms in play; no index).
    */
-  async function yourRooms(socket: Socket): Promise<YourRoom[]> {
+  async function yourRooms(socket: Socket): Promise<{ mine: YourRoom[]; invited: RoomInvited[] }> {
     const pid = dataOf(socket).player?.id;
-    if (!pid) return [];
-    const rooms = await service.roomsOf(pid);
-    return rooms
+    if (!pid) return { mine: [], invited: [] };
+    const rooms = await service.roomsOf(pid, undefined, { invited: true });
+    const mine = rooms
       .map((r) => summarizeFor(r, pid))
       .filter((r): r is YourRoom => r !== null)
       .sort((a, b) => b.createdAt - a.createdAt);
+    // Invitations kept for you in open turn-based rooms you do not sit in, newest first.
+    const invited = rooms
+      .flatMap((r) => {
+        const i = seatOf(r, pid) === null ? r.invited?.find((x) => x.playerId === pid) : undefined;
+        return i ? [{ room: summarize(r), from: i.from, at: i.at }] : [];
+      })
+      .sort((a, b) => b.at - a.at);
+    return { mine, invited };
   }
 
   const handlers: Record<string, Handler> = {
@@ -478,12 +486,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "lobby:subscribe": async (socket) => {
       quotas.maySubscribeLobby(socket);
       await socket.join("lobby");
-      const [lists, mine] = await Promise.all([service.list(), yourRooms(socket)]);
+      const [lists, yours] = await Promise.all([service.list(), yourRooms(socket)]);
       // serverTime: the lobby shows each open room's age by the server's clock (issue 23, lobby hygiene).
-      return { games: gamesList(), ...lists, mine, serverTime: daily.now() };
+      return { games: gamesList(), ...lists, ...yours, serverTime: daily.now() };
     },
 
-    "lobby:mine": async (socket) => ({ mine: await yourRooms(socket) }),
+    "lobby:mine": async (socket) => ({ ...(await yourRooms(socket)) }),
 
     "room:create": async (socket, p) => {
       const player = requirePlayer(socket);
@@ -626,7 +634,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
-  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log });
+  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log, ...(deps.push ? { push: deps.push } : {}) });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object

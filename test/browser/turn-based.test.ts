@@ -2,13 +2,15 @@
  * Turn-based games in the browser: the New room form groups the paces (one sitting, turn-based) and
  * says what a turn-based room does; its waiting room has no Start button (the game starts by itself
  * when the last seat is taken); the lobby says how long an open one waits for players; the clocks
- * count days down; Your games says how long you have to move.
+ * count days down; Your games says how long you have to move, and keeps an invitation to one
+ * (Join, Decline) until it is answered.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Player } from "../../src/platform/identity.js";
-import { guest } from "../support/harness.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { guest, TestClient } from "../support/harness.js";
+import { account } from "../support/accounts.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -16,7 +18,7 @@ if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMI
 describe.skipIf(!available)("turn-based games in the browser", () => {
   let bazaar: Bazaar;
   let browser: Browser;
-  const clock = Date.UTC(2026, 10, 26, 9, 0, 0);
+  let clock = Date.UTC(2026, 10, 26, 9, 0, 0);
 
   beforeAll(async () => {
     bazaar = await startBazaar({ now: () => clock, manualTimers: true });
@@ -73,5 +75,37 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await entry.getByTestId("your-turn").waitFor();
     expect(await entry.getByTestId("time-left").innerText()).toMatch(/^(1 day|23 h 59 min) left$/);
     expect(await axeViolations(ada.page)).toEqual([]);
+  });
+
+  it("an invitation to a turn-based room waits in Your games: Decline drops it, Join takes the seat", async () => {
+    const url = bazaar.server.url;
+    const jon = await newPage(browser);
+    await enterAccount(jon.page, url, "Jon");
+    const ivy = await account(url, "Ivy");
+    const host = await new TestClient(url, ivy.token).ready();
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-3d" })).roomId as string;
+    expect(await host.call("room:invite", { roomId, name: "Jon" })).toMatchObject({ ok: true, kept: true });
+    // Online: the invitation card, and the invitation in Your games.
+    const row = jon.page.locator(`[data-testid="kept-invitation"][data-room="${roomId}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain("Ivy invites you · Turn-based, 3 days");
+    expect(await axeViolations(jon.page)).toEqual([]);
+    await row.getByTestId("decline-invitation").click();
+    await row.waitFor({ state: "detached" });
+    expect((await bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
+
+    // Asked again (a minute on), while Jon is away: it waits for his next visit.
+    clock += 61_000;
+    await jon.page.close();
+    expect(await host.call("room:invite", { roomId, name: "Jon" })).toMatchObject({ ok: true, kept: true });
+    const back = await newPage(browser);
+    await enterAccount(back.page, url, "Jon");
+    const again = back.page.locator(`[data-testid="kept-invitation"][data-room="${roomId}"]`);
+    await again.waitFor();
+    await again.getByRole("button", { name: "Join Ivy's Goblin Market room" }).click();
+    await back.page.waitForURL(new RegExp(`/room/${roomId}$`));
+    await back.page.locator(".wait-seat.you").waitFor();
+    expect((await bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
+    host.close();
   });
 });
