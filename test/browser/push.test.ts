@@ -7,12 +7,11 @@
  * encrypted for those keys. Turning it off forgets the subscription on both sides. (The service
  * worker's showing of a push: test/notify-worker.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, until } from "../support/harness.js";
 import { browserKeys, decrypt, pushService, vapidKeys } from "../support/push-service.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -36,29 +35,18 @@ function fakePushService(endpoint: string, keys: { p256dh: string; auth: string 
   })();`;
 }
 
+const vapid = { ...vapidKeys(), subject: "mailto:operators@bazaar.example" };
+const service = await pushService();
+afterAll(() => service.close());
+
 describe.skipIf(!available)("notifications to closed pages in the browser", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
-  let service: Awaited<ReturnType<typeof pushService>>;
-  const vapid = { ...vapidKeys(), subject: "mailto:operators@bazaar.example" };
-
-  beforeAll(async () => {
-    service = await pushService();
-    bazaar = await startBazaar({ config: { push: vapid, pushServices: [service.url] } });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-    await service?.close();
-  });
+  const t = useBrowserBazaar({ config: { push: vapid, pushServices: [service.url] } });
 
   it("an account turns them on in its menu; its turn in a turn-based game reaches this device with the page closed; off forgets it", async () => {
-    const url = bazaar.server.url;
+    const url = t.bazaar.server.url;
     const keys = browserKeys();
     const endpoint = `${service.url}device-1`;
-    const ada = await newPage(browser);
+    const ada = await newPage(t.browser);
     await ada.context.grantPermissions(["notifications"], { origin: url });
     // The browser's push service, as this page sees it: a subscription of ours.
     await ada.context.addInitScript(fakePushService(endpoint, keys.json));
@@ -74,14 +62,14 @@ describe.skipIf(!available)("notifications to closed pages in the browser", () =
     await ada.page.getByText("This device will be told when it is your turn in a turn-based game").waitFor();
     expect(await ada.page.evaluate("window.subscribedWith")).toBe(vapid.publicKey);
     expect(await ada.page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")).toBe(`${url}/notify-sw.js`);
-    const rows = await bazaar.db.prisma.pushSubscription.findMany({ where: { playerId: player.id } });
+    const rows = await t.bazaar.db.prisma.pushSubscription.findMany({ where: { playerId: player.id } });
     expect(rows.map((r) => r.endpoint)).toEqual([endpoint]);
 
     // Ada opens a turn-based Sorcerous Futures room and closes the page; two players fill it.
-    const room = await bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, clock: "turn-1d" });
+    const room = await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, clock: "turn-1d" });
     await ada.page.close();
-    await until(async () => (await bazaar.server.io.fetchSockets()).every((x) => (x.data as { player?: { id: string } | null }).player?.id !== player.id), "Ada's page closed");
-    for (const n of ["Bea", "Cy"]) await bazaar.server.service.join(room.id, (await guest(url, n)).player as Player);
+    await until(async () => (await t.bazaar.server.io.fetchSockets()).every((x) => (x.data as { player?: { id: string } | null }).player?.id !== player.id), "Ada's page closed");
+    for (const n of ["Bea", "Cy"]) await t.bazaar.server.service.join(room.id, (await guest(url, n)).player as Player);
     const got = await until(() => service.received.find((r) => r.path === "/device-1"), "the notice at the push service");
     expect(JSON.parse(decrypt(got.body, keys))).toMatchObject({ title: "Your turn — Sorcerous Futures", path: `/room/${room.id}`, tag: `turn-${room.id}` });
 
@@ -93,7 +81,7 @@ describe.skipIf(!available)("notifications to closed pages in the browser", () =
     const on = again.page.getByTestId("push-toggle");
     await expect.poll(() => on.isChecked()).toBe(true);
     await on.uncheck();
-    await until(async () => (await bazaar.db.prisma.pushSubscription.count({ where: { playerId: player.id } })) === 0, "the subscription forgotten");
+    await until(async () => (await t.bazaar.db.prisma.pushSubscription.count({ where: { playerId: player.id } })) === 0, "the subscription forgotten");
     expect(await on.isChecked()).toBe(false);
     expect(await again.page.evaluate(`localStorage.getItem("test.fake-push")`)).toBeNull();
   });

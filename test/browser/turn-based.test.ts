@@ -5,34 +5,22 @@
  * count days down; Your games says how long you have to move, and keeps an invitation to one
  * (Join, Decline) until it is answered.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, TestClient } from "../support/harness.js";
 import { account } from "../support/accounts.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, newPage, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
 
 describe.skipIf(!available)("turn-based games in the browser", () => {
-  let bazaar: Bazaar;
-  let browser: Browser;
   let clock = Date.UTC(2026, 10, 26, 9, 0, 0);
-
-  beforeAll(async () => {
-    bazaar = await startBazaar({ now: () => clock, manualTimers: true });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bazaar?.close();
-  });
+  const t = useBrowserBazaar({ now: () => clock, manualTimers: true });
 
   it("a turn-based room from the form: waits for players without its host, starts by itself, and shows days on the clocks and in Your games", async () => {
-    const url = bazaar.server.url;
-    const ada = await newPage(browser);
+    const url = t.bazaar.server.url;
+    const ada = await newPage(t.browser);
     await enterName(ada.page, url, "Ada");
     await ada.page.locator("#c-game option").first().waitFor({ state: "attached" });
     await ada.page.selectOption("#c-game", "sorcerous-futures");
@@ -49,7 +37,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     expect(await axeViolations(ada.page)).toEqual([]);
 
     // Another player's lobby: the room says how long it waits, not whether its host is here.
-    const bo = await newPage(browser);
+    const bo = await newPage(t.browser);
     await enterName(bo.page, url, "Bo");
     const row = bo.page.locator(`.open-rooms [data-room="${roomId}"]`);
     await row.waitFor();
@@ -61,7 +49,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
 
     // The last seat taken (by a third player) starts the game on both pages.
     const cy = (await guest(url, "Cy")).player as Player;
-    await bazaar.server.service.join(roomId, cy);
+    await t.bazaar.server.service.join(roomId, cy);
     await ada.page.locator('[data-status="playing"]').waitFor();
     await bo.page.locator('[data-status="playing"]').waitFor();
     // Sorcerous Futures' first step is everyone's: each clock runs with a day less a few seconds.
@@ -78,8 +66,8 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
   });
 
   it("an invitation to a turn-based room waits in Your games: Decline drops it, Join takes the seat", async () => {
-    const url = bazaar.server.url;
-    const jon = await newPage(browser);
+    const url = t.bazaar.server.url;
+    const jon = await newPage(t.browser);
     await enterAccount(jon.page, url, "Jon");
     const ivy = await account(url, "Ivy");
     const host = await new TestClient(url, ivy.token).ready();
@@ -92,20 +80,20 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     expect(await axeViolations(jon.page)).toEqual([]);
     await row.getByTestId("decline-invitation").click();
     await row.waitFor({ state: "detached" });
-    expect((await bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
+    expect((await t.bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
 
     // Asked again (a minute on), while Jon is away: it waits for his next visit.
     clock += 61_000;
     await jon.page.close();
     expect(await host.call("room:invite", { roomId, name: "Jon" })).toMatchObject({ ok: true, kept: true });
-    const back = await newPage(browser);
+    const back = await newPage(t.browser);
     await enterAccount(back.page, url, "Jon");
     const again = back.page.locator(`[data-testid="kept-invitation"][data-room="${roomId}"]`);
     await again.waitFor();
     await again.getByRole("button", { name: "Join Ivy's Goblin Market room" }).click();
     await back.page.waitForURL(new RegExp(`/room/${roomId}$`));
     await back.page.locator(".wait-seat.you").waitFor();
-    expect((await bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
+    expect((await t.bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
     host.close();
   });
 });
