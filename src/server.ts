@@ -46,6 +46,7 @@ import { attachSockets } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
 import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
+import { MemoryPlayerRooms, RedisPlayerRooms } from "./platform/player-rooms.js";
 import { PromMetrics, registerMetricsRoute } from "./transport/metrics.js";
 import { NO_METRICS, type PlatformMetrics } from "./platform/metrics.js";
 import { adapterRedis as newAdapterRedis } from "./transport/adapter-redis.js";
@@ -186,7 +187,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
     openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
+    playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),
   });
+  // Your games reads each player's rooms through an index (player-rooms.ts): rooms written before
+  // it, or while it was kept in a process that restarted, are listed before anyone asks.
+  log.info({ rooms: await service.indexPlayers() }, "players' rooms indexed");
   async function creditDowntime(): Promise<void> {
     try {
       log.info({ rooms: await service.creditDowntime() }, "clocks given back the downtime");

@@ -108,10 +108,10 @@ export class PersonalDataService {
   }
 
   private async erase(playerId: string, by: "player" | "operators"): Promise<ErasureReport> {
-    // The open and live rooms, listed and read once: the ones they sit in are given up, then renamed
-    // (a room they left is passed over); they may have chatted in any of them (as a spectator too).
+    // The rooms they sit in are given up, then renamed (a room they left is passed over); they may
+    // have chatted in any open or live room (as a spectator too).
     const listed = await this.service.list();
-    const seatedIn = await this.service.roomsOf(playerId, listed);
+    const seatedIn = await this.service.roomsOf(playerId);
     const held = await this.moderation.giveUp(playerId, seatedIn);
     const renamed = await this.service.eraseSeatNames(playerId, ERASED_NAME, seatedIn.map((r) => r.id));
     const liveMessages = await this.moderation.eraseLiveChat(playerId, [...listed.open, ...listed.live].map((r) => r.id));

@@ -52,6 +52,7 @@ import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
@@ -81,6 +82,24 @@ export interface RoomServiceOptions {
    * whole service was down, once, and waits for this node's heartbeat when it is stale. Absent: none.
    */
   downtime?: Pick<DowntimeWatch, "ready" | "list">;
+  /** Which rooms each player sits in or is invited to (player-rooms.ts). Default: kept in this process. */
+  playerRooms?: PlayerRooms;
+}
+
+/**
+ * The players a change newly seats or invites (player-rooms.ts lists the room for them before the
+ * change is written). Nothing when it leaves seats and invitations as they were (every move).
+ */
+function newlyListed(prev: Room | null, next: Room): Array<{ playerId: string; roomId: string }> {
+  if (prev && prev.seats === next.seats && prev.invited === next.invited) return [];
+  const ids = new Set<string>();
+  for (const s of next.seats) if (s.playerId !== null && !s.bot) ids.add(s.playerId);
+  for (const i of next.invited ?? []) ids.add(i.playerId);
+  if (prev) {
+    for (const s of prev.seats) if (s.playerId !== null) ids.delete(s.playerId);
+    for (const i of prev.invited ?? []) ids.delete(i.playerId);
+  }
+  return [...ids].map((playerId) => ({ playerId, roomId: next.id }));
 }
 
 const tooManyOpenRooms = (open: number, max: number) =>
@@ -151,6 +170,7 @@ export class RoomService {
   private readonly creating = new Map<string, Promise<unknown>>();
   private readonly downtime: Pick<DowntimeWatch, "ready" | "list"> | undefined;
   readonly timing: Timing;
+  readonly playerRooms: PlayerRooms;
 
   constructor(
     readonly store: RoomStore,
@@ -165,6 +185,7 @@ export class RoomService {
     this.metrics = opts.metrics ?? NO_METRICS;
     this.openRooms = opts.openRooms && opts.openRooms.maxPerPlayer > 0 ? opts.openRooms : null;
     this.downtime = opts.downtime;
+    this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -263,6 +284,9 @@ export class RoomService {
       const note = changeNote(room, next);
       note.due = nextDue(next, this.timing);
       if (gameAction) note.gameAction = true;
+      // Listed before it is written: an index entry whose write fails is dropped later, harmlessly.
+      const listed = gameAction ? [] : newlyListed(room, next);
+      if (listed.length > 0) await this.playerRooms.add(listed, this.now());
       const res = await this.store.compareAndSetOrGet(next, room.version, note);
       if (res.ok) {
         this.remember(next);
@@ -312,6 +336,7 @@ export class RoomService {
 
   /** Writes a new room (no version stored before it); on success remembers it and tells the listeners. */
   private async storeNew(room: Room): Promise<boolean> {
+    await this.playerRooms.add(newlyListed(null, room), this.now());
     const note: ChangeNote = { ...changeNote(null, room), due: nextDue(room, this.timing) };
     if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return false;
     this.remember(room);
@@ -553,19 +578,47 @@ export class RoomService {
    * on every node. Rooms that vanish while being read are skipped. `listed`: the lobby's lists, when
    * the caller has them already.
    */
-  async roomsOf(playerId: string, listed?: { open: readonly RoomSummary[]; live: readonly RoomSummary[] }, opts: { invited?: boolean } = {}): Promise<Room[]> {
-    const { open, live } = listed ?? (await this.list());
-    const ids = [...open, ...live].map((r) => r.id);
+  /**
+   * The open and playing rooms a player sits in (`invited`: and open ones keeping an invitation for
+   * them), from the player's index (player-rooms.ts): only their rooms are read. Entries for rooms
+   * gone, over, or no longer theirs are dropped once past INDEX_GRACE_MS.
+   */
+  async roomsOf(playerId: string, opts: { invited?: boolean } = {}): Promise<Room[]> {
+    const listed = await this.playerRooms.list(playerId);
+    const now = this.now();
     const found: Room[] = [];
-    for (let i = 0; i < ids.length; i += 50) {
-      const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).then((r) => r && settle(r), () => null)));
-      for (const r of rooms) {
-        if (!r || (r.status !== "open" && r.status !== "playing")) continue;
-        // `invited`: open rooms keeping an invitation for the player count too.
-        if (seatOf(r, playerId) !== null || (opts.invited && r.status === "open" && r.invited?.some((i) => i.playerId === playerId))) found.push(r);
-      }
+    const stale: string[] = [];
+    for (let i = 0; i < listed.length; i += 50) {
+      const part = listed.slice(i, i + 50);
+      // A read that fails is passed over this time, not dropped.
+      const rooms = await Promise.all(part.map((e) => this.store.get(e.id).then((r) => r && settle(r), () => undefined)));
+      rooms.forEach((r, j) => {
+        if (r === undefined) return;
+        const live = r !== null && (r.status === "open" || r.status === "playing");
+        const seated = live && seatOf(r, playerId) !== null;
+        const invited = live && r.status === "open" && !!r.invited?.some((x) => x.playerId === playerId);
+        if (seated || (opts.invited && invited)) found.push(r);
+        else if (!seated && !invited && (!live || now - part[j]!.at > INDEX_GRACE_MS)) stale.push(part[j]!.id);
+      });
     }
+    if (stale.length > 0) await this.playerRooms.remove(playerId, stale).catch(() => {});
     return found;
+  }
+
+  /**
+   * Lists every open and live room for the players seated or invited there (player-rooms.ts): at
+   * start-up, for rooms written before the index or while it was lost (kept in a process that
+   * restarted). Returns how many rooms it read.
+   */
+  async indexPlayers(): Promise<number> {
+    const { open, live } = await this.list();
+    const ids = [...open, ...live].map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 50) {
+      const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => null)));
+      const entries = rooms.flatMap((r) => (r ? newlyListed(null, r) : []));
+      await this.playerRooms.add(entries, this.now());
+    }
+    return ids.length;
   }
 
   /** NAME_IN_ROOM if another player at one of these tables goes by `name` (checked before a rename is stored). */

@@ -465,7 +465,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   async function yourRooms(socket: Socket): Promise<{ mine: YourRoom[]; invited: RoomInvited[] }> {
     const pid = dataOf(socket).player?.id;
     if (!pid) return { mine: [], invited: [] };
-    const rooms = await service.roomsOf(pid, undefined, { invited: true });
+    const rooms = await service.roomsOf(pid, { invited: true });
     const mine = rooms
       .map((r) => summarizeFor(r, pid))
       .filter((r): r is YourRoom => r !== null)

@@ -1,0 +1,102 @@
+/**
+ * The players' room index (player-rooms.ts) behind Your games: roomsOf reads the player's own rooms
+ * only, however many others are in play; a room is listed before the change that seats or invites
+ * the player is written; entries for rooms over, gone or left are dropped once past the grace;
+ * indexPlayers lists rooms written without the index. Both indexes, the Redis one on Redis.
+ */
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { MemoryRoomStore } from "./memory-room-store.js";
+import { INDEX_GRACE_MS, MemoryPlayerRooms, PLAYER_ROOMS_TTL_MS, RedisPlayerRooms, type PlayerRooms } from "./player-rooms.js";
+import { RoomService } from "./room-service.js";
+import type { Room } from "./room.js";
+
+const REDIS_URL = process.env.GB_TEST_REDIS_URL;
+const conns: Redis[] = [];
+afterAll(() => conns.forEach((c) => c.disconnect()));
+
+const kinds: Array<{ name: string; make: () => PlayerRooms }> = [{ name: "in-process", make: () => new MemoryPlayerRooms() }];
+if (REDIS_URL) {
+  kinds.push({
+    name: "Redis",
+    make: () => {
+      const r = new Redis(REDIS_URL);
+      conns.push(r);
+      return new RedisPlayerRooms(r, `gbt:${Math.random().toString(36).slice(2)}:`);
+    },
+  });
+}
+
+const p = (n: string) => ({ id: `p_${n}`, name: n, account: true });
+
+/** A memory store that counts the rooms read. */
+class CountingStore extends MemoryRoomStore {
+  reads = 0;
+  override async get(id: string): Promise<Room | null> {
+    this.reads++;
+    return super.get(id);
+  }
+}
+
+describe.each(kinds)("players' room index ($name)", ({ make }) => {
+  it("finds a player's rooms by reading only theirs, and drops what is no longer theirs after the grace", async () => {
+    let now = 1_800_000_000_000;
+    const store = new CountingStore(() => now);
+    const index = make();
+    const service = new RoomService(store, { now: () => now, playerRooms: index });
+    // Forty rooms of others, and Ann's two.
+    for (let i = 0; i < 40; i++) await service.create(p(`x${i}`), { game: "goblin-market", seats: 3 });
+    const mine = await service.create(p("Ann"), { game: "goblin-market", seats: 3 });
+    const joined = await service.create(p("Bob"), { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    await service.join(joined.id, p("Ann"));
+    const invitedTo = await service.create(p("Cat"), { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    await service.keepInvitation(invitedTo.id, { playerId: "p_Ann", from: { id: "p_Cat", name: "Cat", account: true }, at: now });
+    store.reads = 0;
+    expect((await service.roomsOf("p_Ann")).map((r) => r.id).sort()).toEqual([mine.id, joined.id].sort());
+    expect((await service.roomsOf("p_Ann", { invited: true })).map((r) => r.id).sort()).toEqual([mine.id, joined.id, invitedTo.id].sort());
+    expect(store.reads).toBe(6);
+    expect((await index.list("p_Ann")).map((e) => e.id).sort()).toEqual([mine.id, joined.id, invitedTo.id].sort());
+
+    // Ann leaves one room and declines the invitation: within the grace the entries stay (a write
+    // may be under way), after it they go.
+    await service.leave(joined.id, p("Ann"));
+    await service.declineInvitation(invitedTo.id, p("Ann"));
+    expect((await service.roomsOf("p_Ann", { invited: true })).map((r) => r.id)).toEqual([mine.id]);
+    expect(await index.list("p_Ann")).toHaveLength(3);
+    now += INDEX_GRACE_MS + 1;
+    await service.roomsOf("p_Ann");
+    expect((await index.list("p_Ann")).map((e) => e.id)).toEqual([mine.id]);
+  });
+
+  it("lists at start-up the rooms written without the index", async () => {
+    const now = 1_800_000_000_000;
+    const store = new MemoryRoomStore(() => now);
+    const before = new RoomService(store, { now: () => now, playerRooms: make() });
+    const room = await before.create(p("Dee"), { game: "goblin-market", seats: 3 });
+    await before.join(room.id, p("Eli"));
+    // A node with a new, empty index (another process, or one started afresh).
+    const index = make();
+    const after = new RoomService(store, { now: () => now, playerRooms: index });
+    expect(await after.roomsOf("p_Eli")).toEqual([]);
+    expect(await after.indexPlayers()).toBe(1);
+    expect((await after.roomsOf("p_Eli")).map((r) => r.id)).toEqual([room.id]);
+    expect((await after.roomsOf("p_Dee")).map((r) => r.id)).toEqual([room.id]);
+  });
+});
+
+describe.runIf(REDIS_URL)("the Redis index's keys", () => {
+  it("keeps a sorted set per player that expires after PLAYER_ROOMS_TTL_MS without use", async () => {
+    const r = new Redis(REDIS_URL!);
+    conns.push(r);
+    const prefix = `gbt:${Math.random().toString(36).slice(2)}:`;
+    const index = new RedisPlayerRooms(r, prefix);
+    await index.add([{ playerId: "p_a", roomId: "r1" }, { playerId: "p_a", roomId: "r2" }, { playerId: "p_b", roomId: "r1" }], 5);
+    await index.add([{ playerId: "p_a", roomId: "r1" }], 9);
+    expect(await index.list("p_a")).toEqual([{ id: "r2", at: 5 }, { id: "r1", at: 9 }]);
+    const ttl = await r.pttl(`${prefix}player-rooms:p_a`);
+    expect(ttl).toBeGreaterThan(PLAYER_ROOMS_TTL_MS - 5_000);
+    await index.remove("p_a", ["r1", "r2"]);
+    expect(await index.list("p_a")).toEqual([]);
+    expect(await index.list("p_b")).toEqual([{ id: "r1", at: 5 }]);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Which rooms each player sits in, or is invited to (a turn-based room's kept invitation): the
+ * index behind Your games, renames and erasure (RoomService.roomsOf), so that finding one
+ * player's games reads their rooms only, not every open and live room (turn-based games keep
+ * rooms alive for days, and the lobby asks at every visit).
+ *
+ * An index, not the truth: RoomService adds a room for a player before it writes the change that
+ * seats (or invites) them, so no seat is ever missing from it; roomsOf reads the rooms listed,
+ * keeps those where the player still sits or is invited, and drops the others (finished, closed,
+ * expired, left) once they are older than INDEX_GRACE_MS (a room listed a moment ago may not be
+ * written yet). Rooms written before the index existed are listed at start-up
+ * (RoomService.indexPlayers, reading every open and live room once).
+ *
+ * Kept in Redis when the rooms are (a sorted set per player, by when each was listed, expiring
+ * PLAYER_ROOMS_TTL_MS after its last addition or read), else in this process.
+ */
+import type { Redis } from "ioredis";
+
+/** How long a listed room that does not show the player (yet) is kept: its write may be under way, ms. */
+export const INDEX_GRACE_MS = 60_000;
+/** A player's list lives this long after it was last added to or read (longer than any room waits for a move). */
+export const PLAYER_ROOMS_TTL_MS = 30 * 24 * 60 * 60_000;
+
+export interface Listed {
+  id: string;
+  /** When it was listed (the server's clock, ms). */
+  at: number;
+}
+
+export interface PlayerRooms {
+  /** Lists each room for its player at `at` (again: the newer time). */
+  add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void>;
+  list(playerId: string): Promise<Listed[]>;
+  remove(playerId: string, roomIds: readonly string[]): Promise<void>;
+}
+
+export class MemoryPlayerRooms implements PlayerRooms {
+  private readonly byPlayer = new Map<string, Map<string, number>>();
+
+  async add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void> {
+    for (const { playerId, roomId } of entries) {
+      let rooms = this.byPlayer.get(playerId);
+      if (!rooms) this.byPlayer.set(playerId, (rooms = new Map()));
+      rooms.set(roomId, at);
+    }
+  }
+  async list(playerId: string): Promise<Listed[]> {
+    return [...(this.byPlayer.get(playerId) ?? [])].map(([id, at]) => ({ id, at }));
+  }
+  async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
+    const rooms = this.byPlayer.get(playerId);
+    if (!rooms) return;
+    for (const id of roomIds) rooms.delete(id);
+    if (rooms.size === 0) this.byPlayer.delete(playerId);
+  }
+}
+
+export class RedisPlayerRooms implements PlayerRooms {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(playerId: string): string {
+    return `${this.prefix}player-rooms:${playerId}`;
+  }
+
+  async add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void> {
+    if (entries.length === 0) return;
+    const m = this.redis.multi();
+    for (const { playerId, roomId } of entries) m.zadd(this.key(playerId), at, roomId).pexpire(this.key(playerId), PLAYER_ROOMS_TTL_MS);
+    await m.exec();
+  }
+  async list(playerId: string): Promise<Listed[]> {
+    const [[, flat]] = (await this.redis.multi().zrange(this.key(playerId), 0, -1, "WITHSCORES").pexpire(this.key(playerId), PLAYER_ROOMS_TTL_MS).exec()) as [[Error | null, string[]], unknown];
+    const out: Listed[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
+    return out;
+  }
+  async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
+    if (roomIds.length > 0) await this.redis.zrem(this.key(playerId), ...roomIds);
+  }
+}
