@@ -61,6 +61,9 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     // Nobody pressed Start: the last seat started the game.
     expect((joined.state as RoomView).status).toBe("playing");
     await until(() => watcher.received.some(([e, p]) => e === "lobby:room" && (p as Summary).id === roomId && (p as Summary).status === "playing"), "the start pushed to the lobby");
+    // The lobby lists no turn-based game in play (it lasts days; its players have Your games).
+    expect(((await watcher.call("lobby:list", {})).live as Summary[]).map((r) => r.id)).not.toContain(roomId);
+    expect(((await (await fetch(`${t.server.url}/api/rooms`)).json()) as { live: Summary[] }).live.map((r) => r.id)).not.toContain(roomId);
 
     // Whoever must move finds the game, and the day they have, in Your games.
     const back = await new TestClient(t.server.url, ada.token).ready();

@@ -444,7 +444,8 @@ export class Store {
     const open = this.lobby.open.filter((x) => x.id !== r.id);
     const live = this.lobby.live.filter((x) => x.id !== r.id);
     if (r.status === "open") open.push(r);
-    if (r.status === "playing") live.push(r);
+    // The lobby lists no turn-based game in play (the server leaves them out: they last days).
+    if (r.status === "playing" && !this.turnBasedRoom(r)) live.push(r);
     const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
     this.lobby = { ...this.lobby, open: open.sort(newest), live: live.sort(newest) };
     this.changed();

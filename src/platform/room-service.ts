@@ -53,6 +53,7 @@ import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
+import { TURN_BASED_PRESETS } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
@@ -723,5 +724,15 @@ export class RoomService {
   async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
     const [open, live] = await Promise.all([this.store.list("open"), this.store.list("playing")]);
     return { open, live };
+  }
+
+  /**
+   * What the lobby lists: every open room, and the games of one sitting being played. Turn-based
+   * games in play are left out: they last days (so the list would grow with them), and nobody
+   * watches one live; their players find them in Your games.
+   */
+  async lobbyLists(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
+    const { open, live } = await this.list();
+    return { open, live: live.filter((r) => !TURN_BASED_PRESETS.some((p) => p.id === r.clock)) };
   }
 }

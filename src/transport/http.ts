@@ -142,9 +142,9 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
     schema: routeDoc({
       summary: "The lobby: open and live rooms",
       tags: ["rooms"],
-      response: { 200: okReply({ open: arrayOf(roomSummary, "Rooms waiting for players."), live: arrayOf(roomSummary, "Games being played.") }) },
+      response: { 200: okReply({ open: arrayOf(roomSummary, "Rooms waiting for players."), live: arrayOf(roomSummary, "Games of one sitting being played (turn-based games in play are not listed).") }) },
     }),
-  }, async () => ({ ok: true, ...(await service.list()) }));
+  }, async () => ({ ok: true, ...(await service.lobbyLists()) }));
 
   app.get<{ Params: { game: string } }>("/api/games/:game/leaderboard", {
     schema: routeDoc({

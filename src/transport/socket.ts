@@ -481,12 +481,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   }
 
   const handlers: Record<string, Handler> = {
-    "lobby:list": async () => ({ games: gamesList(), ...(await service.list()) }),
+    "lobby:list": async () => ({ games: gamesList(), ...(await service.lobbyLists()) }),
 
     "lobby:subscribe": async (socket) => {
       quotas.maySubscribeLobby(socket);
       await socket.join("lobby");
-      const [lists, yours] = await Promise.all([service.list(), yourRooms(socket)]);
+      const [lists, yours] = await Promise.all([service.lobbyLists(), yourRooms(socket)]);
       // serverTime: the lobby shows each open room's age by the server's clock (issue 23, lobby hygiene).
       return { games: gamesList(), ...lists, ...yours, serverTime: daily.now() };
     },
