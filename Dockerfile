@@ -23,6 +23,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/client/dist ./client/dist
 COPY --from=build /app/prisma ./prisma
+# `npm run vapid-keys` (a Web Push key pair) runs from its source: Node 24 reads TypeScript types away.
+COPY --from=build /app/src/tools/vapid-keys.ts ./src/tools/vapid-keys.ts
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000

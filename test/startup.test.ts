@@ -4,7 +4,7 @@
  * setting is reported at once naming its variable, the server listens on 127.0.0.1 unless HOST
  * says otherwise, and logs are readable lines in a terminal and JSON in production.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +69,11 @@ describe("configuration is checked at start", () => {
     }
     expect(loadConfig({ PUSH_SERVICES: "https://push.example/, https://*.push.example/v1/" }).pushServices).toEqual(["https://push.example/", "https://*.push.example/v1/"]);
     expect(() => loadConfig({ PUSH_SERVICES: "http://push.example/" })).toThrow(/PUSH_SERVICES/);
+    // `npm run vapid-keys`, as an operator runs it (no build needed): its lines are a configuration.
+    const printed = execFileSync(process.execPath, ["src/tools/vapid-keys.ts"], { cwd: new URL("..", import.meta.url), encoding: "utf8" });
+    const env = Object.fromEntries(printed.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+    expect(Object.keys(env)).toEqual(["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT"]);
+    expect(loadConfig(env).push?.publicKey).toBe(env.VAPID_PUBLIC_KEY);
   });
 
   it("picks JSON logs in production and readable ones in a terminal", () => {

@@ -3,6 +3,8 @@
  * (README, VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY): base64url, the public key an uncompressed
  * P-256 point (65 bytes), the private key its 32-byte scalar. Make one pair per deployment, once:
  * browsers subscribe with the public key, and a new pair leaves their subscriptions unusable.
+ * Run from its source (`node src/tools/vapid-keys.ts`: Node 24 strips the types), so it needs no
+ * build, in a clone or in the Docker image alike; only type annotations here, and node:crypto.
  */
 import { generateKeyPairSync } from "node:crypto";
 
