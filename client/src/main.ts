@@ -239,11 +239,6 @@ function gameById(id: string): GameInfo | undefined {
   return s.lobby?.games.find((g) => g.id === id);
 }
 
-/** A listed room's pace (its clock preset), or undefined (no clock, or one this page does not know). */
-function paceOf(r: RoomSummary): GameInfo["clocks"][number] | undefined {
-  return r.clock === null ? undefined : gameById(r.game)?.clocks.find((c) => c.id === r.clock);
-}
-
 /** The button that opens a game's Rules panel (client/src/rules/); `key` names its place, for focus on close. */
 function rulesFor(game: string, key: string, label: string, ariaLabel?: string): TemplateResult | typeof nothing {
   const load = gameRules(game);
@@ -458,7 +453,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
           <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
             <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
-            ${turn && r.deadline !== undefined && paceOf(r)?.turnBased
+            ${turn && r.deadline !== undefined && s.paceOf(r)?.turnBased
               ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
               : nothing}</div>
           <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
@@ -473,7 +468,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
 /** An invitation kept for you in an open turn-based room: Join or Decline, until it starts or closes. */
 function keptInvitationRow(i: RoomInvited): TemplateResult {
   const r = i.room;
-  const pace = paceOf(r);
+  const pace = s.paceOf(r);
   return html`<li class="room-row mine-row" data-room=${r.id} data-testid="kept-invitation">
     <div class="room-main">
       <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>

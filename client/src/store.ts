@@ -12,7 +12,7 @@ import { deviceName } from "../../src/protocol/devices.js";
 import { clockDeadline } from "../../src/protocol/clock.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
-import type { Ack, Action, ErrorInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
+import type { Ack, Action, ErrorInfo, GameInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
 import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import { absorbInvitation } from "./invitations.js";
 import { showNotification, startNotifier } from "./notifications.js";
@@ -530,9 +530,13 @@ export class Store {
     this.mine = this.mine!.map((x) => (x === entry ? (d === null ? rest : { ...rest, deadline: d }) : x));
   }
 
-  /** Whether a room of Your games is turn-based (its pace, from the games list). */
+  /** A listed room's pace (its clock preset, from the games list), or undefined (no clock, or one this page does not know). */
+  paceOf(r: RoomSummary): GameInfo["clocks"][number] | undefined {
+    return r.clock === null ? undefined : this.lobby?.games.find((g) => g.id === r.game)?.clocks.find((c) => c.id === r.clock);
+  }
+
   private turnBasedRoom(r: RoomSummary): boolean {
-    return r.clock !== null && this.lobby?.games.find((g) => g.id === r.game)?.clocks.find((c) => c.id === r.clock)?.turnBased === true;
+    return this.paceOf(r)?.turnBased === true;
   }
 
   /** `turn:yours`: one of your seats must act now (maybe in a room you are not watching). */

@@ -61,8 +61,6 @@ export function endpointAllowed(endpoint: string, services: readonly string[]): 
 }
 
 export class PushNotices {
-  private sent = 0;
-
   constructor(
     private readonly db: Database,
     private readonly keys: PushKeys | undefined,
@@ -74,11 +72,6 @@ export class PushNotices {
   /** The VAPID public key browsers subscribe with (base64url), or null: push is off. */
   get publicKey(): string | null {
     return this.keys?.publicKey ?? null;
-  }
-
-  /** Notices handed to push services since start (tests, the operators' logs). */
-  get sentCount(): number {
-    return this.sent;
   }
 
   /** Stores a browser's subscription for the account (moving it from another account it was for). */
@@ -112,11 +105,6 @@ export class PushNotices {
     return count > 0;
   }
 
-  /** How many browsers the account has subscribed. */
-  async count(playerId: string): Promise<number> {
-    return this.db.prisma.pushSubscription.count({ where: { playerId } });
-  }
-
   /**
    * Sends a notice to every browser the player subscribed; `ttlSeconds`: how long a push service
    * keeps it for a device that is offline; `topic`: a newer notice of the same topic replaces an
@@ -148,10 +136,7 @@ export class PushNotices {
           const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
           const res = await fetch(req.endpoint, { method: req.method, headers, body: req.body ?? null, redirect: "manual", signal: AbortSignal.timeout(10_000) });
           await res.arrayBuffer().catch(() => null);
-          if (res.status >= 200 && res.status < 300) {
-            this.sent++;
-            return 1;
-          }
+          if (res.status >= 200 && res.status < 300) return 1;
           if (res.status === 404 || res.status === 410) {
             // The browser unsubscribed, or the push service dropped it: forget it.
             await this.db.prisma.pushSubscription.deleteMany({ where: { endpoint: s.endpoint } }).catch(() => {});

@@ -13,6 +13,7 @@ import { commit } from "./commitment.js";
 import { err } from "./errors.js";
 import { nameKey, type Player } from "./identity.js";
 import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway, YourRoom } from "../protocol/wire.js";
+import { spanWords } from "../protocol/clock.js";
 import { advanceClocks, deadlineOf, expiredSeats, isTurnBased, parseClock, startClocks, stopClock, TURN_BASED_OPEN_MS, type ClockSetting, type SeatClock } from "./clocks.js";
 
 export type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway };
@@ -178,12 +179,17 @@ export function activeOf(room: Room): Seat[] {
   return gameOf(room).activeSeats(gameState(room));
 }
 
+/** When a seat's running clock runs out (epoch ms); null: no clock runs for it (or the game is not in play). */
+export function seatDeadline(room: Room, seat: Seat): number | null {
+  const c = room.status === "playing" && room.clock && room.clocks ? room.clocks[seat] : undefined;
+  return c && room.clock ? deadlineOf(room.clock, c) : null;
+}
+
 /** A room as listed under a player's own games (`mine`): the summary, their seat, who must act. */
 export function summarizeFor(room: Room, playerId: string): YourRoom | null {
   const seat = seatOf(room, playerId);
   if (seat === null) return null;
-  const c = room.status === "playing" && room.clock && room.clocks ? room.clocks[seat] : undefined;
-  const deadline = c && room.clock ? deadlineOf(room.clock, c) : null;
+  const deadline = seatDeadline(room, seat);
   return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}) };
 }
 
@@ -698,7 +704,7 @@ export function closeUnfilled(room: Room, now: number): Room | null {
   return bump(room, now, {
     status: "closed",
     ended: "unfilled",
-    notices: notice(room, now, "closed", null, `Nobody took the free seats within ${TURN_BASED_OPEN_MS / 86_400_000} days, so the room is closed. Find or create another room in the lobby.`),
+    notices: notice(room, now, "closed", null, `Nobody took the free seats within ${spanWords(TURN_BASED_OPEN_MS)}, so the room is closed. Find or create another room in the lobby.`),
   });
 }
 

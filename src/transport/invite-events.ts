@@ -37,25 +37,24 @@ export function registerInviteEvents(
       deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
       return null;
     });
+    const away = online !== null && !online.has(id);
     // A turn-based room keeps the invitation for its invitee to answer when they come by (Your
-    // games lists it), and tells their closed pages (push.ts) when none is open.
-    if (isTurnBased(room.clock)) {
-      await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
-      io.to(deps.channel(id)).emit("room:invited", invitation.message);
-      if (online && !online.has(id) && deps.push) {
-        const game = findGame(room.game)?.name ?? room.game;
-        void deps.push.send(
-          id,
-          { title: `${invitation.message.from.name} invites you to ${game}`, body: `A turn-based game: it starts once every seat is taken. The invitation waits in Your games.`, path: `/room/${room.id}`, tag: `invite-${room.id}` },
-          Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - invitation.message.at) / 1000),
-          `i${room.id}`.slice(0, 32),
-        );
-      }
-      return { roomId: room.id, invited: invitation.to.name, kept: true };
+    // games lists it), and tells their closed pages (push.ts) when none is open; any other room
+    // wants them online now.
+    const kept = isTurnBased(room.clock);
+    if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
+    else if (away) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
+    io.to(deps.channel(id)).emit("room:invited", invitation.message);
+    if (kept && away && deps.push) {
+      const game = findGame(room.game)?.name ?? room.game;
+      void deps.push.send(
+        id,
+        { title: `${invitation.message.from.name} invites you to ${game}`, body: `A turn-based game: it starts once every seat is taken. The invitation waits in Your games.`, path: `/room/${room.id}`, tag: `invite-${room.id}` },
+        Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - invitation.message.at) / 1000),
+        `i${room.id}`.slice(0, 32),
+      );
     }
-    if (online && !online.has(id)) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
-    io.to(deps.channel(invitation.to.playerId)).emit("room:invited", invitation.message);
-    return { roomId: room.id, invited: invitation.to.name };
+    return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}) };
   };
 
   handlers["room:decline"] = async (socket, p) => {

@@ -17,7 +17,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, seatOf, summarize, summarizeFor, type Room } from "../platform/room.js";
+import { logLength, seatDeadline, seatOf, summarize, summarizeFor, type Room } from "../platform/room.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
 import { checkRoomId } from "../platform/room-service.js";
@@ -27,7 +27,7 @@ import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
-import { clockPresets, deadlineOf, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
+import { clockPresets, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
 import { leftWords } from "../protocol/clock.js";
 import type { PushNotices } from "../platform/push.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
@@ -303,8 +303,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       for (const t of turns.seats) {
         if (online.has(t.playerId)) continue;
         const others = room.seats.filter((x, i) => i !== t.seat && x.name).map((x) => x.name!);
-        const c = room.clock && room.clocks?.[t.seat];
-        const deadline = c && room.clock ? deadlineOf(room.clock, c) : null;
+        const deadline = seatDeadline(room, t.seat);
         const left = deadline !== null ? leftWords(deadline - clock()) : null;
         await deps.push!.send(
           t.playerId,
@@ -459,8 +458,9 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   }
 
   /**
-   * Your games: the open and playing rooms this socket's player sits in ([] without a name), newest
-   * first. roomsOf reads every open and live room (cost grows with the rooms in play; no index).
+   * Your games: the open and playing rooms this socket's player sits in, newest first, and the
+   * invitations kept for them in open turn-based rooms (both [] without a name). roomsOf reads only
+   * the player's rooms (player-rooms.ts).
    */
   async function yourRooms(socket: Socket): Promise<{ mine: YourRoom[]; invited: RoomInvited[] }> {
     const pid = dataOf(socket).player?.id;
