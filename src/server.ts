@@ -187,6 +187,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
     openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
+    maxTurnBasedGames: config.maxTurnBasedGames,
     playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),
   });
   // Your games reads each player's rooms through an index (player-rooms.ts): rooms written before

@@ -3,11 +3,13 @@
  * server's clock injected: the games list offers them (not for solitaire); an open turn-based room
  * lists when it closes instead of its host's presence, stays open with its host gone, and starts by
  * itself when its last seat is taken; Your games gives the time left to move; an unfilled room
- * closes after three days, telling whoever sat in it; quick play refuses the paces.
+ * closes after three days, telling whoever sat in it; quick play refuses the paces; they are for
+ * accounts, and a player keeps at most MAX_TURN_BASED_GAMES of them at once.
  */
 import { describe, expect, it } from "vitest";
 import { TURN_BASED_OPEN_MS } from "../src/protocol/clock.js";
 import type { GameInfo, RoomView, YourRoom } from "../src/protocol/wire.js";
+import { account } from "./support/accounts.js";
 import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
 
 interface Summary { id: string; status: string; createdAt: number; hostAway?: boolean; closesAt?: number }
@@ -15,8 +17,9 @@ const day = 24 * 60 * 60_000;
 
 describe.each(backends())("turn-based games ($name)", (backend) => {
   let now = Date.UTC(2026, 10, 26, 9, 0, 0);
-  const t = useTestServer(backend, { clock: () => now });
-  const client = async (name: string) => new TestClient(t.server.url, (await guest(t.server.url, name)).token).ready();
+  const t = useTestServer(backend, { clock: () => now, config: { maxTurnBasedGames: 3 } });
+  // Turn-based games are for accounts.
+  const client = async (name: string) => new TestClient(t.server.url, (await account(t.server.url, name)).token).ready();
 
   it("offers the turn-based paces for every game of two or more, over HTTP and the socket", async () => {
     const body = (await (await fetch(`${t.server.url}/api/games`)).json()) as { games: GameInfo[] };
@@ -32,7 +35,7 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
   });
 
   it("an open room waits with its host gone and starts when the last seat is taken; Your games says how long is left", async () => {
-    const ada = await guest(t.server.url, "Ada");
+    const ada = await account(t.server.url, "Ada");
     const host = await new TestClient(t.server.url, ada.token).ready();
     const watcher = await client("Wes");
     await watcher.call("lobby:subscribe", {});
@@ -90,6 +93,45 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     expect(closed.ended).toBe("unfilled");
     expect(closed.notices.at(-1)!.text).toBe("Nobody took the free seats within 3 days, so the room is closed. Find or create another room in the lobby.");
     host.close();
+  });
+
+  it("is for accounts: a guest can neither open a turn-based room nor take a seat in one", async () => {
+    const g = await new TestClient(t.server.url, (await guest(t.server.url, "Gus")).token).ready();
+    const created = await g.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    expect(created.ok).toBe(false);
+    expect(created.error).toEqual({ code: "ACCOUNT_REQUIRED", message: expect.stringContaining("Turn-based games are for registered players") });
+    const host = await client("Hana");
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string;
+    const joined = await g.call("room:join", { roomId });
+    expect(joined.ok).toBe(false);
+    expect((joined.error as { code: string }).code).toBe("ACCOUNT_REQUIRED");
+    // The room is as it was; a game of one sitting is still theirs to play.
+    expect((await host.sync(roomId, true)).state).toMatchObject({ seats: [{ name: "Hana" }, { name: null }, { name: null }] });
+    expect((await g.call("room:create", { game: "goblin-market", seats: 3, clock: "standard" })).ok).toBe(true);
+    for (const c of [g, host]) c.close();
+  });
+
+  it("a player keeps at most MAX_TURN_BASED_GAMES turn-based games, open or in play; one more is refused until one ends", async () => {
+    const [hosts, pia] = [await Promise.all(["Tam", "Uma", "Val", "Wyn"].map(client)), await client("Pia")];
+    const rooms: string[] = [];
+    for (const h of hosts.slice(0, 3)) rooms.push((await h.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-3d" })).roomId as string);
+    // Pia opens one and joins two (their last seats: both start): three, the limit here.
+    const own = (await pia.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string;
+    for (const roomId of rooms.slice(0, 2)) expect((await pia.call("room:join", { roomId })).ok).toBe(true);
+    const refused = await pia.call("room:join", { roomId: rooms[2] });
+    expect(refused.ok).toBe(false);
+    expect(refused.error).toEqual({ code: "TOO_MANY_TURN_BASED_GAMES", message: "You already have 3 turn-based games open or in play (at most 3); finish one, or let an open one start or close, before taking on another." });
+    expect((await pia.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-1d" })).error).toMatchObject({ code: "TOO_MANY_TURN_BASED_GAMES" });
+    // The room she could not join is untouched; games of one sitting do not count.
+    expect((await hosts[2]!.sync(rooms[2]!, true)).state).toMatchObject({ status: "open", seats: [{ name: "Val" }, { name: null }] });
+    expect((await pia.call("room:create", { game: "goblin-teeth", seats: 2, clock: "standard" })).ok).toBe(true);
+    // Her own open room closes (nobody came within three days): she may take on another.
+    now += TURN_BASED_OPEN_MS;
+    await t.server.timers.tick();
+    await until(async () => ((await pia.sync(own, true)).state as RoomView).status === "closed", "her open room closed");
+    const fresh = (await hosts[3]!.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-3d" })).roomId as string;
+    expect((await pia.call("room:join", { roomId: fresh })).ok).toBe(true);
+    for (const c of [...hosts, pia]) c.close();
   });
 
   it("quick play refuses a turn-based pace with a clear error", async () => {

@@ -218,7 +218,9 @@ function chosenClock(g: GameInfo | undefined): string {
   if (!g) return NO_CLOCK;
   const first = g.clocks[0]?.id ?? NO_CLOCK;
   const picked = createForm.clock;
-  if (picked !== null && (g.clocks.some((c) => c.id === picked) || (picked === NO_CLOCK && !createForm.ranked))) return picked;
+  // Turn-based paces are for accounts (a guest who picked one and logged out gets the default).
+  const offered = (id: string) => g.clocks.some((c) => c.id === id && (!c.turnBased || isAccount(s)));
+  if (picked !== null && (offered(picked) || (picked === NO_CLOCK && !createForm.ranked))) return picked;
   if (createForm.ranked) return first;
   // Casual: the game's default (none for solitaire), unless it is not offered.
   return g.defaultCasualClock === NO_CLOCK || g.clocks.some((c) => c.id === g.defaultCasualClock) ? g.defaultCasualClock : first;
@@ -366,7 +368,7 @@ function createPanel(): TemplateResult {
           </optgroup>
           ${g?.clocks.some((c) => c.turnBased)
             ? html`<optgroup label="Turn-based: played over days">
-                ${g.clocks.filter((c) => c.turnBased).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
+                ${g.clocks.filter((c) => c.turnBased).map((c) => html`<option value=${c.id} ?disabled=${!isAccount(s)} ?selected=${c.id === chosenClock(g)}>${c.label}${isAccount(s) ? "" : " (accounts)"}</option>`)}
               </optgroup>`
             : nothing}
         </select>
@@ -376,7 +378,10 @@ function createPanel(): TemplateResult {
               ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased
                 ? html`Turn-based: the game starts by itself once every seat is taken, and each player moves when they come by (Your games shows where it is your turn). The room waits ${spanWords(TURN_BASED_OPEN_MS)} for players; you need not stay.`
                 : nothing}
-              ${createForm.ranked ? "Ranked games always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}</p>
+              ${createForm.ranked ? "Ranked games always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}
+          ${canPlay && !isAccount(s) && g?.clocks.some((c) => c.turnBased)
+            ? html`<span data-testid="turn-based-needs-account">Turn-based games, played over days, are for accounts, which find them on any device.</span>`
+            : nothing}</p>
       </div>
 
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}

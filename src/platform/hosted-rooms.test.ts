@@ -8,7 +8,8 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { MemoryHostedRooms, RedisHostedRooms, RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { LIST_TTL_MS, MemoryHostedRooms, RedisHostedRooms, RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { TURN_BASED_OPEN_MS } from "./clocks.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { RedisRoomStore } from "./redis-room-store.js";
 import { RoomService } from "./room-service.js";
@@ -106,5 +107,19 @@ describe.each(kinds)("open rooms per player across nodes ($name)", (kind) => {
     await s.create(host, GM);
     await s.create(host, GM);
     expect(await node.hosted.list(host.id)).toHaveLength(LIMIT);
+  });
+});
+
+describe.skipIf(!REDIS_URL)("a player's open rooms in Redis", () => {
+  it("stay listed as long as an open turn-based room waits for players (its TTL outlives TURN_BASED_OPEN_MS)", async () => {
+    const r = new Redis(REDIS_URL!);
+    conns.push(r);
+    const prefix = `gbh:${Math.random().toString(36).slice(2)}:`;
+    const hosted = new RedisHostedRooms(r, prefix);
+    expect(await hosted.reserve("p", "room-1", 5, Date.now())).toBe(true);
+    const ttl = await r.pttl(`${prefix}hosted:p`);
+    expect(ttl).toBeGreaterThan(TURN_BASED_OPEN_MS);
+    expect(ttl).toBeLessThanOrEqual(LIST_TTL_MS);
+    await r.del(`${prefix}hosted:p`);
   });
 });

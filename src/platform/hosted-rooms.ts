@@ -16,6 +16,7 @@
  * each was listed), else in this process.
  */
 import type { Redis } from "ioredis";
+import { TURN_BASED_OPEN_MS } from "./clocks.js";
 
 /** How long a listed room that is not in the store yet counts as being created, ms. */
 export const RESERVATION_GRACE_MS = 60_000;
@@ -55,8 +56,12 @@ export class MemoryHostedRooms implements HostedRooms {
   }
 }
 
-/** An open room expires 24 h after its last change (room stores): a player's list outlives none of them. */
-const LIST_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * An open room expires 24 h after its last change (room stores), a turn-based one waits
+ * TURN_BASED_OPEN_MS for players: a player's list, renewed at each reserve, outlives every room in it
+ * (else the limit would forget open turn-based rooms a day old).
+ */
+export const LIST_TTL_MS = TURN_BASED_OPEN_MS + 24 * 60 * 60 * 1000;
 
 /** KEYS: 1 the player's sorted set. ARGV: 1 room id, 2 most listed, 3 now ms, 4 ttl ms. Returns 1 (listed) or 0 (at the limit). */
 const RESERVE = `

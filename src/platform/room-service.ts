@@ -53,7 +53,7 @@ import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
-import { TURN_BASED_PRESETS } from "./clocks.js";
+import { isTurnBased, TURN_BASED_PRESETS } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
@@ -85,6 +85,11 @@ export interface RoomServiceOptions {
   downtime?: Pick<DowntimeWatch, "ready" | "list">;
   /** Which rooms each player sits in or is invited to (player-rooms.ts). Default: kept in this process. */
   playerRooms?: PlayerRooms;
+  /**
+   * At most this many turn-based games (open or in play) per player at once (0 or absent: no
+   * limit); one more, by room:create or room:join, is refused with TOO_MANY_TURN_BASED_GAMES.
+   */
+  maxTurnBasedGames?: number;
 }
 
 /**
@@ -105,6 +110,9 @@ function newlyListed(prev: Room | null, next: Room): Array<{ playerId: string; r
 
 const tooManyOpenRooms = (open: number, max: number) =>
   err("TOO_MANY_OPEN_ROOMS", `You already host ${open} open rooms (at most ${max}); start one or close one before opening another.`);
+
+const tooManyTurnBased = (n: number, max: number) =>
+  err("TOO_MANY_TURN_BASED_GAMES", `You already have ${n} turn-based games open or in play (at most ${max}); finish one, or let an open one start or close, before taking on another.`);
 
 const ROOM_ID_RE = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -172,6 +180,7 @@ export class RoomService {
   private readonly downtime: Pick<DowntimeWatch, "ready" | "list"> | undefined;
   readonly timing: Timing;
   readonly playerRooms: PlayerRooms;
+  private readonly maxTurnBasedGames: number;
 
   constructor(
     readonly store: RoomStore,
@@ -187,6 +196,7 @@ export class RoomService {
     this.openRooms = opts.openRooms && opts.openRooms.maxPerPlayer > 0 ? opts.openRooms : null;
     this.downtime = opts.downtime;
     this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
+    this.maxTurnBasedGames = opts.maxTurnBasedGames ?? 0;
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -353,6 +363,7 @@ export class RoomService {
    * through.
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
+    if (TURN_BASED_PRESETS.some((p) => p.id === input.clock) && host.account) await this.checkTurnBasedGames(host.id);
     const limit = this.openRooms;
     if (!limit) return this.createNow(host, input);
     const before = this.creating.get(host.id) ?? Promise.resolve();
@@ -452,10 +463,31 @@ export class RoomService {
     throw err("BUSY", "Could not create a room; please try again.");
   }
 
-  /** Takes a seat; a turn-based room whose last free seat this was starts (room.ts startIfFull). */
+  /**
+   * Takes a seat; a turn-based room whose last free seat this was starts (room.ts startIfFull).
+   * With a limit on turn-based games, a seat in one is refused to a player who has that many.
+   */
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
+    const roomId = checkRoomId(id);
+    if (this.maxTurnBasedGames > 0 && player.account) {
+      const room = await this.get(roomId);
+      if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkTurnBasedGames(player.id, roomId);
+    }
     const seed = this.seed();
-    return (await this.mutate(checkRoomId(id), (r) => joinAndStart(r, player, seat, seed, this.now()))).room;
+    return (await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()))).room;
+  }
+
+  /**
+   * TOO_MANY_TURN_BASED_GAMES if the player sits in maxTurnBasedGames turn-based games, open or in
+   * play (from their room index: roomsOf), other than `except`. A limit to how many games a player
+   * can keep others waiting on, as Board Game Arena has: counted before the change, not in it, so
+   * two joins of one player at the same instant on two nodes may both pass (one game over).
+   */
+  private async checkTurnBasedGames(playerId: string, except?: string): Promise<void> {
+    const max = this.maxTurnBasedGames;
+    if (max <= 0) return;
+    const n = (await this.roomsOf(playerId)).filter((r) => r.id !== except && isTurnBased(r.clock)).length;
+    if (n >= max) throw tooManyTurnBased(n, max);
   }
 
   /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */

@@ -231,12 +231,13 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
 
   it("keeps a turn-based room beyond the longest it can wait: three days open, a turn with its whole bank in play", async () => {
     const day = 24 * 60 * 60_000;
-    const open = createRoom(`rt${n++}`, host, { game: "goblin-market", seats: 3, clock: "turn-3d" }, Date.now());
+    // Turn-based games are for accounts.
+    const open = createRoom(`rt${n++}`, { ...host, account: true }, { game: "goblin-market", seats: 3, clock: "turn-3d" }, Date.now());
     await store.compareAndSet(open, 0);
     const key = `${prefix}room:${open.id}`;
     // A room in play by a pace of one sitting lives 7 days after its last write (the open one, 24 h).
     expect(await redis.pttl(key)).toBeGreaterThan(4 * day - 5_000);
-    let r = joinRoom(joinRoom(open, { id: "p_b", name: "B" }, undefined, Date.now()), { id: "p_c", name: "C" }, undefined, Date.now());
+    let r = joinRoom(joinRoom(open, { id: "p_b", name: "B", account: true }, undefined, Date.now()), { id: "p_c", name: "C", account: true }, undefined, Date.now());
     r = startRoom(r, host, "seed", Date.now());
     await store.compareAndSet(r, open.version);
     // 3 days a turn + 4 days of bank, and a day more.

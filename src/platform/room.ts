@@ -329,6 +329,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   const parsed = game.parseOptions(input.options ?? {});
   if (!parsed.ok) throw err(parsed.error.code, parsed.error.message);
   if (ranked && !host.account) throw accountRequired();
+  if (isTurnBased(clock) && !host.account) throw turnBasedNeedsAccount();
   const range = input.ratingRange ?? null;
   if (range !== null && (!ranked || !isRange(range))) throw err("BAD_RATING_RANGE", "Only ranked rooms have a rating range: casual rooms are open to everyone.");
   const reliableOnly = parseReliableOnly(input.reliableOnly, ranked);
@@ -369,6 +370,7 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
   const existing = seatOf(room, player.id);
   if (existing !== null) throw err("ALREADY_SEATED", `You already sit in seat ${existing + 1} of this room.`);
   if (room.ranked && !player.account) throw accountRequired();
+  if (isTurnBased(room.clock) && !player.account) throw turnBasedNeedsAccount();
   if (room.removed?.includes(player.id)) throw err("REMOVED_FROM_ROOM", "The host removed you from this table; you may watch it, or find another.");
   if (nameAtTable(room, player.id, player.name)) {
     throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
@@ -421,6 +423,15 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
 export function accountRequired() {
   return err("ACCOUNT_REQUIRED", "Ranked games are for registered players: create an account (Account, then Register) to play ranked; as a guest you can play casual games and the daily challenge unrated.");
+}
+
+/**
+ * Turn-based games are for accounts (ACCOUNT_REQUIRED), as Lichess's correspondence games: one
+ * lasts days, a guest lives in one browser's storage and gets no notices on closed pages, and a
+ * guest who clears it would leave the others waiting out the clocks.
+ */
+export function turnBasedNeedsAccount() {
+  return err("ACCOUNT_REQUIRED", "Turn-based games are for registered players: they last days, and an account finds them again on any device and can be told when it is their turn. Create an account (Account, then Register), or play a game of one sitting as a guest.");
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
-import { guest, until } from "../support/harness.js";
+import { until } from "../support/harness.js";
+import { account } from "../support/accounts.js";
 import { browserKeys, decrypt, pushService, vapidKeys } from "../support/push-service.js";
 import { axeViolations, CHROMIUM, chromiumAvailable, enterAccount, newPage, useBrowserBazaar } from "./support.js";
 
@@ -69,7 +70,7 @@ describe.skipIf(!available)("notifications to closed pages in the browser", () =
     const room = await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, clock: "turn-1d" });
     await ada.page.close();
     await until(async () => (await t.bazaar.server.io.fetchSockets()).every((x) => (x.data as { player?: { id: string } | null }).player?.id !== player.id), "Ada's page closed");
-    for (const n of ["Bea", "Cy"]) await t.bazaar.server.service.join(room.id, (await guest(url, n)).player as Player);
+    for (const n of ["Bea", "Cy"]) await t.bazaar.server.service.join(room.id, (await account(url, n)).player as Player);
     const got = await until(() => service.received.find((r) => r.path === "/device-1"), "the notice at the push service");
     expect(JSON.parse(decrypt(got.body, keys))).toMatchObject({ title: "Your turn — Sorcerous Futures", path: `/room/${room.id}`, tag: `turn-${room.id}` });
 

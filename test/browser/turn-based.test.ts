@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
-import { guest, TestClient } from "../support/harness.js";
+import { TestClient } from "../support/harness.js";
 import { account } from "../support/accounts.js";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, newPage, useBrowserBazaar } from "./support.js";
 
@@ -20,9 +20,19 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
 
   it("a turn-based room from the form: waits for players without its host, starts by itself, and shows days on the clocks and in Your games", async () => {
     const url = t.bazaar.server.url;
+    // A guest sees the paces but cannot pick them: turn-based games are for accounts.
+    const gus = await newPage(t.browser);
+    await enterName(gus.page, url, "Gus");
+    await gus.page.locator("#c-game option").first().waitFor({ state: "attached" });
+    expect(await gus.page.locator('#c-clock option[value="turn-1d"]').isDisabled()).toBe(true);
+    expect(await gus.page.locator('#c-clock option[value="turn-1d"]').innerText()).toMatch(/\(accounts\)$/);
+    expect(await gus.page.getByTestId("turn-based-needs-account").innerText()).toBe("Turn-based games, played over days, are for accounts, which find them on any device.");
+    await gus.page.close();
+
     const ada = await newPage(t.browser);
-    await enterName(ada.page, url, "Ada");
+    await enterAccount(ada.page, url, "Ada");
     await ada.page.locator("#c-game option").first().waitFor({ state: "attached" });
+    expect(await ada.page.getByTestId("turn-based-needs-account").count()).toBe(0);
     await ada.page.selectOption("#c-game", "sorcerous-futures");
     // The paces come in two groups; the hint says what turn-based means.
     const groups = await ada.page.locator("#c-clock optgroup").evaluateAll((gs) => gs.map((g) => g.getAttribute("label")));
@@ -38,7 +48,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
 
     // Another player's lobby: the room says how long it waits, not whether its host is here.
     const bo = await newPage(t.browser);
-    await enterName(bo.page, url, "Bo");
+    await enterAccount(bo.page, url, "Bo");
     const row = bo.page.locator(`.open-rooms [data-room="${roomId}"]`);
     await row.waitFor();
     expect(await row.getByTestId("room-closes").innerText()).toMatch(/^waits for players (3 days|2 days 23 h) more$/);
@@ -48,7 +58,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await bo.page.locator(".wait-seat.you").waitFor();
 
     // The last seat taken (by a third player) starts the game on both pages.
-    const cy = (await guest(url, "Cy")).player as Player;
+    const cy = (await account(url, "Cy")).player as Player;
     await t.bazaar.server.service.join(roomId, cy);
     await ada.page.locator('[data-status="playing"]').waitFor();
     await bo.page.locator('[data-status="playing"]').waitFor();
