@@ -188,6 +188,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
     openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
     maxTurnBasedGames: config.maxTurnBasedGames,
+    // With Web Push keys, changes owe notices to closed pages, kept in the room until sent (timers).
+    pushes: config.push !== undefined,
     playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),
   });
   // Your games reads each player's rooms through an index (player-rooms.ts): rooms written before
@@ -282,6 +284,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     pollMs: opts.manualTimers ? 0 : config.timerPollMs,
     localTimers: !opts.manualTimers,
     isPresent: sockets.isPresent,
+    ...(sockets.notify ? { notify: sockets.notify } : {}),
     metrics,
   });
   // Before any timer fires: a node starting after the whole service was down learns it first.

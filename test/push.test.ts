@@ -5,13 +5,20 @@
  * this machine receives it, and this test reads it as a browser would, by the RFCs alone (no code
  * of the library the server sends with): the VAPID signature (RFC 8292) checks with the server's
  * public key, and the body decrypts (RFC 8291, aes128gcm) with the browser's keys to the notice.
- * Players with a page open get none; a subscription the push service says is gone is forgotten;
- * bad subscriptions are refused; a server without VAPID keys says so.
+ * Players with a page open get none; a notice is owed in the room until a node's timers send it,
+ * so another node sends it when the one that made the change dies, and one no longer due (a turn
+ * taken, an invitation declined) is not sent; a subscription the push service says is gone is
+ * forgotten; bad subscriptions are refused; a server without VAPID keys says so.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { RoomView } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
-import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
+import { backends, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until, useTestServer } from "./support/harness.js";
+import type { RunningServer } from "../src/server.js";
+import type { Player } from "../src/platform/identity.js";
+import { gameState } from "../src/platform/room.js";
+import { findGame } from "../src/games/registry.js";
+import { randomLegalAction } from "../src/games/legal.js";
 import { browserKeys, decrypt, pushService, vapidClaims, vapidKeys } from "./support/push-service.js";
 
 const service = await pushService();
@@ -46,6 +53,8 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     expect((await pages[0]!.call("room:join", { roomId })).ok).toBe(true);
     const started = await pages[1]!.call("room:join", { roomId });
     expect((started.state as RoomView).status).toBe("playing");
+    // The change owes the notices; the timers send them (whichever node's: the next test).
+    await t.server.timers.tick();
 
     // One notice, to Ada's browser only: Bea has a page open.
     const got = await until(() => service.received.slice(before).find((r) => r.path === `/ada-${run}`), "Ada's notice at the push service");
@@ -84,6 +93,7 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     await offline(dee!.player.id);
     const pages = await Promise.all([eli, fay].map((p) => new TestClient(t.server.url, p!.token).ready()));
     for (const p of pages) expect((await p.call("room:join", { roomId })).ok).toBe(true);
+    await t.server.timers.tick();
     const gone = await until(() => service.received.find((r) => r.path === `/gone/dee-${run}`), "the push to the gone subscription");
     expect(gone.headers.ttl).toBe(String(3 * 86400));
     await until(async () => (await t.db.prisma.pushSubscription.count({ where: { playerId: dee!.player.id } })) === 0, "the gone subscription forgotten");
@@ -101,6 +111,7 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     expect((await host.call("room:invite", { roomId: live, name: `Jon${run}` })).error?.code).toBe("NOT_ONLINE");
     const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string;
     for (const name of [`Jon${run}`, `Kit${run}`]) expect(await host.call("room:invite", { roomId, name })).toMatchObject({ ok: true, kept: true });
+    await t.server.timers.tick();
     const got = await until(() => service.received.find((r) => r.path === `/jon-${run}`), "Jon's notice");
     expect(got.headers.ttl).toBe(String(3 * 86400));
     expect(JSON.parse(decrypt(got.body, jonKeys))).toEqual({
@@ -129,6 +140,38 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     for (const c of [host, jonPage, kitPage]) c.close();
   });
 
+  it("a notice owed is sent only if still due when the timers come to it: a turn already taken, an invitation declined, owe nothing", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [lee, mo, ned] = await Promise.all(["Lee", "Mo", "Ned"].map((n) => account(t.server.url, `${n}${run}`)));
+    for (const p of [lee, mo]) expect((await api("POST", "/api/push/subscribe", p!.token, { endpoint: `${service.url}late-${p!.player.name}`, keys: browserKeys().json })).status).toBe(200);
+    const page = await new TestClient(t.server.url, lee!.token).ready();
+    const roomId = (await page.call("room:create", { game: "sorcerous-futures", seats: 3, bots: 1, clock: "turn-1d" })).roomId as string;
+    // Mo, invited while away, declines before any notice went out.
+    const invited = await page.call("room:invite", { roomId, name: `Mo${run}` });
+    expect(invited, JSON.stringify(invited)).toMatchObject({ ok: true, kept: true });
+    expect((await t.server.service.get(roomId)).pushOwed).toEqual([{ playerId: mo!.player.id, kind: "invite", at: now }]);
+    await t.server.service.declineInvitation(roomId, mo!.player);
+    page.close();
+    await offline(lee!.player.id);
+    // Ned's join starts it: everyone's first step, Lee's owed as a turn (Ned's page is open).
+    const nedPage = await new TestClient(t.server.url, ned!.token).ready();
+    expect(((await nedPage.call("room:join", { roomId })).state as RoomView).status).toBe("playing");
+    const owed = (await t.server.service.get(roomId)).pushOwed!;
+    expect(owed.filter((o) => o.kind === "turn").map((o) => o.playerId).sort()).toEqual([lee!.player.id, ned!.player.id].sort());
+    // Lee moves (from a device the server counts as gone by now) before the timers come by.
+    const room = await t.server.service.get(roomId);
+    const game = findGame(room.game)!;
+    const seat = room.seats.findIndex((x) => x.playerId === lee!.player.id);
+    const action = randomLegalAction(game.legalActions(gameState(room), seat), () => 0.5)!;
+    await t.server.service.act(roomId, lee!.player as Player, action);
+    const before = service.received.length;
+    await t.server.timers.tick();
+    await until(async () => (await t.server.service.get(roomId)).pushOwed === undefined, "the owed notices settled");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(service.received.slice(before).map((r) => r.path)).toEqual([]);
+    nedPage.close();
+  });
+
   it("refuses guests, endpoints of other services and bad keys, changing nothing", async () => {
     const run = Math.random().toString(36).slice(2, 7);
     const gil = await account(t.server.url, `Gil${run}`);
@@ -144,6 +187,54 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
       expect([r.status, r.body.error.code], JSON.stringify(bad)).toEqual([400, "BAD_PUSH_SUBSCRIPTION"]);
     }
     expect(await t.db.prisma.pushSubscription.count({ where: { playerId: gil.player.id } })).toBe(0);
+  });
+});
+
+describe.skipIf(!REDIS_URL)("a notice owed, when the node that made the change dies before sending it", () => {
+  let now = Date.UTC(2026, 10, 26, 9, 0, 0);
+  const nodes: RunningServer[] = [];
+  let dispose: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    for (const n of nodes) await n.close().catch(() => {});
+    await dispose?.();
+  });
+
+  it("is sent by another node's timers, once", async () => {
+    const dbs = await twoNodeDatabases();
+    dispose = dbs.dispose;
+    const prefix = newPrefix();
+    const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
+    const more = { config: { push: vapid, pushServices: [service.url] } };
+    const a = await startTestServer(backend, dbs.a, prefix, "node-a", () => now, more);
+    const b = await startTestServer(backend, dbs.b, prefix, "node-b", () => now, more);
+    nodes.push(a, b);
+    const run = Math.random().toString(36).slice(2, 7);
+    const [oz, pat] = await Promise.all(["Oz", "Pat"].map((n) => account(a.url, `${n}${run}`)));
+    expect((await call(a.url, "POST", "/api/push/subscribe", oz!.token, { endpoint: `${service.url}oz-${run}`, keys: browserKeys().json })).status).toBe(200);
+    const host = await new TestClient(b.url, oz!.token).ready();
+    const roomId = (await host.call("room:create", { game: "sorcerous-futures", seats: 3, bots: 1, clock: "turn-3d" })).roomId as string;
+    host.close();
+    await until(async () => (await b.io.fetchSockets()).length === 0, "Oz's page closed");
+    // Pat's join on node A starts the game and owes Oz a notice; A dies before its timers run
+    // (nothing is sent by the change itself).
+    const before = service.received.length;
+    const patPage = await new TestClient(a.url, pat!.token).ready();
+    const joined = await patPage.call("room:join", { roomId });
+    expect((joined.state as RoomView | undefined)?.status, JSON.stringify(joined)).toBe("playing");
+    patPage.close();
+    expect((await b.service.get(roomId)).pushOwed).toContainEqual({ playerId: oz!.player.id, kind: "turn", at: now, seat: 0 });
+    await a.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(service.received.slice(before).map((r) => r.path)).toEqual([]);
+    await b.timers.tick();
+    const got = await until(() => service.received.slice(before).find((r) => r.path === `/oz-${run}`), "Oz's notice, sent by node B");
+    expect(got.headers.topic).toBe(roomId);
+    expect((await b.service.get(roomId)).pushOwed).toBeUndefined();
+    // Settled: the next rounds send nothing more.
+    now += 60_000;
+    await b.timers.tick();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(service.received.slice(before).filter((r) => r.path === `/oz-${run}`)).toHaveLength(1);
   });
 });
 

@@ -33,6 +33,9 @@ import {
   startIfFull,
   joinAndStart,
   keepInvitation,
+  owePushes,
+  settlePushes,
+  type OwedPush,
   declineInvitation,
   type KeptInvitation,
   closeUnfilled,
@@ -90,6 +93,12 @@ export interface RoomServiceOptions {
    * limit); one more, by room:create or room:join, is refused with TOO_MANY_TURN_BASED_GAMES.
    */
   maxTurnBasedGames?: number;
+  /**
+   * This server sends notices to players' closed pages (push.ts: Web Push keys set): a change that
+   * makes it a player's turn in a turn-based room, or keeps an invitation, owes them one, kept in
+   * the room until a node sends it (room.ts OwedPush; timers.ts "notify").
+   */
+  pushes?: boolean;
 }
 
 /**
@@ -181,6 +190,7 @@ export class RoomService {
   readonly timing: Timing;
   readonly playerRooms: PlayerRooms;
   private readonly maxTurnBasedGames: number;
+  private readonly pushes: boolean;
 
   constructor(
     readonly store: RoomStore,
@@ -197,6 +207,7 @@ export class RoomService {
     this.downtime = opts.downtime;
     this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
     this.maxTurnBasedGames = opts.maxTurnBasedGames ?? 0;
+    this.pushes = opts.pushes ?? false;
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -293,6 +304,7 @@ export class RoomService {
       }
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
       const note = changeNote(room, next);
+      next = this.owe(next, note);
       note.due = nextDue(next, this.timing);
       if (gameAction) note.gameAction = true;
       // Listed before it is written: an index entry whose write fails is dropped later, harmlessly.
@@ -346,13 +358,30 @@ export class RoomService {
   }
 
   /** Writes a new room (no version stored before it); on success remembers it and tells the listeners. */
-  private async storeNew(room: Room): Promise<boolean> {
-    await this.playerRooms.add(newlyListed(null, room), this.now());
-    const note: ChangeNote = { ...changeNote(null, room), due: nextDue(room, this.timing) };
-    if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return false;
+  private async storeNew(built: Room): Promise<Room | null> {
+    await this.playerRooms.add(newlyListed(null, built), this.now());
+    const note: ChangeNote = changeNote(null, built);
+    const room = this.owe(built, note);
+    note.due = nextDue(room, this.timing);
+    if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return null;
     this.remember(room);
     this.emit(null, room, note);
-    return true;
+    return room;
+  }
+
+  /**
+   * `next` owing a notice to the closed pages of each player whose turn the change made, in a
+   * turn-based room on a server that sends them (RoomServiceOptions.pushes): kept in the room, in
+   * the same write, until a node sends them (timers.ts "notify").
+   */
+  private owe(next: Room, note: ChangeNote): Room {
+    if (!this.pushes || !note.turns || !isTurnBased(next.clock)) return next;
+    return owePushes(next, note.turns.seats.map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat })));
+  }
+
+  /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */
+  async settlePushes(id: string, sent: readonly OwedPush[]): Promise<{ changed: boolean }> {
+    return this.mutate(id, (r) => settlePushes(r, sent));
   }
 
   /**
@@ -425,15 +454,17 @@ export class RoomService {
       // So does a turn-based room whose other seats are all bots (it starts once every seat is taken).
       else room = startIfFull(room, this.seed(), now);
       await beforeWrite?.(room.id);
-      if (await this.storeNew(room)) return room;
+      const stored = await this.storeNew(room);
+      if (stored) return stored;
     }
     throw err("BUSY", "Could not create a room; please try again.");
   }
 
   /** Stores a room built elsewhere (a daily-challenge deal); its id must be new. */
   async insert(room: Room): Promise<Room> {
-    if (!(await this.storeNew(room))) throw err("BUSY", "Could not create a room; please try again.");
-    return room;
+    const stored = await this.storeNew(room);
+    if (!stored) throw err("BUSY", "Could not create a room; please try again.");
+    return stored;
   }
 
   /**
@@ -458,7 +489,8 @@ export class RoomService {
       let room = createRoom(this.roomId(), host, { game: pool.game, seats: pool.seats, ranked: pool.ranked, bots, clock: pool.clock }, now);
       for (const p of named.slice(1)) room = joinRoom(room, p, undefined, now);
       room = startRoom(room, host, seed, now);
-      if (await this.storeNew(room)) return room;
+      const stored = await this.storeNew(room);
+      if (stored) return stored;
     }
     throw err("BUSY", "Could not create a room; please try again.");
   }
@@ -492,7 +524,9 @@ export class RoomService {
 
   /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */
   async keepInvitation(id: string, invitation: KeptInvitation): Promise<Room> {
-    return (await this.mutate(id, (r) => keepInvitation(r, invitation, this.now()))).room;
+    // Owes the invitee a notice to their closed pages (sent if none of their pages is open then).
+    const owed = { playerId: invitation.playerId, kind: "invite" as const, at: invitation.at };
+    return (await this.mutate(id, (r) => (this.pushes ? owePushes(keepInvitation(r, invitation, this.now()), [owed]) : keepInvitation(r, invitation, this.now())))).room;
   }
 
   /** The invitee declines their kept invitation (room.ts declineInvitation). */

@@ -126,6 +126,52 @@ export interface Room {
    * (null: open to anyone, or a bot). A kept seat is freed when its player declines or leaves.
    */
   reserved?: (string | null)[];
+  /**
+   * Notices owed to players' closed pages (push.ts), kept in the room from the change that made
+   * them until a node has sent them (timers.ts, "notify"), so none is lost with the node that made
+   * the change. Only a turn-based room has any, and only on a server with Web Push keys.
+   */
+  pushOwed?: OwedPush[];
+}
+
+/**
+ * A notice owed to a player's closed pages: "turn" (their seat must move; sent only if it still
+ * must when sent), or "invite" (their kept invitation; sent only while it is kept). `at`: when the
+ * change that owes it was made (epoch ms); it is due then.
+ */
+export interface OwedPush {
+  playerId: string;
+  kind: "turn" | "invite";
+  at: number;
+  /** A turn: the seat that must move. */
+  seat?: Seat;
+}
+
+/** Whether `owed` is still worth sending: the turn is still the player's to make, or the invitation still kept. */
+export function pushStillDue(room: Room, owed: OwedPush): boolean {
+  if (owed.kind === "invite") return room.status === "open" && !!room.invited?.some((i) => i.playerId === owed.playerId);
+  const seat = owed.seat;
+  return seat !== undefined && room.status === "playing" && room.seats[seat]?.playerId === owed.playerId && personPlays(room, seat) && activeOf(room).includes(seat);
+}
+
+/** The room owing `more` notices too (a new version's field: the caller bumps). */
+export function owePushes(room: Room, more: readonly OwedPush[]): Room {
+  return more.length === 0 ? room : { ...room, pushOwed: [...(room.pushOwed ?? []), ...more] };
+}
+
+/**
+ * The room without the owed notices in `sent` (by identity: the entries as read), a version on,
+ * its last change's time kept (nothing happened at the table); null when none of them is owed now.
+ */
+export function settlePushes(room: Room, sent: readonly OwedPush[]): Room | null {
+  const key = (o: OwedPush) => `${o.kind}|${o.playerId}|${o.at}|${o.seat ?? ""}`;
+  const done = new Set(sent.map(key));
+  const rest = (room.pushOwed ?? []).filter((o) => !done.has(key(o)));
+  if (rest.length === (room.pushOwed?.length ?? 0)) return null;
+  const next: Room = { ...room, version: room.version + 1 };
+  if (rest.length > 0) next.pushOwed = rest;
+  else delete next.pushOwed;
+  return next;
 }
 
 /** An invitation kept in an open turn-based room for an account that may take a seat later. */

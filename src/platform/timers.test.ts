@@ -14,10 +14,10 @@ import { AppError } from "./errors.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { RedisRoomStore } from "./redis-room-store.js";
 import { ResultRecorder } from "./results.js";
-import { gameOf, personPlays, type Room } from "./room.js";
+import { gameOf, owePushes, personPlays, type OwedPush, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
 import type { RoomStore } from "./room-store.js";
-import { DEFAULT_TIMING, nextDue, TimerDriver } from "./timers.js";
+import { DEFAULT_TIMING, dueWork, nextDue, TimerDriver } from "./timers.js";
 import { deadlineOf, parseClock, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { parseQueueRequest } from "./queue-service.js";
 import { findGame } from "../games/registry.js";
@@ -434,6 +434,45 @@ describe.each(kinds)("timers ($name)", (kind) => {
     expect(closed).toMatchObject({ status: "closed", ended: "unfilled" });
     expect(closed.notices!.at(-1)!.text).toBe("Nobody took the free seats within 3 days, so the room is closed. Find or create another room in the lobby.");
     expect(timers.stats.closed).toBe(1);
+  });
+
+  it("notices owed to closed pages are due at once, handed to notify and settled, in any status; a service without pushes owes none", async () => {
+    const clock = new TestClock();
+    const store = kind.group()();
+    const service = new RoomService(store, { now: clock.now, timing, pushes: true });
+    const handed: Array<{ room: string; owed: OwedPush[] }> = [];
+    const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false, notify: async (room, owed) => void handed.push({ room: room.id, owed: [...owed] }) });
+    // A room of one sitting owes nothing; a turn-based one owes each player whose turn it becomes.
+    const live = await service.create(players[0]!, { game: "goblin-teeth", seats: 2 });
+    await service.join(live.id, players[1]!);
+    expect((await service.start(live.id, players[0]!)).pushOwed).toBeUndefined();
+    const room = await service.create(players[0]!, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    const started = await service.join(room.id, players[1]!);
+    const turns = gameOf(started).activeSeats(started.state).map((seat) => ({ playerId: started.seats[seat]!.playerId!, kind: "turn", at: clock.t, seat }));
+    expect(started.pushOwed).toEqual(turns);
+    expect(nextDue(started, timing)).toBe(clock.t);
+    expect(dueWork(started, timing, clock.t)).toBe("notify");
+    await timers.tick();
+    expect(handed).toEqual([{ room: room.id, owed: turns }]);
+    const settled = await service.get(room.id);
+    expect(settled.pushOwed).toBeUndefined();
+    // Settling moves the version on but not the time of the last change (nothing happened at the table).
+    expect([settled.version, settled.updatedAt]).toEqual([started.version + 1, started.updatedAt]);
+    await timers.tick();
+    expect(handed).toHaveLength(1);
+    expect(timers.stats.notices).toBe(turns.length);
+    // A room that closed with notices owed is cleared of them all the same (notify finds them no longer due).
+    const other = await service.create(players[2]!, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    const owing = await service.mutate(other.id, (r) => owePushes({ ...r, version: r.version + 1 }, [{ playerId: players[3]!.id, kind: "invite", at: clock.t }]));
+    await service.leave(other.id, players[2]!);
+    expect((await service.get(other.id)).status).toBe("closed");
+    expect(owing.room.pushOwed).toHaveLength(1);
+    await timers.tick();
+    expect((await service.get(other.id)).pushOwed).toBeUndefined();
+    // Without pushes (no Web Push keys), nothing is owed.
+    const quiet = new RoomService(kind.group()(), { now: clock.now, timing });
+    const q = await quiet.create(players[0]!, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    expect((await quiet.join(q.id, players[1]!)).pushOwed).toBeUndefined();
   });
 
   it("a turn-based room whose other seats are bots starts at once; quick play refuses turn-based paces", async () => {

@@ -1,5 +1,6 @@
 /**
- * Durable timers: clock expiry, bot moves, idle open rooms, unfilled turn-based rooms. Nothing here is kept only in a node's
+ * Durable timers: clock expiry, bot moves, idle open rooms, unfilled turn-based rooms, notices owed to
+ * players' closed pages (room.ts OwedPush). Nothing here is kept only in a node's
  * memory. Every write of a room stores its next deadline (`nextDue`) in the room store, in the same
  * atomic step as the room (RoomStore.claimDue). Every node polls the store for due rooms, claims
  * them with a short lease and fires them; firing is a change like any move, under the same
@@ -19,7 +20,7 @@ import { botMove, botStrength } from "../games/bots.js";
 import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats, isTurnBased, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { AppError } from "./errors.js";
-import { botPlays, gameOf, gameState, type Room } from "./room.js";
+import { botPlays, gameOf, gameState, type OwedPush, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
 import type { PlatformMetrics } from "./metrics.js";
 
@@ -39,7 +40,7 @@ export interface Timing {
 export const DEFAULT_TIMING: Timing = { botDelayMs: 600, hostAwayMs: 5 * 60_000, openCheckMs: 10 * 60_000 };
 
 /** What is due in a room at some time. */
-export type DueWork = "timeout" | "bot" | "host-away" | "host-check" | "unfilled";
+export type DueWork = "timeout" | "bot" | "host-away" | "host-check" | "unfilled" | "notify";
 
 /** The bot deadline: a bot plays an active seat (null: none does). */
 function botDue(room: Room, t: Timing): number | null {
@@ -49,6 +50,17 @@ function botDue(room: Room, t: Timing): number | null {
 
 /** The room's next deadline (epoch ms), or null: nothing will ever be due. Stored with every write. */
 export function nextDue(room: Room, t: Timing): number | null {
+  const rest = nextDeadlineOf(room, t);
+  const owed = owedDue(room);
+  return owed === null ? rest : rest === null ? owed : Math.min(owed, rest);
+}
+
+/** When the room's first owed notice to closed pages is due (room.ts OwedPush), or null: none owed. */
+function owedDue(room: Room): number | null {
+  return room.pushOwed?.length ? Math.min(...room.pushOwed.map((o) => o.at)) : null;
+}
+
+function nextDeadlineOf(room: Room, t: Timing): number | null {
   if (room.status === "playing") {
     const clock = room.clock && room.clocks ? nextDeadline(room.clock, room.clocks) : null;
     const bot = botDue(room, t);
@@ -64,6 +76,10 @@ export function nextDue(room: Room, t: Timing): number | null {
 
 /** What is due at `now`, most urgent first (a clock before a bot). */
 export function dueWork(room: Room, t: Timing, now: number): DueWork | null {
+  // Notices owed are sent first (they are due at once, and sending is quick), in any status: a
+  // room that finished or closed since owes nothing worth sending, and is cleared of them.
+  const owed = owedDue(room);
+  if (owed !== null && owed <= now) return "notify";
   if (room.status === "playing") {
     if (room.clock && room.clocks && expiredSeats(room.clock, room.clocks, now).length > 0) return "timeout";
     const bot = botDue(room, t);
@@ -91,6 +107,12 @@ export interface TimerDriverOptions {
   isPresent?: (roomId: string, playerId: string) => Promise<boolean>;
   /** Told how late each timer fired (GET /metrics). */
   metrics?: PlatformMetrics;
+  /**
+   * Sends the notices a room owes to players' closed pages (the socket layer: those of them still
+   * due, to players with no page open; never throws). Absent: owed notices are dropped unsent (a
+   * node without Web Push keys, beside nodes with them).
+   */
+  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>;
 }
 
 /** What fired here, for tests and the benchmark. */
@@ -99,6 +121,8 @@ export interface TimerStats {
   botMoves: number;
   closed: number;
   hostChecks: number;
+  /** Owed notices to closed pages handed to `notify` (sent or found no longer due). */
+  notices: number;
   /** A claimed room with nothing due (a move got there first, or another node fired it). */
   moot: number;
 }
@@ -113,7 +137,7 @@ export const timerFired = channel("goblin-bazaar:timer-fired");
 const LAG_SAMPLES = 4096;
 
 export class TimerDriver {
-  readonly stats: TimerStats = { timeouts: 0, botMoves: 0, closed: 0, hostChecks: 0, moot: 0 };
+  readonly stats: TimerStats = { timeouts: 0, botMoves: 0, closed: 0, hostChecks: 0, notices: 0, moot: 0 };
   /** Deadline-to-firing lags, ms (the last LAG_SAMPLES). */
   private readonly lags: number[] = [];
   private lagAt = 0;
@@ -296,6 +320,14 @@ export class TimerDriver {
         const { changed } = await this.service.closeUnfilled(room.id);
         if (changed) this.stats.closed++;
         return changed;
+      }
+      case "notify": {
+        // Sent, then dropped from the room: a node that dies between the two leaves them owed, and
+        // another sends them again (the same tag: a browser shows the second in place of the first).
+        const owed = room.pushOwed ?? [];
+        if (this.opts.notify) await this.opts.notify(room, owed);
+        this.stats.notices += owed.length;
+        return (await this.service.settlePushes(room.id, owed)).changed;
       }
       case "host-check": {
         const present = this.opts.isPresent ? await this.opts.isPresent(room.id, room.hostId) : false;

@@ -2,7 +2,7 @@
  * Invitations over Socket.IO (docs/protocol.md, "Invitations"): `room:invite {roomId, name}` asks
  * the account named to take a free seat; each of its devices connected now, on any node, gets
  * `room:invited`. A turn-based room also keeps it (room.ts keepInvitation) for the invitee to
- * answer later, with a push notice to closed pages; `room:decline` answers no. platform/invitations.ts
+ * answer later, owing a notice to their closed pages (owed-notices.ts); `room:decline` answers no. platform/invitations.ts
  * decides who may be invited; socket.ts's onlineOf finds the devices. Registered from socket.ts,
  * into its handler table (same acks, errors and limits as every event).
  */
@@ -13,9 +13,7 @@ import type { Invitations } from "../platform/invitations.js";
 import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import type { Logger } from "../logger.js";
-import { isTurnBased, TURN_BASED_OPEN_MS } from "../platform/clocks.js";
-import type { PushNotices } from "../platform/push.js";
-import { findGame } from "../games/registry.js";
+import { isTurnBased } from "../platform/clocks.js";
 
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
@@ -23,37 +21,29 @@ type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unkn
 export function registerInviteEvents(
   io: Server,
   handlers: Record<string, Handler>,
-  deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>; log: Logger; push?: PushNotices },
+  deps: { service: RoomService; invitations: Invitations; channel: (playerId: string) => string; onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>; log: Logger },
 ): void {
   handlers["room:invite"] = async (socket, p) => {
     const inviter = (socket.data as { player?: Player | null }).player;
     if (!inviter) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
     const room = await deps.service.get(checkRoomId(p.roomId));
     const invitation = await deps.invitations.prepare(room, inviter, p.name);
-    // Every node is asked whether the account has a device (onlineOf), so one on another node
-    // counts. If a node does not answer in time, the invitation goes anyway: it reaches whoever is there.
     const id = invitation.to.playerId;
-    const online = await deps.onlineOf([id]).catch((e: unknown) => {
-      deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
-      return null;
-    });
-    const away = online !== null && !online.has(id);
     // A turn-based room keeps the invitation for its invitee to answer when they come by (Your
-    // games lists it), and tells their closed pages (push.ts) when none is open; any other room
-    // wants them online now.
+    // games lists it), owing a notice to their closed pages (sent by the timers when none of their
+    // pages is open: owed-notices.ts). Any other room wants them online now: every node is asked
+    // whether the account has a device (onlineOf), so one on another node counts; if a node does
+    // not answer in time, the invitation goes anyway and reaches whoever is there.
     const kept = isTurnBased(room.clock);
     if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
-    else if (away) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
-    io.to(deps.channel(id)).emit("room:invited", invitation.message);
-    if (kept && away && deps.push) {
-      const game = findGame(room.game)?.name ?? room.game;
-      void deps.push.send(
-        id,
-        { title: `${invitation.message.from.name} invites you to ${game}`, body: `A turn-based game: it starts once every seat is taken. The invitation waits in Your games.`, path: `/room/${room.id}`, tag: `invite-${room.id}` },
-        Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - invitation.message.at) / 1000),
-        `i${room.id}`.slice(0, 32),
-      );
+    else {
+      const online = await deps.onlineOf([id]).catch((e: unknown) => {
+        deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
+        return null;
+      });
+      if (online !== null && !online.has(id)) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
     }
+    io.to(deps.channel(id)).emit("room:invited", invitation.message);
     return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}) };
   };
 

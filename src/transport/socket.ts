@@ -17,7 +17,8 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, seatDeadline, seatOf, summarize, summarizeFor, type Room } from "../platform/room.js";
+import { logLength, seatOf, summarize, summarizeFor, type OwedPush, type Room } from "../platform/room.js";
+import { sendOwedNotices } from "./owed-notices.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
 import { checkRoomId } from "../platform/room-service.js";
@@ -28,7 +29,6 @@ import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
-import { leftWords } from "../protocol/clock.js";
 import type { PushNotices } from "../platform/push.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
@@ -77,7 +77,7 @@ export interface SocketDeps {
   reliabilityOf?: (playerId: string) => Promise<Reliability>;
   /** Invitations to a seat (invite-events.ts); absent: no room:invite. */
   invitations?: Invitations;
-  /** Notifications to closed pages (platform/push.ts): a turn in a turn-based game, to a player with no connection; absent: none. */
+  /** Notifications to closed pages (platform/push.ts): the notices rooms owe, sent for the timers (AttachedSockets.notify); absent: none. */
   push?: PushNotices;
 }
 
@@ -163,6 +163,11 @@ export interface AttachedSockets {
   isPresent(roomId: string, playerId: string): Promise<boolean>;
   /** Which of these players have any connection now, on any node (one request through the adapter). */
   onlineOf(playerIds: readonly string[]): Promise<Set<string>>;
+  /**
+   * Sends the notices a room owes to closed pages (owed-notices.ts), for the timers ("notify");
+   * absent without Web Push keys.
+   */
+  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>;
   /**
    * Graceful drain: refuses new connections (DRAINING), waits up to `waitMs` for the messages
    * being handled to be acknowledged, then tells every socket here `server:draining` and closes
@@ -289,38 +294,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     // Your games: each person whose turn it now is hears it on their sockets here; other nodes
     // tell theirs from the change feed (the note's `turns`), so no adapter message per move.
     if (note.turns) tellTurns(next.id, next.version, note.turns);
-    // A turn in a turn-based game, to whoever has no page open anywhere: by the node that made
-    // the change, once (the others only read it from the feed).
-    if (note.turns && deps.push && isTurnBased(next.clock)) void pushTurns(next, note.turns);
   });
-
-  /** Web Push notices of new turns in a turn-based room to the players with no connection now (push.ts). */
-  async function pushTurns(room: Room, turns: NonNullable<RoomChange["turns"]>): Promise<void> {
-    try {
-      const people = turns.seats.map((t) => t.playerId);
-      const online = await onlineOf(people);
-      const name = findGame(room.game)?.name ?? room.game;
-      for (const t of turns.seats) {
-        if (online.has(t.playerId)) continue;
-        const others = room.seats.filter((x, i) => i !== t.seat && x.name).map((x) => x.name!);
-        const deadline = seatDeadline(room, t.seat);
-        const left = deadline !== null ? leftWords(deadline - clock()) : null;
-        await deps.push!.send(
-          t.playerId,
-          {
-            title: `Your turn — ${name}`,
-            body: `Your turn against ${others.join(", ")}.${left ? ` You have ${left}.` : ""}`,
-            path: `/room/${room.id}`,
-            tag: `turn-${room.id}`,
-          },
-          room.clock ? room.clock.turnMs / 1000 : 86_400,
-          room.id,
-        );
-      }
-    } catch (e) {
-      log.warn({ err: e, room: room.id }, "could not send turn notices to closed pages");
-    }
-  }
 
   /** `turn:yours` to this node's sockets of each person whose turn a change made, but those that watch the room (docs/protocol.md). */
   function tellTurns(roomId: string, version: number, turns: NonNullable<RoomChange["turns"]>): void {
@@ -634,7 +608,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
   registerRematchEvents(handlers, service, deps.leaves, log);
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
-  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log, ...(deps.push ? { push: deps.push } : {}) });
+  if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log });
 
   /**
    * One message from a client: its handler (only the handlers' own names: a name every object
@@ -720,6 +694,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       return (await presence(roomId)).connected.includes(playerId);
     },
     onlineOf,
+    ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log }, room, owed) } : {}),
     async drain(waitMs) {
       draining = true;
       const deadline = Date.now() + waitMs;

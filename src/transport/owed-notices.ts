@@ -1,0 +1,60 @@
+/**
+ * The notices a room owes to players' closed pages (room.ts OwedPush: a turn in a turn-based game,
+ * an invitation kept in a turn-based room), sent by whichever node's timers find them due
+ * (timers.ts "notify"), so that the node which made the change may die before sending them. Each is
+ * sent only if it is still due (the turn still theirs, the invitation still kept) and only to a
+ * player with no page of the site open on any node; the words are made here, from the room.
+ */
+import { findGame } from "../games/registry.js";
+import type { Logger } from "../logger.js";
+import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
+import type { PushNotices } from "../platform/push.js";
+import { pushStillDue, seatDeadline, type OwedPush, type Room } from "../platform/room.js";
+import { leftWords } from "../protocol/clock.js";
+
+export interface OwedNoticeDeps {
+  push: PushNotices;
+  /** Which of these players have a connection now, on any node (socket.ts). */
+  onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>;
+  now: () => number;
+  log: Logger;
+}
+
+/** Sends what `room` owes (never throws: a failure is logged, and the notice is not sent again). */
+export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: readonly OwedPush[]): Promise<void> {
+  const due = owed.filter((o) => pushStillDue(room, o));
+  if (due.length === 0) return;
+  // When the nodes cannot all be asked, the notice goes anyway: a notice too many beats one lost.
+  const online = await deps.onlineOf([...new Set(due.map((o) => o.playerId))]).catch((e: unknown) => {
+    deps.log.warn({ err: e, room: room.id }, "could not ask every node who is online; sending the owed notices to closed pages anyway");
+    return new Set<string>();
+  });
+  const game = findGame(room.game)?.name ?? room.game;
+  for (const o of due) {
+    if (online.has(o.playerId)) continue;
+    try {
+      if (o.kind === "turn") {
+        const seat = o.seat!;
+        const others = room.seats.filter((x, i) => i !== seat && x.name).map((x) => x.name!);
+        const deadline = seatDeadline(room, seat);
+        const left = deadline !== null ? leftWords(deadline - deps.now()) : null;
+        await deps.push.send(
+          o.playerId,
+          { title: `Your turn — ${game}`, body: `Your turn against ${others.join(", ")}.${left ? ` You have ${left}.` : ""}`, path: `/room/${room.id}`, tag: `turn-${room.id}` },
+          room.clock ? room.clock.turnMs / 1000 : 86_400,
+          room.id,
+        );
+      } else {
+        const from = room.invited!.find((i) => i.playerId === o.playerId)!.from.name;
+        await deps.push.send(
+          o.playerId,
+          { title: `${from} invites you to ${game}`, body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games.", path: `/room/${room.id}`, tag: `invite-${room.id}` },
+          Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - deps.now()) / 1000),
+          `i${room.id}`.slice(0, 32),
+        );
+      }
+    } catch (e) {
+      deps.log.warn({ err: e, room: room.id, player: o.playerId }, "could not send a notice to closed pages");
+    }
+  }
+}
