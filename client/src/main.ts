@@ -513,6 +513,24 @@ function setLobbyGame(game: string): void {
   s.changed();
 }
 
+/**
+ * The open rooms: those played in one sitting first (their hosts are here now), then the
+ * turn-based ones apart, under their own heading: they wait days for players, and would otherwise
+ * bury the tables about to start (as Board Game Arena keeps its real-time and turn-based lobbies apart).
+ */
+function openRoomLists(open: RoomSummary[]): TemplateResult {
+  const days = open.filter((r) => s.paceOf(r)?.turnBased);
+  const now = open.filter((r) => !days.includes(r));
+  const game = lobbyGame() ? `${s.gameName(lobbyGame())} ` : "";
+  return html`${now.length
+      ? html`<ul class="room-list" data-testid="open-now">${now.map((r) => roomRow(r, "open"))}</ul>`
+      : html`<p class="muted empty">${days.length ? `No open ${game}rooms to play now. Create one and share the link!` : `No open ${game}rooms. Create one and share the link!`}</p>`}
+    ${days.length
+      ? html`<h3 class="sub-title" id="open-days-h">Turn-based, over days <span class="count">${days.length}</span></h3>
+          <ul class="room-list" data-testid="open-turn-based" aria-labelledby="open-days-h">${days.map((r) => roomRow(r, "open"))}</ul>`
+      : nothing}`;
+}
+
 function shown(rooms: RoomSummary[] | undefined): RoomSummary[] {
   const g = lobbyGame();
   return !rooms ? [] : g ? rooms.filter((r) => r.game === g) : rooms;
@@ -584,7 +602,7 @@ function lobbyPage(): TemplateResult {
       ${createPanel()}
       <section class="panel open-rooms" aria-labelledby="open-h">
         <h2 id="open-h" class="panel-title">Open rooms <span class="count">${shown(l?.open).length}</span></h2>
-        ${!l ? html`<p class="muted">Loading…</p>` : shown(l.open).length ? html`<ul class="room-list">${shown(l.open).map((r) => roomRow(r, "open"))}</ul>` : html`<p class="muted empty">${lobbyGame() ? `No open ${s.gameName(lobbyGame())} rooms. Create one and share the link!` : "No open rooms. Create one and share the link!"}</p>`}
+        ${!l ? html`<p class="muted">Loading…</p>` : openRoomLists(shown(l.open))}
       </section>
       <section class="panel live-rooms" aria-labelledby="live-h">
         <h2 id="live-h" class="panel-title">Live games <span class="count">${shown(l?.live).length}</span></h2>

@@ -51,6 +51,12 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await enterAccount(bo.page, url, "Bo");
     const row = bo.page.locator(`.open-rooms [data-room="${roomId}"]`);
     await row.waitFor();
+    // Listed apart from the rooms played now, under its own heading.
+    expect(await bo.page.locator(`[data-testid="open-turn-based"] [data-room="${roomId}"]`).count()).toBe(1);
+    expect(await bo.page.locator("#open-days-h").innerText()).toMatch(/^Turn-based, over days\s*1$/);
+    expect(await bo.page.locator('.open-rooms [data-testid="open-now"]').count()).toBe(0);
+    expect(await bo.page.locator(".open-rooms .empty").innerText()).toBe("No open rooms to play now. Create one and share the link!");
+    expect(await axeViolations(bo.page)).toEqual([]);
     expect(await row.getByTestId("room-closes").innerText()).toMatch(/^waits for players (3 days|2 days 23 h) more$/);
     expect(await row.getByTestId("host-presence").count()).toBe(0);
     expect(await row.getByTestId("room-pace").innerText()).toContain("Turn-based, 1 day");
