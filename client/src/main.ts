@@ -654,6 +654,21 @@ function watchingNote(room: RoomView): TemplateResult | typeof nothing {
     <p class="watchers-list" data-testid="watchers">${names.join(", ")}${others > 0 ? ` and ${others} more` : ""}</p></details>`;
 }
 
+/**
+ * "Your turn in 2 other games: Next game": from one table to the next that waits for you (the one
+ * whose time runs out first, when Your games knows), as Lichess's and Board Game Arena's "next game"
+ * for players of several turn-based games at once. Nothing when no other game waits for you.
+ */
+function nextGame(room: RoomView): TemplateResult | typeof nothing {
+  const others = [...s.yourTurn].filter((id) => id !== room.roomId);
+  if (others.length === 0) return nothing;
+  const deadline = (id: string) => s.mine?.find((x) => x.id === id)?.deadline ?? Number.POSITIVE_INFINITY;
+  const next = [...others].sort((a, b) => deadline(a) - deadline(b) || a.localeCompare(b))[0]!;
+  const game = s.mine?.find((x) => x.id === next)?.game;
+  return html`<p class="small next-game" data-testid="next-game">Your turn in ${others.length} other game${others.length === 1 ? "" : "s"}:
+    <a class="btn small" href=${`/room/${next}`} data-nav aria-label=${`Next game where it is your turn${game ? `: ${s.gameName(game)}` : ""}`}>Next game →</a></p>`;
+}
+
 function roomHead(room: RoomView): TemplateResult {
   const spectating = room.seat === null;
   return html`<div class="room-head">
@@ -661,6 +676,7 @@ function roomHead(room: RoomView): TemplateResult {
       <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
         ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}${watchingNote(room)}</p>
+      ${nextGame(room)}
       ${tablePlayers(s, room)}
       ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>

@@ -417,8 +417,11 @@ export class Store {
   /** After a (re)connection or a route change: re-sync what is on screen. */
   async refreshScreen(): Promise<void> {
     if (!this.socket.connected) return;
-    if (this.route.page === "room") await this.sync(this.route.roomId);
-    else if (this.route.page === "lobby") await this.subscribeLobby();
+    if (this.route.page === "room") {
+      await this.sync(this.route.roomId);
+      // Opened straight at a room (a link, a notice): Your games, for the turns waiting elsewhere ("Next game").
+      if (this.mine === null && this.me) void this.refreshMine();
+    } else if (this.route.page === "lobby") await this.subscribeLobby();
   }
 
   // ---- lobby ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
 import { TestClient } from "../support/harness.js";
 import { account } from "../support/accounts.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -81,6 +81,30 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     // The lobby's live list leaves turn-based games out (they last days).
     expect(await ada.page.locator(`.live-rooms [data-room="${roomId}"]`).count()).toBe(0);
     expect(await axeViolations(ada.page)).toEqual([]);
+  });
+
+  it("a player of several games goes from one waiting for them to the next: Next game, straight from a link", async () => {
+    const url = t.bazaar.server.url;
+    const nia = await newPage(t.browser);
+    await enterAccount(nia.page, url, "Nia");
+    const player = (await storedIdentity(nia.page))!.player;
+    // Two turn-based Sorcerous Futures games with bots, started at once: everyone's first step, so hers in both.
+    const [first, second] = [
+      await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-1d" }),
+      await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-3d" }),
+    ];
+    expect([first.status, second.status]).toEqual(["playing", "playing"]);
+    // Opened straight at the first (as from a notice): the other waits for her.
+    await nia.page.goto(`${url}/room/${first.id}`);
+    const next = nia.page.getByTestId("next-game");
+    await next.waitFor();
+    expect(await next.innerText()).toBe("Your turn in 1 other game: Next game →");
+    expect(await axeViolations(nia.page)).toEqual([]);
+    await next.getByRole("link", { name: "Next game where it is your turn: Sorcerous Futures" }).click();
+    await nia.page.waitForURL(`${url}/room/${second.id}`);
+    await nia.page.locator(`.room[data-version]`).waitFor();
+    expect(await nia.page.getByTestId("next-game").locator("a").getAttribute("href")).toBe(`/room/${first.id}`);
+    await nia.page.close();
   });
 
   it("an invitation to a turn-based room waits in Your games: Decline drops it, Join takes the seat", async () => {
