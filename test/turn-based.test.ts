@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { TURN_BASED_OPEN_MS } from "../src/protocol/clock.js";
 import type { GameInfo, RoomView, YourRoom } from "../src/protocol/wire.js";
-import { account } from "./support/accounts.js";
+import { account, call } from "./support/accounts.js";
 import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
 
 interface Summary { id: string; status: string; createdAt: number; hostAway?: boolean; closesAt?: number }
@@ -132,6 +132,35 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     const fresh = (await hosts[3]!.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-3d" })).roomId as string;
     expect((await pia.call("room:join", { roomId: fresh })).ok).toBe(true);
     for (const c of [...hosts, pia]) c.close();
+  });
+
+  it("invitations kept for or from an account go when it is closed or erased", async () => {
+    const [ron, sue, tia, uma] = await Promise.all(["Ron", "Sue", "Tia", "Uma"].map((n) => account(t.server.url, n)));
+    const [host, other, third] = await Promise.all([ron, tia, uma].map(async (p) => new TestClient(t.server.url, p.token).ready()));
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 4, clock: "turn-1d" })).roomId as string;
+    expect((await third.call("room:join", { roomId })).ok).toBe(true);
+    const tiaRoom = (await other.call("room:create", { game: "goblin-market", seats: 4, clock: "turn-1d" })).roomId as string;
+    // Ron invites Sue and Tia; Tia invites Sue to hers.
+    for (const name of ["Sue", "Tia"]) expect((await host.call("room:invite", { roomId, name })).ok).toBe(true);
+    expect((await other.call("room:invite", { roomId: tiaRoom, name: "Sue" })).ok).toBe(true);
+    const invitedTo = async (token: string) => {
+      const c = await new TestClient(t.server.url, token).ready();
+      const rooms = ((await c.call("lobby:mine", {})).invited as Array<{ room: { id: string } }>).map((i) => i.room.id).sort();
+      c.close();
+      return rooms;
+    };
+    expect(await invitedTo(sue.token)).toEqual([roomId, tiaRoom].sort());
+    // Tia closes her account: her invitation to Sue goes, and so does Ron's to her.
+    expect((await call(t.server.url, "POST", "/api/account/close", tia.token, { password: "password of Tia" })).status).toBe(200);
+    expect(await invitedTo(sue.token)).toEqual([roomId]);
+    expect((await t.server.service.get(roomId)).invited!.map((i) => i.playerId)).toEqual([sue.player.id]);
+    // Ron erases his: nobody is left invited by him.
+    expect((await call(t.server.url, "POST", "/api/me/erase", ron.token, { password: "password of Ron" })).status).toBe(200);
+    expect(await invitedTo(sue.token)).toEqual([]);
+    const after = await t.server.service.get(roomId);
+    expect([after.status, after.invited]).toEqual(["open", []]);
+    expect(JSON.stringify(after)).not.toContain(ron.player.id);
+    for (const c of [host, other, third]) c.close();
   });
 
   it("quick play refuses a turn-based pace with a clear error", async () => {

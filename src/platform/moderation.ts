@@ -202,7 +202,8 @@ export class Moderation {
 
   /**
    * Gives up everything a player holds (closing, erasure): every game in play is resigned, every
-   * open room left, their place in the quick play queue (or a table found for them) given up.
+   * open room left, their place in the quick play queue (or a table found for them) given up, the
+   * invitations kept for them or made by them in open turn-based rooms dropped.
    * `seatedIn`: the rooms they sit in, when the caller has read them already (RoomService.roomsOf).
    */
   async giveUp(playerId: string, seatedIn?: readonly Room[]): Promise<Omit<ClosingResult, "closed">> {
@@ -227,6 +228,9 @@ export class Moderation {
       }
     }
     const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
+    // Invitations kept in open turn-based rooms, for them or from them, go too.
+    const invitations = await this.service.dropInvitations(playerId);
+    if (invitations.length > 0) this.log.info({ player: playerId, rooms: invitations }, "giving up: invitations for or from the player dropped");
     return { resigned, left, leftQueue };
   }
 

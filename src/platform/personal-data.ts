@@ -7,7 +7,8 @@
  *    token is that guest, so the name only guards against a slip).
  * 2. Everything the player holds is given up, as closing an account gives it up
  *    (Moderation.giveUp): games in play resigned (a bot finishes the seat), open rooms left, the
- *    quick play queue left.
+ *    quick play queue left, invitations kept for them or made by them in open turn-based rooms
+ *    dropped.
  * 3. Their name at every table still in play becomes ERASED_NAME (the table's notices about them
  *    too: room.ts eraseSeatName), and their messages in the chat of every open or live room (they
  *    may have watched it) take the erased form (chat.ts erasedMessage; watchers are told).

@@ -37,6 +37,7 @@ import {
   settlePushes,
   type OwedPush,
   declineInvitation,
+  dropInvitationsOf,
   type KeptInvitation,
   closeUnfilled,
   answerRematch,
@@ -527,6 +528,25 @@ export class RoomService {
     // Owes the invitee a notice to their closed pages (sent if none of their pages is open then).
     const owed = { playerId: invitation.playerId, kind: "invite" as const, at: invitation.at };
     return (await this.mutate(id, (r) => (this.pushes ? owePushes(keepInvitation(r, invitation, this.now()), [owed]) : keepInvitation(r, invitation, this.now())))).room;
+  }
+
+  /**
+   * Drops the invitations kept for a player or made by them in every open turn-based room (their
+   * account closed or erased: room.ts dropInvitationsOf). Reads each open turn-based room (closing
+   * an account is rare). Returns the rooms changed.
+   */
+  async dropInvitations(playerId: string): Promise<string[]> {
+    const open = (await this.store.list("open")).filter((r) => TURN_BASED_PRESETS.some((p) => p.id === r.clock));
+    const changed: string[] = [];
+    for (const r of open) {
+      try {
+        if ((await this.mutate(r.id, (room) => dropInvitationsOf(room, playerId, this.now()))).changed) changed.push(r.id);
+      } catch (e) {
+        // Gone or moved on meanwhile (started, closed, expired): its invitations went with it.
+        if (!(e instanceof AppError)) throw e;
+      }
+    }
+    return changed;
   }
 
   /** The invitee declines their kept invitation (room.ts declineInvitation). */

@@ -466,6 +466,16 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
   return bump(room, now, { invited: room.invited.filter((i) => i.playerId !== playerId) });
 }
 
+/**
+ * The open room without the invitations kept for `playerId` or made by them (their account closed
+ * or erased: nobody is left invited by, or keeping a place for, an account that is gone); null:
+ * none of theirs.
+ */
+export function dropInvitationsOf(room: Room, playerId: string, now: number): Room | null {
+  if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId || i.from.id === playerId)) return null;
+  return bump(room, now, { invited: room.invited.filter((i) => i.playerId !== playerId && i.from.id !== playerId) });
+}
+
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
 export function accountRequired() {
   return err("ACCOUNT_REQUIRED", "Ranked games are for registered players: create an account (Account, then Register) to play ranked; as a guest you can play casual games and the daily challenge unrated.");
