@@ -134,6 +134,7 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect(await code(anon, "queue:join", { ...GM4, ranked: false })).toBe("NO_IDENTITY");
     expect(await code(gc, "queue:join", { game: "chess", seats: 2 })).toBe("UNKNOWN_GAME");
     expect(await code(gc, "queue:join", { game: "goblin-market", seats: 9, ranked: false })).toBe("BAD_SEATS");
+    for (const seats of [[], [3, 3], [2, 3], [3, "4"], { 0: 3 }]) expect(await code(gc, "queue:join", { game: "goblin-market", seats, ranked: false }), JSON.stringify(seats)).toBe("BAD_SEATS");
     expect(await code(gc, "queue:join", { ...GM4, ranked: false, clock: "glacial" })).toBe("BAD_CLOCK");
     expect(await code(gc, "queue:join", { ...GM4, ranked: false, botsAfterMs: 1000 })).toBe("BAD_BOTS_WAIT");
     expect(await code(acct!.client, "queue:join", { ...GM4, botsAfterMs: 5000 })).toBe("RANKED_NO_BOTS");
@@ -274,6 +275,23 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     const room = await srv.server.service.get(roomId);
     expect([room.seats.length, room.ranked, room.status]).toEqual([3, true, "playing"]);
     expect(room.seats.map((x) => x.playerId).sort()).toEqual(ps.map((p) => p.id).sort());
+  });
+
+  it("seats a player who named some sizes at a table of one of them, over the wire", async () => {
+    const ps = await players(srv.server.url, ["Xan", "Yul", "Zed"]);
+    open.push(...ps.map((p) => p.client));
+    const some = await ps[0]!.client.call("queue:join", { game: "goblin-market", seats: [4, 3], clock: "quick", ranked: true });
+    expect(some.ok, JSON.stringify(some)).toBe(true);
+    expect((some.status as WireQueueStatus).queued!.pool).toEqual({ game: "goblin-market", seats: [3, 4], clock: "quick", ranked: true });
+    for (const p of ps.slice(1)) expect((await p.client.call("queue:join", { game: "goblin-market", seats: 3, clock: "quick", ranked: true })).ok).toBe(true);
+    const counts = (await ps[0]!.client.call("queue:status")).status as WireQueueStatus;
+    expect(counts.counts.filter((c) => c.game === "goblin-market" && c.clock === "quick").map((c) => [c.seats, c.queued])).toEqual([[[3, 4], 1], [3, 2]]);
+    const round = await srv.server.queue.tick();
+    expect(round.proposed.map((m) => m.pool)).toEqual(["goblin-market/3/quick/ranked"]);
+    for (const p of ps) expect((await until(() => lastStatus(p.client)?.match ?? undefined, "the offer")).pool).toEqual({ game: "goblin-market", seats: 3, clock: "quick", ranked: true });
+    await acceptAll(ps);
+    const roomId = (await until(() => got<{ roomId: string }>(ps[0]!.client, "queue:ready")[0], "queue:ready")).roomId;
+    expect((await srv.server.service.get(roomId)).seats.map((x) => x.playerId).sort()).toEqual(ps.map((p) => p.id).sort());
   });
 
   it("keeps a disconnected player queued until the lease runs out; a connected one stays", async () => {

@@ -61,8 +61,14 @@ function anySize(s: Store, game: string): string {
   return g ? `any size (${minSeats(g)}–${g.maxPlayers} players)` : "any size";
 }
 
+/** "3–4 players" (a run of sizes), "3, 5 players" (others). */
+function sizesText(sizes: readonly number[]): string {
+  const run = sizes.every((n, i) => i === 0 || n === sizes[i - 1]! + 1);
+  return run ? `${sizes[0]}–${sizes[sizes.length - 1]} players` : `${sizes.join(", ")} players`;
+}
+
 export function poolText(s: Store, pool: QueuePool): string {
-  const size = pool.seats === "any" ? anySize(s, pool.game) : `${pool.seats} players`;
+  const size = pool.seats === "any" ? anySize(s, pool.game) : typeof pool.seats === "number" ? `${pool.seats} players` : sizesText(pool.seats);
   return `${s.gameName(pool.game)} · ${size} · ${pool.ranked ? "Ranked" : "Casual"} · ${clockName(s, pool)}`;
 }
 
@@ -71,9 +77,18 @@ function sameKind(a: QueuePool, b: QueuePool): boolean {
   return a.game === b.game && a.clock === b.clock && a.ranked === b.ranked;
 }
 
-/** Players a table of `pool` may be formed from now: its size's and the any-size players' (every size's, for any). */
+/** The table sizes a pool takes. */
+function sizesOf(s: Store, pool: QueuePool): number[] {
+  if (typeof pool.seats === "number") return [pool.seats];
+  if (Array.isArray(pool.seats)) return pool.seats;
+  const g = queueGames(s).find((x) => x.id === pool.game);
+  return g ? Array.from({ length: g.maxPlayers - minSeats(g) + 1 }, (_, i) => minSeats(g) + i) : [];
+}
+
+/** Players a table of `pool` may be formed with now: those of the same game, clock and mode who take one of its sizes. */
 function waitingFor(s: Store, pool: QueuePool): number {
-  return s.queueCounts.filter((c) => sameKind(c, pool) && (pool.seats === "any" || c.seats === pool.seats || c.seats === "any")).reduce((n, c) => n + c.queued, 0);
+  const mine = sizesOf(s, pool);
+  return s.queueCounts.filter((c) => sameKind(c, pool) && sizesOf(s, c).some((n) => mine.includes(n))).reduce((n, c) => n + c.queued, 0);
 }
 
 function queuedForGame(s: Store, game: string): number {
@@ -108,7 +123,7 @@ function needsAccount(s: Store): TemplateResult {
 // ---- the lobby panel ----------------------------------------------------------------------
 
 /** `picked`: ranked or casual as chosen (null: ranked for an account, casual for a guest). */
-const form = { game: "", seats: 0 as number | "any", clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, reliableOnly: false, error: "", busy: false };
+const form = { game: "", seats: 0 as number | "any" | number[], clock: "", picked: null as boolean | null, ranked: true, botsAfterMs: null as number | null, reliableOnly: false, error: "", busy: false };
 
 /** The paces quick play offers: those played in one sitting (the server refuses turn-based ones, TURN_BASED_NOT_QUEUED). */
 function quickPaces(g: GameInfo): GameInfo["clocks"] {
@@ -125,10 +140,33 @@ function chosenGame(s: Store): GameInfo | undefined {
     form.clock = "";
   }
   if (g) {
-    if (form.seats !== "any" && (form.seats < minSeats(g) || form.seats > g.maxPlayers)) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
+    const fits = (n: number) => n >= minSeats(g) && n <= g.maxPlayers;
+    if (form.seats !== "any" && !(typeof form.seats === "number" ? fits(form.seats) : form.seats.every(fits))) form.seats = Math.min(Math.max(4, minSeats(g)), g.maxPlayers);
     if (!quickPaces(g).some((c) => c.id === form.clock)) form.clock = quickPaces(g)[0]?.id ?? "none";
   }
   return g;
+}
+
+/** "3-5" (a select's value) as the sizes 3, 4, 5. */
+function sizeRun(v: string): number[] {
+  const [lo, hi] = v.split("-").map(Number) as [number, number];
+  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+}
+
+/**
+ * The player counts on offer: each size, each run of sizes ("3–4", as Board Game Arena lets a
+ * player take several counts), and any size.
+ */
+function sizeChoices(g: GameInfo): TemplateResult[] {
+  const lo = minSeats(g);
+  const hi = g.maxPlayers;
+  const chosen = typeof form.seats === "object" ? `${form.seats[0]}-${form.seats[form.seats.length - 1]}` : String(form.seats);
+  const option = (value: string, label: string) => html`<option value=${value} ?selected=${value === chosen}>${label}</option>`;
+  const out: TemplateResult[] = [];
+  for (let n = lo; n <= hi; n++) out.push(option(String(n), String(n)));
+  for (let len = 2; len < hi - lo + 1; len++) for (let a = lo; a + len - 1 <= hi; a++) out.push(option(`${a}-${a + len - 1}`, `${a}–${a + len - 1}`));
+  if (hi > lo) out.push(option("any", `Any (${lo}–${hi})`));
+  return out;
 }
 
 export function quickPlayPanel(s: Store): TemplateResult {
@@ -180,10 +218,9 @@ function joinForm(s: Store): TemplateResult {
       <label class="qp-field"><span>Players</span>
         <select id="qp-seats" ?disabled=${!canPlay || !g} @change=${(e: Event) => {
           const v = (e.target as HTMLSelectElement).value;
-          upd({ seats: v === "any" ? "any" : Number(v) });
+          upd({ seats: v === "any" ? "any" : v.includes("-") ? sizeRun(v) : Number(v) });
         }}>
-          ${g ? Array.from({ length: g.maxPlayers - minSeats(g) + 1 }, (_, i) => minSeats(g) + i).map((n) => html`<option value=${n} ?selected=${n === form.seats}>${n}</option>`) : nothing}
-          ${g && g.maxPlayers > minSeats(g) ? html`<option value="any" ?selected=${form.seats === "any"}>Any (${minSeats(g)}–${g.maxPlayers})</option>` : nothing}
+          ${g ? sizeChoices(g) : nothing}
         </select></label>
       <label class="qp-field"><span>Clock</span>
         <select id="qp-clock" ?disabled=${!canPlay || !g} @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compatible, formTables, parsePoolKey, poolKey, queueRating, ratingWindow, tableSeats, WINDOW_MAX, type Waiting } from "./matchmaking.js";
+import { compatible, formTables, parsePoolKey, poolKey, poolSizes, queueRating, ratingWindow, tableSeats, WINDOW_MAX, type Waiting } from "./matchmaking.js";
 import { seededRandom } from "../games/testing.js";
 
 const T0 = 1_700_000_000_000;
@@ -16,6 +16,12 @@ describe("pool keys and queue ratings", () => {
     expect(parsePoolKey(poolKey(any))).toEqual(any);
     expect(() => tableSeats(any)).toThrow();
     expect(tableSeats(p)).toBe(4);
+    const some = { ...p, seats: [3, 4] };
+    expect(poolKey(some)).toBe("goblin-market/3+4/standard/ranked");
+    expect(parsePoolKey(poolKey(some))).toEqual(some);
+    expect(() => tableSeats(some)).toThrow();
+    expect([poolSizes("any", 3, 6), poolSizes(4, 3, 6), poolSizes([4, 6], 3, 6)]).toEqual([[3, 4, 5, 6], [4], [4, 6]]);
+    for (const bad of ["g/4+3/x/casual", "g/3+3/x/casual", "g/3+/x/casual", "g/+3/x/casual", "g/3+04/x/casual", "g/0+3/x/casual", "g/3+any/x/casual"]) expect(parsePoolKey(bad), bad).toBeNull();
     for (const bad of ["", "a/b/c", "g/0/standard/ranked", "g/Any/x/casual", "g/anything/x/casual", "g/2.5/x/casual", "g/04/x/casual", "g/2/x/rated", "/2/x/casual", "g/2//casual", "g/2/x/casual/extra"]) {
       expect(parsePoolKey(bad)).toBeNull();
     }

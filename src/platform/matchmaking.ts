@@ -3,10 +3,11 @@
  * every node forms the same tables from the same queue and tests move time by hand.
  *
  * Pools. Players queue in a pool: one game, one table size, one clock preset, ranked or casual.
- * Only players of the same pool are matched together, except that a player may queue for any table
- * size (the pool `<game>/any/<clock>/<mode>`): they may be seated at a table of every size of that
- * game, clock and mode, with the players of that size's pool and others of `any` (queue-service.ts
- * tries the largest size first). The pool key is one string, `<game>/<seats>/<clock>/<ranked|casual>`,
+ * Only players of the same pool are matched together, except that a player may queue for several
+ * table sizes: any size (the pool `<game>/any/<clock>/<mode>`) or some of them (`<game>/3+4/...`,
+ * as Board Game Arena's player counts). They may be seated at a table of each size they named,
+ * with the players of that size's pool and the others who named it too (queue-service.ts tries
+ * the largest size first). The pool key is one string, `<game>/<seats>/<clock>/<ranked|casual>`,
  * e.g. `goblin-market/4/standard/ranked` (`none` is the casual "no clock" choice). A table found is
  * always of one size: its match names that size's pool.
  *
@@ -52,10 +53,13 @@ export type PoolMode = "ranked" | "casual";
 /** A pool's size for players who take a table of any size the game allows. */
 export const ANY_SEATS = "any";
 
+/** The table sizes a player takes: one, any the game allows, or some of them (two or more, ascending, distinct). */
+export type PoolSeats = number | typeof ANY_SEATS | readonly number[];
+
 export interface PoolSpec {
   game: string;
-  /** The table size, or ANY_SEATS. */
-  seats: number | typeof ANY_SEATS;
+  /** The table size, ANY_SEATS, or some sizes (two or more, ascending). */
+  seats: PoolSeats;
   /** A clock preset id, or "none" (casual only). */
   clock: string;
   mode: PoolMode;
@@ -63,7 +67,18 @@ export interface PoolSpec {
 
 /** The pool's key: `<game>/<seats>/<clock>/<ranked|casual>`. */
 export function poolKey(p: PoolSpec): string {
-  return `${p.game}/${p.seats}/${p.clock}/${p.mode}`;
+  return `${p.game}/${typeof p.seats === "object" ? p.seats.join("+") : p.seats}/${p.clock}/${p.mode}`;
+}
+
+/** Whether a pool takes tables of more than one size (ANY_SEATS, or some sizes). */
+export function isFlexible(seats: PoolSeats): seats is typeof ANY_SEATS | readonly number[] {
+  return typeof seats !== "number";
+}
+
+/** The sizes a pool takes, for a game of `low` to `high` players at quick play. */
+export function poolSizes(seats: PoolSeats, low: number, high: number): number[] {
+  if (seats === ANY_SEATS) return Array.from({ length: Math.max(0, high - low + 1) }, (_, i) => low + i);
+  return typeof seats === "number" ? [seats] : [...seats];
 }
 
 /** The pool a key names, or null when the string is not a pool key. */
@@ -71,15 +86,17 @@ export function parsePoolKey(key: string): PoolSpec | null {
   const parts = key.split("/");
   if (parts.length !== 4) return null;
   const [game, seatsText, clock, mode] = parts as [string, string, string, string];
-  const seats = seatsText === ANY_SEATS ? ANY_SEATS : Number(seatsText);
-  if (!game || !clock || (seats !== ANY_SEATS && (!Number.isInteger(seats) || seats < 1 || String(seats) !== seatsText))) return null;
-  if (mode !== "ranked" && mode !== "casual") return null;
-  return { game, seats, clock, mode };
+  if (!game || !clock || (mode !== "ranked" && mode !== "casual")) return null;
+  if (seatsText === ANY_SEATS) return { game, seats: ANY_SEATS, clock, mode };
+  const sizes = seatsText.split("+").map(Number);
+  // Written as poolKey writes it: whole numbers from 1, ascending, no repeats, no other spelling.
+  if (!sizes.every((n, i) => Number.isInteger(n) && n >= 1 && (i === 0 || n > sizes[i - 1]!)) || sizes.join("+") !== seatsText) return null;
+  return { game, seats: sizes.length === 1 ? sizes[0]! : sizes, clock, mode };
 }
 
 /** The size of a table's pool (a match always names one size). */
 export function tableSeats(pool: PoolSpec): number {
-  if (pool.seats === ANY_SEATS) throw new Error(`a table's pool names its size, not "${ANY_SEATS}"`);
+  if (typeof pool.seats !== "number") throw new Error(`a table's pool names its size, not "${String(pool.seats)}"`);
   return pool.seats;
 }
 

@@ -149,6 +149,43 @@ describe.each(factories)("quick play service ($name)", ({ shared }) => {
     expect(n.ready.map((r) => [r.pool.seats, r.players.length])).toEqual([[3, 3]]);
   });
 
+  it("seats players who named some sizes only at a table of one of them, with the players of that size and of any", async () => {
+    const clock = new Clock();
+    const n = node(shared()(), clock, "n");
+    // Lists are checked and put in a pool's form: one size is that size, all of them "any".
+    for (const bad of [[], [4, 4], [2, 3], [4, 7], ["4"], [4.5, 5]]) expect(await code(n.service.join(account("x"), { ...GM4, seats: bad }, null)), JSON.stringify(bad)).toBe("BAD_SEATS");
+    expect(await n.service.join(account("one"), { ...GM4, seats: [5] }, null)).toMatchObject({ entry: { pool: "goblin-market/5/standard/ranked" } });
+    expect(await n.service.join(account("all"), { ...GM4, seats: [6, 3, 5, 4] }, null)).toMatchObject({ entry: { pool: "goblin-market/any/standard/ranked" } });
+    for (const id of ["one", "all"]) await n.service.leave(id);
+    // Two take three or four (given in any order), one takes four to six, one any size, one wants exactly six.
+    for (const id of ["s1", "s2"]) expect(await n.service.join(account(id), { ...GM4, seats: [4, 3] }, null)).toMatchObject({ entry: { pool: "goblin-market/3+4/standard/ranked" } });
+    clock.t += 1_000;
+    expect(await n.service.join(account("big"), { ...GM4, seats: [4, 5, 6] }, null)).toMatchObject({ entry: { pool: "goblin-market/4+5+6/standard/ranked" } });
+    await n.service.join(account("any"), { ...GM4, seats: "any" }, null);
+    await n.service.join(account("six"), { ...GM4, seats: 6 }, null);
+    // Six cannot form (three of the five take it), five neither; four can, without "six".
+    const round = await n.service.tick();
+    expect(round.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId).sort()])).toEqual([["goblin-market/4/standard/ranked", ["any", "big", "s1", "s2"]]]);
+    expect(round.lostClaims).toBe(0);
+    expect(await n.service.counts()).toEqual({ "goblin-market/6/standard/ranked": 1 });
+    // A decline puts each back in the pool they named.
+    await n.service.decline("any", round.proposed[0]!.id);
+    expect(await n.service.counts()).toEqual({ "goblin-market/3+4/standard/ranked": 2, "goblin-market/4+5+6/standard/ranked": 1, "goblin-market/6/standard/ranked": 1 });
+    // Now only three forms, of the two who take it: not "big" (four to six) nor "six".
+    await n.service.join(account("three"), { ...GM4, seats: 3 }, null);
+    const next = await n.service.tick();
+    expect(next.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId).sort()])).toEqual([["goblin-market/3/standard/ranked", ["s1", "s2", "three"]]]);
+  });
+
+  it("fills a casual player's table with bots at the smallest size they take", async () => {
+    const clock = new Clock();
+    const n = node(shared()(), clock, "n");
+    await n.service.join(guest("g"), { game: "goblin-market", seats: [4, 5], clock: "none", ranked: false, botsAfterMs: 10_000 }, null);
+    clock.t += 10_000;
+    const round = await n.service.tick();
+    expect(round.proposed.map((m) => [m.pool, m.players.map((p) => p.playerId), m.bots])).toEqual([["goblin-market/4/none/casual", ["g"], 3]]);
+  });
+
   it("fills an any-size casual player's table with bots at the smallest size", async () => {
     const clock = new Clock();
     const n = node(shared()(), clock, "n");

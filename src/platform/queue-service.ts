@@ -4,7 +4,8 @@
  * Any number of nodes run a QueueService on the same store. `tick()` (every node calls it, e.g.
  * every second) does one round: refresh the leases of this node's players, drop expired leases,
  * end matches past their accept deadline, then for every game, clock and mode form tables of each
- * size, largest first, from that size's pool and the players who take any size (matchmaking.ts),
+ * size, largest first, from that size's pool and the players who take several sizes, that one among
+ * them (matchmaking.ts),
  * and claim them. A claim is atomic in the store, so when two nodes form overlapping tables one claim
  * wins and the other changes nothing: nobody is seated twice. A claimed table is a pending match;
  * `onProposed` asks its players to accept (the caller delivers it to them, wherever they are
@@ -33,7 +34,7 @@ import { randomBytes } from "node:crypto";
 import { findGame } from "../games/registry.js";
 import { isTurnBased, parseClock, NO_CLOCK } from "./clocks.js";
 import { err } from "./errors.js";
-import { ANY_SEATS, formTables, parsePoolKey, poolKey, queueRating, type PoolSpec } from "./matchmaking.js";
+import { ANY_SEATS, formTables, parsePoolKey, poolKey, poolSizes, queueRating, type PoolSeats, type PoolSpec } from "./matchmaking.js";
 import type { MatchOutcome, PendingMatch, QueueEntry, QueueStatus, QueueStore } from "./queue-store.js";
 
 /** A queued player's entry lives this long after its node last refreshed it. */
@@ -55,7 +56,7 @@ export interface QueuePlayer {
 
 export interface QueueRequest {
   game: unknown;
-  /** A table size, or "any": every size the game allows. */
+  /** A table size, "any" (every size the game allows), or a list of sizes (any of those). */
   seats: unknown;
   /** A clock preset id ("none": no clock, casual only); absent: the game's default. */
   clock?: unknown;
@@ -103,18 +104,18 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
   if (!input || typeof input !== "object") throw err("BAD_REQUEST", "Say which game to queue for.");
   const game = findGame(input.game);
   if (!game) throw err("UNKNOWN_GAME", "Pick one of the games this server offers.");
-  const seats = input.seats;
   const low = Math.max(2, game.minPlayers);
   if (game.maxPlayers < 2) throw err("BAD_SEATS", `${game.name} is played alone: there is no one to match you with.`);
-  if (seats !== ANY_SEATS && (typeof seats !== "number" || !Number.isInteger(seats) || seats < low || seats > game.maxPlayers)) {
-    throw err("BAD_SEATS", `Quick play for ${game.name} takes ${low} to ${game.maxPlayers} players, or any of those ("any").`);
+  const seats = parseSeats(input.seats, low, game.maxPlayers);
+  if (seats === null) {
+    throw err("BAD_SEATS", `Quick play for ${game.name} takes ${low} to ${game.maxPlayers} players: one of those, a list of them, or any ("any").`);
   }
   const ranked = input.ranked ?? true;
   if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
   if (ranked && !player.account) {
     throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (Account, then Register), or queue casual as a guest.");
   }
-  const clock = parseClock(game, input.clock, ranked, seats === ANY_SEATS ? low : seats);
+  const clock = parseClock(game, input.clock, ranked, poolSizes(seats, low, game.maxPlayers)[0]!);
   if (isTurnBased(clock)) {
     throw err("TURN_BASED_NOT_QUEUED", "Quick play seats players who are here now; for a turn-based game, open a room in the lobby (it waits days for players) or invite friends to one.");
   }
@@ -125,16 +126,32 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
       throw err("BAD_BOTS_WAIT", `Choose a bot wait between ${BOTS_AFTER_MIN_MS / 1000} seconds and ${BOTS_AFTER_MAX_MS / 60_000} minutes, or none.`);
     }
   }
-  return { pool: { game: game.id, seats: seats as number | typeof ANY_SEATS, clock: clock?.id ?? NO_CLOCK, mode: ranked ? "ranked" : "casual" }, botsAfterMs: b as number | null };
+  return { pool: { game: game.id, seats, clock: clock?.id ?? NO_CLOCK, mode: ranked ? "ranked" : "casual" }, botsAfterMs: b as number | null };
 }
 
-/** One game, clock and mode's pools with players: the sizes to form tables of (largest first), and whether its any pool has players. */
+/**
+ * The sizes asked for, in a pool's form: a size from `low` to `high`; "any"; or a list of such sizes
+ * (in any order, no repeats), which is one size when it names one and "any" when it names them all.
+ * Null: not one of those.
+ */
+function parseSeats(seats: unknown, low: number, high: number): PoolSeats | null {
+  const fits = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= low && n <= high;
+  if (seats === ANY_SEATS) return ANY_SEATS;
+  if (fits(seats)) return seats;
+  if (!Array.isArray(seats) || seats.length === 0 || seats.length > high - low + 1 || !seats.every(fits)) return null;
+  const sizes = [...new Set(seats)].sort((a, b) => a - b);
+  if (sizes.length !== seats.length) return null;
+  return sizes.length === 1 ? sizes[0]! : sizes.length === high - low + 1 ? ANY_SEATS : sizes;
+}
+
+/** One game, clock and mode's pools with players: the sizes to form tables of (largest first), and the pools of several sizes. */
 interface PoolGroup {
   base: PoolSpec;
   /** Sizes whose own pool has players. */
   exact: Set<number>;
-  any: boolean;
-  /** Largest first: the exact sizes, and with `any` every size the game allows. */
+  /** The pools with players that take several sizes ("any", "3+4"), by key, with the sizes each takes. */
+  flexible: Map<string, number[]>;
+  /** Largest first: the exact sizes and those the flexible pools take. */
   sizes: number[];
 }
 
@@ -145,16 +162,18 @@ export function poolGroups(counts: Record<string, number>): PoolGroup[] {
     const pool = parsePoolKey(key);
     if (!pool || counts[key]! < 1) continue;
     const id = `${pool.game}/${pool.clock}/${pool.mode}`;
-    const g = groups.get(id) ?? { base: pool, exact: new Set<number>(), any: false, sizes: [] };
-    if (pool.seats === ANY_SEATS) g.any = true;
-    else g.exact.add(pool.seats);
+    const g = groups.get(id) ?? { base: pool, exact: new Set<number>(), flexible: new Map<string, number[]>(), sizes: [] };
+    if (typeof pool.seats === "number") g.exact.add(pool.seats);
+    else {
+      const game = findGame(pool.game);
+      if (game) g.flexible.set(key, poolSizes(pool.seats, Math.max(2, game.minPlayers), game.maxPlayers));
+    }
     groups.set(id, g);
   }
   const out: PoolGroup[] = [];
   for (const g of groups.values()) {
     const sizes = new Set(g.exact);
-    const game = g.any ? findGame(g.base.game) : undefined;
-    if (game) for (let n = Math.max(2, game.minPlayers); n <= game.maxPlayers; n++) sizes.add(n);
+    for (const taken of g.flexible.values()) for (const n of taken) sizes.add(n);
     g.sizes = [...sizes].sort((a, b) => b - a);
     out.push(g);
   }
@@ -321,21 +340,27 @@ export class QueueService {
       }
     }
     for (const group of poolGroups(await this.store.counts())) {
-      // Players of the any pool may sit at a table of each size: the largest first, each seated once.
-      const anyKey = group.any ? poolKey({ ...group.base, seats: ANY_SEATS }) : undefined;
-      const flexible = anyKey ? await this.store.waiting(anyKey) : [];
+      // Players of the pools of several sizes may sit at a table of each size they take: the
+      // largest first, each seated once.
+      const flexible = new Map<string, QueueEntry[]>();
+      for (const key of group.flexible.keys()) flexible.set(key, await this.store.waiting(key));
       const taken = new Set<string>();
-      const smallest = group.sizes[group.sizes.length - 1];
       for (const seats of group.sizes) {
         const key = poolKey({ ...group.base, seats });
         const own = group.exact.has(seats) ? await this.store.waiting(key) : [];
-        // Bots seat an any-size player at the smallest table only (the fewest bots for them).
-        const others = flexible.filter((w) => !taken.has(w.playerId)).map((w) => (seats === smallest ? w : { ...w, botsAfterMs: null }));
+        const alsoFrom: string[] = [];
+        const others: QueueEntry[] = [];
+        for (const [flexKey, sizes] of group.flexible) {
+          if (!sizes.includes(seats)) continue;
+          alsoFrom.push(flexKey);
+          // Bots seat such a player at the smallest table they take only (the fewest bots for them).
+          for (const w of flexible.get(flexKey)!) if (!taken.has(w.playerId)) others.push(seats === sizes[0] ? w : { ...w, botsAfterMs: null });
+        }
         const waiting = [...own, ...others];
         if (waiting.length === 0) continue;
         for (const table of formTables(waiting, now, seats)) {
           const match = await this.store.claim(
-            { id: this.newId(), pool: key, ...(anyKey ? { alsoFrom: anyKey } : {}), playerIds: table.players.map((p) => p.playerId), bots: table.bots, proposedAt: now, deadline: now + this.acceptMs },
+            { id: this.newId(), pool: key, ...(alsoFrom.length > 0 ? { alsoFrom } : {}), playerIds: table.players.map((p) => p.playerId), bots: table.bots, proposedAt: now, deadline: now + this.acceptMs },
             now,
           );
           if (!match) {

@@ -157,7 +157,7 @@ describe.each(factories)("queue store contract ($name)", ({ make }) => {
     await store.join(entry("t", T0 + 700, OTHER), T0 + LEASE);
     expect(await store.counts()).toEqual({ [POOL]: 1, [ANY]: 2, [OTHER]: 1 });
     const claim = (id: string, playerIds: string[], alsoFrom?: string) =>
-      store.claim({ id, pool: POOL, ...(alsoFrom ? { alsoFrom } : {}), playerIds, bots: 0, proposedAt: T0 + 100, deadline: T0 + 10_000 }, T0 + 100);
+      store.claim({ id, pool: POOL, ...(alsoFrom ? { alsoFrom: [alsoFrom] } : {}), playerIds, bots: 0, proposedAt: T0 + 100, deadline: T0 + 10_000 }, T0 + 100);
     // Without alsoFrom only the pool's own players; never a third pool's.
     expect(await claim("m0", ["a", "f", "g"])).toBeNull();
     expect(await claim("m0", ["a", "f", "t"], ANY)).toBeNull();
@@ -169,6 +169,28 @@ describe.each(factories)("queue store contract ($name)", ({ make }) => {
     expect((await store.waiting(POOL)).map((e) => e.playerId)).toEqual(["a"]);
     expect((await store.waiting(ANY)).map((e) => [e.playerId, e.joinedAt])).toEqual([["f", T0 + 500]]);
     expect(await store.status("f", T0 + 2_000)).toMatchObject({ state: "queued", entry: { pool: ANY }, place: 1, queued: 1 });
+  });
+
+  it("claims a table of one size with players of several pools that take it, and of no other", async () => {
+    const SOME = "goblin-market/3+4/standard/ranked";
+    const ANY = "goblin-market/any/standard/ranked";
+    const FIVE = "goblin-market/5+6/standard/ranked";
+    await store.join(entry("a", T0), T0 + LEASE);
+    await store.join(entry("s", T0 + 100, SOME), T0 + LEASE);
+    await store.join(entry("y", T0 + 200, ANY), T0 + LEASE);
+    await store.join(entry("v", T0 + 300, FIVE), T0 + LEASE);
+    const claim = (id: string, playerIds: string[], alsoFrom: string[]) =>
+      store.claim({ id, pool: POOL, alsoFrom, playerIds, bots: 0, proposedAt: T0 + 400, deadline: T0 + 10_000 }, T0 + 400);
+    // A pool not named (5+6 does not take this size) lets no one of its own in.
+    expect(await claim("m0", ["a", "s", "v"], [SOME, ANY])).toBeNull();
+    expect(await claim("m0", ["a", "s", "y"], [SOME])).toBeNull();
+    const m = await claim("m1", ["a", "s", "y"], [SOME, ANY]);
+    expect(m!.players.map((p) => [p.playerId, p.pool])).toEqual([["a", POOL], ["s", SOME], ["y", ANY]]);
+    expect(await store.counts()).toEqual({ [FIVE]: 1 });
+    // s declines: each of the others goes back to their own pool.
+    await store.decline("m1", "s", T0 + 1_000 + LEASE);
+    expect((await store.waiting(ANY)).map((e) => e.playerId)).toEqual(["y"]);
+    expect((await store.waiting(POOL)).map((e) => e.playerId)).toEqual(["a"]);
   });
 
   describe("answers", () => {

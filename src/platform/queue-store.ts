@@ -15,7 +15,7 @@
  * deadline decides.
  *
  * Matches. `claim` moves exactly the named players from one pool's queue (and, for a table of one
- * size, that size's `any` pool: `alsoFrom`) into a pending match with an accept deadline, or does
+ * size, the pools of several sizes that take it: `alsoFrom`) into a pending match with an accept deadline, or does
  * nothing when any of them is no longer queued there (or its lease has passed): of two nodes
  * claiming overlapping tables, one wins and the other changes nothing.
  * `accept` records an acceptance before the deadline. `complete` removes a match whose players all
@@ -100,8 +100,8 @@ export interface ClaimInput {
   id: string;
   /** The table's pool (one size): the match's. */
   pool: string;
-  /** Another pool whose players may sit at this table too (the `any` pool of the same game, clock and mode). */
-  alsoFrom?: string;
+  /** Other pools whose players may sit at this table too (those of several sizes, this one among them, of the same game, clock and mode). */
+  alsoFrom?: readonly string[];
   /** The table's players in table order. */
   playerIds: string[];
   bots: number;
@@ -222,7 +222,7 @@ export class MemoryQueueStore implements QueueStore {
     if (ids.length === 0 || new Set(ids).size !== ids.length) return null;
     for (const id of ids) {
       const e = this.entries.get(id);
-      if (!e || (e.pool !== input.pool && e.pool !== input.alsoFrom) || !(this.leases.get(id)! > now)) return null;
+      if (!e || (e.pool !== input.pool && !input.alsoFrom?.includes(e.pool)) || !(this.leases.get(id)! > now)) return null;
     }
     if (this.matches.has(input.id)) return null;
     const match: PendingMatch = {
@@ -442,18 +442,22 @@ end
 return out
 `;
 
-/** ARGV: 2 match id, 3 pool, 4 meta JSON, 5 deadline, 6 now, 7 the other pool players may come from ("": none), 8.. player ids. */
+/** ARGV: 2 match id, 3 pool, 4 meta JSON, 5 deadline, 6 now, 7 the other pools players may come from, space-separated ("": none), 8.. player ids. */
 const CLAIM = `${LIB}
 local mid, pool, now = ARGV[2], ARGV[3], tonumber(ARGV[6])
 if redis.call('EXISTS', P .. 'm:' .. mid) == 1 then return 0 end
-local q = P .. 'q:' .. pool
-local alt = ARGV[7] ~= '' and (P .. 'q:' .. ARGV[7]) or nil
+local qs = {P .. 'q:' .. pool}
+for alt in string.gmatch(ARGV[7], '%S+') do qs[#qs + 1] = P .. 'q:' .. alt end
 local seen = {}
 for i = 8, #ARGV do
   local id = ARGV[i]
   if seen[id] then return 0 end
   seen[id] = true
-  if not redis.call('ZSCORE', q, id) and not (alt and redis.call('ZSCORE', alt, id)) then return 0 end
+  local queued = false
+  for _, q in ipairs(qs) do
+    if redis.call('ZSCORE', q, id) then queued = true break end
+  end
+  if not queued then return 0 end
   local lease = redis.call('ZSCORE', P .. 'lease', id)
   if not lease or tonumber(lease) <= now then return 0 end
 end
@@ -671,7 +675,7 @@ export class RedisQueueStore implements QueueStore {
   async claim(input: ClaimInput, now: number): Promise<PendingMatch | null> {
     if (input.playerIds.length === 0) return null;
     const meta: MatchMeta = { id: input.id, pool: input.pool, bots: input.bots, proposedAt: input.proposedAt, deadline: input.deadline };
-    const r = await this.run("qClaim", input.id, input.pool, JSON.stringify(meta), input.deadline, now, input.alsoFrom ?? "", ...input.playerIds);
+    const r = await this.run("qClaim", input.id, input.pool, JSON.stringify(meta), input.deadline, now, (input.alsoFrom ?? []).join(" "), ...input.playerIds);
     if (!Array.isArray(r)) return null;
     return toMatch(r[0]!, r[2]!, r[3]!);
   }

@@ -222,8 +222,11 @@ export type RoomState = RoomView | RoomUpdate;
 /** A quick play pool: one game, table size, clock preset ("none": no clock) and mode. */
 export interface QueuePool {
   game: string;
-  /** A table size, or "any": every size the game allows (a table found always names its size). */
-  seats: number | "any";
+  /**
+   * A table size; "any": every size the game allows; or some sizes, ascending (a player who takes
+   * any of them). A table found always names its size.
+   */
+  seats: number | "any" | number[];
   clock: string;
   ranked: boolean;
 }

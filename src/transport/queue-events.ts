@@ -49,7 +49,7 @@ export const COUNTS_EVERY_MS = 1_000;
 /** The wire shapes (src/protocol/wire.ts), as this module names them. */
 export type { WireCount, WirePool, WireQueueStatus };
 
-const wirePool = (p: PoolSpec): WirePool => ({ game: p.game, seats: p.seats, clock: p.clock, ranked: p.mode === "ranked" });
+const wirePool = (p: PoolSpec): WirePool => ({ game: p.game, seats: typeof p.seats === "object" ? [...p.seats] : p.seats, clock: p.clock, ranked: p.mode === "ranked" });
 
 /** Counts per pool (store form: pool key -> n) as the wire lists them, by pool key. */
 export function wireCounts(counts: Record<string, number>): WireCount[] {

@@ -32,7 +32,8 @@ if (!available) {
 }
 
 /** Choose a pool in the lobby's Quick play panel and press the button. */
-async function quickPlay(page: Page, opts: { game: string; seats: number | "any"; ranked: boolean; botsAfter?: string }): Promise<void> {
+/** `seats`: a size, "any", or a run of sizes as the select's value ("4-5"). */
+async function quickPlay(page: Page, opts: { game: string; seats: number | "any" | `${number}-${number}`; ranked: boolean; botsAfter?: string }): Promise<void> {
   const panel = page.getByTestId("quick-play-panel");
   await panel.waitFor();
   await page.locator(`#qp-game option[value="${opts.game}"]`).waitFor({ state: "attached" });
@@ -107,11 +108,13 @@ describe.skipIf(!available)("quick play in chromium", () => {
     expect(await page.locator(".badge").count()).toBeGreaterThan(0);
     expect(wrapped).toEqual([]);
 
+    // Four or five players.
+    await page.selectOption("#qp-seats", "4-5");
     await page.getByTestId("quick-play").click();
     const status = page.getByTestId("queue-status");
     await status.waitFor();
     expect(await status.getAttribute("data-place")).toBe("1");
-    expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4 players · Casual");
+    expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4–5 players · Casual");
     expect(await page.getByTestId("queue-window").textContent()).toMatch(/^±\d+$/);
     // The wait ticks in the page between the server's updates.
     const wait0 = (await page.getByTestId("queue-wait").textContent())!;
@@ -147,7 +150,7 @@ describe.skipIf(!available)("quick play in chromium", () => {
     await tab2.close();
     // A refusal comes back in the server's own words.
     expect(await page.evaluate(`window.goblinBazaar.queueRequest("queue:join", { game: "goblin-market", seats: 9, ranked: false })`)).toBe(
-      "Quick play for Goblin Market takes 3 to 6 players, or any of those (\"any\").",
+      "Quick play for Goblin Market takes 3 to 6 players: one of those, a list of them, or any (\"any\").",
     );
     await expect.poll(() => panel.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("0");
     await context.close();
@@ -198,8 +201,8 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await expect.poll(() => page.getByTestId("queue-place").textContent(), { timeout: 5000 }).toBe(String(i + 1));
       expect(await page.getByTestId("queue-pool").textContent()).toContain("Goblin Market · 4 players · Ranked");
     }
-    // The fourth sees three waiting for exactly this table, and takes a table of any size: the
-    // three who wait for four are a table of four with them.
+    // The fourth sees three waiting for exactly this table, and takes a table of four or five
+    // players: the three who wait for four are a table of four with them.
     const last = byName[names[3]!]!;
     await expect.poll(() => last.locator('[data-testid="queue-counts"] [data-game="goblin-market"]').getAttribute("data-queued"), { timeout: 5000 }).toBe("3");
     await last.selectOption("#qp-seats", "4");
@@ -207,7 +210,13 @@ describe.skipIf(!available)("quick play in chromium", () => {
     expect(await last.locator('#qp-seats option[value="any"]').textContent()).toBe("Any (3–6)");
     await last.selectOption("#qp-seats", "any");
     await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).toContain("3 players waiting");
-    await quickPlay(last, { game: "goblin-market", seats: "any", ranked: true });
+    // Each run of sizes is offered between one size and any.
+    expect(await last.locator("#qp-seats option").allTextContents()).toEqual(["3", "4", "5", "6", "3–4", "4–5", "5–6", "3–5", "4–6", "Any (3–6)"]);
+    await last.selectOption("#qp-seats", "5-6");
+    await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).not.toContain("3 players waiting");
+    await last.selectOption("#qp-seats", "4-5");
+    await expect.poll(() => last.getByTestId("qp-pool-count").textContent(), { timeout: 5000 }).toContain("3 players waiting");
+    await quickPlay(last, { game: "goblin-market", seats: "4-5", ranked: true });
 
     // A table is found: everyone gets the dialog, with the four names and a countdown.
     for (const name of names) {
