@@ -35,6 +35,10 @@ describe.each(backends())("following ($name)", (backend) => {
     expect((await list()).find((f) => f.name === "Beatrix")!.playing).toBeNull(); // open, not under way
     expect((await b.call("room:start", { roomId })).ok).toBe(true);
     expect((await list()).map((f) => [f.name, f.playing])).toEqual([["Beatrix", { roomId, game: "goblin-market" }], ["Cidwell", null], ["Adalind", null]]);
+    // A turn-based game under way (it lasts days) is not where one plays now.
+    const days = await c.call("room:create", { game: "goblin-market", seats: 3, ranked: false, bots: 2, clock: "turn-1d" });
+    expect((days.state as { status: string }).status).toBe("playing");
+    expect((await list()).find((f) => f.name === "Cidwell")!.playing).toBeNull();
     // A block either way hides it.
     expect((await call(url, "POST", "/api/block", bea.token, { name: "Fanfare" })).status).toBe(200);
     expect((await call(url, "POST", "/api/block", fan.token, { name: "Cidwell" })).status).toBe(200);

@@ -8,7 +8,6 @@
 import type { Database } from "../db/client.js";
 import { findAccount, typedName, type Verified } from "./accounts.js";
 import { err } from "./errors.js";
-import type { RoomSummary } from "../protocol/wire.js";
 
 /** The most accounts one account follows. */
 export const MAX_FOLLOWS = 500;
@@ -21,15 +20,18 @@ export interface Followed {
   since: number;
   /** A device of it is connected now, on any node (false while a block stands between the two). */
   online: boolean;
-  /** Online and seated in a game under way (not a daily deal), which the follower may watch; else null. */
+  /** Online and seated in a game of one sitting under way (not a daily deal nor a turn-based game), which the follower may watch; else null. */
   playing: { roomId: string; game: string } | null;
 }
 
 export class Follows {
   /** Which of these players have a device connected now, on any node (the socket layer's; server.ts sets it). */
   onlineOf: (playerIds: readonly string[]) => Promise<Set<string>> = async () => new Set();
-  /** The games under way, as the lobby lists them (server.ts sets it: RoomService.list). */
-  liveGames: () => Promise<readonly RoomSummary[]> = async () => [];
+  /**
+   * The game of one sitting a player sits in now, under way (not a daily deal, not turn-based), or
+   * null: by their id, from their own rooms (server.ts sets it: RoomService.roomsOf).
+   */
+  playingNow: (playerId: string) => Promise<{ roomId: string; game: string } | null> = async () => null;
 
   constructor(
     private readonly db: Database,
@@ -80,18 +82,13 @@ export class Follows {
       WHERE f."playerId" = ${playerId} AND a."closedAt" IS NULL`;
     const reachable = rows.filter((r) => !r.blocked).map((r) => r.id);
     const online = reachable.length ? await this.onlineOf(reachable).catch(() => new Set<string>()) : new Set<string>();
-    // Where the ones online play now: a live table with a person's seat of their name (an
-    // account's name is its own: no guest may take it). Daily deals are solitaire and left out.
-    const live = online.size ? await this.liveGames().catch(() => []) : [];
-    const playing = new Map<string, { roomId: string; game: string }>();
-    for (const r of live) {
-      if (r.daily) continue;
-      for (const seat of r.seats) if (!seat.bot && seat.name && !playing.has(seat.name)) playing.set(seat.name, { roomId: r.id, game: r.game });
-    }
+    // Where the ones online play now, by their id (their own rooms only: player-rooms.ts).
+    const playing = new Map<string, { roomId: string; game: string } | null>();
+    await Promise.all([...online].map(async (id) => playing.set(id, await this.playingNow(id).catch(() => null))));
     return rows
       .map((r) => {
         const on = !r.blocked && online.has(r.id);
-        return { id: r.id, name: r.name, since: new Date(r.since).getTime(), online: on, playing: on ? (playing.get(r.name) ?? null) : null };
+        return { id: r.id, name: r.name, since: new Date(r.since).getTime(), online: on, playing: on ? (playing.get(r.id) ?? null) : null };
       })
       .sort((a, b) => Number(b.online) - Number(a.online) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
