@@ -7,7 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/platform/room.js";
-import { answerRematch, createRematchRoom, createRoom, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady } from "../src/platform/room.js";
+import { answerRematch, createRematchRoom, createRoom, declineInvitation, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady } from "../src/platform/room.js";
+import { RoomService } from "../src/platform/room-service.js";
+import { MemoryRoomStore } from "../src/platform/memory-room-store.js";
+import type { RoomInvited } from "../src/protocol/wire.js";
+import { account } from "./support/accounts.js";
 import { AppError } from "../src/platform/errors.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
@@ -31,7 +35,8 @@ describe.each(backends())("rematch ($name)", (backend) => {
     const roomId = created.roomId as string;
     for (const c of clients.slice(1)) expect((await c.call("room:join", { roomId })).ok).toBe(true);
     for (const c of clients.slice(1)) expect((await c.sync(roomId)).ok).toBe(true);
-    expect((await clients[0]!.call("room:start", { roomId })).ok).toBe(true);
+    // A turn-based room started itself with the last seat taken.
+    if (!String(extra.clock ?? "").startsWith("turn-")) expect((await clients[0]!.call("room:start", { roomId })).ok).toBe(true);
     // People's seats played with random legal moves; bots' seats by the server's bots.
     const random = lcg(seed);
     for (let i = 0; i < 5000; i++) {
@@ -144,6 +149,34 @@ describe.each(backends())("rematch ($name)", (backend) => {
     for (const x of [...clients, gus]) x.close();
   }, 180_000);
 
+  it("a turn-based rematch invites the others: told at once, listed in Your games as a rematch; Decline frees that seat, Join takes the kept one", async () => {
+    const run = Math.random().toString(36).slice(2, 6);
+    const accts = await Promise.all(["Lia", "Max", "Noa"].map((n) => account(t.server.url, `${n}${run}`)));
+    const clients = await Promise.all(accts.map((a) => new TestClient(t.server.url, a.token).ready()));
+    const old = await finishedGame(clients, 0, 7, { clock: "turn-1d" }, "goblin-teeth");
+    const [lia, max, noa] = clients;
+    const offer = await lia!.call("room:rematch", { roomId: old });
+    expect(offer.ok && offer.status).toBe("open");
+    const newId = offer.roomId as string;
+    const from = { id: accts[0]!.player.id, name: `Lia${run}`, account: true };
+    for (const c of [max!, noa!]) {
+      const told = await until(() => c.received.find(([e, p]) => e === "room:invited" && (p as RoomInvited).room.id === newId), "the rematch invitation pushed");
+      expect(told[1]).toMatchObject({ from, rematch: true });
+      expect((await c.call("lobby:mine", {})).invited).toEqual([{ room: expect.objectContaining({ id: newId, status: "open" }), from, at: expect.any(Number), rematch: true }]);
+    }
+    expect(lia!.received.some(([e]) => e === "room:invited")).toBe(false);
+    // Noa declines from Your games: her kept seat opens to anyone.
+    expect(code(await noa!.call("room:decline", { roomId: newId }))).toBe("ok");
+    expect((await t.server.store.get(newId))!.reserved).toEqual([null, accts[1]!.player.id, null]);
+    // Max joins from Your games: the seat kept for him, answered.
+    expect(code(await max!.call("room:join", { roomId: newId }))).toBe("ok");
+    const room = (await t.server.store.get(newId))!;
+    expect(room.seats.map((x) => x.playerId)).toEqual([accts[0]!.player.id, accts[1]!.player.id, null]);
+    expect(room.invited).toEqual([]);
+    expect((await max!.call("lobby:mine", {})).invited).toEqual([]);
+    for (const x of clients) x.close();
+  }, 180_000);
+
   it("a player who leaves the rematch room frees their seat; a solitaire rematch starts at once", async () => {
     const { ids, clients } = await players(["Hal", "Ivy", "Kim"]);
     const old = await finishedGame(clients, 0, 5, {}, "goblin-teeth");
@@ -214,6 +247,27 @@ describe("rematch room operations", () => {
     const started = startRematchIfReady(withAnn, "seed-2", 2000)!;
     expect(started.status).toBe("playing");
     expect(started.seed).toBe("seed-2");
+  });
+
+  it("a turn-based rematch keeps an invitation for each other player, owed a notice to their closed pages", async () => {
+    let r = createRoom("old-tb", ann, { game: "goblin-teeth", seats: 2, clock: "turn-3d" }, 1000);
+    r = joinRoom(r, bob, undefined, 1000);
+    r = startRoom(r, ann, "seed-1", 1000);
+    const random = lcg(4);
+    for (let i = 0; i < 5000 && r.status === "playing"; i++) {
+      const g = gameOf(r);
+      const seat = g.activeSeats(gameState(r))[0]!;
+      r = actInRoom(r, seat, randomLegalAction(g.legalActions(gameState(r), seat), random)!, undefined, 1000)!;
+    }
+    const fresh = createRematchRoom("new-tb", r, bob, 2000);
+    expect(fresh.invited).toEqual([{ playerId: "p-ann", from: { id: "p-bob", name: "Bob", account: true }, at: 2000, rematch: true }]);
+    // Not for a rematch of one sitting: its players are at the end screen.
+    expect(createRematchRoom("new", finished(false), bob, 2000).invited).toBeUndefined();
+    const service = new RoomService(new MemoryRoomStore(), { now: () => 2000, pushes: true });
+    expect((await service.insert(fresh)).pushOwed).toEqual([{ playerId: "p-ann", kind: "invite", at: 2000 }]);
+    // Declined: the seat kept for Ann opens to anyone.
+    const declined = declineInvitation(fresh, "p-ann", 2100);
+    expect([declined.reserved, declined.invited]).toEqual([[null, null], []]);
   });
 
   it("refuses bad answers and leaves the room untouched", () => {

@@ -62,7 +62,7 @@ export function absorbInvitation(s: Store, p: RoomInvited): void {
   s.changed();
   // Heard (unless sounds are off) and, while the page is hidden, a notification if the player asked for them.
   invitationChime(p.room.id, p.at);
-  if (s.notifyHidden(`${p.from.name} invites you — ${s.gameName(p.room.game)}`, `${tableWords(s, p.room)}. Click to open the table.`, `invite-${p.room.id}`, `/room/${p.room.id}`)) s.notified.push(`invite:${p.room.id}`);
+  if (s.notifyHidden(`${p.from.name} ${p.rematch ? "offers a rematch" : "invites you"} — ${s.gameName(p.room.game)}`, `${tableWords(s, p.room)}. Click to open the table.`, `invite-${p.room.id}`, `/room/${p.room.id}`)) s.notified.push(`invite:${p.room.id}`);
   setTimeout(() => dismissInvitation(s, p.room.id, p.at), SHOWN_MS);
 }
 
@@ -85,7 +85,7 @@ export function invitationCards(s: Store): TemplateResult | typeof nothing {
   return html`<div class="invitations" role="region" aria-label="Invitations">
     ${s.invitations.map((p) => {
       return html`<div class="invitation-card" role="status" data-testid="invitation-card" data-room=${p.room.id}>
-        <p><b>${p.from.name}</b> invites you to their table: ${tableWords(s, p.room)}.</p>
+        <p><b>${p.from.name}</b> ${p.rematch ? "offers a rematch, your seat kept" : "invites you to their table"}: ${tableWords(s, p.room)}.</p>
         <div class="row">
           <button class="btn small primary" data-testid="invitation-join" @click=${() => { dismissInvitation(s, p.room.id); void s.join(p.room.id); }}>Join</button>
           <button class="btn small ghost" data-testid="invitation-dismiss" @click=${() => dismissInvitation(s, p.room.id)}>Not now</button>

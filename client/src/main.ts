@@ -478,12 +478,12 @@ function keptInvitationRow(i: RoomInvited): TemplateResult {
     <div class="room-main">
       <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
         <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
-        <span class="badge your-turn">Invitation</span></div>
-      <div class="muted small">${i.from.name} invites you${pace ? ` · ${paceName(pace.label)}` : ""}${r.closesAt !== undefined ? ` · waits ${leftWords(r.closesAt - serverNow(s))} more` : ""}</div>
+        <span class="badge your-turn">${i.rematch ? "Rematch" : "Invitation"}</span></div>
+      <div class="muted small">${i.from.name} ${i.rematch ? "offers a rematch" : "invites you"}${pace ? ` · ${paceName(pace.label)}` : ""}${r.closesAt !== undefined ? ` · waits ${leftWords(r.closesAt - serverNow(s))} more` : ""}</div>
     </div>
     <div class="room-actions">
       <button class="btn small primary" @click=${() => void s.join(r.id)} aria-label=${`Join ${i.from.name}'s ${s.gameName(r.game)} room`}>Join</button>
-      <button class="btn small ghost" data-testid="decline-invitation" @click=${() => void s.declineInvitation(r.id)} aria-label=${`Decline ${i.from.name}'s invitation`}>Decline</button>
+      <button class="btn small ghost" data-testid="decline-invitation" @click=${() => void s.declineInvitation(r.id)} aria-label=${`Decline ${i.from.name}'s ${i.rematch ? "rematch" : "invitation"}`}>Decline</button>
     </div>
   </li>`;
 }

@@ -305,7 +305,7 @@ export class RoomService {
       }
       if (next.version !== room.version + 1) throw new Error("room operation must bump the version by one");
       const note = changeNote(room, next);
-      next = this.owe(next, note);
+      next = this.owe(room, next, note);
       note.due = nextDue(next, this.timing);
       if (gameAction) note.gameAction = true;
       // Listed before it is written: an index entry whose write fails is dropped later, harmlessly.
@@ -362,7 +362,7 @@ export class RoomService {
   private async storeNew(built: Room): Promise<Room | null> {
     await this.playerRooms.add(newlyListed(null, built), this.now());
     const note: ChangeNote = changeNote(null, built);
-    const room = this.owe(built, note);
+    const room = this.owe(null, built, note);
     note.due = nextDue(room, this.timing);
     if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return null;
     this.remember(room);
@@ -371,13 +371,16 @@ export class RoomService {
   }
 
   /**
-   * `next` owing a notice to the closed pages of each player whose turn the change made, in a
-   * turn-based room on a server that sends them (RoomServiceOptions.pushes): kept in the room, in
-   * the same write, until a node sends them (timers.ts "notify").
+   * `next` owing a notice to the closed pages of each player whose turn the change made, and of
+   * each player it keeps a new invitation for (room:invite, a rematch), in a turn-based room on a
+   * server that sends them (RoomServiceOptions.pushes): kept in the room, in the same write, until
+   * a node sends them (timers.ts "notify").
    */
-  private owe(next: Room, note: ChangeNote): Room {
-    if (!this.pushes || !note.turns || !isTurnBased(next.clock)) return next;
-    return owePushes(next, note.turns.seats.map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat })));
+  private owe(prev: Room | null, next: Room, note: ChangeNote): Room {
+    if (!this.pushes || !isTurnBased(next.clock)) return next;
+    const turns = (note.turns?.seats ?? []).map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat }));
+    const invites = next.invited === prev?.invited ? [] : (next.invited ?? []).filter((i) => !prev?.invited?.includes(i)).map((i) => ({ playerId: i.playerId, kind: "invite" as const, at: i.at }));
+    return owePushes(next, [...turns, ...invites]);
   }
 
   /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */
@@ -525,9 +528,8 @@ export class RoomService {
 
   /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */
   async keepInvitation(id: string, invitation: KeptInvitation): Promise<Room> {
-    // Owes the invitee a notice to their closed pages (sent if none of their pages is open then).
-    const owed = { playerId: invitation.playerId, kind: "invite" as const, at: invitation.at };
-    return (await this.mutate(id, (r) => (this.pushes ? owePushes(keepInvitation(r, invitation, this.now()), [owed]) : keepInvitation(r, invitation, this.now())))).room;
+    // The change owes the invitee a notice to their closed pages (owe).
+    return (await this.mutate(id, (r) => keepInvitation(r, invitation, this.now()))).room;
   }
 
   /**

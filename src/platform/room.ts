@@ -178,6 +178,8 @@ export function settlePushes(room: Room, sent: readonly OwedPush[]): Room | null
 export interface KeptInvitation {
   playerId: string;
   from: { id: string; name: string; account: boolean };
+  /** A turn-based rematch's: the seat kept for this player of the finished game (`reserved`). */
+  rematch?: true;
   /** When it was made (epoch ms). */
   at: number;
 }
@@ -463,7 +465,10 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
   if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId)) {
     throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
   }
-  return bump(room, now, { invited: room.invited.filter((i) => i.playerId !== playerId) });
+  // A rematch's seat kept for them opens to anyone, as a decline at the finished table does.
+  const i = room.reserved?.indexOf(playerId) ?? -1;
+  const reserved = i >= 0 && room.seats[i]!.playerId === null ? { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) } : {};
+  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...reserved });
 }
 
 /**
@@ -473,7 +478,10 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
  */
 export function dropInvitationsOf(room: Room, playerId: string, now: number): Room | null {
   if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId || i.from.id === playerId)) return null;
-  return bump(room, now, { invited: room.invited.filter((i) => i.playerId !== playerId && i.from.id !== playerId) });
+  // A rematch's seat kept for them opens to anyone.
+  const i = room.reserved?.indexOf(playerId) ?? -1;
+  const reserved = i >= 0 && room.seats[i]!.playerId === null ? { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) } : {};
+  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId && x.from.id !== playerId), ...reserved });
 }
 
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
@@ -837,7 +845,12 @@ export function createRematchRoom(id: string, old: Room, player: Player, now: nu
     s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
   );
   const reserved = old.seats.map((s, i) => (s.bot || i === seat ? null : s.playerId));
-  return { ...base, seats, reserved };
+  // A turn-based rematch waits days for players who may not come by the finished table in time:
+  // each is also invited (Your games lists it, with Join and Decline, and closed pages are told).
+  const invited: KeptInvitation[] = isTurnBased(base.clock)
+    ? reserved.flatMap((id) => (id ? [{ playerId: id, from: { id: player.id, name: player.name, account: !!player.account }, at: now, rematch: true as const }] : []))
+    : [];
+  return { ...base, seats, reserved, ...(invited.length > 0 ? { invited } : {}) };
 }
 
 /** Records the offer on the finished room (REMATCH_OFFERED when one already is: accept that one). */

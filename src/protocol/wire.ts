@@ -103,6 +103,8 @@ export interface RoomInvited {
   from: { id: string; name: string; account: boolean };
   /** Server epoch ms. */
   at: number;
+  /** A turn-based rematch's invitation: `from` offered a rematch of a game you played, and a seat is kept for you. */
+  rematch?: true;
 }
 
 /** A ranked room's rating range (platform/rating-range.ts): the widths the web client offers; the server takes any whole number from RANGE_MIN to RANGE_MAX. */

@@ -45,10 +45,14 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
           room.id,
         );
       } else {
-        const from = room.invited!.find((i) => i.playerId === o.playerId)!.from.name;
+        const invitation = room.invited!.find((i) => i.playerId === o.playerId)!;
+        const from = invitation.from.name;
+        const notice = invitation.rematch
+          ? { title: `${from} offers a rematch of ${game}`, body: "A turn-based game: your seat is kept, and it starts once every seat is taken. The offer waits in Your games." }
+          : { title: `${from} invites you to ${game}`, body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games." };
         await deps.push.send(
           o.playerId,
-          { title: `${from} invites you to ${game}`, body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games.", path: `/room/${room.id}`, tag: `invite-${room.id}` },
+          { ...notice, path: `/room/${room.id}`, tag: `invite-${room.id}` },
           Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - deps.now()) / 1000),
           `i${room.id}`.slice(0, 32),
         );

@@ -17,7 +17,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, seatOf, summarize, summarizeFor, type OwedPush, type Room } from "../platform/room.js";
+import { logLength, seatOf, summarize, summarizeFor, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
 import { sendOwedNotices } from "./owed-notices.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
@@ -156,6 +156,11 @@ export function gamesList(): GameInfo[] {
     clocks: clockPresets(g),
     defaultCasualClock: g.maxPlayers === 1 ? NO_CLOCK : clockPresets(g)[0]!.id,
   }));
+}
+
+/** A kept invitation as `room:invited` and Your games' `invited` give it. */
+function invitedOf(room: Room, i: KeptInvitation): RoomInvited {
+  return { room: summarize(room), from: i.from, at: i.at, ...(i.rematch ? { rematch: true as const } : {}) };
 }
 
 export interface AttachedSockets {
@@ -448,7 +453,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const invited = rooms
       .flatMap((r) => {
         const i = seatOf(r, pid) === null ? r.invited?.find((x) => x.playerId === pid) : undefined;
-        return i ? [{ room: summarize(r), from: i.from, at: i.at }] : [];
+        return i ? [invitedOf(r, i)] : [];
       })
       .sort((a, b) => b.at - a.at);
     return { mine, invited };
@@ -606,7 +611,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   }
 
   if (deps.queue) registerQueueEvents(io, handlers, { ...deps.queue, service, log });
-  registerRematchEvents(handlers, service, deps.leaves, log);
+  // A turn-based rematch invites the players of the finished game (room.ts createRematchRoom): the
+  // devices of theirs connected now are told at once, as room:invite tells them.
+  registerRematchEvents(handlers, service, deps.leaves, log, (room) => {
+    for (const i of room.invited ?? []) if (i.rematch) io.to(ch.player(i.playerId)).emit("room:invited", invitedOf(room, i));
+  });
   if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
   if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log });
 

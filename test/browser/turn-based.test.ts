@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
 import { TestClient } from "../support/harness.js";
 import { account } from "../support/accounts.js";
-import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom as createRoomInPage, enterAccount, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { actInRoom, createRematchRoom, createRoom, gameOf, gameState, joinRoom, startRoom } from "../../src/platform/room.js";
+import { randomLegalAction } from "../../src/games/legal.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -39,7 +41,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     expect(groups).toEqual(["Played in one sitting", "Turn-based: played over days"]);
     await ada.page.selectOption("#c-clock", "turn-1d");
     expect(await ada.page.locator("#c-clock-hint").innerText()).toContain("the game starts by itself once every seat is taken");
-    const roomId = await createRoom(ada.page, { seats: 3, ranked: false });
+    const roomId = await createRoomInPage(ada.page, { seats: 3, ranked: false });
     const waiting = ada.page.getByTestId("starts-itself");
     expect(await waiting.innerText()).toContain("Waiting for 2 more players: the game starts by itself once every seat is taken.");
     expect(await ada.page.getByTestId("start").count()).toBe(0);
@@ -136,6 +138,25 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await back.page.waitForURL(new RegExp(`/room/${roomId}$`));
     await back.page.locator(".wait-seat.you").waitFor();
     expect((await t.bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
+
+    // Ivy offers a rematch of a turn-based game they played: it waits in Jon's Your games as one.
+    const jonPlayer = (await storedIdentity(back.page))!.player;
+    let old = joinRoom(createRoom("tb-old", ivy.player, { game: "goblin-teeth", seats: 2, clock: "turn-1d" }, clock), jonPlayer, undefined, clock);
+    old = startRoom(old, ivy.player, "seed", clock);
+    for (let i = 0; i < 5000 && old.status === "playing"; i++) {
+      const seat = gameOf(old).activeSeats(gameState(old))[0]!;
+      old = actInRoom(old, seat, randomLegalAction(gameOf(old).legalActions(gameState(old), seat), () => 0.3)!, undefined, clock)!;
+    }
+    const rematch = await t.bazaar.server.service.insert(createRematchRoom("tb-again", old, ivy.player, clock));
+    await back.page.goto(`${url}/`);
+    const offered = back.page.locator(`[data-testid="kept-invitation"][data-room="${rematch.id}"]`);
+    await offered.waitFor();
+    expect(await offered.innerText()).toContain("Rematch");
+    expect(await offered.innerText()).toContain("Ivy offers a rematch · Turn-based, 1 day");
+    expect(await axeViolations(back.page)).toEqual([]);
+    await offered.getByRole("button", { name: "Decline Ivy's rematch" }).click();
+    await offered.waitFor({ state: "detached" });
+    expect((await t.bazaar.server.service.get(rematch.id)).reserved).toEqual([null, null]);
     host.close();
   });
 });
