@@ -4,7 +4,7 @@
  * acknowledged, and a restarted server picks up every room where it was.
  */
 import { awaitsRecord, summarize, type Room, type RoomSummary } from "./room.js";
-import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomStore } from "./room-store.js";
+import { byNewest, listingOf, ttlMs, type CasResult, type ChangeNote, type Listing, type RoomStore } from "./room-store.js";
 import { RoomJournal, type LiveRoom, type Replayed, type RoomJournalOptions, type StoredRoom } from "./room-journal.js";
 import { takenOut, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { beatOn, type Beat, type Outage } from "./downtime.js";
@@ -147,8 +147,8 @@ export class MemoryRoomStore implements RoomStore {
     return [...this.rooms.keys()].map((id) => this.entry(id)).filter((e): e is Entry => !!e).map((e) => JSON.parse(e.data) as Room);
   }
 
-  async list(status: "open" | "playing"): Promise<RoomSummary[]> {
-    return this.all().filter((r) => r.status === status).map(summarize).sort(byNewest);
+  async list(which: Listing): Promise<RoomSummary[]> {
+    return this.all().filter((r) => listingOf(r) === which).map(summarize).sort(byNewest);
   }
 
   async unpersisted(): Promise<string[]> {

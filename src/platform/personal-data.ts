@@ -115,7 +115,7 @@ export class PersonalDataService {
     const seatedIn = await this.service.roomsOf(playerId);
     const held = await this.moderation.giveUp(playerId, seatedIn);
     const renamed = await this.service.eraseSeatNames(playerId, ERASED_NAME, seatedIn.map((r) => r.id));
-    const liveMessages = await this.moderation.eraseLiveChat(playerId, [...listed.open, ...listed.live].map((r) => r.id));
+    const liveMessages = await this.moderation.eraseLiveChat(playerId, [...listed.open, ...listed.live, ...listed.turnBased].map((r) => r.id));
     const { recent, ...r } = await erasePersonalData(this.db, playerId, new Date(this.now()));
     // Finished rooms kept for their end screens: their recorded games of the last day (a room is kept
     // two hours after its last change, which may come after its end: a rematch offered), and games

@@ -37,13 +37,14 @@ import { awaitsRecord, fromStoredShape, summarize, type Room, type RoomSummary }
 import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
-import { byNewest, ttlMs, type CasResult, type ChangeNote, type RoomChange, type RoomStore } from "./room-store.js";
+import { byNewest, ttlMs, type CasResult, type ChangeNote, type Listing, type RoomChange, type RoomStore } from "./room-store.js";
+import { isTurnBased, TURN_BASED_PRESETS } from "./clocks.js";
 import type { PlatformMetrics } from "./metrics.js";
 import { takenOut, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { KEEP_OUTAGES, type Beat, type Outage } from "./downtime.js";
 
 /*
- * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set, 5 unpersisted set, 6 change feed,
+ * KEYS: 1 room hash, 2 room tail list, 3 open set, 4 playing set (turn-based games: their own), 5 unpersisted set, 6 change feed,
  *       7 timers (sorted set: room id by next deadline, ms), 8 the room's chat list.
  * ARGV: 1 the change's numbers and flags as one field of space-separated words (in this order:
  *       expected version, new version, mode "seal" | "append", ttl ms, status, unpersisted "1"/"0",
@@ -325,7 +326,7 @@ export interface RedisRoomStoreOptions {
 
 export class RedisRoomStore implements RoomStore {
   readonly kind = "redis" as const;
-  private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; unpersisted: string; feed: string; followers: string; timers: string; alive: string; outages: string };
+  private readonly k: { room: (id: string) => string; tail: (id: string) => string; chat: (id: string) => string; open: string; playing: string; turnBased: string; unpersisted: string; feed: string; followers: string; timers: string; alive: string; outages: string };
   /** This process's name in the change feed. */
   private readonly writer = randomBytes(8).toString("hex");
   /** This node's id and a space: how its feed entries' "m" field starts. */
@@ -359,6 +360,7 @@ export class RedisRoomStore implements RoomStore {
       chat: (id) => `${prefix}room-chat:${id}`,
       open: `${prefix}rooms:open`,
       playing: `${prefix}rooms:playing`,
+      turnBased: `${prefix}rooms:turn-based`,
       unpersisted: `${prefix}rooms:unpersisted`,
       feed: `${prefix}room-changes`,
       followers: `${prefix}room-changes:followers`,
@@ -440,7 +442,8 @@ export class RedisRoomStore implements RoomStore {
         this.k.room(room.id),
         this.k.tail(room.id),
         this.k.open,
-        this.k.playing,
+        // A turn-based game in play is listed apart (a room never changes its pace).
+        isTurnBased(room.clock) ? this.k.turnBased : this.k.playing,
         this.k.unpersisted,
         this.k.feed,
         this.k.timers,
@@ -476,8 +479,9 @@ export class RedisRoomStore implements RoomStore {
     if (this.corkWrites) corkForTurn(this.redis);
   }
 
-  async list(status: "open" | "playing"): Promise<RoomSummary[]> {
-    const set = status === "open" ? this.k.open : this.k.playing;
+  async list(which: Listing): Promise<RoomSummary[]> {
+    const set = which === "open" ? this.k.open : which === "playing" ? this.k.playing : this.k.turnBased;
+    const status = which === "open" ? "open" : "playing";
     const ids = await this.redis.smembers(set);
     if (ids.length === 0) return [];
     const pipe = this.redis.pipeline();
@@ -485,14 +489,22 @@ export class RedisRoomStore implements RoomStore {
     const res = (await pipe.exec()) ?? [];
     const out: RoomSummary[] = [];
     const gone: string[] = [];
+    const moved: string[] = [];
     res.forEach(([e, v], i) => {
       if (!e && typeof v === "string") {
         const s = JSON.parse(v) as RoomSummary;
-        if (s.status === status) out.push(s);
+        // Builds before 2026-11-26 listed turn-based games in play with the others: moved apart.
+        if (which === "playing" && s.status === "playing" && TURN_BASED_PRESETS.some((p) => p.id === s.clock)) moved.push(s.id);
+        else if (s.status === status) out.push(s);
       } else if (!e && v === null) gone.push(ids[i]!);
     });
     // Rooms that expired leave their id behind in the set; tidy up.
     if (gone.length > 0) await this.redis.srem(set, ...gone);
+    if (moved.length > 0) {
+      const m = this.redis.multi();
+      for (const id of moved) m.smove(set, this.k.turnBased, id);
+      await m.exec();
+    }
     return out.sort(byNewest);
   }
 

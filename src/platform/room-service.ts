@@ -346,9 +346,9 @@ export class RoomService {
    * its next change). Returns how many rooms changed.
    */
   async creditDowntime(): Promise<number> {
-    const { live } = await this.list();
+    const { live, turnBased } = await this.list();
     let n = 0;
-    for (const r of live) {
+    for (const r of [...live, ...turnBased]) {
       try {
         if ((await this.mutate(r.id, () => null)).credited) n++;
       } catch {
@@ -700,8 +700,8 @@ export class RoomService {
    * restarted). Returns how many rooms it read.
    */
   async indexPlayers(): Promise<number> {
-    const { open, live } = await this.list();
-    const ids = [...open, ...live].map((r) => r.id);
+    const { open, live, turnBased } = await this.list();
+    const ids = [...open, ...live, ...turnBased].map((r) => r.id);
     for (let i = 0; i < ids.length; i += 50) {
       const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => null)));
       const entries = rooms.flatMap((r) => (r ? newlyListed(null, r) : []));
@@ -809,18 +809,20 @@ export class RoomService {
     return (await this.mutate(id, (r) => startRematchIfReady(r, seed, this.now()))).room;
   }
 
-  async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
-    const [open, live] = await Promise.all([this.store.list("open"), this.store.list("playing")]);
-    return { open, live };
+  /** Every room listed: open ones, games of one sitting in play (`live`), turn-based games in play. */
+  async list(): Promise<{ open: RoomSummary[]; live: RoomSummary[]; turnBased: RoomSummary[] }> {
+    const [open, live, turnBased] = await Promise.all([this.store.list("open"), this.store.list("playing"), this.store.list("turn-based")]);
+    return { open, live, turnBased };
   }
 
   /**
    * What the lobby lists: every open room, and the games of one sitting being played. Turn-based
-   * games in play are left out: they last days (so the list would grow with them), and nobody
-   * watches one live; their players find them in Your games.
+   * games in play are left out, and never read here (the store lists them apart): they last days
+   * (so the list would grow with them), and nobody watches one live; their players find them in
+   * Your games.
    */
   async lobbyLists(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
-    const { open, live } = await this.list();
-    return { open, live: live.filter((r) => !TURN_BASED_PRESETS.some((p) => p.id === r.clock)) };
+    const [open, live] = await Promise.all([this.store.list("open"), this.store.list("playing")]);
+    return { open, live };
   }
 }

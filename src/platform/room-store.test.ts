@@ -11,6 +11,7 @@ import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from
 import type { RoomChange, RoomStore } from "./room-store.js";
 import { changeNote, settle } from "./room-service.js";
 import { findGame, GAMES } from "../games/registry.js";
+import { parseClock } from "./clocks.js";
 import { deflateJson } from "./sealed-logs.js";
 import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
@@ -108,6 +109,29 @@ describe.each(factories)("room store contract ($name)", ({ make }) => {
     await store.compareAndSet({ ...open, version: 2, status: "playing" }, 1);
     expect((await store.list("open")).map((s) => s.id)).not.toContain(open.id);
     expect(await store.storedBytes(open.id)).toBeGreaterThan(0);
+  });
+
+  it("lists turn-based games in play apart from the games of one sitting (open ones with every open room)", async () => {
+    const clock = parseClock(findGame("goblin-market")!, "turn-1d", false, 3);
+    const waiting = { ...room(), clock };
+    await store.compareAndSet(waiting, 0);
+    const days = { ...room(), clock, status: "playing" as const };
+    await store.compareAndSet(days, 0);
+    const now = { ...room(), status: "playing" as const };
+    await store.compareAndSet(now, 0);
+    const ids = async (which: "open" | "playing" | "turn-based") => (await store.list(which)).map((s) => s.id);
+    expect(await ids("open")).toContain(waiting.id);
+    expect(await ids("playing")).toContain(now.id);
+    expect(await ids("playing")).not.toContain(days.id);
+    expect(await ids("turn-based")).toEqual(expect.arrayContaining([days.id]));
+    expect(await ids("turn-based")).not.toContain(now.id);
+    // Started, the open one moves to the turn-based list; finished, it leaves it.
+    await store.compareAndSet({ ...waiting, version: 2, status: "playing" }, 1);
+    expect(await ids("open")).not.toContain(waiting.id);
+    expect(await ids("turn-based")).toContain(waiting.id);
+    await store.compareAndSet({ ...waiting, version: 3, status: "finished" }, 2);
+    expect(await ids("turn-based")).not.toContain(waiting.id);
+    expect(await ids("playing")).not.toContain(waiting.id);
   });
 
   it("keeps a room's chat beside it: numbered in order, capped, never changing the room", async () => {
@@ -214,6 +238,17 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       },
     };
   }
+
+  it("moves a turn-based game in play that an earlier build listed with the games of one sitting to its own list", async () => {
+    const clock = parseClock(findGame("goblin-market")!, "turn-3d", false, 3);
+    const days = { ...room(), clock, status: "playing" as const };
+    await store.compareAndSet(days, 0);
+    // As a build before 2026-11-26 listed it.
+    await redis.smove(`${prefix}rooms:turn-based`, `${prefix}rooms:playing`, days.id);
+    expect((await store.list("playing")).map((s) => s.id)).not.toContain(days.id);
+    expect(await redis.sismember(`${prefix}rooms:playing`, days.id)).toBe(0);
+    expect((await store.list("turn-based")).map((s) => s.id)).toContain(days.id);
+  });
 
   it("keeps a room's chat in its own list with the room's time to live, renewed by every write of the room", async () => {
     const r = room();

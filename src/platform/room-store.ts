@@ -27,8 +27,12 @@ export interface RoomStore {
    * order (so each node can deliver them to its own sockets). Returns a function that stops.
    */
   follow?(onChange: (change: RoomChange) => void): () => void;
-  /** Summaries of rooms with this status, newest first. */
-  list(status: "open" | "playing"): Promise<RoomSummary[]>;
+  /**
+   * Summaries, newest first, of the rooms listed as `which`: "open" (not started, of any pace),
+   * "playing" (games of one sitting in play), "turn-based" (turn-based games in play: kept apart,
+   * as they last days and pile up, so that reading the games of one sitting never reads them).
+   */
+  list(which: Listing): Promise<RoomSummary[]>;
   /**
    * Durable timers. Every write stores the room's next deadline (ChangeNote.due) in a sorted set
    * (Redis) or its in-process equivalent, in the same atomic step as the room. `claimDue` takes up
@@ -111,6 +115,16 @@ export interface RoomChange extends ChangeNote {
 }
 
 /** How long a room is kept after its last change, by status. */
+/** The lists a room store keeps of its rooms (RoomStore.list). */
+export type Listing = "open" | "playing" | "turn-based";
+
+/** Which list a room is in: none once it is finished or closed. */
+export function listingOf(room: Pick<Room, "status" | "clock">): Listing | null {
+  if (room.status === "open") return "open";
+  if (room.status === "playing") return isTurnBased(room.clock) ? "turn-based" : "playing";
+  return null;
+}
+
 export function ttlMs(room: Room): number {
   const min = 60_000;
   const day = 24 * 60 * min;

@@ -177,9 +177,9 @@ export class TimerDriver {
    */
   async adopt(): Promise<number> {
     try {
-      const { open, live } = await this.service.list();
+      const { open, live, turnBased } = await this.service.list();
       let n = 0;
-      for (const s of [...open, ...live]) {
+      for (const s of [...open, ...live, ...turnBased]) {
         if (this.stopped) break;
         const stored = await this.service.store.get(s.id);
         if (!stored) continue;

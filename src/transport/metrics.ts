@@ -220,7 +220,9 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: PromMetrics,
     async collect() {
       let lists: RoomSummary[][];
       try {
-        lists = await Promise.all(LISTED_STATUSES.map((status) => store.list(status)));
+        // Turn-based games in play are listed apart by the store; they count as playing here.
+        const [open, playing, turnBased] = await Promise.all([store.list("open"), store.list("playing"), store.list("turn-based")]);
+        lists = [open, [...playing, ...turnBased]];
       } catch (e) {
         this.reset();
         log.warn({ err: e }, "metrics: could not list the rooms in the store");
