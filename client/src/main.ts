@@ -522,14 +522,26 @@ function openRoomLists(open: RoomSummary[]): TemplateResult {
   const days = open.filter((r) => s.paceOf(r)?.turnBased);
   const now = open.filter((r) => !days.includes(r));
   const game = lobbyGame() ? `${s.gameName(lobbyGame())} ` : "";
+  // Those nearest to starting first (fewest free seats: a join may start it), then the newest; a
+  // page at a time, as they may be many (they wait three days).
+  const free = (r: RoomSummary) => r.seats.filter((x) => !x.taken).length;
+  const sorted = [...days].sort((a, b) => free(a) - free(b) || b.createdAt - a.createdAt);
+  const more = sorted.length - turnBasedShown;
   return html`${now.length
       ? html`<ul class="room-list" data-testid="open-now">${now.map((r) => roomRow(r, "open"))}</ul>`
       : html`<p class="muted empty">${days.length ? `No open ${game}rooms to play now. Create one and share the link!` : `No open ${game}rooms. Create one and share the link!`}</p>`}
     ${days.length
       ? html`<h3 class="sub-title" id="open-days-h">Turn-based, over days <span class="count">${days.length}</span></h3>
-          <ul class="room-list" data-testid="open-turn-based" aria-labelledby="open-days-h">${days.map((r) => roomRow(r, "open"))}</ul>`
+          <ul class="room-list" data-testid="open-turn-based" aria-labelledby="open-days-h">${sorted.slice(0, turnBasedShown).map((r) => roomRow(r, "open"))}</ul>
+          ${more > 0
+            ? html`<button type="button" class="btn small ghost" data-testid="more-turn-based" @click=${() => { turnBasedShown += TURN_BASED_PAGE; s.changed(); }}>Show ${Math.min(more, TURN_BASED_PAGE)} more (of ${more})</button>`
+            : nothing}`
       : nothing}`;
 }
+
+/** Open turn-based rooms shown at first, and added by each "Show more". */
+const TURN_BASED_PAGE = 10;
+let turnBasedShown = TURN_BASED_PAGE;
 
 function shown(rooms: RoomSummary[] | undefined): RoomSummary[] {
   const g = lobbyGame();

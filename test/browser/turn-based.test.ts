@@ -159,4 +159,31 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     expect((await t.bazaar.server.service.get(rematch.id)).reserved).toEqual([null, null]);
     host.close();
   });
+  it("the lobby shows open turn-based rooms ten at a time, those nearest to starting first", async () => {
+    const url = t.bazaar.server.url;
+    const hosts = await Promise.all(["Hob", "Hal", "Hew", "Hux"].map((n) => account(url, n)));
+    const service = t.bazaar.server.service;
+    for (const h of hosts) for (let i = 0; i < 3; i++) await service.create(h.player, { game: "goblin-market", seats: 4, clock: "turn-3d" });
+    // One with a single seat free: the next join starts it.
+    const near = await service.create(hosts[0]!.player, { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    await service.join(near.id, (await account(url, "Hana")).player);
+    const zed = await newPage(t.browser);
+    await enterAccount(zed.page, url, "Zed");
+    const list = zed.page.getByTestId("open-turn-based");
+    await list.locator(".room-row").first().waitFor();
+    const total = Number(await zed.page.locator("#open-days-h .count").innerText());
+    expect(total).toBeGreaterThanOrEqual(13);
+    expect(await list.locator(".room-row").count()).toBe(10);
+    // Rooms with one seat free come first, this one among them.
+    const firstFree = await list.locator(".room-row").first().innerText();
+    expect(firstFree).toContain("1 free");
+    expect(await list.locator(`[data-room="${near.id}"]`).count()).toBe(1);
+    const more = zed.page.getByTestId("more-turn-based");
+    expect(await more.innerText()).toBe(`Show ${Math.min(10, total - 10)} more (of ${total - 10})`);
+    expect(await axeViolations(zed.page)).toEqual([]);
+    await more.click();
+    await expect.poll(() => list.locator(".room-row").count()).toBe(Math.min(total, 20));
+    if (total <= 20) expect(await more.count()).toBe(0);
+    await zed.page.close();
+  });
 });
