@@ -89,6 +89,22 @@ describe.each(kinds)("open rooms per player across nodes ($name)", (kind) => {
     expect(listed).not.toContain("not-written");
   });
 
+  it("counts open turn-based rooms apart: they never stop their host opening a room to play now", async () => {
+    const node = kind.group()();
+    const s = service(node);
+    const host = { id: "both", name: "Both", account: true };
+    const days = { ...GM, clock: "turn-3d" };
+    for (let i = 0; i < LIMIT; i++) await s.create(host, days);
+    const refused = await Promise.allSettled([s.create(host, days)]);
+    expect(refused[0]!.status === "rejected" && (refused[0] as PromiseRejectedResult).reason.message).toBe(
+      `You already host ${LIMIT} open turn-based rooms (at most ${LIMIT}); they start once their seats are taken, or close them, before opening another.`,
+    );
+    for (let i = 0; i < LIMIT; i++) await s.create(host, GM);
+    expect((await Promise.allSettled([s.create(host, GM)])).map(code)).toEqual(["TOO_MANY_OPEN_ROOMS"]);
+    expect(await node.hosted.list(host.id)).toHaveLength(LIMIT);
+    expect(await node.hosted.list(`${host.id}/turn-based`)).toHaveLength(LIMIT);
+  });
+
   it("leaves nothing listed for a creation whose write failed", async () => {
     const node = kind.group()();
     let fail = true;

@@ -118,8 +118,19 @@ function newlyListed(prev: Room | null, next: Room): Array<{ playerId: string; r
   return [...ids].map((playerId) => ({ playerId, roomId: next.id }));
 }
 
-const tooManyOpenRooms = (open: number, max: number) =>
-  err("TOO_MANY_OPEN_ROOMS", `You already host ${open} open rooms (at most ${max}); start one or close one before opening another.`);
+const tooManyOpenRooms = (open: number, max: number, turnBased: boolean) =>
+  err(
+    "TOO_MANY_OPEN_ROOMS",
+    turnBased
+      ? `You already host ${open} open turn-based rooms (at most ${max}); they start once their seats are taken, or close them, before opening another.`
+      : `You already host ${open} open rooms (at most ${max}); start one or close one before opening another.`,
+  );
+
+/**
+ * The key of a host's list of open rooms (hosted-rooms.ts): open turn-based rooms, which wait days
+ * for players, are counted apart, so that they never stop their host from opening a room to play now.
+ */
+const hostedKey = (hostId: string, turnBased: boolean) => (turnBased ? `${hostId}/turn-based` : hostId);
 
 const tooManyTurnBased = (n: number, max: number) =>
   err("TOO_MANY_TURN_BASED_GAMES", `You already have ${n} turn-based games open or in play (at most ${max}); finish one, or let an open one start or close, before taking on another.`);
@@ -214,7 +225,7 @@ export class RoomService {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
       // dropped at the player's next room:create instead.
       this.onChange((prev, next) => {
-        if (prev?.status === "open" && (next.status !== "open" || next.hostId !== prev.hostId)) hosted.remove(prev.hostId, [next.id]).catch(() => {});
+        if (prev?.status === "open" && (next.status !== "open" || next.hostId !== prev.hostId)) hosted.remove(hostedKey(prev.hostId, isTurnBased(prev.clock)), [next.id]).catch(() => {});
       });
     }
   }
@@ -390,33 +401,35 @@ export class RoomService {
 
   /**
    * A new open room hosted by `host`. With a limit on open rooms (RoomServiceOptions.openRooms),
-   * TOO_MANY_OPEN_ROOMS when they already host that many. One player's creations run one at a
-   * time on a node; across nodes, the new room is listed for its host only while fewer than the
-   * limit are listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one
-   * through.
+   * TOO_MANY_OPEN_ROOMS when they already host that many of its kind (turn-based rooms and rooms
+   * of one sitting are counted apart: hostedKey). One player's creations run one at a time on a
+   * node; across nodes, the new room is listed for its host only while fewer than the limit are
+   * listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one through.
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
-    if (TURN_BASED_PRESETS.some((p) => p.id === input.clock) && host.account) await this.checkTurnBasedGames(host.id);
+    const turnBased = TURN_BASED_PRESETS.some((p) => p.id === input.clock);
+    if (turnBased && host.account) await this.checkTurnBasedGames(host.id);
     const limit = this.openRooms;
     if (!limit) return this.createNow(host, input);
+    const key = hostedKey(host.id, turnBased);
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
-      await this.checkOpenRooms(host.id, limit);
+      await this.checkOpenRooms(key, host.id, turnBased, limit);
       let listed: string | null = null;
       try {
         return await this.createNow(host, input, async (id) => {
           listed = null;
-          if (!(await limit.hosted.reserve(host.id, id, limit.maxPerPlayer, this.now()))) {
+          if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) {
             // Another node listed one since the check, or an entry went stale meanwhile: check
             // again (drops stale entries; refuses if they do host that many), then one more try.
-            await this.checkOpenRooms(host.id, limit);
-            if (!(await limit.hosted.reserve(host.id, id, limit.maxPerPlayer, this.now()))) throw tooManyOpenRooms(limit.maxPerPlayer, limit.maxPerPlayer);
+            await this.checkOpenRooms(key, host.id, turnBased, limit);
+            if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) throw tooManyOpenRooms(limit.maxPerPlayer, limit.maxPerPlayer, turnBased);
           }
           listed = id;
         });
       } catch (e) {
         // Not written (the store failed): its entry would count as a room being created for a minute.
-        if (listed !== null) await limit.hosted.remove(host.id, [listed]).catch(() => {});
+        if (listed !== null) await limit.hosted.remove(key, [listed]).catch(() => {});
         throw e;
       }
     });
@@ -430,12 +443,12 @@ export class RoomService {
   }
 
   /**
-   * TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms, counting rooms listed a
+   * TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms of the kind `key` lists, counting rooms listed a
    * moment ago and not written yet (another node is creating them: hosted-rooms.ts); drops the
    * index's stale entries.
    */
-  private async checkOpenRooms(playerId: string, { maxPerPlayer, hosted }: { maxPerPlayer: number; hosted: HostedRooms }): Promise<void> {
-    const listed = await hosted.list(playerId);
+  private async checkOpenRooms(key: string, playerId: string, turnBased: boolean, { maxPerPlayer, hosted }: { maxPerPlayer: number; hosted: HostedRooms }): Promise<void> {
+    const listed = await hosted.list(key);
     const rooms = await Promise.all(listed.map((h) => this.store.get(h.id)));
     const now = this.now();
     const counts = listed.map((h, i) => {
@@ -443,9 +456,9 @@ export class RoomService {
       return room ? room.status === "open" && room.hostId === playerId : now - h.at < RESERVATION_GRACE_MS;
     });
     const stale = listed.filter((_, i) => !counts[i]).map((h) => h.id);
-    if (stale.length > 0) await hosted.remove(playerId, stale);
+    if (stale.length > 0) await hosted.remove(key, stale);
     const open = listed.length - stale.length;
-    if (open >= maxPerPlayer) throw tooManyOpenRooms(open, maxPerPlayer);
+    if (open >= maxPerPlayer) throw tooManyOpenRooms(open, maxPerPlayer, turnBased);
   }
 
   /** `beforeWrite`: called with the new room's id before it is stored (the index entry goes first: a stale one is harmless). */
