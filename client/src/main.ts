@@ -21,6 +21,7 @@ import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
 import { pushBusy, pushState, setPush } from "./push.js";
 import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
+import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
 import { invitationCards, inviteForm } from "./invitations.js";
 
@@ -443,7 +444,9 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   const kept = s.keptInvitations;
   // Nothing to show until you sit somewhere or are invited (the toggle comes with your first game).
   if (mine.length === 0 && kept.length === 0) return nothing;
-  const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || b.createdAt - a.createdAt);
+  // Your turns first, the one whose time runs out first at the top (turn-based games give it); then the newest.
+  const due = (r: YourRoom) => (s.yourTurn.has(r.id) ? (r.deadline ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY);
+  const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || due(a) - due(b) || b.createdAt - a.createdAt);
   return html`<section class="panel your-games" aria-labelledby="mine-h" data-testid="your-games">
     <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2><span class="your-games-tools">${notify}${soundToggle(s)}</span></div>
     ${kept.length > 0

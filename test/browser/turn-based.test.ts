@@ -91,10 +91,9 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await enterAccount(nia.page, url, "Nia");
     const player = (await storedIdentity(nia.page))!.player;
     // Two turn-based Sorcerous Futures games with bots, started at once: everyone's first step, so hers in both.
-    const [first, second] = [
-      await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-1d" }),
-      await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-3d" }),
-    ];
+    const first = await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-1d" });
+    clock += 60_000;
+    const second = await t.bazaar.server.service.create(player, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-3d" });
     expect([first.status, second.status]).toEqual(["playing", "playing"]);
     // Opened straight at the first (as from a notice): the other waits for her.
     await nia.page.goto(`${url}/room/${first.id}`);
@@ -106,6 +105,10 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await nia.page.waitForURL(`${url}/room/${second.id}`);
     await nia.page.locator(`.room[data-version]`).waitFor();
     expect(await nia.page.getByTestId("next-game").locator("a").getAttribute("href")).toBe(`/room/${first.id}`);
+    // Your games puts the turn whose time runs out first at the top, though the other is newer.
+    await nia.page.goto(`${url}/`);
+    await nia.page.locator(`.your-games [data-room="${second.id}"] [data-testid="your-turn"]`).waitFor();
+    expect(await nia.page.locator(".your-games .room-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-room")))).toEqual([first.id, second.id]);
     await nia.page.close();
   });
 
