@@ -163,6 +163,36 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     for (const c of [host, other, third]) c.close();
   });
 
+  it("room:find joins the waiting room nearest to starting that would seat the player, else opens one", async () => {
+    const [ana, ben, cal, dan, eve] = await Promise.all(["Ana", "Ben", "Cal", "Dan", "Eve"].map((n) => account(t.server.url, n)));
+    const [a, b, c, d, e] = await Promise.all([ana, ben, cal, dan, eve].map((x) => new TestClient(t.server.url, x.token).ready()));
+    const want = { game: "sorcerous-futures", seats: 4, clock: "turn-1d" };
+    // Two rooms wait: Ana's (three seats free) and, opened later, Cal's with Eve (two free).
+    const anas = (await a.call("room:create", want)).roomId as string;
+    now += 60_000;
+    const cals = (await c.call("room:create", want)).roomId as string;
+    expect((await e.call("room:join", { roomId: cals })).ok).toBe(true);
+    // Ben is seated at Cal's: the nearest to starting.
+    const found = await b.call("room:find", want);
+    expect([found.ok, found.found, found.roomId]).toEqual([true, true, cals]);
+    expect((found.state as RoomView).seat).toBe(2);
+    // Dan blocks Cal: Cal's is passed over for Ana's.
+    expect((await call(t.server.url, "POST", "/api/block", dan.token, { name: "Cal" })).status).toBe(200);
+    const dans = await d.call("room:find", want);
+    expect([dans.found, dans.roomId]).toEqual([true, anas]);
+    // Another pace, size or mode waits nowhere: a room of Ben's own opens, waiting for players.
+    const other = await b.call("room:find", { ...want, clock: "turn-3d" });
+    expect(other.found).toBe(false);
+    expect(other.roomId).not.toBe(anas);
+    expect((other.state as RoomView).status).toBe("open");
+    // Only turn-based paces; a guest is told why as room:create tells it.
+    expect((await b.call("room:find", { ...want, clock: "standard" })).error).toEqual({ code: "BAD_CLOCK", message: "Finding a waiting game is for turn-based paces; for a game now, use quick play." });
+    const g = await new TestClient(t.server.url, (await guest(t.server.url, "Gil")).token).ready();
+    expect((await g.call("room:find", want)).error?.code).toBe("ACCOUNT_REQUIRED");
+    expect((await b.call("room:find", { ...want, seats: 9 })).error?.code).toBe("BAD_SEATS");
+    for (const x of [a, b, c, d, e, g]) x.close();
+  });
+
   it("quick play refuses a turn-based pace with a clear error", async () => {
     const c = await client("Quin");
     const ack = await c.call("queue:join", { game: "goblin-market", seats: 4, clock: "turn-1d", ranked: false });

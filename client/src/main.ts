@@ -386,6 +386,16 @@ function createPanel(): TemplateResult {
       </div>
 
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
+      ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased && isAccount(s)
+        ? html`<button type="button" class="btn span2" data-testid="find-game" ?disabled=${!canPlay || createForm.busy}
+            @click=${async () => {
+              createForm.busy = true;
+              s.changed();
+              createForm.error = (await s.findRoom({ game: g.id, seats: createForm.seats, ranked: createForm.ranked, options: chosenOptions(g), clock: chosenClock(g) })) ?? "";
+              createForm.busy = false;
+              s.changed();
+            }}>Join a waiting game like this</button>`
+        : nothing}
       <button class="btn primary span2" ?disabled=${!canPlay || createForm.busy || !g}>Create room</button>
     </form>
   </section>`;

@@ -762,6 +762,16 @@ export class Store {
     return null;
   }
 
+  /** room:find: a waiting turn-based game to join, else a new room; null, or the refusal in words. */
+  async findRoom(p: { game: string; seats: number; ranked: boolean; options?: Record<string, unknown>; clock: string }): Promise<string | null> {
+    const ack = await this.request<{ roomId: string; found: boolean; state: RoomView; connected: string[] }>("room:find", p);
+    if (!ack.ok) return friendly(ack.error);
+    this.keep(ack.state, ack.connected);
+    this.navigate(`/room/${ack.roomId}`);
+    this.toast(ack.found ? "You joined a game that was waiting for players." : "No game of this kind was waiting: this new room waits for players.", "info");
+    return null;
+  }
+
   async join(roomId: string, seat?: number): Promise<void> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:join", seat === undefined ? { roomId } : { roomId, seat });
     if (!ack.ok) {

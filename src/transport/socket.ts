@@ -17,7 +17,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { logLength, seatOf, summarize, summarizeFor, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
+import { createRoom, logLength, seatOf, summarize, summarizeFor, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
 import { sendOwedNotices } from "./owed-notices.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
@@ -27,8 +27,8 @@ import { ViewHistory } from "../platform/view-history.js";
 import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../protocol/wire.js";
-import { clockPresets, isTurnBased, NO_CLOCK } from "../platform/clocks.js";
+import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type RoomSummary, type TurnYours, type YourRoom } from "../protocol/wire.js";
+import { clockPresets, isTurnBased, NO_CLOCK, TURN_BASED_PRESETS } from "../platform/clocks.js";
 import type { PushNotices } from "../platform/push.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
@@ -157,6 +157,9 @@ export function gamesList(): GameInfo[] {
     defaultCasualClock: g.maxPlayers === 1 ? NO_CLOCK : clockPresets(g)[0]!.id,
   }));
 }
+
+/** Waiting rooms room:find tries, nearest to starting first, before it opens one. */
+const FIND_TRIES = 20;
 
 /** A kept invitation as `room:invited` and Your games' `invited` give it. */
 function invitedOf(room: Room, i: KeptInvitation): RoomInvited {
@@ -459,6 +462,42 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     return { mine, invited };
   }
 
+  /**
+   * What a seat at `target` asks of an account beyond the room's own rules (room:join, room:find):
+   * ranked play not paused, a rating within the room's range, play that finishes its games where
+   * the room asks for it, no block with anyone seated. Without the database a check is passed over
+   * (the seat is given unchecked, as quick play queues without ratings then).
+   */
+  async function mayTakeSeat(player: Player, target: Room): Promise<void> {
+    // Taking a seat at a ranked table (joining one already seated in only watches it).
+    const takesSeat = target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null;
+    if (takesSeat) await mayPlayRanked(deps.leaves, player, log);
+    // The room's rating range (rating-range.ts).
+    if (takesSeat && target.ratingRange && deps.shownRating) {
+      const rating = await deps.shownRating(target.game, player.id).catch((e: unknown) => {
+        log.warn({ err: e, player: player.id, room: target.id }, "could not read a rating for a join; seated without the range check");
+        return null;
+      });
+      if (rating !== null && (rating < target.ratingRange.min || rating > target.ratingRange.max)) {
+        throw outOfRange(target.ratingRange, rating, findGame(target.game)?.name ?? target.game);
+      }
+    }
+    // A room kept for players who play their games out.
+    if (takesSeat && target.reliableOnly && deps.reliabilityOf) {
+      const theirs = await unreliableReading(deps.reliabilityOf, player.id, log, "a join");
+      if (theirs) throw leftTooMany(theirs, false);
+    }
+    if (deps.blocks) {
+      // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
+      const seated = target.seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
+      const conflict = await deps.blocks.conflict(player.id, seated).catch((e: unknown) => {
+        log.warn({ err: e, player: player.id, room: target.id }, "could not read blocks for a join; seated without the check");
+        return null;
+      });
+      if (conflict) throw blockedJoin(conflict);
+    }
+  }
+
   const handlers: Record<string, Handler> = {
     "lobby:list": async () => ({ games: gamesList(), ...(await service.lobbyLists()) }),
 
@@ -495,41 +534,43 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:join": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket, named(p.roomId));
-      if (player.account && (deps.blocks || deps.leaves || deps.shownRating || deps.reliabilityOf)) {
-        const target = await service.get(p.roomId);
-        // Taking a seat at a ranked table (joining one already seated in only watches it).
-        const takesSeat = target.ranked && target.seats.length > 1 && target.status === "open" && seatOf(target, player.id) === null;
-        if (takesSeat) await mayPlayRanked(deps.leaves, player, log);
-        // The room's rating range (rating-range.ts); without the database the seat is given unchecked, as for blocks.
-        if (takesSeat && target.ratingRange && deps.shownRating) {
-          const rating = await deps.shownRating(target.game, player.id).catch((e: unknown) => {
-            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read a rating for a join; seated without the range check");
-            return null;
-          });
-          if (rating !== null && (rating < target.ratingRange.min || rating > target.ratingRange.max)) {
-            throw outOfRange(target.ratingRange, rating, findGame(target.game)?.name ?? target.game);
-          }
-        }
-        // A room kept for players who play their games out.
-        if (takesSeat && target.reliableOnly && deps.reliabilityOf) {
-          const theirs = await unreliableReading(deps.reliabilityOf, player.id, log, "a join");
-          if (theirs) throw leftTooMany(theirs, false);
-        }
-        if (deps.blocks) {
-          // Checked against the table as it stands (a join racing this one is not seen: blocks keep apart who they can, at no cost to every join).
-          const seated = target.seats.flatMap((s) => (s.playerId && !s.bot && s.name ? [{ id: s.playerId, name: s.name }] : []));
-          // Without the database (an outage) the seat is given unchecked, as quick play queues
-          // without ratings then: games go on; the check is back with the database.
-          const conflict = await deps.blocks.conflict(player.id, seated).catch((e: unknown) => {
-            log.warn({ err: e, player: player.id, room: p.roomId }, "could not read blocks for a join; seated without the check");
-            return null;
-          });
-          if (conflict) throw blockedJoin(conflict);
-        }
-      }
+      if (player.account && (deps.blocks || deps.leaves || deps.shownRating || deps.reliabilityOf)) await mayTakeSeat(player, await service.get(p.roomId));
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    // A turn-based game to join now: the waiting room of this game, size, pace, mode and options
+    // nearest to starting (then the oldest) that would seat the player, else a new one
+    // (docs/protocol.md, "Turn-based games"), as Board Game Arena's turn-based "Play now".
+    "room:find": async (socket, p) => {
+      const player = requirePlayer(socket);
+      quotas.mayWatch(socket);
+      if (!TURN_BASED_PRESETS.some((c) => c.id === p.clock)) throw err("BAD_CLOCK", "Finding a waiting game is for turn-based paces; for a game now, use quick play.");
+      if (p.ranked === true) await mayPlayRanked(deps.leaves, player, log);
+      // The request checked as room:create checks it (same codes), on a room never stored.
+      const wanted = createRoom("find", player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock }, clock());
+      const free = (r: RoomSummary) => r.seats.filter((x) => !x.taken).length;
+      const candidates = (await service.store.list("open"))
+        .filter((r) => r.game === wanted.game && r.clock === p.clock && r.ranked === wanted.ranked && r.seats.length === wanted.seats.length && free(r) > 0)
+        .sort((a, b) => free(a) - free(b) || a.createdAt - b.createdAt)
+        .slice(0, FIND_TRIES);
+      for (const c of candidates) {
+        try {
+          const target = await service.get(c.id);
+          if (seatOf(target, player.id) !== null || JSON.stringify(target.options) !== JSON.stringify(wanted.options)) continue;
+          if (player.account) await mayTakeSeat(player, target);
+          const room = await service.join(target.id, player);
+          reseat(room, player.id, true);
+          return { roomId: room.id, found: true, ...(await watch(socket, room)) };
+        } catch (e) {
+          // Not for this player (full now, a range, a block, their own removal...): the next one.
+          if (!(e instanceof AppError) || e.code === "RANKED_PAUSED" || e.code === "TOO_MANY_TURN_BASED_GAMES") throw e;
+        }
+      }
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock });
+      reseat(room, player.id, true);
+      return { roomId: room.id, found: false, ...(await watch(socket, room)) };
     },
 
     "room:remove": async (socket, p) => {

@@ -170,6 +170,7 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     // One with a single seat free: the next join starts it.
     const near = await service.create(hosts[0]!.player, { game: "goblin-market", seats: 3, clock: "turn-1d" });
     await service.join(near.id, (await account(url, "Hana")).player);
+    await account(url, "Zed");
     const zed = await newPage(t.browser);
     await enterAccount(zed.page, url, "Zed");
     const list = zed.page.getByTestId("open-turn-based");
@@ -188,5 +189,37 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await expect.poll(() => list.locator(".room-row").count()).toBe(Math.min(total, 20));
     if (total <= 20) expect(await more.count()).toBe(0);
     await zed.page.close();
+  });
+  it("the New room form joins a turn-based game waiting for players like the one chosen, else opens one", async () => {
+    const url = t.bazaar.server.url;
+    const olga = await account(url, "Olga");
+    const waiting = await t.bazaar.server.service.create(olga.player, { game: "goblin-teeth", seats: 2, clock: "turn-3d" });
+    // Registered beforehand (the browser's registrations from one address are limited): the page logs in.
+    await account(url, "Pip");
+    const pip = await newPage(t.browser);
+    await enterAccount(pip.page, url, "Pip");
+    await pip.page.locator("#c-game option").first().waitFor({ state: "attached" });
+    await pip.page.selectOption("#c-game", "goblin-teeth");
+    await pip.page.selectOption("#c-seats", "2");
+    // Only for turn-based paces.
+    expect(await pip.page.getByTestId("find-game").count()).toBe(0);
+    await pip.page.selectOption("#c-clock", "turn-3d");
+    expect(await axeViolations(pip.page)).toEqual([]);
+    await pip.page.getByTestId("find-game").click();
+    await pip.page.waitForURL(`${url}/room/${waiting.id}`);
+    await pip.page.getByText("You joined a game that was waiting for players.").waitFor();
+    // Her seat was the last: the game is on.
+    await pip.page.locator('[data-status="playing"]').waitFor();
+    // Nothing else waits: a room of her own opens.
+    await pip.page.goto(`${url}/`);
+    await pip.page.locator("#c-game option").first().waitFor({ state: "attached" });
+    await pip.page.selectOption("#c-game", "goblin-teeth");
+    await pip.page.selectOption("#c-seats", "2");
+    await pip.page.selectOption("#c-clock", "turn-3d");
+    await pip.page.getByTestId("find-game").click();
+    await pip.page.getByText("No game of this kind was waiting: this new room waits for players.").waitFor();
+    expect(pip.page.url()).not.toContain(waiting.id);
+    await pip.page.getByTestId("starts-itself").waitFor();
+    await pip.page.close();
   });
 });
