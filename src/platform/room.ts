@@ -466,9 +466,7 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
     throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
   }
   // A rematch's seat kept for them opens to anyone, as a decline at the finished table does.
-  const i = room.reserved?.indexOf(playerId) ?? -1;
-  const reserved = i >= 0 && room.seats[i]!.playerId === null ? { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) } : {};
-  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...reserved });
+  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...unreserved(room, playerId) });
 }
 
 /**
@@ -479,9 +477,7 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
 export function dropInvitationsOf(room: Room, playerId: string, now: number): Room | null {
   if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId || i.from.id === playerId)) return null;
   // A rematch's seat kept for them opens to anyone.
-  const i = room.reserved?.indexOf(playerId) ?? -1;
-  const reserved = i >= 0 && room.seats[i]!.playerId === null ? { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) } : {};
-  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId && x.from.id !== playerId), ...reserved });
+  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId && x.from.id !== playerId), ...unreserved(room, playerId) });
 }
 
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
@@ -882,9 +878,14 @@ export function answerRematch(room: Room, playerId: string, accept: boolean, now
 
 /** The rematch room gives up the seat it kept for a player who declined (null: nothing kept for them). */
 export function releaseSeat(room: Room, playerId: string, now: number): Room | null {
+  const freed = unreserved(room, playerId);
+  return room.status === "open" && freed.reserved ? bump(room, now, freed) : null;
+}
+
+/** `reserved` without the seat a rematch keeps for the player, while nobody sits there ({}: none kept). */
+function unreserved(room: Room, playerId: string): { reserved?: (string | null)[] } {
   const i = room.reserved?.indexOf(playerId) ?? -1;
-  if (room.status !== "open" || i < 0 || room.seats[i]!.playerId !== null) return null;
-  return bump(room, now, { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) });
+  return i >= 0 && room.seats[i]!.playerId === null ? { reserved: room.reserved!.map((r, j) => (j === i ? null : r)) } : {};
 }
 
 /**
