@@ -172,6 +172,38 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     nedPage.close();
   });
 
+  it("the end of a turn-based game reaches each player with no page open, with how it went", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [ola, pim] = await Promise.all(["Ola", "Pim"].map((n) => account(t.server.url, `${n}${run}`)));
+    const olaKeys = browserKeys();
+    expect((await api("POST", "/api/push/subscribe", ola!.token, { endpoint: `${service.url}end-${run}`, keys: olaKeys.json })).status).toBe(200);
+    const room = await t.server.service.create(ola!.player as Player, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    await t.server.service.join(room.id, pim!.player as Player);
+    // Played out by both from devices that are gone (nobody's page is open), no timer run meanwhile.
+    const random = (() => { let x = 7; return () => ((x = (x * 16807) % 2147483647) / 2147483647); })();
+    let r = await t.server.service.get(room.id);
+    for (let i = 0; i < 5000 && r.status === "playing"; i++) {
+      const game = findGame(r.game)!;
+      const seat = game.activeSeats(gameState(r))[0]!;
+      const who = [ola, pim][seat]!.player as Player;
+      r = (await t.server.service.act(r.id, who, randomLegalAction(game.legalActions(gameState(r), seat), random)!)).room;
+    }
+    expect(r.status).toBe("finished");
+    expect(r.pushOwed!.filter((o) => o.kind === "ended").map((o) => o.playerId).sort()).toEqual([ola!.player.id, pim!.player.id].sort());
+    const before = service.received.length;
+    await t.server.timers.tick();
+    const got = await until(() => service.received.slice(before).find((x) => x.path === `/end-${run}`), "Ola's notice of the end");
+    const seat = r.seats.findIndex((x) => x.playerId === ola!.player.id);
+    const place = r.outcome!.places[seat]!;
+    const notice = JSON.parse(decrypt(got.body, olaKeys)) as { title: string; body: string; tag: string };
+    expect(notice).toMatchObject({ title: "Goblin Teeth is over", path: `/room/${r.id}`, tag: `turn-${r.id}` });
+    expect(notice.body).toMatch(place === 1 ? /^You (won against|tied for 1st with) Pim/ : /^You (placed 2nd of 2 \(Pim|tied)/);
+    // Only the end: the turns owed along the way were no longer due.
+    await new Promise((res) => setTimeout(res, 200));
+    expect(service.received.slice(before).filter((x) => x.path === `/end-${run}`)).toHaveLength(1);
+    await until(async () => (await t.server.service.get(r.id)).pushOwed === undefined, "the owed notices settled");
+  });
+
   it("refuses guests, endpoints of other services and bad keys, changing nothing", async () => {
     const run = Math.random().toString(36).slice(2, 7);
     const gil = await account(t.server.url, `Gil${run}`);

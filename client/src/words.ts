@@ -1,11 +1,7 @@
 /** Small English words for numbers, shared by every page (one place, one rule). */
 
-/** "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", ... */
-export function ordinal(n: number): string {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return n % 10 === 1 ? `${n}st` : n % 10 === 2 ? `${n}nd` : n % 10 === 3 ? `${n}rd` : `${n}th`;
-}
+/** "1st", "2nd", ... (shared with the server's notices). */
+export { ordinal } from "../../src/protocol/words.js";
 
 /** "1 player", "3 players", "0 players"; `many` for an irregular plural ("1 tooth", "2 teeth"). */
 export function plural(n: number, one: string, many = `${one}s`): string {

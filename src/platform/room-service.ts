@@ -382,8 +382,9 @@ export class RoomService {
   }
 
   /**
-   * `next` owing a notice to the closed pages of each player whose turn the change made, and of
-   * each player it keeps a new invitation for (room:invite, a rematch), in a turn-based room on a
+   * `next` owing a notice to the closed pages of each player whose turn the change made, of each
+   * player it keeps a new invitation for (room:invite, a rematch), and of each player of a game it
+   * ends, in a turn-based room on a
    * server that sends them (RoomServiceOptions.pushes): kept in the room, in the same write, until
    * a node sends them (timers.ts "notify").
    */
@@ -391,7 +392,12 @@ export class RoomService {
     if (!this.pushes || !isTurnBased(next.clock)) return next;
     const turns = (note.turns?.seats ?? []).map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat }));
     const invites = next.invited === prev?.invited ? [] : (next.invited ?? []).filter((i) => !prev?.invited?.includes(i)).map((i) => ({ playerId: i.playerId, kind: "invite" as const, at: i.at }));
-    return owePushes(next, [...turns, ...invites]);
+    // The game over: each of its players is told how it went (they come by once a day).
+    const ended =
+      prev?.status === "playing" && next.status === "finished"
+        ? next.seats.flatMap((x, seat) => (x.playerId && !x.bot ? [{ playerId: x.playerId, kind: "ended" as const, at: next.updatedAt, seat }] : []))
+        : [];
+    return owePushes(next, [...turns, ...invites, ...ended]);
   }
 
   /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */

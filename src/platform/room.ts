@@ -136,20 +136,22 @@ export interface Room {
 
 /**
  * A notice owed to a player's closed pages: "turn" (their seat must move; sent only if it still
- * must when sent), or "invite" (their kept invitation; sent only while it is kept). `at`: when the
- * change that owes it was made (epoch ms); it is due then.
+ * must when sent), "invite" (their kept invitation; sent only while it is kept), or "ended" (the
+ * game they played is over, with their place). `at`: when the change that owes it was made (epoch
+ * ms); it is due then.
  */
 export interface OwedPush {
   playerId: string;
-  kind: "turn" | "invite";
+  kind: "turn" | "invite" | "ended";
   at: number;
-  /** A turn: the seat that must move. */
+  /** A turn: the seat that must move; the end: the player's seat. */
   seat?: Seat;
 }
 
-/** Whether `owed` is still worth sending: the turn is still the player's to make, or the invitation still kept. */
+/** Whether `owed` is still worth sending: the turn is still the player's to make, the invitation still kept, the game over. */
 export function pushStillDue(room: Room, owed: OwedPush): boolean {
   if (owed.kind === "invite") return room.status === "open" && !!room.invited?.some((i) => i.playerId === owed.playerId);
+  if (owed.kind === "ended") return room.status === "finished" && owed.seat !== undefined && room.seats[owed.seat]?.playerId === owed.playerId;
   const seat = owed.seat;
   return seat !== undefined && room.status === "playing" && room.seats[seat]?.playerId === owed.playerId && personPlays(room, seat) && activeOf(room).includes(seat);
 }

@@ -1,6 +1,6 @@
 /**
  * The notices a room owes to players' closed pages (room.ts OwedPush: a turn in a turn-based game,
- * an invitation kept in a turn-based room), sent by whichever node's timers find them due
+ * an invitation kept in a turn-based room, the end of a turn-based game), sent by whichever node's timers find them due
  * (timers.ts "notify"), so that the node which made the change may die before sending them. Each is
  * sent only if it is still due (the turn still theirs, the invitation still kept) and only to a
  * player with no page of the site open on any node; the words are made here, from the room.
@@ -11,6 +11,7 @@ import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
 import type { PushNotices } from "../platform/push.js";
 import { pushStillDue, seatDeadline, type OwedPush, type Room } from "../platform/room.js";
 import { leftWords } from "../protocol/clock.js";
+import { ordinal } from "../protocol/words.js";
 
 export interface OwedNoticeDeps {
   push: PushNotices;
@@ -44,6 +45,9 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
           room.clock ? room.clock.turnMs / 1000 : 86_400,
           room.id,
         );
+      } else if (o.kind === "ended") {
+        // The same tag as its turn notices: a "your turn" not yet seen gives way to the end.
+        await deps.push.send(o.playerId, { title: `${game} is over`, body: endWords(room, o.seat!), path: `/room/${room.id}`, tag: `turn-${room.id}` }, 3 * 86_400, room.id);
       } else {
         const invitation = room.invited!.find((i) => i.playerId === o.playerId)!;
         const from = invitation.from.name;
@@ -61,4 +65,18 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       deps.log.warn({ err: e, room: room.id, player: o.playerId }, "could not send a notice to closed pages");
     }
   }
+}
+
+/** "You won against Bea, Cy.", "You placed 2nd of 3 (Bea won).", "You tied for 1st with Bea." */
+export function endWords(room: Room, seat: number): string {
+  const places = room.outcome?.places;
+  const mine = places?.[seat];
+  if (!places || mine === undefined) return "The game has ended: see how it went.";
+  const name = (i: number) => room.seats[i]?.name ?? `Seat ${i + 1}`;
+  const others = room.seats.map((_, i) => i).filter((i) => i !== seat);
+  const tied = others.filter((i) => places[i] === mine);
+  const winners = others.filter((i) => places[i] === 1);
+  if (mine === 1 && tied.length === 0) return `You won against ${others.map(name).join(", ")}.`;
+  if (tied.length > 0) return `You tied for ${ordinal(mine)} with ${tied.map(name).join(", ")}.`;
+  return `You placed ${ordinal(mine)} of ${room.seats.length} (${winners.map(name).join(", ")} won).`;
 }
