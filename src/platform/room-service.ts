@@ -96,8 +96,8 @@ export interface RoomServiceOptions {
   maxTurnBasedGames?: number;
   /**
    * This server sends notices to players' closed pages (push.ts: Web Push keys set): a change that
-   * makes it a player's turn in a turn-based room, or keeps an invitation, owes them one, kept in
-   * the room until a node sends it (room.ts OwedPush; timers.ts "notify").
+   * makes it a player's turn in a turn-based room, keeps an invitation or ends the game owes them
+   * one, kept in the room until a node sends it (room.ts OwedPush; timers.ts "notify").
    */
   pushes?: boolean;
 }
@@ -384,9 +384,8 @@ export class RoomService {
   /**
    * `next` owing a notice to the closed pages of each player whose turn the change made, of each
    * player it keeps a new invitation for (room:invite, a rematch), and of each player of a game it
-   * ends, in a turn-based room on a
-   * server that sends them (RoomServiceOptions.pushes): kept in the room, in the same write, until
-   * a node sends them (timers.ts "notify").
+   * ends, in a turn-based room on a server that sends them (RoomServiceOptions.pushes): kept in the
+   * room, in the same write, until a node sends them (timers.ts "notify").
    */
   private owe(prev: Room | null, next: Room, note: ChangeNote): Room {
     if (!this.pushes || !isTurnBased(next.clock)) return next;
@@ -449,9 +448,9 @@ export class RoomService {
   }
 
   /**
-   * TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms of the kind `key` lists, counting rooms listed a
-   * moment ago and not written yet (another node is creating them: hosted-rooms.ts); drops the
-   * index's stale entries.
+   * TOO_MANY_OPEN_ROOMS if the player hosts `maxPerPlayer` open rooms of the kind `key` lists,
+   * counting rooms listed a moment ago and not written yet (another node is creating them:
+   * hosted-rooms.ts); drops the index's stale entries.
    */
   private async checkOpenRooms(key: string, playerId: string, turnBased: boolean, { maxPerPlayer, hosted }: { maxPerPlayer: number; hosted: HostedRooms }): Promise<void> {
     const listed = await hosted.list(key);
