@@ -15,7 +15,7 @@ import { leavesNotice, refundsNotice, silencedNotice } from "./account-notices.j
 import { tablePlayers } from "./table-ratings.js";
 import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
-import { accountForms, accountSettings, isAccount, rankedNeedsAccount, renameAccount } from "./account.js";
+import { accountForms, accountSettings, isAccount, openAccountMenu, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
 import { pushBusy, pushState, setPush } from "./push.js";
@@ -421,7 +421,10 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
     </div>
     <div class="room-actions">
       ${kind === "open"
-        ? html`<button class="btn small primary" ?disabled=${!s.me || full} @click=${() => void s.join(r.id)} aria-label=${`Join ${s.gameName(r.game)} room with ${names}`}>Join</button>
+        ? html`${s.me && !isAccount(s) && s.paceOf(r)?.turnBased
+              ? html`<button type="button" class="btn small" data-testid="join-needs-account" @click=${() => openAccountMenu(s, "register")}
+                  title="Turn-based games are for accounts, which find them on any device.">Register to join</button>`
+              : html`<button class="btn small primary" ?disabled=${!s.me || full} @click=${() => void s.join(r.id)} aria-label=${`Join ${s.gameName(r.game)} room with ${names}`}>Join</button>`}
             <a class="btn small ghost" href=${`/room/${r.id}`} data-nav>View</a>`
         : watchOrWhyNot(r, names)}
     </div>

@@ -189,6 +189,15 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await expect.poll(() => list.locator(".room-row").count()).toBe(Math.min(total, 20));
     if (total <= 20) expect(await more.count()).toBe(0);
     await zed.page.close();
+    // A guest is offered to register instead of a Join that would be refused.
+    const gwen = await newPage(t.browser);
+    await enterName(gwen.page, url, "Gwen");
+    const row = gwen.page.locator(`[data-testid="open-turn-based"] [data-room="${near.id}"]`);
+    await row.waitFor();
+    expect(await row.getByRole("button", { name: /^Join/ }).count()).toBe(0);
+    await row.getByTestId("join-needs-account").click();
+    await gwen.page.getByLabel("Choose a name (unique)").waitFor();
+    await gwen.page.close();
   });
   it("the New room form joins a turn-based game waiting for players like the one chosen, else opens one", async () => {
     const url = t.bazaar.server.url;
