@@ -193,6 +193,37 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     for (const x of [a, b, c, d, e, g]) x.close();
   });
 
+  it("Your games marks a table whose players wrote in its chat since you last read it", async () => {
+    const [kai, lu] = await Promise.all(["Kai", "Lu"].map((n) => account(t.server.url, n)));
+    const [k, l] = await Promise.all([kai, lu].map((x) => new TestClient(t.server.url, x.token).ready()));
+    const roomId = (await k.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-1d" })).roomId as string;
+    expect((await l.call("room:join", { roomId })).ok).toBe(true);
+    const unread = async (c: TestClient) => ((await c.call("lobby:mine", {})).mine as YourRoom[]).find((r) => r.id === roomId)!.unreadChat;
+    expect(await unread(k)).toBeUndefined();
+    const sent = await l.call("chat:send", { roomId, text: "Good luck!" });
+    const n = (sent.message as { n: number }).n;
+    // New for Kai, not for Lu, who wrote it.
+    expect(await unread(k)).toBe(true);
+    expect(await unread(l)).toBeUndefined();
+    // A spectator's words are not the table's: no mark.
+    const spec = await new TestClient(t.server.url, (await guest(t.server.url, "Sly")).token).ready();
+    expect((await spec.call("room:sync", { roomId })).ok).toBe(true);
+    expect((await spec.call("chat:send", { roomId, text: "watching" })).ok).toBe(true);
+    expect(await unread(l)).toBeUndefined();
+    // Kai's page shows it: read. A mark never goes back; a number that is not one is refused.
+    expect((await k.call("chat:seen", { roomId, n })).ok).toBe(true);
+    expect(await unread(k)).toBeUndefined();
+    expect((await k.call("chat:seen", { roomId, n: 1 })).ok).toBe(true);
+    expect(await unread(k)).toBeUndefined();
+    expect((await k.call("chat:seen", { roomId, n: "all" })).error?.code).toBe("BAD_REQUEST");
+    expect((await k.call("chat:seen", { roomId, n: 0 })).error?.code).toBe("BAD_REQUEST");
+    // Kai answers: new for Lu.
+    expect((await k.call("chat:send", { roomId, text: "You too" })).ok).toBe(true);
+    expect(await unread(l)).toBe(true);
+    expect(await unread(k)).toBeUndefined();
+    for (const c of [k, l, spec]) c.close();
+  });
+
   it("quick play refuses a turn-based pace with a clear error", async () => {
     const c = await client("Quin");
     const ack = await c.call("queue:join", { game: "goblin-market", seats: 4, clock: "turn-1d", ranked: false });

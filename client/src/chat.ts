@@ -106,6 +106,9 @@ export function chatPanel(s: Store, room: RoomView): TemplateResult {
   const shown = all.filter((m) => !hides(m));
   const newest = all.at(-1)?.n ?? 0;
   if (p.open) p.seen = newest;
+  // A player's table: the players' messages shown now are read (Your games marks newer ones).
+  const newestPlayers = all.reduce((m, x) => (x.channel === "players" ? Math.max(m, x.n) : m), 0);
+  if (p.open && room.seat !== null && newestPlayers > 0 && document.visibilityState === "visible") s.noteChatSeen(room.roomId, newestPlayers);
   const unread = shown.filter((m) => m.n > p.seen && m.from.id !== s.me?.id).length;
   const toggle = () => {
     p.open = !p.open;

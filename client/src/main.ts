@@ -476,7 +476,8 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
             ${turn && r.deadline !== undefined && s.paceOf(r)?.turnBased
               ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
-              : nothing}</div>
+              : nothing}
+            ${r.unreadChat ? html`<span class="badge chat-new" data-testid="unread-chat" title="The players wrote in this table's chat since you last read it.">New messages</span>` : nothing}</div>
           <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
           <div class="muted small room-names">${names}</div>
         </div>

@@ -741,6 +741,33 @@ export class Store {
     this.changed();
   }
 
+  /** The last players' message this page told the server it showed, per room (chat:seen). */
+  private chatSeenSent = new Map<string, number>();
+  private chatSeenTimer = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /**
+   * The players' chat of a room you sit in was shown up to message `n`: told to the server once a
+   * second at most, and only forward (Your games marks tables with newer messages).
+   */
+  noteChatSeen(roomId: string, n: number): void {
+    if (n <= (this.chatSeenSent.get(roomId) ?? 0) || this.chatSeenTimer.has(roomId)) return;
+    this.chatSeenTimer.set(
+      roomId,
+      setTimeout(() => {
+        this.chatSeenTimer.delete(roomId);
+        const newest = (this.chats.get(roomId) ?? []).reduce((m, x) => (x.channel === "players" ? Math.max(m, x.n) : m), 0);
+        const upTo = Math.max(n, newest);
+        if (upTo <= (this.chatSeenSent.get(roomId) ?? 0)) return;
+        this.chatSeenSent.set(roomId, upTo);
+        void this.request("chat:seen", { roomId, n: upTo });
+        if (this.mine?.some((r) => r.id === roomId && r.unreadChat)) {
+          this.mine = this.mine.map((r) => (r.id === roomId ? { ...r, unreadChat: undefined } : r));
+          this.changed();
+        }
+      }, 1000),
+    );
+  }
+
   async loadChat(roomId: string): Promise<void> {
     const ack = await this.request<{ messages: ChatMessage[] }>("chat:history", { roomId });
     if (ack.ok) this.takeChat(roomId, ack.messages);

@@ -167,7 +167,19 @@ export class TableChat {
     if (stored === "full") throw err("CHAT_FULL", `This table's chat is full (${CHAT_MAX_MESSAGES} messages).`);
     // Only accepted messages count: a refused one (empty, too long) costs nothing.
     await record(this.limiter, limits);
+    // One's own message is seen (Your games marks the others' new ones: markSeen).
+    if (stored.channel === "players") await this.store.markChatSeen(room.id, player.id, stored.n).catch(() => {});
     return stored;
+  }
+
+  /**
+   * A seated player has seen the players' chat of `room` up to message `n` (the web client says so
+   * as it shows them): Your games marks a table with players' messages after it (RoomStore
+   * unreadChat). BAD_REQUEST for a number that is not one; nothing for anyone not seated.
+   */
+  async markSeen(room: Room, playerId: string, n: unknown): Promise<void> {
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > CHAT_MAX_MESSAGES) throw err("BAD_REQUEST", `n must be a message number from 1 to ${CHAT_MAX_MESSAGES}.`);
+    if (seated(room, playerId)) await this.store.markChatSeen(room.id, playerId, n);
   }
 
   /** The messages of `room` that `viewerId` may see, oldest first. */

@@ -18,6 +18,11 @@ export class MemoryRoomStore implements RoomStore {
   private readonly dues: Map<string, number>;
   /** Room id -> its table chat, oldest first (expires with the room). */
   private readonly chats: Map<string, ChatMessage[]>;
+  /**
+   * Room id -> player id -> the last players' message they marked seen. In this process only (the
+   * rooms file does not keep them): after a restart a chat with messages shows as new once.
+   */
+  private readonly chatSeen = new Map<string, Map<string, number>>();
   /** The rooms file every change is written to, or undefined: rooms in memory only. */
   private readonly journal: RoomJournal | undefined;
   /** The heartbeat and the outages (downtime.ts): kept in the rooms file too, so a restart sees how long it was down. */
@@ -48,6 +53,7 @@ export class MemoryRoomStore implements RoomStore {
     if (e && e.expiresAt <= this.now()) {
       this.rooms.delete(id);
       this.chats.delete(id);
+      this.chatSeen.delete(id);
       this.journal?.forget(id);
       return undefined;
     }
@@ -117,6 +123,23 @@ export class MemoryRoomStore implements RoomStore {
     return structuredClone(this.chats.get(roomId) ?? []);
   }
 
+  async markChatSeen(roomId: string, playerId: string, n: number): Promise<void> {
+    if (!this.entry(roomId)) return;
+    const marks = this.chatSeen.get(roomId) ?? new Map<string, number>();
+    if (n > (marks.get(playerId) ?? 0)) marks.set(playerId, n);
+    this.chatSeen.set(roomId, marks);
+  }
+
+  async unreadChat(playerId: string, roomIds: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const id of roomIds) {
+      if (!this.entry(id)) continue;
+      const latest = (this.chats.get(id) ?? []).reduce((n, m) => (m.channel === "players" ? m.n : n), 0);
+      if (latest > (this.chatSeen.get(id)?.get(playerId) ?? 0)) out.add(id);
+    }
+    return out;
+  }
+
   async removeChat(roomId: string, n: number, how: ChatRemoval = "removed"): Promise<ChatMessage | null> {
     const list = this.entry(roomId) ? this.chats.get(roomId) : undefined;
     const m = list?.[n - 1];
@@ -165,5 +188,6 @@ export class MemoryRoomStore implements RoomStore {
     this.rooms.clear();
     this.dues.clear();
     this.chats.clear();
+    this.chatSeen.clear();
   }
 }

@@ -165,9 +165,10 @@ return 1
 
 /*
  * Appends a chat message. KEYS: 1 room hash, 2 chat list. ARGV: 1 the message as JSON without its
- * number (an object with at least one field), 2 most messages kept. Returns the message as stored
- * (numbered), 0 when there is no room, -1 when the chat is full. The list takes the room's
- * remaining time to live.
+ * number (an object with at least one field), 2 most messages kept, 3 its channel. Returns the
+ * message as stored (numbered), 0 when there is no room, -1 when the chat is full. The list takes
+ * the room's remaining time to live. A players' message's number is also kept in the room hash's
+ * field `cp` (the newest players' message: unreadChat).
  */
 const CHAT_APPEND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -175,9 +176,21 @@ local n = redis.call('LLEN', KEYS[2])
 if n >= tonumber(ARGV[2]) then return -1 end
 local msg = '{"n":' .. (n + 1) .. ',' .. string.sub(ARGV[1], 2)
 redis.call('RPUSH', KEYS[2], msg)
+if ARGV[3] == 'players' then redis.call('HSET', KEYS[1], 'cp', n + 1) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return msg
+`;
+
+/*
+ * A player's mark of the players' chat seen, in the room hash's field `s:<player>`, never going
+ * back. KEYS: 1 room hash. ARGV: 1 player id, 2 message number.
+ */
+const CHAT_SEEN = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local cur = tonumber(redis.call('HGET', KEYS[1], 's:' .. ARGV[1])) or 0
+if tonumber(ARGV[2]) > cur then redis.call('HSET', KEYS[1], 's:' .. ARGV[1], ARGV[2]) end
+return 1
 `;
 
 const GET = `
@@ -375,6 +388,7 @@ export class RedisRoomStore implements RoomStore {
     this.keptLogs = opts.keptLogs ?? true;
     redis.defineCommand("gbRoomCas5", { numberOfKeys: 8, lua: CAS });
     redis.defineCommand("gbChatAppend", { numberOfKeys: 2, lua: CHAT_APPEND });
+    redis.defineCommand("gbChatSeen", { numberOfKeys: 1, lua: CHAT_SEEN });
     redis.defineCommand("gbTimersClaim", { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand("gbTimersSet", { numberOfKeys: 2, lua: SET_DUE });
     redis.defineCommand("gbRoomGet3", { numberOfKeys: 2, lua: GET });
@@ -510,10 +524,28 @@ export class RedisRoomStore implements RoomStore {
 
   async appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const res: number | string = await (this.redis as any).gbChatAppend(this.k.room(roomId), this.k.chat(roomId), JSON.stringify(message), maxMessages);
+    const res: number | string = await (this.redis as any).gbChatAppend(this.k.room(roomId), this.k.chat(roomId), JSON.stringify(message), maxMessages, message.channel);
     if (res === 0) return null;
     if (res === -1) return "full";
     return JSON.parse(res as string) as ChatMessage;
+  }
+
+  async markChatSeen(roomId: string, playerId: string, n: number): Promise<void> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await (this.redis as any).gbChatSeen(this.k.room(roomId), playerId, Math.floor(n));
+  }
+
+  async unreadChat(playerId: string, roomIds: readonly string[]): Promise<Set<string>> {
+    if (roomIds.length === 0) return new Set();
+    const pipe = this.redis.pipeline();
+    for (const id of roomIds) pipe.hmget(this.k.room(id), "cp", `s:${playerId}`);
+    const res = (await pipe.exec()) ?? [];
+    const out = new Set<string>();
+    res.forEach(([e, v], i) => {
+      const [latest, seen] = (e ? [null, null] : v) as [string | null, string | null];
+      if (Number(latest ?? 0) > Number(seen ?? 0)) out.add(roomIds[i]!);
+    });
+    return out;
   }
 
   async chat(roomId: string): Promise<ChatMessage[]> {

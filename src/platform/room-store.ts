@@ -60,6 +60,13 @@ export interface RoomStore {
   /** A room's chat, oldest first ([] for none or no room). */
   chat(roomId: string): Promise<ChatMessage[]>;
   /**
+   * Marks the players' chat of `roomId` (its "players" channel) seen by `playerId` up to message
+   * `n` (a mark never goes back); kept beside the room and expiring with it. Nothing for no room.
+   */
+  markChatSeen(roomId: string, playerId: string, n: number): Promise<void>;
+  /** Of these rooms, those whose players' chat has a message after the last one `playerId` marked seen. */
+  unreadChat(playerId: string, roomIds: readonly string[]): Promise<Set<string>>;
+  /**
    * Replaces message `n` of a room's chat with its removed form (chat.ts removedMessage, or
    * erasedMessage when `how` is "erased") and returns it; null when the room or the message does
    * not exist. Repeating it changes nothing.

@@ -123,6 +123,8 @@ export interface YourRoom extends RoomSummary {
   active: number[];
   /** While your seat's clock runs: when it runs out (epoch ms, the server's clock); absent otherwise. */
   deadline?: number;
+  /** The players' chat has a message after the last one you marked seen (`chat:seen`); absent otherwise. */
+  unreadChat?: true;
 }
 
 /** `turn:yours`, sent to every socket of a player when one of their seats becomes one that must act. */

@@ -1,6 +1,7 @@
 /**
  * Table chat over Socket.IO (issue 25; docs/protocol.md, "Chat"): `chat:send` posts a message to
- * a room, `chat:history` reads what the asker may see, and every accepted message is pushed as
+ * a room, `chat:history` reads what the asker may see, `chat:seen` marks the players' chat read
+ * (Your games' "new messages"), and every accepted message is pushed as
  * `chat:message` to the watchers who may see it. The rules (channels, visibility, limits) live in
  * platform/chat.ts; this reads the payload and picks the Socket.IO channels (socket.ts's names).
  *
@@ -67,6 +68,13 @@ export function registerChatEvents(io: Server, handlers: Record<string, Handler>
     const message = await chat.send(room, player, p.text);
     push(room, message);
     return { message };
+  };
+
+  handlers["chat:seen"] = async (socket, p) => {
+    const player = playerOf(socket);
+    if (!player) throw err("NO_IDENTITY", "Choose a name first.");
+    await chat.markSeen(await readable(socket, p.roomId), player.id, p.n);
+    return {};
   };
 
   handlers["chat:history"] = async (socket, p) => {

@@ -448,9 +448,13 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const pid = dataOf(socket).player?.id;
     if (!pid) return { mine: [], invited: [] };
     const rooms = await service.roomsOf(pid, { invited: true });
-    const mine = rooms
+    const seated = rooms.filter((r) => seatOf(r, pid) !== null);
+    // Tables whose players' chat has news for you (a read that fails marks none).
+    const unread = await service.store.unreadChat(pid, seated.map((r) => r.id)).catch(() => new Set<string>());
+    const mine = seated
       .map((r) => summarizeFor(r, pid))
       .filter((r): r is YourRoom => r !== null)
+      .map((r) => (unread.has(r.id) ? { ...r, unreadChat: true as const } : r))
       .sort((a, b) => b.createdAt - a.createdAt);
     // Invitations kept for you in open turn-based rooms you do not sit in, newest first.
     const invited = rooms

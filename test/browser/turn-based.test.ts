@@ -231,4 +231,30 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await pip.page.getByTestId("starts-itself").waitFor();
     await pip.page.close();
   });
+  it("Your games says New messages where the other players wrote since you read the table's chat", async () => {
+    const url = t.bazaar.server.url;
+    await account(url, "Rue");
+    const sam = await account(url, "Sam");
+    const rue = await newPage(t.browser);
+    await enterAccount(rue.page, url, "Rue");
+    const player = (await storedIdentity(rue.page))!.player;
+    const room = await t.bazaar.server.service.create(player, { game: "goblin-teeth", seats: 2, clock: "turn-3d" });
+    const samPage = await new TestClient(url, sam.token).ready();
+    expect((await samPage.call("room:join", { roomId: room.id })).ok).toBe(true);
+    expect((await samPage.call("chat:send", { roomId: room.id, text: "Your move, whenever you like." })).ok).toBe(true);
+    await rue.page.goto(`${url}/`);
+    const badge = rue.page.locator(`.your-games [data-room="${room.id}"] [data-testid="unread-chat"]`);
+    await badge.waitFor();
+    expect(await badge.innerText()).toBe("New messages");
+    expect(await axeViolations(rue.page)).toEqual([]);
+    // She opens the table: its chat shows the message, and the mark goes.
+    await rue.page.goto(`${url}/room/${room.id}`);
+    await rue.page.getByText("Your move, whenever you like.").waitFor();
+    await expect.poll(async () => (await t.bazaar.server.service.store.unreadChat(player.id, [room.id])).size, { timeout: 5000 }).toBe(0);
+    await rue.page.goto(`${url}/`);
+    await rue.page.locator(`.your-games [data-room="${room.id}"]`).waitFor();
+    expect(await badge.count()).toBe(0);
+    samPage.close();
+    await rue.page.close();
+  });
 });
