@@ -24,6 +24,7 @@ import {
   renderedVersion,
   RESET_VIEW,
   startBazaar,
+  storedIdentity,
 } from "./support.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
 import { recordFinishedGame } from "../../src/db/finished-games.js";
@@ -73,6 +74,8 @@ export async function takeScreenshots(outDir: string, opts: { colorScheme?: "lig
     await createRoom(kit.page, { seats: 3, ranked: false, bots: 2 });
     await kit.page.getByTestId("start").click();
     await kit.page.locator(".auction").waitFor();
+    // A turn-based room waiting days for players: the lobby lists it apart.
+    await bazaar.server.service.create((await storedIdentity(marlowe.page))!.player, { game: "goblin-teeth", seats: 3, clock: "turn-1d" });
 
     const laura = await openPage(browser, DESKTOP);
     const lizzie = await openPage(browser, DESKTOP);
@@ -149,6 +152,7 @@ export async function takeScreenshots(outDir: string, opts: { colorScheme?: "lig
     await jeanie.page.screenshot({ path: join(outDir, "end-phone.png") });
     saved.push(join(outDir, "end-phone.png"));
     saved.push(...(await historyShots(bazaar, laura.page, roomId, outDir)));
+    saved.push(await turnBasedShot(bazaar, laura.page, lizzie.page, outDir));
     for (const p of [rossetti, marlowe, kit, laura, lizzie, jeanie, watcher]) await p.context.close();
     saved.push(...(await sorcerousFuturesShots(browser, bazaar, outDir)));
     saved.push(...(await aucteradenShots(browser, bazaar, outDir)));
@@ -158,6 +162,28 @@ export async function takeScreenshots(outDir: string, opts: { colorScheme?: "lig
     await browser.close();
     await bazaar.close();
   }
+}
+
+/**
+ * Your games with turn-based games (your-games.png): two against bots where it is Laura's turn
+ * (the one whose time runs out first on top), and one with Lizzie, who wrote in its chat.
+ */
+async function turnBasedShot(bazaar: Bazaar, laura: Page, lizzie: Page, outDir: string): Promise<string> {
+  const service = bazaar.server.service;
+  const [lauraP, lizzieP] = [(await storedIdentity(laura))!.player, (await storedIdentity(lizzie))!.player];
+  await service.create(lauraP, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-3d" });
+  await service.create(lauraP, { game: "goblin-market", seats: 3, bots: 2, clock: "turn-1d" });
+  const theirs = await service.create(lizzieP, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+  await service.join(theirs.id, lauraP);
+  const lizzieClient = await new TestClient(bazaar.server.url, (await storedIdentity(lizzie))!.token).ready();
+  await lizzieClient.call("chat:send", { roomId: theirs.id, text: "Take your time — I am away until tonight." });
+  lizzieClient.close();
+  await laura.goto(`${bazaar.server.url}/`);
+  await laura.locator(`.your-games [data-room="${theirs.id}"] [data-testid="unread-chat"]`).waitFor();
+  await laura.evaluate(RESET_VIEW);
+  const file = join(outDir, "your-games.png");
+  await laura.getByTestId("your-games").screenshot({ path: file });
+  return file;
 }
 
 /**
