@@ -212,11 +212,12 @@ describe("rematch room operations", () => {
   const ann = { id: "p-ann", name: "Ann", account: true };
   const bob = { id: "p-bob", name: "Bob", account: true };
 
-  function finished(ranked: boolean): Room {
-    let r = createRoom("old", ann, { game: "goblin-teeth", seats: 2, ranked, clock: ranked ? undefined : "none" }, 1000);
+  /** A finished Goblin Teeth game of Ann and Bob; `clock`: its pace (default: ranked's default, casual none). */
+  function finished(ranked: boolean, clock: string | undefined = ranked ? undefined : "none", seed = 9): Room {
+    let r = createRoom("old", ann, { game: "goblin-teeth", seats: 2, ranked, clock }, 1000);
     r = joinRoom(r, bob, undefined, 1000);
     r = startRoom(r, ann, "seed-1", 1000);
-    const random = lcg(9);
+    const random = lcg(seed);
     for (let i = 0; i < 5000 && r.status === "playing"; i++) {
       const g = gameOf(r);
       const seat = g.activeSeats(gameState(r))[0]!;
@@ -250,16 +251,7 @@ describe("rematch room operations", () => {
   });
 
   it("a turn-based rematch keeps an invitation for each other player, owed a notice to their closed pages", async () => {
-    let r = createRoom("old-tb", ann, { game: "goblin-teeth", seats: 2, clock: "turn-3d" }, 1000);
-    r = joinRoom(r, bob, undefined, 1000);
-    r = startRoom(r, ann, "seed-1", 1000);
-    const random = lcg(4);
-    for (let i = 0; i < 5000 && r.status === "playing"; i++) {
-      const g = gameOf(r);
-      const seat = g.activeSeats(gameState(r))[0]!;
-      r = actInRoom(r, seat, randomLegalAction(g.legalActions(gameState(r), seat), random)!, undefined, 1000)!;
-    }
-    const fresh = createRematchRoom("new-tb", r, bob, 2000);
+    const fresh = createRematchRoom("new-tb", finished(false, "turn-3d", 4), bob, 2000);
     expect(fresh.invited).toEqual([{ playerId: "p-ann", from: { id: "p-bob", name: "Bob", account: true }, at: 2000, rematch: true }]);
     // Not for a rematch of one sitting: its players are at the end screen.
     expect(createRematchRoom("new", finished(false), bob, 2000).invited).toBeUndefined();

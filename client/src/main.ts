@@ -421,7 +421,7 @@ function roomRow(r: RoomSummary, kind: "open" | "live"): TemplateResult {
     </div>
     <div class="room-actions">
       ${kind === "open"
-        ? html`${s.me && !isAccount(s) && s.paceOf(r)?.turnBased
+        ? html`${s.me && !isAccount(s) && s.turnBasedRoom(r)
               ? html`<button type="button" class="btn small" data-testid="join-needs-account" @click=${() => openAccountMenu(s, "register")}
                   title="Turn-based games are for accounts, which find them on any device.">Register to join</button>`
               : html`<button class="btn small primary" ?disabled=${!s.me || full} @click=${() => void s.join(r.id)} aria-label=${`Join ${s.gameName(r.game)} room with ${names}`}>Join</button>`}
@@ -474,7 +474,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
           <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
             <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
-            ${turn && r.deadline !== undefined && s.paceOf(r)?.turnBased
+            ${turn && r.deadline !== undefined && s.turnBasedRoom(r)
               ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
               : nothing}
             ${r.unreadChat ? html`<span class="badge chat-new" data-testid="unread-chat" title="The players wrote in this table's chat since you last read it.">New messages</span>` : nothing}</div>
@@ -536,7 +536,7 @@ function setLobbyGame(game: string): void {
  * bury the tables about to start (as Board Game Arena keeps its real-time and turn-based lobbies apart).
  */
 function openRoomLists(open: RoomSummary[]): TemplateResult {
-  const days = open.filter((r) => s.paceOf(r)?.turnBased);
+  const days = open.filter((r) => s.turnBasedRoom(r));
   const now = open.filter((r) => !days.includes(r));
   const game = lobbyGame() ? `${s.gameName(lobbyGame())} ` : "";
   // Those nearest to starting first (fewest free seats: a join may start it), then the newest; a

@@ -538,7 +538,8 @@ export class Store {
     return r.clock === null ? undefined : this.lobby?.games.find((g) => g.id === r.game)?.clocks.find((c) => c.id === r.clock);
   }
 
-  private turnBasedRoom(r: RoomSummary): boolean {
+  /** Whether a listed room is played at a turn-based pace. */
+  turnBasedRoom(r: RoomSummary): boolean {
     return this.paceOf(r)?.turnBased === true;
   }
 

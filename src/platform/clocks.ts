@@ -73,6 +73,11 @@ export function isTurnBased(clock: ClockSetting | null | undefined): boolean {
   return clock?.turnBased === true;
 }
 
+/** Whether a clock preset id (as a request or a room summary names it) is a turn-based pace. */
+export function isTurnBasedPace(id: unknown): boolean {
+  return TURN_BASED_PRESETS.some((p) => p.id === id);
+}
+
 /** The longest a running clock of this setting can run (its first move's, or a turn with the whole bank), ms. */
 export function longestTurnMs(setting: ClockSetting): number {
   return Math.max(setting.firstMoveMs, setting.turnMs + setting.bankMs);

@@ -17,6 +17,7 @@
  */
 import type { Redis } from "ioredis";
 import { TURN_BASED_OPEN_MS } from "./clocks.js";
+import { RoomTimesByPlayer } from "./player-rooms.js";
 
 /** How long a listed room that is not in the store yet counts as being created, ms. */
 export const RESERVATION_GRACE_MS = 60_000;
@@ -36,23 +37,18 @@ export interface HostedRooms {
 }
 
 export class MemoryHostedRooms implements HostedRooms {
-  private readonly byPlayer = new Map<string, Map<string, number>>();
+  private readonly times = new RoomTimesByPlayer();
 
   async list(playerId: string): Promise<Hosted[]> {
-    return [...(this.byPlayer.get(playerId) ?? [])].map(([id, at]) => ({ id, at }));
+    return this.times.list(playerId);
   }
   async reserve(playerId: string, roomId: string, max: number, now: number): Promise<boolean> {
-    let rooms = this.byPlayer.get(playerId);
-    if ((rooms?.size ?? 0) >= max) return false;
-    if (!rooms) this.byPlayer.set(playerId, (rooms = new Map()));
-    rooms.set(roomId, now);
+    if (this.times.size(playerId) >= max) return false;
+    this.times.set(playerId, roomId, now);
     return true;
   }
   async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
-    const rooms = this.byPlayer.get(playerId);
-    if (!rooms) return;
-    for (const id of roomIds) rooms.delete(id);
-    if (rooms.size === 0) this.byPlayer.delete(playerId);
+    this.times.remove(playerId, roomIds);
   }
 }
 

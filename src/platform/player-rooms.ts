@@ -34,24 +34,43 @@ export interface PlayerRooms {
   remove(playerId: string, roomIds: readonly string[]): Promise<void>;
 }
 
-export class MemoryPlayerRooms implements PlayerRooms {
+/**
+ * Per player, rooms each with a time (ms), in this process: what the in-process indexes keep (this
+ * module's and hosted-rooms.ts's).
+ */
+export class RoomTimesByPlayer {
   private readonly byPlayer = new Map<string, Map<string, number>>();
 
-  async add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void> {
-    for (const { playerId, roomId } of entries) {
-      let rooms = this.byPlayer.get(playerId);
-      if (!rooms) this.byPlayer.set(playerId, (rooms = new Map()));
-      rooms.set(roomId, at);
-    }
+  size(playerId: string): number {
+    return this.byPlayer.get(playerId)?.size ?? 0;
   }
-  async list(playerId: string): Promise<Listed[]> {
+  set(playerId: string, roomId: string, at: number): void {
+    let rooms = this.byPlayer.get(playerId);
+    if (!rooms) this.byPlayer.set(playerId, (rooms = new Map()));
+    rooms.set(roomId, at);
+  }
+  list(playerId: string): Listed[] {
     return [...(this.byPlayer.get(playerId) ?? [])].map(([id, at]) => ({ id, at }));
   }
-  async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
+  remove(playerId: string, roomIds: readonly string[]): void {
     const rooms = this.byPlayer.get(playerId);
     if (!rooms) return;
     for (const id of roomIds) rooms.delete(id);
     if (rooms.size === 0) this.byPlayer.delete(playerId);
+  }
+}
+
+export class MemoryPlayerRooms implements PlayerRooms {
+  private readonly times = new RoomTimesByPlayer();
+
+  async add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void> {
+    for (const { playerId, roomId } of entries) this.times.set(playerId, roomId, at);
+  }
+  async list(playerId: string): Promise<Listed[]> {
+    return this.times.list(playerId);
+  }
+  async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
+    this.times.remove(playerId, roomIds);
   }
 }
 

@@ -38,7 +38,7 @@ import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type Listing, type RoomChange, type RoomStore } from "./room-store.js";
-import { isTurnBased, TURN_BASED_PRESETS } from "./clocks.js";
+import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import type { PlatformMetrics } from "./metrics.js";
 import { takenOut, type ChatMessage, type ChatRemoval } from "./chat.js";
 import { KEEP_OUTAGES, type Beat, type Outage } from "./downtime.js";
@@ -508,7 +508,7 @@ export class RedisRoomStore implements RoomStore {
       if (!e && typeof v === "string") {
         const s = JSON.parse(v) as RoomSummary;
         // Builds before 2026-11-26 listed turn-based games in play with the others: moved apart.
-        if (which === "playing" && s.status === "playing" && TURN_BASED_PRESETS.some((p) => p.id === s.clock)) moved.push(s.id);
+        if (which === "playing" && s.status === "playing" && isTurnBasedPace(s.clock)) moved.push(s.id);
         else if (s.status === status) out.push(s);
       } else if (!e && v === null) gone.push(ids[i]!);
     });

@@ -57,7 +57,7 @@ import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
-import { isTurnBased, TURN_BASED_PRESETS } from "./clocks.js";
+import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
@@ -412,7 +412,7 @@ export class RoomService {
    * listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one through.
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
-    const turnBased = TURN_BASED_PRESETS.some((p) => p.id === input.clock);
+    const turnBased = isTurnBasedPace(input.clock);
     if (turnBased && host.account) await this.checkTurnBasedGames(host.id);
     const limit = this.openRooms;
     if (!limit) return this.createNow(host, input);
@@ -524,7 +524,8 @@ export class RoomService {
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
     const roomId = checkRoomId(id);
     if (this.maxTurnBasedGames > 0 && player.account) {
-      const room = await this.get(roomId);
+      // A room's pace never changes: the copy this node holds (the caller has usually just read it) will do.
+      const room = this.cache.get(roomId) ?? (await this.get(roomId));
       if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkTurnBasedGames(player.id, roomId);
     }
     const seed = this.seed();
@@ -556,7 +557,7 @@ export class RoomService {
    * an account is rare). Returns the rooms changed.
    */
   async dropInvitations(playerId: string): Promise<string[]> {
-    const open = (await this.store.list("open")).filter((r) => TURN_BASED_PRESETS.some((p) => p.id === r.clock));
+    const open = (await this.store.list("open")).filter((r) => isTurnBasedPace(r.clock));
     const changed: string[] = [];
     for (const r of open) {
       try {

@@ -28,7 +28,7 @@ import { holdFrames, sendRoomState } from "./frames.js";
 import { findGame, GAMES } from "../games/registry.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type RoomSummary, type TurnYours, type YourRoom } from "../protocol/wire.js";
-import { clockPresets, isTurnBased, NO_CLOCK, TURN_BASED_PRESETS } from "../platform/clocks.js";
+import { clockPresets, isTurnBased, isTurnBasedPace, NO_CLOCK } from "../platform/clocks.js";
 import type { PushNotices } from "../platform/push.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
@@ -550,7 +550,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "room:find": async (socket, p) => {
       const player = requirePlayer(socket);
       quotas.mayWatch(socket);
-      if (!TURN_BASED_PRESETS.some((c) => c.id === p.clock)) throw err("BAD_CLOCK", "Finding a waiting game is for turn-based paces; for a game now, use quick play.");
+      if (!isTurnBasedPace(p.clock)) throw err("BAD_CLOCK", "Finding a waiting game is for turn-based paces; for a game now, use quick play.");
       if (p.ranked === true) await mayPlayRanked(deps.leaves, player, log);
       // The request checked as room:create checks it (same codes), on a room never stored.
       const wanted = createRoom("find", player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock }, clock());
