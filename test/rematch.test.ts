@@ -168,12 +168,15 @@ describe.each(backends())("rematch ($name)", (backend) => {
     // Noa declines from Your games: her kept seat opens to anyone.
     expect(code(await noa!.call("room:decline", { roomId: newId }))).toBe("ok");
     expect((await t.server.store.get(newId))!.reserved).toEqual([null, accts[1]!.player.id, null]);
+    // ... and the finished table's offer says so to anyone still at its end screen.
+    expect((await t.server.store.get(old))!.rematch).toMatchObject({ accepted: [accts[0]!.player.id], declined: [accts[2]!.player.id] });
     // Max joins from Your games: the seat kept for him, answered.
     expect(code(await max!.call("room:join", { roomId: newId }))).toBe("ok");
     const room = (await t.server.store.get(newId))!;
     expect(room.seats.map((x) => x.playerId)).toEqual([accts[0]!.player.id, accts[1]!.player.id, null]);
     expect(room.invited).toEqual([]);
     expect((await max!.call("lobby:mine", {})).invited).toEqual([]);
+    expect((await t.server.store.get(old))!.rematch).toMatchObject({ accepted: [accts[0]!.player.id, accts[1]!.player.id], declined: [accts[2]!.player.id] });
     for (const x of clients) x.close();
   }, 180_000);
 
@@ -260,6 +263,19 @@ describe("rematch room operations", () => {
     // Declined: the seat kept for Ann opens to anyone.
     const declined = declineInvitation(fresh, "p-ann", 2100);
     expect([declined.reserved, declined.invited]).toEqual([[null, null], []]);
+  });
+
+  it("taking the kept seat by joining the rematch room answers the finished table's offer and starts it, as Accept does", async () => {
+    const service = new RoomService(new MemoryRoomStore(), { now: () => 2000 });
+    await service.insert(finished(false));
+    const fresh = await service.rematch("old", ann);
+    expect(fresh.rematchOf).toBe("old");
+    // A stranger's join is no answer (and the kept seat is not theirs).
+    const eve = { id: "p-eve", name: "Eve", account: true };
+    await expect(service.join(fresh.id, eve, 1)).rejects.toMatchObject({ code: "SEAT_RESERVED" });
+    const joined = await service.join(fresh.id, bob);
+    expect(joined.status).toBe("playing");
+    expect((await service.get("old")).rematch).toEqual({ roomId: fresh.id, by: "p-ann", accepted: ["p-ann", "p-bob"], declined: [] });
   });
 
   it("refuses bad answers and leaves the room untouched", () => {

@@ -529,7 +529,29 @@ export class RoomService {
       if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkTurnBasedGames(player.id, roomId);
     }
     const seed = this.seed();
-    return (await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()))).room;
+    const { room } = await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()));
+    if (room.rematchOf && room.status === "open" && room.reserved?.includes(player.id)) return this.rematchSeatTaken(room, player);
+    return room;
+  }
+
+  /**
+   * A player took the seat a rematch room kept for them by joining it (a link, Your games' Join)
+   * rather than by Accept at the finished table: the offer there records the acceptance, and the
+   * room starts once every kept seat is taken, as an Accept would.
+   */
+  private async rematchSeatTaken(room: Room, player: Player): Promise<Room> {
+    await this.answerFinishedRematch(room.rematchOf!, player, true);
+    return this.startRematchIfReady(room.id);
+  }
+
+  /** Records a player's answer on the finished room's offer; nothing when that room or offer is gone or already answered. */
+  private async answerFinishedRematch(oldId: string, player: Player, accept: boolean): Promise<void> {
+    try {
+      await this.mutate(oldId, (r) => answerRematch(r, player.id, accept, this.now()));
+    } catch (e) {
+      // The finished room expired, or the answer was given there already (REMATCH_ACCEPTED, ...).
+      if (!(e instanceof AppError)) throw e;
+    }
   }
 
   /**
@@ -572,7 +594,14 @@ export class RoomService {
 
   /** The invitee declines their kept invitation (room.ts declineInvitation). */
   async declineInvitation(id: unknown, player: Player): Promise<Room> {
-    return (await this.mutate(checkRoomId(id), (r) => declineInvitation(r, player.id, this.now()))).room;
+    let rematch = false;
+    const { room } = await this.mutate(checkRoomId(id), (r) => {
+      rematch = !!r.rematchOf && !!r.invited?.some((i) => i.playerId === player.id && i.rematch);
+      return declineInvitation(r, player.id, this.now());
+    });
+    // A rematch's invitation declined here is the offer declined at the finished table too.
+    if (rematch) await this.answerFinishedRematch(room.rematchOf!, player, false);
+    return room;
   }
 
   /** The host removes the player in `seat` of an open room (room.ts removeFromRoom); returns who it was. */

@@ -127,6 +127,11 @@ export interface Room {
    */
   reserved?: (string | null)[];
   /**
+   * A rematch room: the finished room it is the rematch of, whose offer a player's taking or
+   * declining their kept seat here also answers (room-service.ts, join and declineInvitation).
+   */
+  rematchOf?: string;
+  /**
    * Notices owed to players' closed pages (push.ts), kept in the room from the change that made
    * them until a node has sent them (timers.ts, "notify"), so none is lost with the node that made
    * the change. Only a turn-based room has any, and only on a server with Web Push keys.
@@ -848,7 +853,7 @@ export function createRematchRoom(id: string, old: Room, player: Player, now: nu
   const invited: KeptInvitation[] = isTurnBased(base.clock)
     ? reserved.flatMap((id) => (id ? [{ playerId: id, from: { id: player.id, name: player.name, account: !!player.account }, at: now, rematch: true as const }] : []))
     : [];
-  return { ...base, seats, reserved, ...(invited.length > 0 ? { invited } : {}) };
+  return { ...base, seats, reserved, rematchOf: old.id, ...(invited.length > 0 ? { invited } : {}) };
 }
 
 /** Records the offer on the finished room (REMATCH_OFFERED when one already is: accept that one). */
