@@ -18,11 +18,8 @@ export class MemoryRoomStore implements RoomStore {
   private readonly dues: Map<string, number>;
   /** Room id -> its table chat, oldest first (expires with the room). */
   private readonly chats: Map<string, ChatMessage[]>;
-  /**
-   * Room id -> player id -> the last players' message they marked seen. In this process only (the
-   * rooms file does not keep them): after a restart a chat with messages shows as new once.
-   */
-  private readonly chatSeen = new Map<string, Map<string, number>>();
+  /** Room id -> player id -> the last players' message they marked seen (kept in the rooms file too). */
+  private readonly chatSeen: Map<string, Map<string, number>>;
   /** The rooms file every change is written to, or undefined: rooms in memory only. */
   private readonly journal: RoomJournal | undefined;
   /** The heartbeat and the outages (downtime.ts): kept in the rooms file too, so a restart sees how long it was down. */
@@ -35,6 +32,7 @@ export class MemoryRoomStore implements RoomStore {
     this.rooms = opened?.replayed.rooms ?? new Map();
     this.dues = opened?.replayed.dues ?? new Map();
     this.chats = opened?.replayed.chats ?? new Map();
+    this.chatSeen = opened?.replayed.seen ?? new Map();
     this.journal = opened?.journal;
     this.service = { alive: opened?.replayed.alive ?? null, outages: opened?.replayed.outages ?? [] };
   }
@@ -126,8 +124,11 @@ export class MemoryRoomStore implements RoomStore {
   async markChatSeen(roomId: string, playerId: string, n: number): Promise<void> {
     if (!this.entry(roomId)) return;
     const marks = this.chatSeen.get(roomId) ?? new Map<string, number>();
-    if (n > (marks.get(playerId) ?? 0)) marks.set(playerId, n);
+    if (n <= (marks.get(playerId) ?? 0)) return;
+    this.journal?.writeSeen(roomId, playerId, n);
+    marks.set(playerId, n);
     this.chatSeen.set(roomId, marks);
+    this.journal?.maybeRewrite(() => this.live());
   }
 
   async unreadChat(playerId: string, roomIds: readonly string[]): Promise<Set<string>> {
@@ -160,10 +161,10 @@ export class MemoryRoomStore implements RoomStore {
     return { outages: this.service.outages.map((o) => ({ ...o })), recorded };
   }
 
-  /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late) and chat, for a rewrite of the rooms file. */
+  /** Every room not yet expired with its deadline (a claimed one's lease: at most leaseMs late), chat and read marks, for a rewrite of the rooms file. */
   private *live(): Iterable<LiveRoom> {
     const now = this.now();
-    for (const [id, e] of this.rooms) if (e.expiresAt > now) yield [id, e, this.dues.get(id) ?? null, this.chats.get(id)];
+    for (const [id, e] of this.rooms) if (e.expiresAt > now) yield [id, e, this.dues.get(id) ?? null, this.chats.get(id), this.chatSeen.get(id)];
   }
 
   private all(): Room[] {

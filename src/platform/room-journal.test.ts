@@ -264,6 +264,40 @@ describe("rooms file", () => {
     expect(readFileSync(file, "utf8")).not.toContain(closed.id);
   });
 
+  it("brings back each player's chat read marks, with or without a rewrite, and drops them with their room", async () => {
+    for (const rewrite of [false, true]) {
+      const store = open(rewrite ? { minCompactBytes: 1, compactFactor: 1 } : {});
+      const [room] = playedVersions(0, now);
+      await writeAll(store, [room!]);
+      const say = (text: string) => store.appendChat(room!.id, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text }, 500);
+      for (const text of ["one", "two", "three"]) await say(text);
+      await store.markChatSeen(room!.id, "p_host", 2);
+      await store.markChatSeen(room!.id, "p_c", 3);
+      // An older mark never takes a newer one back, in memory or in the file.
+      await store.markChatSeen(room!.id, "p_c", 1);
+      if (rewrite) await say("four");
+      await store.close();
+      for (let restart = 0; restart < 2; restart++) {
+        const again = open();
+        expect(await again.unreadChat("p_host", [room!.id])).toEqual(new Set([room!.id]));
+        expect(await again.unreadChat("p_c", [room!.id])).toEqual(new Set(rewrite ? [room!.id] : []));
+        await again.close();
+      }
+      rmSync(file, { force: true });
+    }
+    // Gone with their room: a room past its time to live takes its marks out of the file.
+    const store = open();
+    const [created] = playedVersions(0, now);
+    const closed: Room = { ...created!, status: "closed" };
+    await writeAll(store, [closed]);
+    await store.appendChat(closed.id, { at: now, from: { id: "p_b", name: "B" }, channel: "players", text: "bye" }, 500);
+    await store.markChatSeen(closed.id, "p_host", 1);
+    await store.close();
+    now += 11 * 60_000;
+    await open().close();
+    expect(readFileSync(file, "utf8")).not.toContain(closed.id);
+  });
+
   it("keeps a chat message the operators removed removed after a restart, with or without a rewrite", async () => {
     for (const rewrite of [false, true]) {
       const store = open(rewrite ? { minCompactBytes: 1, compactFactor: 1 } : {});

@@ -10,6 +10,9 @@
  *   {"t":"due","id":..,"due":<ms|null>}                               a deadline changed alone
  *   {"t":"chat","id":..,"msg":{"n":..,..}}                            one table chat message
  *                                                                     (chat.ts), appended
+ *   {"t":"seen","id":..,"player":..,"n":..}                           a player's chat read mark
+ *                                                                     (the players' messages up
+ *                                                                     to n), the highest wins
  *   {"t":"alive","at":<ms>}                                           the server's heartbeat
  *   {"t":"outage","id":..,"from":<ms>,"to":<ms>}                      a stretch it was down
  *                                                                     (downtime.ts)
@@ -17,7 +20,7 @@
  * At start the file is replayed (the last record of each room wins; chat messages add up, and a
  * second record of one message, its removal by the operators, replaces it),
  * expired rooms are dropped with their chat, and it is rewritten with one line per live room
- * followed by its chat messages (a temp file, fsync, rename): that also cuts
+ * followed by its chat messages and read marks (a temp file, fsync, rename): that also cuts
  * off a half-written last line. While running it is rewritten the same way whenever it grows to
  * COMPACT_FACTOR times the live rooms' size. One process per file: a lock file beside it.
  */
@@ -38,8 +41,8 @@ export interface StoredRoom {
   expiresAt: number;
 }
 
-/** A live room with its next deadline and its chat, as a rewrite writes it. */
-export type LiveRoom = [id: string, room: StoredRoom, due: number | null, chat?: readonly ChatMessage[]];
+/** A live room with its next deadline, its chat and its chat read marks (player id -> n), as a rewrite writes it. */
+export type LiveRoom = [id: string, room: StoredRoom, due: number | null, chat?: readonly ChatMessage[], seen?: ReadonlyMap<string, number>];
 
 export interface RoomJournalOptions {
   /** The store's clock: rooms whose time to live has passed are not brought back. */
@@ -205,6 +208,7 @@ type JournalRecord =
   | { t: "room"; id: string; expires: number; due: number | null; room: { id: string; version: number } }
   | { t: "due"; id: string; due: number | null }
   | { t: "chat"; id: string; msg: ChatMessage }
+  | { t: "seen"; id: string; player: string; n: number }
   | { t: "alive"; at: number }
   | ({ t: "outage" } & Outage);
 
@@ -224,6 +228,7 @@ function parseRecord(line: string): JournalRecord | null {
     const ok = typeof rec.id === "string" && typeof msg === "object" && msg !== null && typeof msg.n === "number" && typeof msg.text === "string";
     return ok ? (rec as JournalRecord) : null;
   }
+  if (rec.t === "seen") return typeof rec.id === "string" && typeof rec.player === "string" && typeof rec.n === "number" ? (rec as JournalRecord) : null;
   const dueOk = rec.due === null || typeof rec.due === "number";
   if (typeof rec.id !== "string" || !dueOk) return null;
   if (rec.t === "due") return rec as JournalRecord;
@@ -237,6 +242,7 @@ function parseRecord(line: string): JournalRecord | null {
 const roomLine = (id: string, room: StoredRoom, due: number | null) =>
   `{"t":"room","id":${JSON.stringify(id)},"expires":${room.expiresAt},"due":${due === null ? "null" : due},"room":${room.data}}\n`;
 const chatLine = (id: string, msg: ChatMessage) => `{"t":"chat","id":${JSON.stringify(id)},"msg":${JSON.stringify(msg)}}\n`;
+const seenLine = (id: string, player: string, n: number) => `{"t":"seen","id":${JSON.stringify(id)},"player":${JSON.stringify(player)},"n":${n}}\n`;
 const aliveLine = (at: number) => `{"t":"alive","at":${at}}\n`;
 const outageLine = (o: Outage) => `{"t":"outage","id":${o.id},"from":${o.from},"to":${o.to}}\n`;
 
@@ -245,6 +251,8 @@ export interface Replayed {
   dues: Map<string, number>;
   /** Each live room's chat messages, oldest first (only rooms that have some). */
   chats: Map<string, ChatMessage[]>;
+  /** Each live room's chat read marks: player id -> the last players' message they have seen (only rooms that have some). */
+  seen: Map<string, Map<string, number>>;
   /** The server's last heartbeat written (null: none in the file) and the outages it recorded, oldest first (downtime.ts). */
   alive: number | null;
   outages: Outage[];
@@ -256,7 +264,7 @@ export class RoomJournal {
   private fileBytes: number;
   /** Bytes of each live room's latest record, and their sum. */
   private roomBytes = new Map<string, number>();
-  /** Bytes of each live room's chat records (they add up; a room record does not replace them). */
+  /** Bytes of each live room's chat records and read marks (they add up; a room record does not replace them). */
   private chatBytes = new Map<string, number>();
   private liveBytes = 0;
   /** The last heartbeat and the outages kept, as written: a rewrite writes them again. */
@@ -299,7 +307,7 @@ export class RoomJournal {
       mkdirSync(dirname(path), { recursive: true });
       journal = new RoomJournal(path, takeLock(path), opts);
       const replayed = journal.replay((opts.now ?? Date.now)());
-      journal.rewrite([...replayed.rooms].map(([id, room]): LiveRoom => [id, room, replayed.dues.get(id) ?? null, replayed.chats.get(id)]));
+      journal.rewrite([...replayed.rooms].map(([id, room]): LiveRoom => [id, room, replayed.dues.get(id) ?? null, replayed.chats.get(id), replayed.seen.get(id)]));
       return { journal, replayed };
     } catch (e) {
       journal?.releaseLock();
@@ -312,11 +320,12 @@ export class RoomJournal {
     const rooms = new Map<string, StoredRoom>();
     const dues = new Map<string, number>();
     const chats = new Map<string, ChatMessage[]>();
+    const seen = new Map<string, Map<string, number>>();
     let buf: Buffer;
     try {
       buf = readFileSync(this.file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues, chats, alive: null, outages: [] };
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { rooms, dues, chats, seen, alive: null, outages: [] };
       throw e;
     }
     const bad: number[] = [];
@@ -355,6 +364,13 @@ export class RoomJournal {
         chats.set(rec.id, list);
         continue;
       }
+      if (rec.t === "seen") {
+        if (!rooms.has(rec.id)) continue;
+        const marks = seen.get(rec.id) ?? new Map<string, number>();
+        if (rec.n > (marks.get(rec.player) ?? 0)) marks.set(rec.player, rec.n);
+        seen.set(rec.id, marks);
+        continue;
+      }
       if (rec.t === "room") rooms.set(rec.id, { version: rec.room.version, data: JSON.stringify(rec.room), expiresAt: rec.expires });
       else if (!rooms.has(rec.id)) continue;
       if (rec.due === null) dues.delete(rec.id);
@@ -375,9 +391,10 @@ export class RoomJournal {
     }
     for (const id of dues.keys()) if (!rooms.has(id)) dues.delete(id);
     for (const id of chats.keys()) if (!rooms.has(id)) chats.delete(id);
+    for (const id of seen.keys()) if (!rooms.has(id)) seen.delete(id);
     this.outages = this.outages.slice(-KEEP_OUTAGES);
     this.log?.info({ file: this.file, rooms: rooms.size, expired }, "rooms file replayed");
-    return { rooms, dues, chats, alive: this.alive, outages: [...this.outages] };
+    return { rooms, dues, chats, seen, alive: this.alive, outages: [...this.outages] };
   }
 
   /** Appends a room as written with its next deadline (null: none). Throws, file unchanged, if it cannot. */
@@ -396,6 +413,16 @@ export class RoomJournal {
   /** Appends one chat message of a room. Throws, file unchanged, if it cannot. */
   writeChat(id: string, msg: ChatMessage): void {
     const bytes = this.append(chatLine(id, msg));
+    this.liveBytes += bytes;
+    this.chatBytes.set(id, (this.chatBytes.get(id) ?? 0) + bytes);
+  }
+
+  /**
+   * Appends a player's chat read mark. Not synced to disk by itself, as the heartbeat: a power cut
+   * may cost the newest mark (the table then shows "New messages" once more), never a change.
+   */
+  writeSeen(id: string, player: string, n: number): void {
+    const bytes = this.append(seenLine(id, player, n), false);
     this.liveBytes += bytes;
     this.chatBytes.set(id, (this.chatBytes.get(id) ?? 0) + bytes);
   }
@@ -451,12 +478,13 @@ export class RoomJournal {
     try {
       const service = (this.alive === null ? "" : aliveLine(this.alive)) + this.outages.map(outageLine).join("");
       if (service) bytes += writeAll(fd, Buffer.from(service));
-      for (const [id, room, due, chat] of live) {
+      for (const [id, room, due, chat, seen] of live) {
         const n = writeAll(fd, Buffer.from(roomLine(id, room, due)));
         roomBytes.set(id, n);
         bytes += n;
-        if (!chat || chat.length === 0) continue;
-        const c = writeAll(fd, Buffer.from(chat.map((m) => chatLine(id, m)).join("")));
+        const extra = (chat ?? []).map((m) => chatLine(id, m)).join("") + [...(seen ?? [])].map(([player, k]) => seenLine(id, player, k)).join("");
+        if (extra === "") continue;
+        const c = writeAll(fd, Buffer.from(extra));
         chatBytes.set(id, c);
         bytes += c;
       }
