@@ -745,15 +745,16 @@ export class RoomService {
   /**
    * Lists every open and live room for the players seated or invited there (player-rooms.ts): at
    * start-up, for rooms written before the index or while it was lost (kept in a process that
-   * restarted). Returns how many rooms it read.
+   * restarted). `alsoVisit`: more start-up work on each room as read (the timers' adoption), so
+   * that the start reads every room once. Returns how many rooms it read.
    */
-  async indexPlayers(): Promise<number> {
+  async indexPlayers(alsoVisit?: (room: Room) => Promise<void>): Promise<number> {
     const { open, live, turnBased } = await this.list();
     const ids = [...open, ...live, ...turnBased].map((r) => r.id);
     for (let i = 0; i < ids.length; i += 50) {
-      const rooms = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => null)));
-      const entries = rooms.flatMap((r) => (r ? newlyListed(null, r) : []));
-      await this.playerRooms.add(entries, this.now());
+      const rooms = (await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => null)))).filter((r): r is Room => r !== null);
+      await this.playerRooms.add(rooms.flatMap((r) => newlyListed(null, r)), this.now());
+      if (alsoVisit) await Promise.all(rooms.map((r) => alsoVisit(r)));
     }
     return ids.length;
   }

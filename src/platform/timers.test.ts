@@ -511,4 +511,31 @@ describe.each(kinds)("adopting rooms written without a deadline ($name)", (kind)
     await store.setDue(other.id, other.version, 42, true);
     expect(await store.claimDue(41, 10, 1000)).not.toContain(other.id);
   });
+
+  it("at start the server's one read of each room both indexes its players and adopts it", async () => {
+    const clock = new TestClock();
+    const store = kind.group()();
+    const n = node(store, clock.now);
+    const r = await n.service.create(players[0]!, { game: "goblin-market", seats: 3, bots: 2, clock: "none" });
+    let started = await n.service.start(r.id, players[0]!);
+    const random = seededRandom("adopt at start");
+    while (gameOf(started).activeSeats(started.state)[0] === 0) {
+      started = (await n.service.act(started.id, players[0]!, randomLegalAction(gameOf(started).legalActions(started.state, 0), random)!)).room;
+    }
+    const waiting = await n.service.create(players[1]!, { game: "goblin-teeth", seats: 2, clock: "none" });
+    await store.setDue(started.id, started.version, null);
+    const reads: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (id: string) => (reads.push(id), get(id));
+    const adopted: string[] = [];
+    const read = await n.service.indexPlayers(async (room) => {
+      adopted.push(room.id);
+      await n.timers.adoptRoom(room);
+    });
+    expect(read).toBe(2);
+    expect(reads.sort()).toEqual([started.id, waiting.id].sort());
+    expect(adopted.sort()).toEqual([started.id, waiting.id].sort());
+    // The room whose deadline was missing (a bot's move) has it again.
+    expect(await store.claimDue(clock.now() + timing.botDelayMs, 10, 1000)).toContain(started.id);
+  });
 });

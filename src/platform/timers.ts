@@ -162,11 +162,20 @@ export class TimerDriver {
     if (opts.localTimers ?? true) service.onChange((_prev, next) => this.armLocal(next));
   }
 
-  start(): void {
+  /** Whether this driver polls for due rooms, and so adopts rooms at start (none in tests that tick by hand). */
+  get polls(): boolean {
+    return this.pollMs > 0;
+  }
+
+  /**
+   * Starts polling. `adopt: false` when the caller has already passed every room to adoptRoom
+   * (the server does, in its one read of every room at start: RoomService.indexPlayers).
+   */
+  start(opts: { adopt?: boolean } = {}): void {
     if (this.pollMs > 0 && !this.poller) {
       this.poller = setInterval(() => void this.tick(), this.pollMs);
       this.poller.unref();
-      void this.adopt();
+      if (opts.adopt ?? true) void this.adopt();
     }
   }
 
@@ -183,15 +192,20 @@ export class TimerDriver {
         if (this.stopped) break;
         const stored = await this.service.store.get(s.id);
         if (!stored) continue;
-        const room = settle(stored);
         n++;
-        await this.service.store.setDue(room.id, room.version, nextDue(room, this.service.timing), true);
+        await this.adoptRoom(stored);
       }
       return n;
     } catch (e) {
       this.log.error({ err: e }, "could not adopt rooms' deadlines");
       return 0;
     }
+  }
+
+  /** adopt's step for one room as stored: its deadline recorded unless it has one. */
+  async adoptRoom(stored: Room): Promise<void> {
+    const room = settle(stored);
+    await this.service.store.setDue(room.id, room.version, nextDue(room, this.service.timing), true);
   }
 
   /** Deadline-to-firing lags seen so far, ms. */
