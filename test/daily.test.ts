@@ -10,10 +10,10 @@ import { commit } from "../src/platform/commitment.js";
 import { dailySeed } from "../src/platform/daily.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
-import type { RunningServer } from "../src/server.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
 import { backends, guest, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
+import { apiRoutes } from "./support/routes.js";
 import { account } from "./support/accounts.js";
 import { roomOf } from "../src/protocol/room-state.js";
 import type { RoomState } from "../src/protocol/wire.js";
@@ -36,27 +36,6 @@ async function getAs(url: string, token: string | null): Promise<{ status: numbe
 /** Every Decktet card id as it appears in JSON: a deal's cards, any of which names the deal. */
 const CARD_IDS = (decktet as { cards: Array<{ id: string }> }).cards.map((c) => `"${c.id}"`);
 const namedCards = (text: string) => CARD_IDS.filter((id) => text.includes(id));
-
-/**
- * The server's HTTP API as it is registered (not as this test remembers it): a route added later
- * fails the secrecy test below until it is added to it and checked.
- */
-function apiRoutes(server: RunningServer): string[] {
-  // printRoutes draws a tree: each line's depth is its indent (4 columns a level), its path the
-  // segments above it joined with its own.
-  const stack: string[] = [];
-  const out: string[] = [];
-  for (const line of server.app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    stack.length = depth;
-    stack.push(m[2]!);
-    const path = stack.join("");
-    if (m[3] && path.startsWith("/api/")) for (const v of m[3].split(", ")) if (v !== "HEAD") out.push(`${v} ${path}`);
-  }
-  return out.sort();
-}
 
 /** Plays a one-seat room to the end through the client's own views. */
 async function playSolo(client: TestClient, roomId: string, seed: number, afterMove: () => Promise<void> = async () => {}): Promise<Record<string, any>> {

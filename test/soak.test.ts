@@ -2,10 +2,12 @@
  * A seeded soak of the whole protocol on two nodes and one Redis: guests and accounts, each on
  * either node, do random things in random order (create, join, leave, start, legal and illegal
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
- * play, turn-based rooms, invitations, room:find, junk events and junk payloads, dropping the
+ * play, turn-based rooms, invitations, room:find, junk events and junk payloads, every GET route
+ * of the HTTP API with real and junk parameters, dropping the
  * connection and coming back on the other node) while the test clock
  * moves and both nodes' timers fire (bots, clocks, time-outs). What must hold whatever happens:
- * - no request is answered INTERNAL (every refusal has its own code), and no node logs a failure;
+ * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
+ *   and no node logs a failure;
  * - once things settle, every view a client holds, kept from pushes and updates alone, is exactly
  *   the whole view the server gives it on a fresh sync, for every room it watches;
  * - every game that finished is recorded in Postgres (once: the room id is the record's key).
@@ -19,6 +21,7 @@ import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import type { RunningServer } from "../src/server.js";
 import { account } from "./support/accounts.js";
+import { apiRoutes } from "./support/routes.js";
 import { backends, guest, lcg, REDIS_URL, TestClient, until, useTestServer, useTwoNodes, type Ack } from "./support/harness.js";
 
 class TestClock {
@@ -82,6 +85,24 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     return ack;
   }
 
+  // Every GET route of the HTTP API, its parameters filled with what the soak has made (or junk).
+  const routes = apiRoutes(servers[0]!).filter((r) => r.startsWith("GET ")).map((r) => r.slice(4));
+  const valueFor = (param: string): string => {
+    if (random() < 0.15) return pick(["x", "..", "id:", "%00", "0".repeat(300), "ünï"]);
+    if (param === "id") return rooms.size > 0 ? pick([...rooms]) : "nope";
+    if (param === "game") return pick(GAMES).id;
+    const who = pick(people);
+    return random() < 0.5 ? `id:${who.id}` : who.name;
+  };
+  async function httpGet(p: Person): Promise<void> {
+    const route = pick(routes);
+    const path = route.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(valueFor(param))) + (random() < 0.2 ? pick(["?day=2026-11-22", "?day=x", "?page=-1", "?limit=9999"]) : "");
+    const res = await fetch(`${servers[p.node]!.url}${path}`, { headers: random() < 0.8 ? { authorization: `Bearer ${p.token}` } : {} });
+    await res.arrayBuffer();
+    codes.set(`GET ${route} ${res.status}`, (codes.get(`GET ${route} ${res.status}`) ?? 0) + 1);
+    if (res.status >= 500) internal.push({ event: `GET ${path}`, payload: null, ack: { ok: false, error: { code: String(res.status), message: "" } } });
+  }
+
   const heldRooms = (c: TestClient) => [...c.rooms.keys()];
   const legalIn = (c: TestClient, roomId: string) => ((c.rooms.get(roomId)?.state as { legal?: LegalAction[] } | undefined)?.legal ?? []);
 
@@ -142,7 +163,8 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (r < 0.925 && held.length > 0) return void (await send(c, "room:remove", { roomId: pick(held), seat: Math.floor(random() * 6) }));
     if (r < 0.93 && held.length > 0) return void (await send(c, "room:decline", { roomId: pick(held) }));
     if (r < 0.935) return void (await send(c, "queue:accept", {}));
-    if (r < 0.96) return void (await send(c, pick(EVENTS), pick(JUNK)));
+    if (r < 0.94) return void (await send(c, pick(EVENTS), pick(JUNK)));
+    if (r < 0.96) return void (await httpGet(p));
     // The connection drops; the player comes back on the other node and watches their rooms again.
     c.close();
     p.node = (p.node + 1) % servers.length;
