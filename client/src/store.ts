@@ -697,6 +697,19 @@ export class Store {
     if (before && before.seat !== null && now.seat === null && now.ranked) void this.loadChat(now.roomId);
   }
 
+  /** The last step of the recorded game of room `roomId` (its replay's end), or null: none recorded, or it cannot be read. */
+  private async recordedEnd(roomId: string): Promise<number | null> {
+    try {
+      const headers: Record<string, string> = { accept: "application/json" };
+      if (this.identity) headers.authorization = `Bearer ${this.identity.token}`;
+      const res = await fetch(`/api/replay/${encodeURIComponent(roomId)}?viewer=all&from=0&to=0`, { headers });
+      const body = (await res.json()) as { ok: boolean; total?: number };
+      return body.ok && typeof body.total === "number" && body.total > 0 ? body.total - 1 : null;
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * Subscribe to a room and bring its view up to date: with `since` (the version held), the
    * server sends what changed since then when it still can, else the whole view. `whole`: ask
@@ -722,6 +735,11 @@ export class Store {
         // Opening a room, or coming back after a reconnection: what was said meanwhile.
         void this.loadChat(roomId);
       } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {
+        // A finished room is forgotten two hours after its result is recorded, but its address
+        // (a link, a notice that the game is over) stays good: it opens the game's replay at its
+        // end, as a finished game's page does on Lichess.
+        const end = ack.error.code === "NO_SUCH_ROOM" ? await this.recordedEnd(roomId) : null;
+        if (end !== null && this.route.page === "room" && this.route.roomId === roomId) return this.navigate(`/game/${roomId}?step=${end}`, true);
         this.roomErrors.set(roomId, friendly(ack.error));
         this.changed();
       } else if (ack.error.code !== "OFFLINE") {

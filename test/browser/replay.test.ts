@@ -4,7 +4,8 @@
  * then /game/<id> replays it: the deal verified in words, steps by the buttons, the keys and the
  * slider, to the end where the final scores are the recorded ones; "viewing as" switches between
  * everyone (the hidden cards listed), a player and a spectator; the shareable link opens at its
- * step. A spectator's end screen of the finished room links to the replay.
+ * step. A spectator's end screen of the finished room links to the replay, and the room's address
+ * opens the replay at its end once the room itself is forgotten.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -209,6 +210,29 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     }
     await page.getByTestId("replay-first").click();
     await expect.poll(() => step(page)).toBe(0);
+    await context.close();
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it("opens a finished room's address, once the room is forgotten, at the end of its replay", async () => {
+    const { roomId, record } = await playGame(base, "goblin-market", 3, 8);
+    // The store forgets a finished room two hours after its result is recorded (by its own clock,
+    // which is the real one here): forgotten now, as then.
+    (bazaar.server.store as unknown as { rooms: Map<string, unknown> }).rooms.delete(roomId);
+    expect(await bazaar.server.store.get(roomId)).toBeNull();
+    const { context, page } = await newPage(browser);
+    page.on("pageerror", (e) => errors.push(`forgotten room: ${e.message}`));
+    // A visitor with no name yet: the replay is public, so it opens before any name is asked.
+    await page.goto(`${base}/room/${roomId}`);
+    await page.waitForURL(`${base}/game/${roomId}?step=${record.actions.length}`);
+    await expect.poll(() => step(page)).toBe(record.actions.length);
+    await page.getByTestId("end-screen").waitFor();
+    // Back goes where the visitor came from, not to the room's address again.
+    expect(await page.evaluate("history.length")).toBe(2);
+    // An address that never was a room still says so.
+    await page.goto(`${base}/room/AAAAAAAA`);
+    await page.getByRole("button", { name: "Just watch games" }).click();
+    await page.getByText("Room not available").waitFor();
     await context.close();
     expect(errors).toEqual([]);
   }, 120_000);
