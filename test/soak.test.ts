@@ -3,7 +3,8 @@
  * either node, do random things in random order (create, join, leave, start, legal and illegal
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
  * play, turn-based rooms, invitations, room:find, junk events and junk payloads, every GET route
- * of the HTTP API with real and junk parameters, dropping the
+ * of the HTTP API with real and junk parameters, renames that reach every table, follows, blocks
+ * and notes, dropping the
  * connection and coming back on the other node) while the test clock
  * moves and both nodes' timers fire (bots, clocks, time-outs). What must hold whatever happens:
  * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
@@ -103,6 +104,29 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (res.status >= 500) internal.push({ event: `GET ${path}`, payload: null, ack: { ok: false, error: { code: String(res.status), message: "" } } });
   }
 
+  /** An account's everyday POSTs: a rename (in letter case: allowed at any time) that reaches every table, follows, blocks, notes. */
+  async function httpPost(p: Person): Promise<void> {
+    const other = pick(people.filter((x) => x !== p));
+    const flip = (n: string) => (n[0] === n[0]!.toUpperCase() ? n[0]!.toLowerCase() : n[0]!.toUpperCase()) + n.slice(1);
+    const [path, body] = pick<[string, unknown]>([
+      p.account ? ["/api/rename", { name: flip(p.name) }] : ["/api/guest", { name: flip(p.name), token: p.token }],
+      ["/api/follow", { name: other.name }],
+      ["/api/unfollow", { name: other.name }],
+      ["/api/block", { name: other.name }],
+      ["/api/unblock", { name: other.name }],
+      ["/api/note", { player: other.id, text: pick(["bluffs a lot", ""]) }],
+      [pick(["/api/rename", "/api/block", "/api/note"]), pick(JUNK)],
+    ]);
+    const res = await fetch(`${servers[p.node]!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${p.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const reply = (await res.json().catch(() => null)) as { ok?: boolean; player?: { name?: string }; token?: string } | null;
+    codes.set(`POST ${path} ${res.status}`, (codes.get(`POST ${path} ${res.status}`) ?? 0) + 1);
+    if (res.status >= 500) internal.push({ event: `POST ${path}`, payload: body, ack: { ok: false, error: { code: String(res.status), message: "" } } });
+    if (reply?.ok && (path === "/api/rename" || path === "/api/guest") && reply.player?.name) {
+      p.name = reply.player.name;
+      if (reply.token) p.token = reply.token;
+    }
+  }
+
   const heldRooms = (c: TestClient) => [...c.rooms.keys()];
   const legalIn = (c: TestClient, roomId: string) => ((c.rooms.get(roomId)?.state as { legal?: LegalAction[] } | undefined)?.legal ?? []);
 
@@ -164,7 +188,8 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (r < 0.93 && held.length > 0) return void (await send(c, "room:decline", { roomId: pick(held) }));
     if (r < 0.935) return void (await send(c, "queue:accept", {}));
     if (r < 0.94) return void (await send(c, pick(EVENTS), pick(JUNK)));
-    if (r < 0.96) return void (await httpGet(p));
+    if (r < 0.955) return void (await httpGet(p));
+    if (r < 0.965) return void (await httpPost(p));
     // The connection drops; the player comes back on the other node and watches their rooms again.
     c.close();
     p.node = (p.node + 1) % servers.length;
