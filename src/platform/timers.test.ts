@@ -487,16 +487,22 @@ describe.each(kinds)("timers ($name)", (kind) => {
 });
 
 describe.each(kinds)("adopting rooms written without a deadline ($name)", (kind) => {
-  it("gives a room with a bot due, written by an older build, its deadline; leaves stored ones alone", async () => {
-    const clock = new TestClock();
-    const store = kind.group()();
-    const n = node(store, clock.now);
+  /** A started Goblin Market room of a person and two bots, played by the person until a bot must move. */
+  async function botToMove(n: ReturnType<typeof node>) {
     const r = await n.service.create(players[0]!, { game: "goblin-market", seats: 3, bots: 2, clock: "none" });
     let started = await n.service.start(r.id, players[0]!);
     const random = seededRandom("adopt");
     while (gameOf(started).activeSeats(started.state)[0] === 0) {
       started = (await n.service.act(started.id, players[0]!, randomLegalAction(gameOf(started).legalActions(started.state, 0), random)!)).room;
     }
+    return started;
+  }
+
+  it("gives a room with a bot due, written by an older build, its deadline; leaves stored ones alone", async () => {
+    const clock = new TestClock();
+    const store = kind.group()();
+    const n = node(store, clock.now);
+    const started = await botToMove(n);
     // As an older build stored it: the room, no deadline (its bot's move lived in a node's memory).
     await store.setDue(started.id, started.version, null);
     clock.set(started.updatedAt + timing.botDelayMs);
@@ -516,12 +522,7 @@ describe.each(kinds)("adopting rooms written without a deadline ($name)", (kind)
     const clock = new TestClock();
     const store = kind.group()();
     const n = node(store, clock.now);
-    const r = await n.service.create(players[0]!, { game: "goblin-market", seats: 3, bots: 2, clock: "none" });
-    let started = await n.service.start(r.id, players[0]!);
-    const random = seededRandom("adopt at start");
-    while (gameOf(started).activeSeats(started.state)[0] === 0) {
-      started = (await n.service.act(started.id, players[0]!, randomLegalAction(gameOf(started).legalActions(started.state, 0), random)!)).room;
-    }
+    const started = await botToMove(n);
     const waiting = await n.service.create(players[1]!, { game: "goblin-teeth", seats: 2, clock: "none" });
     await store.setDue(started.id, started.version, null);
     const reads: string[] = [];
