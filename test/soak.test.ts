@@ -133,6 +133,12 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
   async function step(p: Person): Promise<void> {
     const c = p.client;
     const held = heldRooms(c);
+    // A table found in quick play waits for this player's answer: mostly given at once.
+    const status = [...c.received].reverse().find(([e]) => e === "queue:status")?.[1] as { match?: { matchId: string; youAccepted: boolean } | null } | undefined;
+    if (status?.match && !status.match.youAccepted && random() < 0.7) {
+      await send(c, random() < 0.85 ? "queue:accept" : "queue:decline", { matchId: status.match.matchId });
+      return;
+    }
     const r = random();
     if (r < 0.4) {
       // A legal move where this player has one (most of what players do), else any room's sync.
@@ -174,6 +180,8 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (r < 0.84 && held.length > 0) return void (await send(c, "room:rematch", { roomId: pick(held) }));
     if (r < 0.86 && held.length > 0) return void (await send(c, "room:sync", { roomId: pick(held), since: Math.floor(random() * 200) }));
     if (r < 0.88) {
+      // Mostly one casual pool of two, so that tables form; now and then any other.
+      if (random() < 0.6) return void (await send(c, "queue:join", { game: "goblin-teeth", seats: 2, clock: "quick", ranked: false }));
       const g = pick(GAMES.filter((x) => x.max > 1));
       return void (await send(c, "queue:join", { game: g.id, seats: g.min, ...(p.account && random() < 0.5 ? { ranked: true } : { clock: "quick" }) }));
     }
@@ -186,7 +194,12 @@ async function soak(seed: number, servers: RunningServer[], clock: TestClock): P
     if (r < 0.92 && held.length > 0) return void (await send(c, "chat:seen", { roomId: pick(held), n: Math.floor(random() * 12) }));
     if (r < 0.925 && held.length > 0) return void (await send(c, "room:remove", { roomId: pick(held), seat: Math.floor(random() * 6) }));
     if (r < 0.93 && held.length > 0) return void (await send(c, "room:decline", { roomId: pick(held) }));
-    if (r < 0.935) return void (await send(c, "queue:accept", {}));
+    if (r < 0.935) {
+      // A table found in quick play: accepted mostly, declined now and then, answered late or with no id.
+      const status = [...c.received].reverse().find(([e]) => e === "queue:status")?.[1] as { match?: { matchId: string } | null } | undefined;
+      const matchId = status?.match?.matchId;
+      return void (await send(c, random() < 0.8 ? "queue:accept" : "queue:decline", matchId && random() < 0.9 ? { matchId } : {}));
+    }
     if (r < 0.94) return void (await send(c, pick(EVENTS), pick(JUNK)));
     if (r < 0.955) return void (await httpGet(p));
     if (r < 0.965) return void (await httpPost(p));
