@@ -2,7 +2,7 @@
  * A seeded soak of the whole protocol on two nodes and one Redis: guests and accounts, each on
  * either node, do random things in random order (create, join, leave, start, legal and illegal
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
- * play, turn-based rooms, invitations, room:find, junk events and junk payloads, every GET route
+ * play, turn-based rooms, invitations, room:find, the daily challenge, junk events and junk payloads, every GET route
  * of the HTTP API with real and junk parameters, renames that reach every table, follows, blocks
  * and notes, dropping the
  * connection and coming back on the other node) while the test clock
@@ -40,7 +40,7 @@ const GAMES = [
   { id: "aucteraden", min: 1, max: 1 },
 ];
 const CLOCKS = ["none", "quick", "standard", "turn-1d"];
-const EVENTS = ["room:create", "room:join", "room:leave", "room:start", "room:sync", "game:act", "game:resign", "game:return", "chat:send", "chat:seen", "room:rematch", "room:rematch-decline", "queue:join", "queue:leave", "queue:accept", "lobby:mine", "room:find", "room:invite", "room:decline", "room:remove", "room:unwatch", "no:such-event"];
+const EVENTS = ["daily:start", "daily:status", "room:create", "room:join", "room:leave", "room:start", "room:sync", "game:act", "game:resign", "game:return", "chat:send", "chat:seen", "room:rematch", "room:rematch-decline", "queue:join", "queue:leave", "queue:accept", "lobby:mine", "room:find", "room:invite", "room:decline", "room:remove", "room:unwatch", "no:such-event"];
 const JUNK: unknown[] = [null, 0, -1, 1e308, "", "x".repeat(300), [], [1, 2], { roomId: 5 }, { roomId: "nope" }, { roomId: "../../etc" }, { roomId: { $ne: 1 } }, { action: { type: "pass", extra: "x".repeat(5000) } }, { seats: "many" }, true];
 
 interface Person {
@@ -208,6 +208,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     if (r < 0.92 && held.length > 0) return void (await send(c, "chat:seen", { roomId: pick(held), n: Math.floor(random() * 12) }));
     if (r < 0.925 && held.length > 0) return void (await send(c, "room:remove", { roomId: pick(held), seat: Math.floor(random() * 6) }));
     if (r < 0.93 && held.length > 0) return void (await send(c, "room:decline", { roomId: pick(held) }));
+    if (r < 0.932) return void (await send(c, pick(["daily:start", "daily:status"]), { game: random() < 0.8 ? "aucteraden" : pick(GAMES).id, ...(random() < 0.3 ? { day: pick(["2026-11-20", "1999-01-01", "x"]) } : {}) }));
     if (r < 0.935) {
       // A table found in quick play: accepted mostly, declined now and then, answered late or with no id.
       const status = [...c.received].reverse().find(([e]) => e === "queue:status")?.[1] as { match?: { matchId: string } | null } | undefined;

@@ -40,6 +40,7 @@ import {
   dropInvitationsOf,
   type KeptInvitation,
   closeUnfilled,
+  revealDailySeed,
   answerRematch,
   createRematchRoom,
   offerRematch,
@@ -685,6 +686,11 @@ export class RoomService {
   }
 
   /** Closes an open turn-based room whose seats were not all taken in time (no change otherwise). */
+  /** A finished daily deal's day is over: its room shows the seed, as a change every watcher is sent (room.ts revealDailySeed). */
+  async revealDailySeed(id: string): Promise<{ room: Room; changed: boolean }> {
+    return this.mutate(id, (r) => revealDailySeed(r, this.now()));
+  }
+
   async closeUnfilled(id: string): Promise<{ room: Room; changed: boolean }> {
     return this.mutate(id, (r) => closeUnfilled(r, this.now()));
   }

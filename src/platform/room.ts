@@ -10,6 +10,7 @@ import type { Action, AnyGame, BotStrength, LogEntry, Outcome, Seat } from "../g
 import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
+import { dayOver } from "./daily-deal.js";
 import { err } from "./errors.js";
 import { nameKey, type Player } from "./identity.js";
 import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway, YourRoom } from "../protocol/wire.js";
@@ -77,6 +78,12 @@ export interface Room {
   outcome?: Outcome;
   /** A daily-challenge deal: its UTC day (the seed is that day's, and stays secret until the day is over). */
   daily?: string;
+  /**
+   * A finished daily deal's room: its day is over, so its views show the seed. Set by the change
+   * the timers make at the day's end (revealDailySeed), so that every watcher is sent the seed as
+   * an update of the room like any other, and a version no longer shows two ways.
+   */
+  seedShown?: true;
   /** True once the finished game is in Postgres. */
   persisted?: boolean;
   ratingChanges?: RatingChangeInfo[];
@@ -784,6 +791,16 @@ export function closeUnfilled(room: Room, now: number): Room | null {
     ended: "unfilled",
     notices: notice(room, now, "closed", null, `Nobody took the free seats within ${spanWords(TURN_BASED_OPEN_MS)}, so the room is closed. Find or create another room in the lobby.`),
   });
+}
+
+/**
+ * A finished daily deal's room at its day's end: a version on, `seedShown`, so every watcher gets
+ * the seed its view now shows (views.ts: seedPublic). Null: not such a room, already shown, or the
+ * day is not over yet.
+ */
+export function revealDailySeed(room: Room, now: number): Room | null {
+  if (room.status !== "finished" || !room.daily || room.seedShown || !dayOver(room.daily, now)) return null;
+  return bump(room, now, { seedShown: true });
 }
 
 /**

@@ -14,7 +14,9 @@ import { AppError } from "./errors.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { RedisRoomStore } from "./redis-room-store.js";
 import { ResultRecorder } from "./results.js";
-import { gameOf, owePushes, personPlays, type OwedPush, type Room } from "./room.js";
+import { gameOf, gameState, owePushes, personPlays, type OwedPush, type Room } from "./room.js";
+import { roomView } from "./views.js";
+import { dayEnds } from "./daily-deal.js";
 import { RoomService } from "./room-service.js";
 import type { RoomStore } from "./room-store.js";
 import { DEFAULT_TIMING, dueWork, nextDue, TimerDriver } from "./timers.js";
@@ -483,6 +485,35 @@ describe.each(kinds)("timers ($name)", (kind) => {
     expect(() => parseQueueRequest(players[0]!, { game: "goblin-market", seats: 4, clock: "turn-1d" })).toThrow(expect.objectContaining({ code: "TURN_BASED_NOT_QUEUED" }));
     // Solitaire has no turn-based pace: nobody waits for the player.
     expect(() => parseClock(findGame("aucteraden")!, "turn-1d", false, 1)).toThrow(expect.objectContaining({ code: "BAD_CLOCK" }));
+  });
+});
+
+describe.each(kinds)("a finished daily deal's day end ($name)", (kind) => {
+  it("shows the seed as a change of the room at the day's end, once", async () => {
+    const clock = new TestClock();
+    const store = kind.group()();
+    const n = node(store, clock.now);
+    // A solitaire game played out, then stored as a daily deal's room (DailyChallenges makes them).
+    let r = await n.service.create(players[0]!, { game: "aucteraden", seats: 1 });
+    const random = seededRandom("daily reveal");
+    while (r.status === "playing") r = (await n.service.act(r.id, players[0]!, randomLegalAction(gameOf(r).legalActions(gameState(r), 0), random)!)).room;
+    const day = new Date(clock.now()).toISOString().slice(0, 10);
+    const daily = await n.service.insert({ ...r, id: `${r.id.slice(0, 4)}dail`, daily: day, version: 1 });
+    const spectator = { kind: "spectator" } as const;
+    expect(nextDue(daily, timing)).toBe(dayEnds(day));
+    expect(roomView(daily, spectator, 0, clock.now()).seed).toBeNull();
+    clock.set(dayEnds(day) - 1);
+    await n.timers.tick();
+    expect((await n.service.get(daily.id)).version).toBe(daily.version);
+    clock.set(dayEnds(day));
+    await n.timers.tick();
+    const shown = await n.service.get(daily.id);
+    expect([shown.version, shown.seedShown, nextDue(shown, timing)]).toEqual([daily.version + 1, true, null]);
+    expect(roomView(shown, spectator, 0, clock.now()).seed).toBe(r.seed);
+    // Nothing more to do for it: a later tick changes nothing.
+    clock.set(dayEnds(day) + 60_000);
+    await n.timers.tick();
+    expect((await n.service.get(daily.id)).version).toBe(shown.version);
   });
 });
 

@@ -20,6 +20,7 @@ import { botMove, botStrength } from "../games/bots.js";
 import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats, isTurnBased, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { AppError } from "./errors.js";
+import { dayEnds } from "./daily-deal.js";
 import { botPlays, gameOf, gameState, type OwedPush, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
 import type { PlatformMetrics } from "./metrics.js";
@@ -40,7 +41,7 @@ export interface Timing {
 export const DEFAULT_TIMING: Timing = { botDelayMs: 600, hostAwayMs: 5 * 60_000, openCheckMs: 10 * 60_000 };
 
 /** What is due in a room at some time. */
-export type DueWork = "timeout" | "bot" | "host-away" | "host-check" | "unfilled" | "notify";
+export type DueWork = "timeout" | "bot" | "host-away" | "host-check" | "unfilled" | "notify" | "reveal";
 
 /** The bot deadline: a bot plays an active seat (null: none does). */
 function botDue(room: Room, t: Timing): number | null {
@@ -71,6 +72,8 @@ function nextDeadlineOf(room: Room, t: Timing): number | null {
   if (room.status === "open" && !room.daily) {
     return room.hostAwaySince !== undefined ? room.hostAwaySince + t.hostAwayMs : (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs;
   }
+  // A finished daily deal shows its seed from its day's end: that is a change of the room.
+  if (room.status === "finished" && room.daily && !room.seedShown) return dayEnds(room.daily);
   return null;
 }
 
@@ -90,6 +93,7 @@ export function dueWork(room: Room, t: Timing, now: number): DueWork | null {
     if (room.hostAwaySince !== undefined) return room.hostAwaySince + t.hostAwayMs <= now ? "host-away" : null;
     return (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs <= now ? "host-check" : null;
   }
+  if (room.status === "finished" && room.daily && !room.seedShown) return dayEnds(room.daily) <= now ? "reveal" : null;
   return null;
 }
 
@@ -343,6 +347,8 @@ export class TimerDriver {
         this.stats.notices += owed.length;
         return (await this.service.settlePushes(room.id, owed)).changed;
       }
+      case "reveal":
+        return (await this.service.revealDailySeed(room.id)).changed;
       case "host-check": {
         const present = this.opts.isPresent ? await this.opts.isPresent(room.id, room.hostId) : false;
         const { changed } = await this.service.hostPresence(room.id, present);

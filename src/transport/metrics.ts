@@ -34,7 +34,7 @@ const GAME_IDS = new Set(GAMES.map((g) => g.id));
 const MOVERS: readonly MoveBy[] = ["player", "bot"];
 const SCOPES: readonly RateLimitScope[] = ["socket", "account", "http", "chat"];
 const WRITES: readonly FinishedGameWrite[] = ["written", "already-written", "failed"];
-const WORK: readonly DueWork[] = ["timeout", "bot", "host-away", "host-check", "unfilled", "notify"];
+const WORK: readonly DueWork[] = ["timeout", "bot", "host-away", "host-check", "unfilled", "notify", "reveal"];
 const LISTED_STATUSES = ["open", "playing"] as const;
 
 /** A game id as a label: one of the registry's (rooms only ever hold those), else "other". */
