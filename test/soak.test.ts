@@ -4,7 +4,7 @@
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
  * play, turn-based rooms, invitations, room:find, the daily challenge, junk events and junk payloads, every GET route
  * of the HTTP API with real and junk parameters, renames that reach every table, follows, blocks
- * and notes, dropping the
+ * and notes, accounts closed and erased mid-game, dropping the
  * connection and coming back on the other node) while the test clock
  * moves and both nodes' timers fire (bots, clocks, time-outs). What must hold whatever happens:
  * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
@@ -50,6 +50,10 @@ interface Person {
   account: boolean;
   client: TestClient;
   node: number;
+  /** An account's password (to close or erase it). */
+  password?: string;
+  /** Closed or erased its account, or erased its guest: no longer here. */
+  gone?: boolean;
 }
 
 /**
@@ -79,7 +83,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     const name = `S${seed}p${i}${Math.random().toString(36).slice(2, 5)}`;
     const isAccount = i % 3 !== 2;
     const who = isAccount ? await account(servers[node]!.url, name) : await guest(servers[node]!.url, name);
-    people.push({ name, token: who.token, id: who.player.id, account: isAccount, client: await new TestClient(servers[node]!.url, who.token).ready(), node });
+    people.push({ name, token: who.token, id: who.player.id, account: isAccount, client: await new TestClient(servers[node]!.url, who.token).ready(), node, ...(isAccount ? { password: `password of ${name}` } : {}) });
   }
   const spectators = [await new TestClient(servers[0]!.url).ready(), await new TestClient(servers[servers.length - 1]!.url).ready()];
   const rooms = new Set<string>();
@@ -142,6 +146,19 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
   }
 
   const heldRooms = (c: TestClient) => [...c.rooms.keys()];
+  /** The people still here. */
+  const here = () => people.filter((p) => !p.gone);
+
+  /** A player leaves the site for good: closes or erases their account, or erases their guest. Their games go on without them. */
+  async function leaveForGood(p: Person): Promise<void> {
+    const [path, body] = p.account ? pick<[string, unknown]>([["/api/account/close", { password: p.password }], ["/api/me/erase", { password: p.password }]]) : ["/api/me/erase", { name: p.name }];
+    const res = await fetch(`${servers[p.node]!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${p.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    codes.set(`POST ${path} ${res.status}`, (codes.get(`POST ${path} ${res.status}`) ?? 0) + 1);
+    if (res.status >= 500) internal.push({ event: `POST ${path}`, payload: body, ack: { ok: false, error: { code: String(res.status), message: "" } } });
+    if (res.status !== 200) return;
+    p.gone = true;
+    p.client.close();
+  }
   const legalIn = (c: TestClient, roomId: string) => ((c.rooms.get(roomId)?.state as { legal?: LegalAction[] } | undefined)?.legal ?? []);
 
   async function step(p: Person): Promise<void> {
@@ -244,7 +261,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     // Its own connections only (io.disconnectSockets would cut every node's, through the adapter).
     dead.io.local.disconnectSockets(true);
     // Its players and spectator come back on a node that is up, as a balancer sends them.
-    for (const p of people) {
+    for (const p of here()) {
       if (p.node < servers.length) continue;
       const held = heldRooms(p.client);
       p.client.close();
@@ -266,7 +283,9 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
       if (random() < 0.15) await timePasses(Math.floor(random() * 20_000));
       // Spectators watch a room now and then.
       if (random() < 0.03 && rooms.size > 0) await send(pick(spectators), "room:sync", { roomId: pick([...rooms]) });
-      await step(pick(people));
+      // Now and then someone leaves for good (at most two of the eight).
+      if (random() < 0.004 && here().length > 6) await leaveForGood(pick(here()));
+      await step(pick(here()));
     }
   }
 
@@ -274,15 +293,15 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
   async function playOut(max: number): Promise<boolean> {
     let idle = 0;
     for (let i = 0; i < max; i++) {
-      const moves = people.flatMap((p) => heldRooms(p.client).filter((id) => legalIn(p.client, id).length > 0).map((id) => [p, id] as const));
+      const moves = here().flatMap((p) => heldRooms(p.client).filter((id) => legalIn(p.client, id).length > 0).map((id) => [p, id] as const));
       if (moves.length === 0) {
         // Players open the games Your games lists (quick play seated them without a view, or
         // they came back on another node), then time passes for bots and clocks.
-        for (const p of people) {
+        for (const p of here()) {
           const mine = await send(p.client, "lobby:mine", {});
           for (const r of (mine.mine as Array<{ id: string; status: string }> | undefined) ?? []) if (r.status === "playing" && !p.client.rooms.has(r.id)) await send(p.client, "room:sync", { roomId: r.id });
         }
-        if (people.some((p) => heldRooms(p.client).some((id) => legalIn(p.client, id).length > 0))) continue;
+        if (here().some((p) => heldRooms(p.client).some((id) => legalIn(p.client, id).length > 0))) continue;
         const playing = await Promise.all([...rooms].map((id) => servers[0]!.store.get(id)));
         if (!playing.some((r) => r?.status === "playing")) return true;
         // Nobody here can move: bots move and clocks run out as time passes, longer and longer
@@ -310,7 +329,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
 
   // Settle: no more requests; the timers of both nodes drain what is due now.
   for (let i = 0; i < 5; i++) for (const s of servers) await s.timers.tick();
-  const everyone = [...people.map((p) => p.client), ...spectators];
+  const everyone = [...here().map((p) => p.client), ...spectators];
   for (const c of everyone) {
     for (const roomId of heldRooms(c)) {
       const stored = await servers[0]!.store.get(roomId);
