@@ -10,7 +10,8 @@
  * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
  *   and no node logs a failure;
  * - once things settle, every view a client holds, kept from pushes and updates alone, is exactly
- *   the whole view the server gives it on a fresh sync, for every room it watches;
+ *   the whole view the server gives it on a fresh sync, for every room it watches, and a seat at a
+ *   ranked table is given no spectator's chat message;
  * - every game that finished is recorded in Postgres (once: the room id is the record's key).
  * One two-node scenario has a node die a third of the way in: the other must finish what it had
  * under way (clocks, bots, quick play tables, results).
@@ -340,6 +341,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
   // Every held view, from pushes alone, is the whole view a fresh connection of the same
   // viewer gets by syncing (the same node; a spectator as a spectator).
   let compared = 0;
+  let chatChecked = 0;
   const tokenOf = new Map(people.map((p) => [p.client, p.token]));
   for (const c of everyone) {
     const url = (c.socket.io as unknown as { uri: string }).uri;
@@ -353,10 +355,18 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
       };
       expect(without(c.rooms.get(roomId)!.state), `${roomId} as held`).toEqual(without(fresh.rooms.get(roomId)!.state));
       compared++;
+      // A seat at a ranked table is never shown what spectators wrote (it could be advice).
+      const view = fresh.rooms.get(roomId)!.state as { seat: number | null; ranked: boolean };
+      if (view.seat !== null && view.ranked) {
+        const history = await fresh.call("chat:history", { roomId });
+        const channels = ((history.messages as Array<{ channel: string }> | undefined) ?? []).map((m) => m.channel);
+        expect(channels.filter((x) => x !== "players"), `${roomId}: a ranked seat's chat`).toEqual([]);
+        chatChecked++;
+      }
     }
     fresh.close();
   }
-  if (process.env.SOAK_VERBOSE) console.log(seed, compared, [...codes].sort().map(([k, n]) => `${k}: ${n}`).join("\n"));
+  if (process.env.SOAK_VERBOSE) console.log(seed, compared, "ranked seats' chats", chatChecked, [...codes].sort().map(([k, n]) => `${k}: ${n}`).join("\n"));
   expect(internal, JSON.stringify(internal.slice(0, 3))).toEqual([]);
   expect(failures.length, JSON.stringify(failures.slice(0, 3))).toBe(0);
   // The soak did something: moves were made, games finished and were recorded once.
