@@ -26,6 +26,7 @@ import type { LegalAction } from "../src/games/types.js";
 import type { RunningServer } from "../src/server.js";
 import { account } from "./support/accounts.js";
 import { apiRoutes } from "./support/routes.js";
+import { vapidKeys } from "./support/push-service.js";
 import { backends, guest, lcg, REDIS_URL, TestClient, until, useTestServer, useTwoNodes, type Ack } from "./support/harness.js";
 
 class TestClock {
@@ -410,7 +411,8 @@ describe.skipIf(!REDIS_URL)("soak: random clients on two nodes, one of which die
 
 describe("soak: random clients on one node, in-process rooms", () => {
   const clock = new TestClock();
-  const t = useTestServer(backends()[0]!, { clock: clock.now });
+  // With Web Push keys: changes owe notices to closed pages, sent and settled by the timers.
+  const t = useTestServer(backends()[0]!, { clock: clock.now, config: { push: { ...vapidKeys(), subject: "mailto:operators@bazaar.example" } } });
   for (const seed of ALL.length ? ALL : [13]) {
     it(`seed ${seed}: no INTERNAL, every held view exact after settling, every game ends and is recorded`, () => soak(seed, [t.server], clock), 240_000);
   }
