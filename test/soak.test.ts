@@ -2,21 +2,23 @@
  * A seeded soak of the whole protocol on two nodes and one Redis: guests and accounts, each on
  * either node, do random things in random order (create, join, leave, start, legal and illegal
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
- * play, turn-based rooms, invitations, room:find, the daily challenge, junk events and junk payloads, every GET route
- * of the HTTP API with real and junk parameters, renames that reach every table, follows, blocks
- * and notes, accounts closed and erased mid-game, dropping the
- * connection and coming back on the other node) while the test clock
- * moves and both nodes' timers fire (bots, clocks, time-outs). What must hold whatever happens:
+ * play, turn-based rooms, invitations, room:find, the daily challenge, junk events and junk
+ * payloads, every GET route of the HTTP API with real and junk parameters, renames that reach
+ * every table, follows, blocks and notes, accounts closed and erased mid-game, dropping the
+ * connection and coming back on the other node) while the test clock moves and both nodes'
+ * timers fire (bots, clocks, time-outs). What must hold whatever happens:
  * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
  *   and no node logs a failure;
  * - once things settle, every view a client holds, kept from pushes and updates alone, is exactly
  *   the whole view the server gives it on a fresh sync, for every room it watches, and a seat at a
  *   ranked table is given no spectator's chat message;
- * - every game that finished is recorded in Postgres (once: the room id is the record's key).
+ * - every game under way ends, and every game that finished is recorded in Postgres (once: the
+ *   room id is the record's key).
  * One two-node scenario has a node die a third of the way in: the other must finish what it had
  * under way (clocks, bots, quick play tables, results).
- * Each scenario is one seed, so a failure replays exactly (SOAK_SEED=<n> to run one;
- * SOAK_VERBOSE=1 prints every reply code's count, the phases' times and the games finished).
+ * Each scenario is one seed, and its choices follow the seed, so a failure can be run again
+ * (SOAK_SEED=<n>; pushes may arrive in another order, so not always step for step);
+ * SOAK_VERBOSE=1 prints every reply code's count, the phases' times and the games finished.
  * The two-node scenarios share their servers: a later seed's players may sit with an earlier
  * seed's, who have gone (their turn-based games wait out the clocks).
  */
