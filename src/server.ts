@@ -39,7 +39,6 @@ import { RoomService } from "./platform/room-service.js";
 import { MemoryQueueStore, RedisQueueStore } from "./platform/queue-store.js";
 import { QueueService } from "./platform/queue-service.js";
 import type { RoomStore } from "./platform/room-store.js";
-import type { Room } from "./platform/room.js";
 import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { addSecurityHeaders } from "./transport/security-headers.js";
@@ -293,11 +292,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   await downtime.start();
   // One read of every open and in-play room at start, before anyone is served: Your games reads
   // each player's rooms through an index (player-rooms.ts), so rooms written before it, or while it
-  // was kept in a process that restarted, are listed; and the timers adopt rooms stored without a
-  // deadline (TimerDriver.adopt).
-  const adopt = timers.polls ? (room: Room) => timers.adoptRoom(room).catch((e: unknown) => log.error({ err: e, roomId: room.id }, "could not adopt a room's deadline")) : undefined;
-  log.info({ rooms: await service.indexPlayers(adopt) }, "players' rooms indexed");
-  timers.start({ adopt: false });
+  // was kept in a process that restarted, are listed; and polling timers adopt rooms stored
+  // without a deadline in the same read (TimerDriver.adopt).
+  log.info({ rooms: timers.polls ? await timers.adopt() : await service.indexPlayers() }, "players' rooms indexed");
+  timers.start();
   // One quick play round per QUEUE_TICK_MS on every node (none with manualTimers: tests tick).
   let queueRound: Promise<void> | undefined;
   const queueTimer =

@@ -685,12 +685,12 @@ export class RoomService {
     );
   }
 
-  /** Closes an open turn-based room whose seats were not all taken in time (no change otherwise). */
   /** A finished daily deal's day is over: its room shows the seed, as a change every watcher is sent (room.ts revealDailySeed). */
   async revealDailySeed(id: string): Promise<{ room: Room; changed: boolean }> {
     return this.mutate(id, (r) => revealDailySeed(r, this.now()));
   }
 
+  /** Closes an open turn-based room whose seats were not all taken in time (no change otherwise). */
   async closeUnfilled(id: string): Promise<{ room: Room; changed: boolean }> {
     return this.mutate(id, (r) => closeUnfilled(r, this.now()));
   }

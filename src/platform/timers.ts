@@ -56,6 +56,11 @@ export function nextDue(room: Room, t: Timing): number | null {
   return owed === null ? rest : rest === null ? owed : Math.min(owed, rest);
 }
 
+/** A finished daily deal's day end, when its room shows the seed (room.ts revealDailySeed), or null: none to show. */
+function revealDue(room: Room): number | null {
+  return room.status === "finished" && room.daily && !room.seedShown ? dayEnds(room.daily) : null;
+}
+
 /** When the room's first owed notice to closed pages is due (room.ts OwedPush), or null: none owed. */
 function owedDue(room: Room): number | null {
   return room.pushOwed?.length ? Math.min(...room.pushOwed.map((o) => o.at)) : null;
@@ -73,8 +78,7 @@ function nextDeadlineOf(room: Room, t: Timing): number | null {
     return room.hostAwaySince !== undefined ? room.hostAwaySince + t.hostAwayMs : (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs;
   }
   // A finished daily deal shows its seed from its day's end: that is a change of the room.
-  if (room.status === "finished" && room.daily && !room.seedShown) return dayEnds(room.daily);
-  return null;
+  return revealDue(room);
 }
 
 /** What is due at `now`, most urgent first (a clock before a bot). */
@@ -93,8 +97,8 @@ export function dueWork(room: Room, t: Timing, now: number): DueWork | null {
     if (room.hostAwaySince !== undefined) return room.hostAwaySince + t.hostAwayMs <= now ? "host-away" : null;
     return (room.hostSeenAt ?? room.updatedAt) + t.openCheckMs <= now ? "host-check" : null;
   }
-  if (room.status === "finished" && room.daily && !room.seedShown) return dayEnds(room.daily) <= now ? "reveal" : null;
-  return null;
+  const reveal = revealDue(room);
+  return reveal !== null && reveal <= now ? "reveal" : null;
 }
 
 export interface TimerDriverOptions {
@@ -171,39 +175,23 @@ export class TimerDriver {
     return this.pollMs > 0;
   }
 
-  /**
-   * Starts polling. `adopt: false` when the caller has already passed every room to adoptRoom
-   * (the server does, in its one read of every room at start: RoomService.indexPlayers).
-   */
-  start(opts: { adopt?: boolean } = {}): void {
+  /** Starts polling (the server has adopted every room first: adopt). */
+  start(): void {
     if (this.pollMs > 0 && !this.poller) {
       this.poller = setInterval(() => void this.tick(), this.pollMs);
       this.poller.unref();
-      if (opts.adopt ?? true) void this.adopt();
     }
   }
 
   /**
    * Gives every open and playing room that has no stored deadline its own (rooms written by a
    * build that kept bot moves in a node's memory: without this, a bot due to move when that node
-   * was replaced would never move). Rooms that have one are left alone. Returns how many it read.
+   * was replaced would never move). Rooms that have one are left alone. The same one read of every
+   * room lists it for its players (RoomService.indexPlayers): a start reads each room once.
+   * Returns how many rooms it read.
    */
   async adopt(): Promise<number> {
-    try {
-      const { open, live, turnBased } = await this.service.list();
-      let n = 0;
-      for (const s of [...open, ...live, ...turnBased]) {
-        if (this.stopped) break;
-        const stored = await this.service.store.get(s.id);
-        if (!stored) continue;
-        n++;
-        await this.adoptRoom(stored);
-      }
-      return n;
-    } catch (e) {
-      this.log.error({ err: e }, "could not adopt rooms' deadlines");
-      return 0;
-    }
+    return this.service.indexPlayers((room) => this.adoptRoom(room).catch((e: unknown) => this.log.error({ err: e, roomId: room.id }, "could not adopt a room's deadline")));
   }
 
   /** adopt's step for one room as stored: its deadline recorded unless it has one. */
