@@ -276,6 +276,13 @@ describe("rematch room operations", () => {
     const joined = await service.join(fresh.id, bob);
     expect(joined.status).toBe("playing");
     expect((await service.get("old")).rematch).toEqual({ roomId: fresh.id, by: "p-ann", accepted: ["p-ann", "p-bob"], declined: [] });
+    // A turn-based rematch starts with the join that takes its last seat: the answer is recorded all the same.
+    const slow = new RoomService(new MemoryRoomStore(), { now: () => 2000 });
+    await slow.insert(finished(false, "turn-1d", 5));
+    const again = await slow.rematch("old", ann);
+    const started = await slow.join(again.id, bob);
+    expect(started.status).toBe("playing");
+    expect((await slow.get("old")).rematch).toEqual({ roomId: again.id, by: "p-ann", accepted: ["p-ann", "p-bob"], declined: [] });
   });
 
   it("refuses bad answers and leaves the room untouched", () => {

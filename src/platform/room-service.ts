@@ -531,18 +531,19 @@ export class RoomService {
     }
     const seed = this.seed();
     const { room } = await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()));
-    if (room.rematchOf && room.status === "open" && room.reserved?.includes(player.id)) return this.rematchSeatTaken(room, player);
+    if (room.rematchOf && room.reserved?.includes(player.id)) return this.rematchSeatTaken(room, player);
     return room;
   }
 
   /**
    * A player took the seat a rematch room kept for them by joining it (a link, Your games' Join)
    * rather than by Accept at the finished table: the offer there records the acceptance, and the
-   * room starts once every kept seat is taken, as an Accept would.
+   * room starts once every kept seat is taken, as an Accept would (a turn-based one has started
+   * with the join already).
    */
   private async rematchSeatTaken(room: Room, player: Player): Promise<Room> {
     await this.answerFinishedRematch(room.rematchOf!, player, true);
-    return this.startRematchIfReady(room.id);
+    return room.status === "open" ? this.startRematchIfReady(room.id) : room;
   }
 
   /** Records a player's answer on the finished room's offer; nothing when that room or offer is gone or already answered. */
