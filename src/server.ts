@@ -43,7 +43,7 @@ import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { addSecurityHeaders } from "./transport/security-headers.js";
 import { NOT_FOUND, serveWebClient } from "./transport/web-client.js";
-import { attachSockets } from "./transport/socket.js";
+import { attachSockets, LIVE_COUNTS_EVERY_MS } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
 import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
@@ -65,6 +65,8 @@ export interface RunningServer {
   metrics: PlatformMetrics;
   /** Quick play: tests with manualTimers call `queue.tick()` themselves. */
   queue: QueueService;
+  /** Sends this node's lobby pages the counts of games being played if they changed (tests with manualTimers call it themselves). */
+  pushLiveCounts(): Promise<void>;
   /** Records finished games in Postgres: tests call `recorder.sweep()` themselves instead of waiting for the timed one (sweepEveryMs). */
   recorder: ResultRecorder;
   db: Database;
@@ -312,6 +314,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
             .finally(() => (queueRound = undefined));
         }, config.queueTickMs);
   queueTimer?.unref();
+  // The lobby's counts of games being played, to this node's lobby pages (none with manualTimers: tests push).
+  const liveCountsTimer = opts.manualTimers
+    ? undefined
+    : setInterval(() => void sockets.pushLiveCounts().catch((e: unknown) => log.warn({ err: e }, "could not send the lobby's live counts")), LIVE_COUNTS_EVERY_MS);
+  liveCountsTimer?.unref();
   const recorder = new ResultRecorder(service, db, log, metrics);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
@@ -334,6 +341,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     downtime,
     metrics,
     queue,
+    pushLiveCounts: () => sockets.pushLiveCounts(),
     recorder,
     db,
     log,
@@ -349,6 +357,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         timers.stop();
         downtime.stop();
         if (queueTimer) clearInterval(queueTimer);
+        if (liveCountsTimer) clearInterval(liveCountsTimer);
         await queueRound;
         await sockets.drain(left() * 0.6);
         // Finished games not yet recorded (Postgres was slow or away) are written now if possible;
@@ -365,6 +374,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       timers.stop();
       downtime.stop();
       if (queueTimer) clearInterval(queueTimer);
+      if (liveCountsTimer) clearInterval(liveCountsTimer);
       await queueRound;
       queue.stop();
       recorder.stop();

@@ -231,6 +231,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/ready",
       "GET /api/replay/:id",
       "GET /api/rooms",
+      "GET /api/rooms/live",
       "POST /api/account/close",
       "POST /api/block",
       "POST /api/follow",
@@ -274,6 +275,8 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       `/api/push`,
       `/api/replay/${room}`,
       `/api/rooms`,
+      `/api/rooms/live`,
+      `/api/rooms/live?game=${GAME}`,
     ];
 
     // Who has not finished an attempt at today's deal learns no card of it, by any route: the

@@ -140,6 +140,9 @@ describe("GET /api/openapi.json", () => {
     type Case = [route: string, method: "GET" | "POST", path: string, body: unknown, token: string | undefined, status: number, code: string];
     const cases: Case[] = [
       ["GET /api/games/:game/leaderboard", "GET", "/api/games/chess/leaderboard", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/rooms/live", "GET", "/api/rooms/live?game=chess", undefined, undefined, 400, "UNKNOWN_GAME"],
+      ["GET /api/rooms/live", "GET", "/api/rooms/live?before=now", undefined, undefined, 400, "BAD_CURSOR"],
+      ["GET /api/rooms/live", "GET", "/api/rooms/live?limit=1&limit=2", undefined, undefined, 400, "BAD_LIMIT"],
       ["GET /api/games/:game/ratings", "GET", "/api/games/chess/ratings?players=p_a", undefined, undefined, 400, "UNKNOWN_GAME"],
       ["GET /api/games/:game/ratings", "GET", "/api/games/goblin-market/ratings", undefined, undefined, 400, "BAD_PLAYERS"],
       ["GET /api/games/:game/ratings", "GET", `/api/games/goblin-market/ratings?players=${Array.from({ length: 9 }, (_, i) => `p${i}`).join(",")}`, undefined, undefined, 400, "BAD_PLAYERS"],

@@ -119,7 +119,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
   };
   async function httpGet(p: Person): Promise<void> {
     const route = pick(routes);
-    const path = route.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(valueFor(param))) + (random() < 0.2 ? pick(["?day=2026-11-22", "?day=x", "?page=-1", "?limit=9999"]) : "");
+    const path = route.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(valueFor(param))) + (random() < 0.2 ? pick(["?day=2026-11-22", "?day=x", "?page=-1", "?limit=9999", "?before=1.x", "?before=9"]) : "");
     const res = await fetch(`${servers[p.node]!.url}${path}`, { headers: random() < 0.8 ? { authorization: `Bearer ${p.token}` } : {} });
     await res.arrayBuffer();
     codes.set(`GET ${route} ${res.status}`, (codes.get(`GET ${route} ${res.status}`) ?? 0) + 1);
@@ -253,6 +253,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     for (const s of servers) {
       await s.timers.tick();
       await s.queue.tick();
+      await s.pushLiveCounts();
     }
   }
 

@@ -8,6 +8,7 @@ import { gameRules, gameTable, knownGame, playersText, tableLoading } from "./ga
 import { dailyPanel, dailyWatch } from "./daily.js";
 import { profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
+import { liveGamesPage } from "./live-games.js";
 import { replayPage } from "./replay.js";
 import { chatPanel } from "./chat.js";
 import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
@@ -124,7 +125,7 @@ function shell(): TemplateResult {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" data-nav aria-label="Goblin Bazaar: the lobby">${logo()}<span>Goblin Bazaar</span></a>
-      <div class="topbar-right"><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
+      <div class="topbar-right"><a class="topnav-link" href="/live" data-nav data-testid="nav-live" title="The games being played now">Watch</a><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.outdated
       ? html`<div class="conn-banner" role="alert" data-testid="outdated">Goblin Bazaar has been updated. Reload the page to keep playing: your seats are kept.
@@ -144,6 +145,7 @@ function page(): TemplateResult {
   if (s.route.page === "replay") return replayPage(s, s.route.roomId); // public: no name needed
   if (s.route.page === "player") return profilePage(s, s.route.key); // public: no name needed
   if (s.route.page === "leaderboards") return leaderboardsPage(s, s.route.game);
+  if (s.route.page === "live") return liveGamesPage(s, s.route.game, (r) => roomRow(r, "live")); // public too
   if (s.needsName) return nameScreen();
   if (s.route.page === "room") return roomPage(s.route.roomId);
   return lobbyPage();
@@ -569,12 +571,37 @@ function gameFilter(): TemplateResult | typeof nothing {
   const l = s.lobby;
   if (!l) return nothing;
   const current = lobbyGame();
-  const count = (g: string) => l.open.filter((r) => !g || r.game === g).length + l.live.filter((r) => !g || r.game === g).length;
+  const count = (g: string) => l.open.filter((r) => !g || r.game === g).length + liveCount(g);
   const chip = (id: string, label: string) => html`<button type="button" class="filter-chip ${current === id ? "on" : ""}" data-game=${id || "all"}
       aria-pressed=${current === id ? "true" : "false"} @click=${() => setLobbyGame(id)}>${label} <span class="count">${count(id)}</span></button>`;
   return html`<div class="game-filter" role="group" aria-label="Show rooms of" data-testid="game-filter">
     <span class="muted small">Show</span>${chip("", "All games")}${l.games.map((g) => chip(g.id, g.name))}
   </div>`;
+}
+
+/** Games being played that the lobby lists (of the game filtered by, or of all), newest first; the rest are on /live. */
+const LIVE_SHOWN = 10;
+
+/**
+ * How many games of one sitting are being played, of one game ("": of all): the server's count
+ * (sent every few seconds), or the games this page knows of if it knows of more by now.
+ */
+function liveCount(game: string): number {
+  const l = s.lobby;
+  if (!l) return 0;
+  const ids = game ? [game] : l.games.map((g) => g.id);
+  return ids.reduce((n, id) => n + Math.max(l.liveCounts?.[id] ?? 0, l.live.filter((r) => r.game === id).length), 0);
+}
+
+/** The lobby's games being played: the newest few, and the way to all of them (live-games.ts). */
+function liveRoomList(): TemplateResult {
+  const g = lobbyGame();
+  const rooms = shown(s.lobby?.live);
+  const total = liveCount(g);
+  const all = html`<a class="btn small ghost" href=${g ? `/live/${g}` : "/live"} data-nav data-testid="all-live">See all ${total} ${g ? `${s.gameName(g)} ` : ""}games being played →</a>`;
+  if (rooms.length === 0) return html`<p class="muted empty">${g ? `No ${s.gameName(g)} game being played right now.` : "Nothing being played right now."}</p>`;
+  return html`<ul class="room-list" data-testid="live-rooms">${rooms.slice(0, LIVE_SHOWN).map((r) => roomRow(r, "live"))}</ul>
+    ${total > LIVE_SHOWN ? all : nothing}`;
 }
 
 /** "just now", "3 min", "2 h", "4 days": how long ago, by the server's clock. */
@@ -634,8 +661,8 @@ function lobbyPage(): TemplateResult {
         ${!l ? html`<p class="muted">Loading…</p>` : openRoomLists(shown(l.open))}
       </section>
       <section class="panel live-rooms" aria-labelledby="live-h">
-        <h2 id="live-h" class="panel-title">Live games <span class="count">${shown(l?.live).length}</span></h2>
-        ${!l ? html`<p class="muted">Loading…</p>` : shown(l.live).length ? html`<ul class="room-list">${shown(l.live).map((r) => roomRow(r, "live"))}</ul>` : html`<p class="muted empty">${lobbyGame() ? `No ${s.gameName(lobbyGame())} game being played right now.` : "Nothing being played right now."}</p>`}
+        <h2 id="live-h" class="panel-title">Live games <span class="count" data-testid="live-count">${liveCount(lobbyGame())}</span></h2>
+        ${!l ? html`<p class="muted">Loading…</p>` : liveRoomList()}
       </section>
     </div>
   </div>`;
@@ -877,6 +904,8 @@ function pageTitle(): string {
   switch (r.page) {
     case "leaderboards":
       return "Leaderboards";
+    case "live":
+      return "Games being played";
     case "player":
       return r.key;
     case "replay":

@@ -21,7 +21,7 @@ import type { ChatMessage } from "../../src/platform/chat.js";
 export type ConnState = "connecting" | "connected" | "reconnecting" | "offline";
 
 export type Route = { page: "lobby" } | { page: "room"; roomId: string } | { page: "replay"; roomId: string }
-  | { page: "player"; key: string } | { page: "leaderboards"; game: string | null };
+  | { page: "player"; key: string } | { page: "leaderboards"; game: string | null } | { page: "live"; game: string | null };
 
 export interface Toast {
   id: number;
@@ -71,6 +71,8 @@ export function parseRoute(path = location.pathname, hash = location.hash): Rout
   }
   const boards = /^\/leaderboards(?:\/([a-z0-9-]{1,40}))?\/?$/.exec(path); // leaderboards.ts, one tab per game
   if (boards) return { page: "leaderboards", game: boards[1] ?? null };
+  const live = /^\/live(?:\/([a-z0-9-]{1,40}))?\/?$/.exec(path); // live-games.ts: the games being played, a page at a time
+  if (live) return { page: "live", game: live[1] ?? null };
   return { page: "lobby" };
 }
 
@@ -288,6 +290,11 @@ export class Store {
       this.toast(`${p.by} removed you from their table; you may watch it, or find another.`, "info");
       if (this.mine) void this.refreshMine();
     });
+    s.on("lobby:counts", (p: { liveCounts?: Record<string, number> }) => {
+      if (!this.lobby || typeof p?.liveCounts !== "object" || p.liveCounts === null) return;
+      this.lobby = { ...this.lobby, liveCounts: p.liveCounts };
+      this.changed();
+    });
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
     s.on("queue:counts", (p: { counts: QueueCount[] }) => {
       if (Array.isArray(p?.counts)) this.queueCounts = p.counts;
@@ -431,7 +438,7 @@ export class Store {
     const ack = await this.request<LobbyLists & { mine?: YourRoom[]; invited?: RoomInvited[] }>("lobby:subscribe", {});
     if (ack.ok) {
       this.lobbySubscribed = true;
-      this.lobby = { games: ack.games, open: ack.open, live: ack.live };
+      this.lobby = { games: ack.games, open: ack.open, live: ack.live, ...(ack.liveCounts ? { liveCounts: ack.liveCounts } : {}) };
       const serverTime = (ack as { serverTime?: number }).serverTime;
       if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
       this.takeMine(ack.mine, ack.invited);

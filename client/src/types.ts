@@ -39,5 +39,8 @@ export interface Player {
 export interface LobbyLists {
   games: GameInfo[];
   open: RoomSummary[];
+  /** Games of one sitting being played: the newest of each game when subscribed, and those started since. */
   live: RoomSummary[];
+  /** How many games of one sitting are being played, by game id (`lobby:counts`; absent from older servers). */
+  liveCounts?: Record<string, number>;
 }

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Action, Seat } from "../games/types.js";
 import { newSeed } from "./commitment.js";
 import { AppError, err } from "./errors.js";
+import { FreshRead, lobbyLive, livePage, type LivePage, type LobbyLists } from "./lobby.js";
 import { nameKey, type Player } from "./identity.js";
 import {
   actInRoom,
@@ -204,6 +205,10 @@ export class RoomService {
   readonly playerRooms: PlayerRooms;
   private readonly maxTurnBasedGames: number;
   private readonly pushes: boolean;
+
+  /** The lobby's reads of the store's lists, shared by callers at the same time (lobby.ts). */
+  private readonly openListed = new FreshRead(() => this.store.list("open"));
+  private readonly playingListed = new FreshRead(() => this.store.list("playing"));
 
   constructor(
     readonly store: RoomStore,
@@ -872,13 +877,24 @@ export class RoomService {
   }
 
   /**
-   * What the lobby lists: every open room, and the games of one sitting being played. Turn-based
-   * games in play are left out, and never read here (the store lists them apart): they last days
-   * (so the list would grow with them), and nobody watches one live; their players find them in
-   * Your games.
+   * What the lobby lists (lobby.ts): every open room, and of the games of one sitting being played
+   * the newest of each game and a count per game. Turn-based games in play are left out, and never
+   * read here (the store lists them apart): they last days (so the list would grow with them), and
+   * nobody watches one live; their players find them in Your games. Callers at the same time share
+   * the store's reads (FreshRead).
    */
-  async lobbyLists(): Promise<{ open: RoomSummary[]; live: RoomSummary[] }> {
-    const [open, live] = await Promise.all([this.store.list("open"), this.store.list("playing")]);
-    return { open, live };
+  async lobbyLists(): Promise<LobbyLists> {
+    const [open, playing] = await Promise.all([this.openListed.get(), this.playingListed.get()]);
+    return { open, ...lobbyLive(playing) };
+  }
+
+  /** How many games of one sitting are being played, by game (the lobby's counts). */
+  async liveCounts(): Promise<Record<string, number>> {
+    return lobbyLive(await this.playingListed.get()).liveCounts;
+  }
+
+  /** One page of the games of one sitting being played, newest first, of one game or of all (GET /api/rooms/live). */
+  async liveRooms(game: string | null, before: { createdAt: number; id: string } | null, limit: number): Promise<LivePage> {
+    return livePage(await this.playingListed.get(), game, before, limit);
   }
 }

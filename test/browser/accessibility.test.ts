@@ -69,7 +69,7 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
     return found;
   };
 
-  it("the entry screen, the lobby, the account menu, the leaderboards and a profile, on a desktop and a phone; a route change focuses the new page's heading", async () => {
+  it("the entry screen, the lobby, the account menu, the leaderboards, the games being played and a profile, on a desktop and a phone; a route change focuses the new page's heading", async () => {
     const url = t.bazaar.server.url;
     const found: string[] = [];
     for (const [size, tag] of [[DESKTOP, "desktop"], [PHONE, "phone"]] as const) {
@@ -103,6 +103,11 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await expect.poll(focused).toBe(`H1 Welcome, Ally${tag}`);
       await page.goBack();
       await expect.poll(focused).toBe("H1 Leaderboards");
+      // The games being played (the header's Watch): the game in progress above is listed.
+      await page.getByTestId("nav-live").click();
+      await expect.poll(focused).toBe("H1 Games being played");
+      await page.getByTestId("live-list").locator("[data-room]").first().waitFor();
+      found.push(...(await audit(page, `${tag} games being played`)));
       await page.goto(`${url}/player/Ally${tag}`);
       await page.getByRole("heading", { level: 1 }).waitFor();
       expect(await page.title()).toMatch(new RegExp(`^(\\(1\\) Your turn — )?Ally${tag} · Goblin Bazaar$`));

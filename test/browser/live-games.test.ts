@@ -1,0 +1,84 @@
+/**
+ * The games being played, in the browser: the lobby lists the newest few of each game with the
+ * count of all (kept current by lobby:counts), and links to /live, which pages through every one
+ * of them by game, newest first, each with its Watch button (client/src/live-games.ts).
+ */
+import { describe, expect, it } from "vitest";
+import type { Player } from "../../src/platform/identity.js";
+import { guest, until } from "../support/harness.js";
+import { chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+
+describe.skipIf(!chromiumAvailable())("the games being played, in the browser", () => {
+  let clock = Date.UTC(2026, 10, 26, 9, 0, 0);
+  const t = useBrowserBazaar({ now: () => clock, manualTimers: true });
+
+  it("the lobby shows the newest and the count, and /live pages through them all, by game", async () => {
+    const url = t.bazaar.server.url;
+    const service = t.bazaar.server.service;
+    const players: Player[] = [];
+    for (let i = 0; i < 8; i++) players.push((await guest(url, `Player ${i}`)).player as Player);
+    const start = async (game: string, i: number) => {
+      clock += 1_000;
+      const seats = game === "goblin-teeth" ? 2 : 3;
+      const at = Array.from({ length: seats }, (_, k) => players[(i + k) % players.length]!);
+      const room = await service.createMatchRoom(at, { game, seats, clock: "none", ranked: false });
+      expect(room.status).toBe("playing");
+      return room.id;
+    };
+    const teeth: string[] = [];
+    for (let i = 0; i < 23; i++) teeth.unshift(await start("goblin-teeth", i));
+    const market = await start("goblin-market", 0);
+
+    const { page } = await newPage(t.browser);
+    await enterName(page, url, "Looker");
+    const live = page.locator(".live-rooms");
+    await live.locator(".room-row").first().waitFor();
+    expect(await live.getByTestId("live-count").innerText()).toBe("24");
+    // The newest ten of all (the market game started last).
+    expect(await live.locator(".room-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-room")))).toEqual([market, ...teeth.slice(0, 9)]);
+    expect(await live.getByTestId("all-live").innerText()).toBe("See all 24 games being played →");
+    // Filtered by a game: that game's newest and count, and the link to its own list.
+    await page.getByTestId("game-filter").locator('[data-game="goblin-teeth"]').click();
+    await until(async () => (await live.getByTestId("live-count").innerText()) === "23", "the filtered count");
+    expect(await live.locator(".room-row").count()).toBe(10);
+    expect(await live.getByTestId("all-live").getAttribute("href")).toBe("/live/goblin-teeth");
+    await page.getByTestId("game-filter").locator('[data-game="all"]').click();
+    if (process.env.SHOT) await page.locator(".live-rooms").screenshot({ path: "scratch/lobby-live.png" });
+
+    // Another game starts: the list has it at once (lobby:room), the count with the next lobby:counts (every few seconds).
+    const late = await start("goblin-teeth", 3);
+    teeth.unshift(late);
+    await live.locator(`[data-room="${late}"]`).waitFor(); // lobby:room at once
+    await t.bazaar.server.pushLiveCounts();
+    await until(async () => (await live.getByTestId("live-count").innerText()) === "25", "the new count");
+
+    // All of them, a page at a time.
+    await live.getByTestId("all-live").click();
+    await page.waitForURL(`${url}/live`);
+    const list = page.getByTestId("live-list");
+    await list.locator(".room-row").first().waitFor();
+    expect(await page.getByTestId("live-total").innerText()).toBe("25");
+    expect(await list.locator(".room-row").count()).toBe(20);
+    expect(await page.getByTestId("live-more").innerText()).toBe("Show older games (20 of 25 shown)");
+    await page.getByTestId("live-more").click();
+    await until(async () => (await list.locator(".room-row").count()) === 25, "the older games");
+    expect(await page.getByTestId("live-more").count()).toBe(0);
+    expect(await list.locator(".room-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-room")))).toEqual([late, market, ...teeth.slice(1)]);
+    expect(await page.title()).toBe("Games being played · Goblin Bazaar");
+    if (process.env.SHOT) await page.evaluate("window.scrollTo(0, 0)").then(() => page.screenshot({ path: "scratch/live.png" }));
+
+    // One game's tab; then Watch opens the table as a spectator.
+    await page.getByTestId("live-tab").and(page.locator('[data-game="goblin-market"]')).click();
+    await page.waitForURL(`${url}/live/goblin-market`);
+    await until(async () => (await page.getByTestId("live-total").innerText()) === "1", "one market game");
+    expect(await list.locator(".room-row").count()).toBe(1);
+    await list.locator(`[data-room="${market}"]`).getByRole("link", { name: /^Watch/ }).click();
+    await page.waitForURL(`${url}/room/${market}`);
+    await page.getByTestId("spectating").waitFor();
+
+    // The header's Watch link leads there from anywhere.
+    await page.getByTestId("nav-live").click();
+    await page.waitForURL(`${url}/live`);
+    await until(async () => (await page.getByTestId("live-total").innerText()) === "25", "all again");
+  });
+});
