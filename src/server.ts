@@ -43,7 +43,7 @@ import { registerRoutes } from "./transport/http.js";
 import { registerOpenApi } from "./transport/openapi.js";
 import { addSecurityHeaders } from "./transport/security-headers.js";
 import { NOT_FOUND, serveWebClient } from "./transport/web-client.js";
-import { attachSockets, LIVE_COUNTS_EVERY_MS } from "./transport/socket.js";
+import { attachSockets, LOBBY_COUNTS_EVERY_MS } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
 import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
@@ -65,8 +65,8 @@ export interface RunningServer {
   metrics: PlatformMetrics;
   /** Quick play: tests with manualTimers call `queue.tick()` themselves. */
   queue: QueueService;
-  /** Sends this node's lobby pages the counts of games being played if they changed (tests with manualTimers call it themselves). */
-  pushLiveCounts(): Promise<void>;
+  /** Sends this node's lobby pages the lobby's counts if they changed (tests with manualTimers call it themselves). */
+  pushLobbyCounts(): Promise<void>;
   /** Records finished games in Postgres: tests call `recorder.sweep()` themselves instead of waiting for the timed one (sweepEveryMs). */
   recorder: ResultRecorder;
   db: Database;
@@ -314,11 +314,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
             .finally(() => (queueRound = undefined));
         }, config.queueTickMs);
   queueTimer?.unref();
-  // The lobby's counts of games being played, to this node's lobby pages (none with manualTimers: tests push).
-  const liveCountsTimer = opts.manualTimers
+  // The lobby's counts, to this node's lobby pages (none with manualTimers: tests push).
+  const lobbyCountsTimer = opts.manualTimers
     ? undefined
-    : setInterval(() => void sockets.pushLiveCounts().catch((e: unknown) => log.warn({ err: e }, "could not send the lobby's live counts")), LIVE_COUNTS_EVERY_MS);
-  liveCountsTimer?.unref();
+    : setInterval(() => void sockets.pushLobbyCounts().catch((e: unknown) => log.warn({ err: e }, "could not send the lobby's counts")), LOBBY_COUNTS_EVERY_MS);
+  lobbyCountsTimer?.unref();
   const recorder = new ResultRecorder(service, db, log, metrics);
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
@@ -341,7 +341,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     downtime,
     metrics,
     queue,
-    pushLiveCounts: () => sockets.pushLiveCounts(),
+    pushLobbyCounts: () => sockets.pushLobbyCounts(),
     recorder,
     db,
     log,
@@ -357,7 +357,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         timers.stop();
         downtime.stop();
         if (queueTimer) clearInterval(queueTimer);
-        if (liveCountsTimer) clearInterval(liveCountsTimer);
+        if (lobbyCountsTimer) clearInterval(lobbyCountsTimer);
         await queueRound;
         await sockets.drain(left() * 0.6);
         // Finished games not yet recorded (Postgres was slow or away) are written now if possible;
@@ -374,7 +374,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       timers.stop();
       downtime.stop();
       if (queueTimer) clearInterval(queueTimer);
-      if (liveCountsTimer) clearInterval(liveCountsTimer);
+      if (lobbyCountsTimer) clearInterval(lobbyCountsTimer);
       await queueRound;
       queue.stop();
       recorder.stop();

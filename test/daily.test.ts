@@ -232,6 +232,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "GET /api/replay/:id",
       "GET /api/rooms",
       "GET /api/rooms/live",
+      "GET /api/rooms/waiting",
       "POST /api/account/close",
       "POST /api/block",
       "POST /api/follow",
@@ -277,6 +278,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       `/api/rooms`,
       `/api/rooms/live`,
       `/api/rooms/live?game=${GAME}`,
+      `/api/rooms/waiting`,
     ];
 
     // Who has not finished an attempt at today's deal learns no card of it, by any route: the

@@ -1,17 +1,18 @@
 /**
- * The lobby's games being played, bounded however many there are (src/platform/lobby.ts;
- * docs/protocol.md, "The lobby"): lobby:subscribe and GET /api/rooms list the newest of each game
- * and count them all; GET /api/rooms/live pages through them by cursor; each node pushes its
- * lobby pages the counts when they change (lobby:counts); a crowd asking at once shares the
- * store's reads.
+ * The lobby bounded however many rooms there are (src/platform/lobby.ts; docs/protocol.md,
+ * "The lobby"): of the games being played and of the turn-based rooms waiting for players,
+ * lobby:subscribe and GET /api/rooms list the first of each game and count them all;
+ * GET /api/rooms/live and /waiting page through them by cursor; each node pushes its lobby pages
+ * the counts when they change (lobby:counts); a crowd asking at once shares the store's reads.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { LIVE_SHOWN_PER_GAME } from "../src/platform/lobby.js";
+import { LOBBY_SHOWN_PER_GAME } from "../src/platform/lobby.js";
 import type { RoomSummary } from "../src/protocol/wire.js";
+import { account } from "./support/accounts.js";
 import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer } from "./support/harness.js";
 
 for (const backend of backends()) {
-  describe(`the lobby's games being played (${backend.name})`, () => {
+  describe(`the lobby's games being played and turn-based rooms waiting (${backend.name})`, () => {
     let now = Date.UTC(2026, 10, 26, 12, 0, 0);
     const t = useTestServer(backend, { clock: () => now });
     const clients: TestClient[] = [];
@@ -40,15 +41,16 @@ for (const backend of backends()) {
 
     it("lists the newest of each game and counts them all (lobby:subscribe, lobby:list, GET /api/rooms)", async () => {
       hosts = await Promise.all(["Ada", "Bo", "Cy"].map(client));
-      for (let i = 0; i < LIVE_SHOWN_PER_GAME + 3; i++) teeth.unshift(await startGame(hosts[i % 3]!, "goblin-teeth"));
+      for (let i = 0; i < LOBBY_SHOWN_PER_GAME + 3; i++) teeth.unshift(await startGame(hosts[i % 3]!, "goblin-teeth"));
       for (let i = 0; i < 2; i++) market.unshift(await startGame(hosts[i]!, "goblin-market"));
       const watcher = await client("Looker");
       const ack = await watcher.call("lobby:subscribe", {});
       expect(ack.ok).toBe(true);
       for (const lists of [ack, await watcher.call("lobby:list", {}), (await get("/api/rooms")).body]) {
-        expect(lists.liveCounts).toEqual({ "goblin-teeth": LIVE_SHOWN_PER_GAME + 3, "goblin-market": 2 });
+        expect(lists.liveCounts).toEqual({ "goblin-teeth": LOBBY_SHOWN_PER_GAME + 3, "goblin-market": 2 });
+        expect(lists.waitingCounts).toEqual({});
         const live = lists.live as RoomSummary[];
-        expect(live.filter((r) => r.game === "goblin-teeth").map((r) => r.id)).toEqual(teeth.slice(0, LIVE_SHOWN_PER_GAME));
+        expect(live.filter((r) => r.game === "goblin-teeth").map((r) => r.id)).toEqual(teeth.slice(0, LOBBY_SHOWN_PER_GAME));
         expect(live.filter((r) => r.game === "goblin-market").map((r) => r.id)).toEqual(market);
       }
     });
@@ -92,32 +94,77 @@ for (const backend of backends()) {
     it("tells lobby pages the counts when they change, and only then (lobby:counts)", async () => {
       const watcher = await client("Counter");
       await watcher.call("lobby:subscribe", {});
-      const counts = () => watcher.received.filter(([e]) => e === "lobby:counts").map(([, p]) => (p as { liveCounts: Record<string, number> }).liveCounts);
-      await t.server.pushLiveCounts();
+      const pushes = () => watcher.received.filter(([e]) => e === "lobby:counts").map(([, p]) => p as { liveCounts: Record<string, number>; waitingCounts: Record<string, number> });
+      const counts = () => pushes().map((p) => p.liveCounts);
+      await t.server.pushLobbyCounts();
       await until(() => counts().length === 1, "the counts sent once after subscribing");
       expect(counts()[0]).toEqual({ "goblin-teeth": teeth.length, "goblin-market": 2 });
-      await t.server.pushLiveCounts();
+      await t.server.pushLobbyCounts();
       // A game starts (Aucteraden, solitaire), and is played to its end.
       now += 1_000;
       const solo = (await hosts[2]!.call("room:create", { game: "aucteraden", seats: 1 })).roomId as string;
       expect((await t.server.store.get(solo))?.status).toBe("playing"); // one seat, taken: under way at once
-      await t.server.pushLiveCounts();
+      await t.server.pushLobbyCounts();
       await until(() => counts().length === 2, "the new counts");
       expect(counts()[1]).toEqual({ "goblin-teeth": teeth.length, "goblin-market": 2, aucteraden: 1 });
       expect((await hosts[2]!.sync(solo)).ok).toBe(true);
       await playAnyActive(t.server.store, solo, [hosts[2]!], lcg(5));
-      await t.server.pushLiveCounts();
+      await t.server.pushLobbyCounts();
       await until(() => counts().length === 3, "the new counts");
       expect(counts()[2]).toEqual({ "goblin-teeth": teeth.length, "goblin-market": 2 });
       teeth.unshift(await startGame(hosts[1]!, "goblin-teeth"));
-      await t.server.pushLiveCounts();
+      await t.server.pushLobbyCounts();
       await until(() => counts().length === 4, "the new counts");
       expect(counts()[3]).toEqual({ "goblin-teeth": teeth.length, "goblin-market": 2 });
-      await t.server.pushLiveCounts();
+      await t.server.pushLobbyCounts();
       await new Promise((r) => setTimeout(r, 50));
       expect(counts()).toHaveLength(4);
+      expect(pushes().every((p) => JSON.stringify(p.waitingCounts) === "{}")).toBe(true);
       // A page that is not in the lobby is sent none.
       expect(hosts[2]!.received.some(([e]) => e === "lobby:counts")).toBe(false);
+    });
+
+    it("lists the turn-based rooms waiting for players nearest to starting of each game, counts them, and pages through them all (GET /api/rooms/waiting)", async () => {
+      const accounts = await Promise.all(["Dee", "Eli", "Fay"].map((n) => account(t.server.url, `${n}${backend.redis ? "R" : "M"}`)));
+      const hostsTb = await Promise.all(accounts.map(async (a) => {
+        const c = await new TestClient(t.server.url, a.token).ready();
+        clients.push(c);
+        return c;
+      }));
+      // Twelve turn-based Goblin Market rooms of 3 seats, four by each account; a third of them with a second player.
+      const waiting: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        now += 1_000;
+        const created = await hostsTb[i % 3]!.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-3d" });
+        expect(created.ok, JSON.stringify(created.error)).toBe(true);
+        waiting.push(created.roomId as string);
+        if (i % 3 === 0) expect((await hostsTb[(i + 1) % 3]!.call("room:join", { roomId: created.roomId })).ok).toBe(true);
+      }
+      // Nearest to starting first (one free seat: those joined), then the newest.
+      const order = [...waiting.filter((_, i) => i % 3 === 0).reverse(), ...waiting.filter((_, i) => i % 3 !== 0).reverse()];
+      const lists = (await get("/api/rooms")).body;
+      expect(lists.waitingCounts).toEqual({ "goblin-market": 12 });
+      const shown = (lists.open as RoomSummary[]).filter((r) => r.clock === "turn-3d").map((r) => r.id);
+      expect([...shown].sort()).toEqual(order.slice(0, LOBBY_SHOWN_PER_GAME).sort());
+      const ids: string[] = [];
+      let next: string | null = null;
+      do {
+        const page = await get(`/api/rooms/waiting?game=goblin-market&limit=5${next ? `&before=${encodeURIComponent(next)}` : ""}`);
+        expect(page.status).toBe(200);
+        expect(page.body.total).toBe(12);
+        ids.push(...(page.body.rooms as RoomSummary[]).map((r) => r.id));
+        next = page.body.next;
+      } while (next);
+      expect(ids).toEqual(order);
+      expect((await get("/api/rooms/waiting?game=goblin-teeth")).body).toEqual({ ok: true, rooms: [], total: 0, next: null });
+      // The counts pushed to lobby pages say so too.
+      const watcher = await client("Waiter");
+      await watcher.call("lobby:subscribe", {});
+      await t.server.pushLobbyCounts();
+      const pushed = await until(() => watcher.received.find(([e]) => e === "lobby:counts")?.[1] as { waitingCounts: Record<string, number> } | undefined, "the counts");
+      expect(pushed.waitingCounts).toEqual({ "goblin-market": 12 });
+      const bad = await get("/api/rooms/waiting?before=0.1.x%20y");
+      expect([bad.status, bad.body.error.code]).toEqual([400, "BAD_CURSOR"]);
     });
 
     it("a crowd arriving in the lobby at once shares the store's reads", async () => {

@@ -253,7 +253,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     for (const s of servers) {
       await s.timers.tick();
       await s.queue.tick();
-      await s.pushLiveCounts();
+      await s.pushLobbyCounts();
     }
   }
 

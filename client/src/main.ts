@@ -6,7 +6,7 @@ import "./styles.css";
 import { cardFace } from "./decktet.js";
 import { gameRules, gameTable, knownGame, playersText, tableLoading } from "./games.js";
 import { dailyPanel, dailyWatch } from "./daily.js";
-import { profilePage } from "./profile.js";
+import { getApi, profilePage } from "./profile.js";
 import { leaderboardsPage } from "./leaderboards.js";
 import { liveGamesPage } from "./live-games.js";
 import { replayPage } from "./replay.js";
@@ -540,20 +540,29 @@ function setLobbyGame(game: string): void {
 function openRoomLists(open: RoomSummary[]): TemplateResult {
   const days = open.filter((r) => s.turnBasedRoom(r));
   const now = open.filter((r) => !days.includes(r));
-  const game = lobbyGame() ? `${s.gameName(lobbyGame())} ` : "";
+  const g = lobbyGame();
+  const game = g ? `${s.gameName(g)} ` : "";
   // Those nearest to starting first (fewest free seats: a join may start it), then the newest; a
-  // page at a time, as they may be many (they wait three days).
+  // page at a time, as they may be many (they wait three days). The lobby holds the first few of
+  // each game; "Show more" reads the rest from the server as it needs them.
   const free = (r: RoomSummary) => r.seats.filter((x) => !x.taken).length;
-  const sorted = [...days].sort((a, b) => free(a) - free(b) || b.createdAt - a.createdAt);
-  const more = sorted.length - turnBasedShown;
+  const sorted = [...days].sort((a, b) => free(a) - free(b) || b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  const total = waitingCount(g);
+  const listed = Math.min(turnBasedShown, sorted.length);
+  const more = total - listed;
+  const showMore = () => {
+    turnBasedShown += TURN_BASED_PAGE;
+    if (sorted.length < Math.min(turnBasedShown, total)) void readWaiting(g);
+    s.changed();
+  };
   return html`${now.length
       ? html`<ul class="room-list" data-testid="open-now">${now.map((r) => roomRow(r, "open"))}</ul>`
-      : html`<p class="muted empty">${days.length ? `No open ${game}rooms to play now. Create one and share the link!` : `No open ${game}rooms. Create one and share the link!`}</p>`}
-    ${days.length
-      ? html`<h3 class="sub-title" id="open-days-h">Turn-based, over days <span class="count">${days.length}</span></h3>
+      : html`<p class="muted empty">${total ? `No open ${game}rooms to play now. Create one and share the link!` : `No open ${game}rooms. Create one and share the link!`}</p>`}
+    ${total
+      ? html`<h3 class="sub-title" id="open-days-h">Turn-based, over days <span class="count" data-testid="waiting-count">${total}</span></h3>
           <ul class="room-list" data-testid="open-turn-based" aria-labelledby="open-days-h">${sorted.slice(0, turnBasedShown).map((r) => roomRow(r, "open"))}</ul>
           ${more > 0
-            ? html`<button type="button" class="btn small ghost" data-testid="more-turn-based" @click=${() => { turnBasedShown += TURN_BASED_PAGE; s.changed(); }}>Show ${Math.min(more, TURN_BASED_PAGE)} more (of ${more})</button>`
+            ? html`<button type="button" class="btn small ghost" data-testid="more-turn-based" ?disabled=${waitingRead.busy} @click=${showMore}>Show ${Math.min(more, TURN_BASED_PAGE)} more (of ${more})</button>`
             : nothing}`
       : nothing}`;
 }
@@ -561,6 +570,29 @@ function openRoomLists(open: RoomSummary[]): TemplateResult {
 /** Open turn-based rooms shown at first, and added by each "Show more". */
 const TURN_BASED_PAGE = 10;
 let turnBasedShown = TURN_BASED_PAGE;
+
+/** The pages of turn-based rooms waiting read so far for the game filtered by ("": all): where the next starts. */
+const waitingRead: { game: string; next: string | null; started: boolean; busy: boolean } = { game: "", next: null, started: false, busy: false };
+
+/**
+ * Reads the next page of turn-based rooms waiting for players (GET /api/rooms/waiting) into the
+ * lobby's list: from the first (the lobby's own are in it too, kept once), then by its cursor.
+ */
+async function readWaiting(game: string): Promise<void> {
+  if (waitingRead.game !== game) Object.assign(waitingRead, { game, next: null, started: false });
+  if (waitingRead.busy || (waitingRead.started && !waitingRead.next)) return;
+  waitingRead.busy = true;
+  const q = new URLSearchParams({ limit: "50" });
+  if (game) q.set("game", game);
+  if (waitingRead.next) q.set("before", waitingRead.next);
+  const r = await getApi<{ rooms: RoomSummary[]; next: string | null }>(s, `/api/rooms/waiting?${q}`);
+  waitingRead.busy = false;
+  if (!r.ok) return s.toast(r.error);
+  if (waitingRead.game !== game) return;
+  waitingRead.started = true;
+  waitingRead.next = r.body.next;
+  s.addOpenRooms(r.body.rooms);
+}
 
 function shown(rooms: RoomSummary[] | undefined): RoomSummary[] {
   const g = lobbyGame();
@@ -571,7 +603,7 @@ function gameFilter(): TemplateResult | typeof nothing {
   const l = s.lobby;
   if (!l) return nothing;
   const current = lobbyGame();
-  const count = (g: string) => l.open.filter((r) => !g || r.game === g).length + liveCount(g);
+  const count = (g: string) => l.open.filter((r) => (!g || r.game === g) && !s.turnBasedRoom(r)).length + waitingCount(g) + liveCount(g);
   const chip = (id: string, label: string) => html`<button type="button" class="filter-chip ${current === id ? "on" : ""}" data-game=${id || "all"}
       aria-pressed=${current === id ? "true" : "false"} @click=${() => setLobbyGame(id)}>${label} <span class="count">${count(id)}</span></button>`;
   return html`<div class="game-filter" role="group" aria-label="Show rooms of" data-testid="game-filter">
@@ -583,15 +615,18 @@ function gameFilter(): TemplateResult | typeof nothing {
 const LIVE_SHOWN = 10;
 
 /**
- * How many games of one sitting are being played, of one game ("": of all): the server's count
- * (sent every few seconds), or the games this page knows of if it knows of more by now.
+ * How many games of one sitting are being played (or turn-based rooms wait for players), of one
+ * game ("": of all): the server's count (sent every few seconds), or the rooms this page knows of
+ * if it knows of more by now.
  */
-function liveCount(game: string): number {
+function countOf(game: string, counts: Record<string, number> | undefined, known: (id: string) => number): number {
   const l = s.lobby;
   if (!l) return 0;
   const ids = game ? [game] : l.games.map((g) => g.id);
-  return ids.reduce((n, id) => n + Math.max(l.liveCounts?.[id] ?? 0, l.live.filter((r) => r.game === id).length), 0);
+  return ids.reduce((n, id) => n + Math.max(counts?.[id] ?? 0, known(id)), 0);
 }
+const liveCount = (game: string) => countOf(game, s.lobby?.liveCounts, (id) => s.lobby!.live.filter((r) => r.game === id).length);
+const waitingCount = (game: string) => countOf(game, s.lobby?.waitingCounts, (id) => s.lobby!.open.filter((r) => r.game === id && s.turnBasedRoom(r)).length);
 
 /** The lobby's games being played: the newest few, and the way to all of them (live-games.ts). */
 function liveRoomList(): TemplateResult {
@@ -657,7 +692,7 @@ function lobbyPage(): TemplateResult {
     <div class="lobby-grid">
       ${createPanel()}
       <section class="panel open-rooms" aria-labelledby="open-h">
-        <h2 id="open-h" class="panel-title">Open rooms <span class="count">${shown(l?.open).length}</span></h2>
+        <h2 id="open-h" class="panel-title">Open rooms <span class="count" data-testid="open-count">${shown(l?.open).filter((r) => !s.turnBasedRoom(r)).length + waitingCount(lobbyGame())}</span></h2>
         ${!l ? html`<p class="muted">Loading…</p>` : openRoomLists(shown(l.open))}
       </section>
       <section class="panel live-rooms" aria-labelledby="live-h">

@@ -290,9 +290,9 @@ export class Store {
       this.toast(`${p.by} removed you from their table; you may watch it, or find another.`, "info");
       if (this.mine) void this.refreshMine();
     });
-    s.on("lobby:counts", (p: { liveCounts?: Record<string, number> }) => {
-      if (!this.lobby || typeof p?.liveCounts !== "object" || p.liveCounts === null) return;
-      this.lobby = { ...this.lobby, liveCounts: p.liveCounts };
+    s.on("lobby:counts", (p: Pick<LobbyLists, "liveCounts" | "waitingCounts">) => {
+      if (!this.lobby || typeof p !== "object" || p === null) return;
+      this.lobby = { ...this.lobby, liveCounts: p.liveCounts, waitingCounts: p.waitingCounts };
       this.changed();
     });
     s.on("queue:status", (st: QueueStatus) => this.absorbQueue(st, true));
@@ -438,7 +438,7 @@ export class Store {
     const ack = await this.request<LobbyLists & { mine?: YourRoom[]; invited?: RoomInvited[] }>("lobby:subscribe", {});
     if (ack.ok) {
       this.lobbySubscribed = true;
-      this.lobby = { games: ack.games, open: ack.open, live: ack.live, ...(ack.liveCounts ? { liveCounts: ack.liveCounts } : {}) };
+      this.lobby = { games: ack.games, open: ack.open, live: ack.live, liveCounts: ack.liveCounts, waitingCounts: ack.waitingCounts };
       const serverTime = (ack as { serverTime?: number }).serverTime;
       if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
       this.takeMine(ack.mine, ack.invited);
@@ -448,9 +448,24 @@ export class Store {
     } else this.toast(friendly(ack.error));
   }
 
+  /** Open rooms read apart (a page of the turn-based ones waiting: GET /api/rooms/waiting), added to the lobby's list. */
+  addOpenRooms(rooms: RoomSummary[]): void {
+    if (!this.lobby) return;
+    // Not one that a push said has started or closed since (the page may have been read before that).
+    const fresh = rooms.filter((r) => r.status === "open" && !this.leftOpen.has(r.id));
+    const ids = new Set(fresh.map((r) => r.id));
+    const open = [...this.lobby.open.filter((r) => !ids.has(r.id)), ...fresh].sort((a, b) => b.createdAt - a.createdAt);
+    this.lobby = { ...this.lobby, open };
+    this.changed();
+  }
+
+  /** Rooms pushed as no longer open (started, closed) while the lobby was held: addOpenRooms leaves them out. */
+  private leftOpen = new Set<string>();
+
   private absorbSummary(r: RoomSummary): void {
     this.mineSummary(r);
     if (!this.lobby) return;
+    if (r.status !== "open") this.leftOpen.add(r.id);
     const open = this.lobby.open.filter((x) => x.id !== r.id);
     const live = this.lobby.live.filter((x) => x.id !== r.id);
     if (r.status === "open") open.push(r);

@@ -43,4 +43,6 @@ export interface LobbyLists {
   live: RoomSummary[];
   /** How many games of one sitting are being played, by game id (`lobby:counts`; absent from older servers). */
   liveCounts?: Record<string, number>;
+  /** How many turn-based rooms wait for players, by game id (`lobby:counts`; absent from older servers). */
+  waitingCounts?: Record<string, number>;
 }

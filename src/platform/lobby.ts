@@ -1,70 +1,113 @@
 /**
- * What the lobby shows of the rooms, kept bounded however many there are: every open room (they
- * are what players join), but of the games being played only the newest few of each game and a
- * count per game; the rest a page at a time (`GET /api/rooms/live`), as Board Game Arena and
+ * What the lobby shows of the rooms, kept bounded however many there are. Rooms of one sitting
+ * waiting for players are all listed: their hosts are here now (one who leaves closes the room
+ * within minutes), so there are never more of them than people in the lobby. The two lists that
+ * grow with the number of players are bounded: games being played (newest first) and turn-based
+ * rooms waiting for players (they wait three days; nearest to starting first: fewest free seats,
+ * then the newest). Of each, the lobby gets the first few of each game and a count per game; the
+ * rest a page at a time (`GET /api/rooms/live`, `GET /api/rooms/waiting`), as Board Game Arena and
  * Lichess show the games in play apart from the tables waiting for players. And one store read
- * of a list shared by everyone who asks for it at once (`FreshRead`), so a crowd arriving in the
- * lobby costs a read or two, not one each.
+ * of a list is shared by everyone who asks for it at once (`FreshRead`), so a crowd arriving in
+ * the lobby costs a read or two, not one each.
  */
 import type { RoomSummary } from "../protocol/wire.js";
+import { isTurnBasedPace } from "./clocks.js";
 
-/** Games being played that the lobby lists, of each game (newest first); the rest are counted. */
-export const LIVE_SHOWN_PER_GAME = 10;
-/** The most games in play one page of GET /api/rooms/live holds, and how many by default. */
-export const LIVE_PAGE_MAX = 50;
-export const LIVE_PAGE_DEFAULT = 20;
+/** Of each game, the games being played and the turn-based rooms waiting for players that the lobby lists; the rest are counted. */
+export const LOBBY_SHOWN_PER_GAME = 10;
+/** The most rooms one page of GET /api/rooms/live or /waiting holds, and how many by default. */
+export const PAGE_MAX = 50;
+export const PAGE_DEFAULT = 20;
 
 export interface LobbyLists {
-  /** Every open room, newest first. */
+  /** Every open room of one sitting, and the first LOBBY_SHOWN_PER_GAME turn-based ones of each game (waitingOrder); newest first. */
   open: RoomSummary[];
-  /** The newest LIVE_SHOWN_PER_GAME games of one sitting being played of each game, newest first. */
+  /** The newest LOBBY_SHOWN_PER_GAME games of one sitting being played of each game, newest first. */
   live: RoomSummary[];
   /** How many games of one sitting are being played, by game id (games with none absent). */
   liveCounts: Record<string, number>;
+  /** How many turn-based rooms wait for players, by game id (games with none absent). */
+  waitingCounts: Record<string, number>;
 }
 
-/** The lobby's part of the games being played (`playing` newest first, as the store lists them). */
-export function lobbyLive(playing: readonly RoomSummary[]): Pick<LobbyLists, "live" | "liveCounts"> {
-  const liveCounts: Record<string, number> = {};
-  const live: RoomSummary[] = [];
-  for (const r of playing) {
-    const n = (liveCounts[r.game] ?? 0) + 1;
-    liveCounts[r.game] = n;
-    if (n <= LIVE_SHOWN_PER_GAME) live.push(r);
+/** A room's place in a list: what it is sorted by, in order (smaller first). */
+type SortKey = readonly [number, number, string];
+
+const freeSeats = (r: RoomSummary) => r.seats.filter((s) => !s.taken).length;
+/** Games being played: the newest first, equal times by id. */
+const liveKey = (r: RoomSummary): SortKey => [0, -r.createdAt, r.id];
+/** Turn-based rooms waiting for players: fewest free seats first (a join may start it), then the newest, then by id. */
+const waitingKey = (r: RoomSummary): SortKey => [freeSeats(r), -r.createdAt, r.id];
+
+function compareKeys(a: SortKey, b: SortKey): number {
+  return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
+}
+
+/** A page's cursor: the key of the last room it showed, as "<free seats>.<createdAt>.<id>". */
+function cursorOf(k: SortKey): string {
+  return `${k[0]}.${-k[1]}.${k[2]}`;
+}
+
+/** The key a cursor names, or null if the text is not a cursor this module could have given. */
+export function parseCursor(text: string): SortKey | null {
+  const m = /^(\d{1,2})\.(\d{1,16})\.([A-Za-z0-9_-]{1,64})$/.exec(text);
+  return m ? [Number(m[1]), -Number(m[2]), m[3]!] : null;
+}
+
+/** The first `perGame` of each game in `key`'s order, and how many there are of each. */
+function firstOfEach(rooms: readonly RoomSummary[], key: (r: RoomSummary) => SortKey, perGame: number): { first: RoomSummary[]; counts: Record<string, number> } {
+  const sorted = [...rooms].sort((a, b) => compareKeys(key(a), key(b)));
+  const counts: Record<string, number> = {};
+  const first: RoomSummary[] = [];
+  for (const r of sorted) {
+    const n = (counts[r.game] ?? 0) + 1;
+    counts[r.game] = n;
+    if (n <= perGame) first.push(r);
   }
-  return { live, liveCounts };
+  return { first, counts };
 }
 
-export interface LivePage {
-  /** The games on this page, newest first. */
+const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
+
+/** What the lobby lists, from the store's lists of open rooms and of games of one sitting in play. */
+export function lobbyOf(open: readonly RoomSummary[], playing: readonly RoomSummary[]): LobbyLists {
+  const now = open.filter((r) => !isTurnBasedPace(r.clock));
+  const waiting = firstOfEach(
+    open.filter((r) => isTurnBasedPace(r.clock)),
+    waitingKey,
+    LOBBY_SHOWN_PER_GAME,
+  );
+  const live = firstOfEach(playing, liveKey, LOBBY_SHOWN_PER_GAME);
+  return { open: [...now, ...waiting.first].sort(newest), live: live.first, liveCounts: live.counts, waitingCounts: waiting.counts };
+}
+
+export interface Page {
+  /** The rooms on this page, in the list's order. */
   rooms: RoomSummary[];
-  /** How many games are being played (of the game asked for, if one was). */
+  /** How many the list holds (of the game asked for, if one was). */
   total: number;
-  /** The cursor of the next (older) page, or null on the last. */
+  /** The cursor of the next page, or null on the last. */
   next: string | null;
 }
 
-/** A page's cursor: the last room it showed, as "<createdAt>.<id>" (null if it is not one). */
-export function parseLiveCursor(text: string): { createdAt: number; id: string } | null {
-  const m = /^(\d{1,16})\.([A-Za-z0-9_-]{1,64})$/.exec(text);
-  return m ? { createdAt: Number(m[1]), id: m[2]! } : null;
-}
-
-const newestFirst = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export type Listed = "live" | "waiting";
 
 /**
- * One page of the games being played, newest first (ties by id), of one game or of all: those
- * after the cursor `before` (the `next` of the page before; null: the first page). A cursor, not
- * an offset: games start and end while someone pages, and an offset would then show a game twice
- * or skip one.
+ * One page of a list, of one game or of all: the rooms after the cursor `before` (the `next` of
+ * the page before; null: the first page). A cursor, not an offset: rooms start, fill and end while
+ * someone pages, and an offset would then show one twice or skip one. `rooms`: the store's list
+ * of games of one sitting in play ("live") or of open rooms ("waiting": its turn-based ones).
  */
-export function livePage(playing: readonly RoomSummary[], game: string | null, before: { createdAt: number; id: string } | null, limit: number): LivePage {
-  const of = (game ? playing.filter((r) => r.game === game) : [...playing]).sort(newestFirst);
-  const start = before ? of.findIndex((r) => r.createdAt < before.createdAt || (r.createdAt === before.createdAt && r.id > before.id)) : 0;
-  const rooms = start < 0 ? [] : of.slice(start, start + limit);
-  const last = rooms[rooms.length - 1];
-  const more = start >= 0 && start + limit < of.length;
-  return { rooms, total: of.length, next: more && last ? `${last.createdAt}.${last.id}` : null };
+export function pageOf(which: Listed, rooms: readonly RoomSummary[], game: string | null, before: SortKey | null, limit: number): Page {
+  const key = which === "live" ? liveKey : waitingKey;
+  const of = rooms
+    .filter((r) => (!game || r.game === game) && (which === "live" || isTurnBasedPace(r.clock)))
+    .map((r) => ({ r, k: key(r) }))
+    .sort((a, b) => compareKeys(a.k, b.k));
+  const start = before ? of.findIndex((x) => compareKeys(x.k, before) > 0) : 0;
+  const page = start < 0 ? [] : of.slice(start, start + limit);
+  const last = page[page.length - 1];
+  return { rooms: page.map((x) => x.r), total: of.length, next: start >= 0 && start + limit < of.length && last ? cursorOf(last.k) : null };
 }
 
 /**

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Action, Seat } from "../games/types.js";
 import { newSeed } from "./commitment.js";
 import { AppError, err } from "./errors.js";
-import { FreshRead, lobbyLive, livePage, type LivePage, type LobbyLists } from "./lobby.js";
+import { FreshRead, lobbyOf, pageOf, type Listed, type LobbyLists, type Page } from "./lobby.js";
 import { nameKey, type Player } from "./identity.js";
 import {
   actInRoom,
@@ -877,24 +877,31 @@ export class RoomService {
   }
 
   /**
-   * What the lobby lists (lobby.ts): every open room, and of the games of one sitting being played
-   * the newest of each game and a count per game. Turn-based games in play are left out, and never
-   * read here (the store lists them apart): they last days (so the list would grow with them), and
-   * nobody watches one live; their players find them in Your games. Callers at the same time share
-   * the store's reads (FreshRead).
+   * What the lobby lists (lobby.ts): every open room of one sitting; of the turn-based rooms
+   * waiting for players and of the games of one sitting being played, the first of each game and a
+   * count per game. Turn-based games in play are left out, and never read here (the store lists
+   * them apart): they last days (so the list would grow with them), and nobody watches one live;
+   * their players find them in Your games. Callers at the same time share the store's reads
+   * (FreshRead).
    */
   async lobbyLists(): Promise<LobbyLists> {
     const [open, playing] = await Promise.all([this.openListed.get(), this.playingListed.get()]);
-    return { open, ...lobbyLive(playing) };
+    return lobbyOf(open, playing);
   }
 
-  /** How many games of one sitting are being played, by game (the lobby's counts). */
-  async liveCounts(): Promise<Record<string, number>> {
-    return lobbyLive(await this.playingListed.get()).liveCounts;
+  /** The lobby's counts: games of one sitting being played and turn-based rooms waiting for players, by game. */
+  async lobbyCounts(): Promise<Pick<LobbyLists, "liveCounts" | "waitingCounts">> {
+    const { liveCounts, waitingCounts } = await this.lobbyLists();
+    return { liveCounts, waitingCounts };
   }
 
-  /** One page of the games of one sitting being played, newest first, of one game or of all (GET /api/rooms/live). */
-  async liveRooms(game: string | null, before: { createdAt: number; id: string } | null, limit: number): Promise<LivePage> {
-    return livePage(await this.playingListed.get(), game, before, limit);
+  /**
+   * One page of the games of one sitting being played ("live", newest first) or of the turn-based
+   * rooms waiting for players ("waiting", nearest to starting first), of one game or of all
+   * (GET /api/rooms/live, /waiting).
+   */
+  async listPage(which: Listed, game: string | null, before: Parameters<typeof pageOf>[3], limit: number): Promise<Page> {
+    const rooms = await (which === "live" ? this.playingListed : this.openListed).get();
+    return pageOf(which, rooms, game, before, limit);
   }
 }

@@ -30,9 +30,9 @@ import type { PlatformMetrics } from "../platform/metrics.js";
 import { arrayOf, bool, dailyEntry, errors, gameId, gameParam, int, leaderboardRow, limitQuery, nullable, num, obj, okReply, roomIdParam, roomSummary, routeDoc, str } from "./openapi.js";
 import { bearerToken, installValidation, refusing } from "./validation.js";
 import { HttpQuotas, type HttpQuotaSettings } from "./http-quotas.js";
-import { LIVE_PAGE_DEFAULT, LIVE_PAGE_MAX, LIVE_SHOWN_PER_GAME, parseLiveCursor } from "../platform/lobby.js";
+import { LOBBY_SHOWN_PER_GAME, PAGE_DEFAULT, PAGE_MAX, parseCursor, type Listed } from "../platform/lobby.js";
 
-const LIVE_CURSOR_MESSAGE = "before is the `next` value of the previous page.";
+const CURSOR_MESSAGE = "before is the `next` value of the previous page.";
 const BAD_DAY_MESSAGE = "A day is written YYYY-MM-DD, for example 2026-11-21.";
 /** A day's form; parseDay checks that it is a day of the calendar. */
 const dayQuery = refusing({ type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description: "YYYY-MM-DD (UTC); default today." }, "BAD_DAY", BAD_DAY_MESSAGE);
@@ -144,40 +144,47 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
     schema: routeDoc({
       summary: "The lobby: open and live rooms",
       tags: ["rooms"],
-      description: `Every open room; of the games of one sitting being played, the newest ${LIVE_SHOWN_PER_GAME} of each game and how many there are (the rest: GET /api/rooms/live).`,
+      description: `Every open room of one sitting; of the turn-based rooms waiting for players and of the games of one sitting being played, the first ${LOBBY_SHOWN_PER_GAME} of each game and how many there are (the rest: GET /api/rooms/waiting and /live).`,
       response: {
         200: okReply({
-          open: arrayOf(roomSummary, "Rooms waiting for players, newest first."),
-          live: arrayOf(roomSummary, `The newest ${LIVE_SHOWN_PER_GAME} games of one sitting being played of each game, newest first (turn-based games in play are not listed).`),
+          open: arrayOf(roomSummary, `Rooms waiting for players, newest first: every one of one sitting, and of the turn-based ones the ${LOBBY_SHOWN_PER_GAME} of each game nearest to starting (fewest free seats, then the newest).`),
+          live: arrayOf(roomSummary, `The newest ${LOBBY_SHOWN_PER_GAME} games of one sitting being played of each game, newest first (turn-based games in play are not listed).`),
           liveCounts: { type: "object", additionalProperties: { type: "integer" }, description: "How many games of one sitting are being played, by game id (a game with none is absent)." },
+          waitingCounts: { type: "object", additionalProperties: { type: "integer" }, description: "How many turn-based rooms wait for players, by game id (a game with none is absent)." },
         }),
       },
     }),
   }, async () => ({ ok: true, ...(await service.lobbyLists()) }));
 
-  app.get<{ Querystring: { game?: string; before?: string; limit: number } }>("/api/rooms/live", {
-    schema: routeDoc({
-      summary: "The games being played, a page at a time",
-      description: "Games of one sitting being played (turn-based ones are not listed), newest first; `game`: one game's only. `next` is null on the last page, else pass it as `before` (with the same `game`).",
-      tags: ["rooms"],
-      querystring: obj(
-        {
-          game: gameId,
-          before: refusing(str("The `next` of the previous page (else BAD_CURSOR)."), "BAD_CURSOR", LIVE_CURSOR_MESSAGE),
-          limit: limitQuery(LIVE_PAGE_MAX, LIVE_PAGE_DEFAULT),
+  const pages: Array<[Listed, string, string]> = [
+    ["live", "The games being played, a page at a time", "Games of one sitting being played (turn-based ones are not listed), newest first (equal times by id)"],
+    ["waiting", "Turn-based rooms waiting for players, a page at a time", "Open turn-based rooms, nearest to starting first: fewest free seats, then the newest, then by id"],
+  ];
+  for (const [which, summary, what] of pages) {
+    app.get<{ Querystring: { game?: string; before?: string; limit: number } }>(`/api/rooms/${which}`, {
+      schema: routeDoc({
+        summary,
+        description: `${what}; \`game\`: one game's only. \`next\` is null on the last page, else pass it as \`before\` (with the same \`game\`).`,
+        tags: ["rooms"],
+        querystring: obj(
+          {
+            game: gameId,
+            before: refusing(str("The `next` of the previous page (else BAD_CURSOR)."), "BAD_CURSOR", CURSOR_MESSAGE),
+            limit: limitQuery(PAGE_MAX, PAGE_DEFAULT),
+          },
+          { optional: ["game", "before", "limit"] },
+        ),
+        response: {
+          200: okReply({ rooms: arrayOf(roomSummary, "This page's rooms, in the list's order."), total: int("How many the list holds (of `game`, if given)."), next: nullable(str("The cursor of the next page; null on the last.")) }),
+          ...errors(400),
         },
-        { optional: ["game", "before", "limit"] },
-      ),
-      response: {
-        200: okReply({ rooms: arrayOf(roomSummary, "This page's games, newest first."), total: int("How many are being played (of `game`, if given)."), next: nullable(str("The cursor of the next page; null on the last.")) }),
-        ...errors(400),
-      },
-    }),
-  }, async (req) => {
-    const before = req.query.before === undefined ? null : parseLiveCursor(req.query.before);
-    if (req.query.before !== undefined && !before) throw err("BAD_CURSOR", LIVE_CURSOR_MESSAGE);
-    return { ok: true, ...(await service.liveRooms(req.query.game ?? null, before, req.query.limit)) };
-  });
+      }),
+    }, async (req) => {
+      const before = req.query.before === undefined ? null : parseCursor(req.query.before);
+      if (req.query.before !== undefined && !before) throw err("BAD_CURSOR", CURSOR_MESSAGE);
+      return { ok: true, ...(await service.listPage(which, req.query.game ?? null, before, req.query.limit)) };
+    });
+  }
 
   app.get<{ Params: { game: string } }>("/api/games/:game/leaderboard", {
     schema: routeDoc({

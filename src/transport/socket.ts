@@ -184,15 +184,16 @@ export interface AttachedSockets {
    */
   drain(waitMs: number): Promise<void>;
   /**
-   * Sends this node's lobby pages how many games are being played of each game (`lobby:counts`),
-   * if that changed since it last did; server.ts calls it every LIVE_COUNTS_EVERY_MS (tests with
-   * manualTimers, themselves). The list of those games is kept by `lobby:room`, the counts by this.
+   * Sends this node's lobby pages how many games are being played and how many turn-based rooms
+   * wait for players, of each game (`lobby:counts`), if that changed since it last did; server.ts
+   * calls it every LOBBY_COUNTS_EVERY_MS (tests with manualTimers, themselves). The lists are kept
+   * by `lobby:room` pushes, the counts by this.
    */
-  pushLiveCounts(): Promise<void>;
+  pushLobbyCounts(): Promise<void>;
 }
 
-/** How often each node tells its lobby pages how many games are being played (ms). */
-export const LIVE_COUNTS_EVERY_MS = 5_000;
+/** How often each node tells its lobby pages the lobby's counts (ms). */
+export const LOBBY_COUNTS_EVERY_MS = 5_000;
 
 export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const { service, accounts, daily, log } = deps;
@@ -511,8 +512,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     }
   }
 
-  /** The live counts last sent to this node's lobby pages (pushLiveCounts). */
-  let liveCountsSent = "";
+  /** The counts last sent to this node's lobby pages (pushLobbyCounts). */
+  let countsSent = "";
 
   const handlers: Record<string, Handler> = {
     "lobby:list": async () => ({ games: gamesList(), ...(await service.lobbyLists()) }),
@@ -520,8 +521,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     "lobby:subscribe": async (socket) => {
       quotas.maySubscribeLobby(socket);
       await socket.join("lobby");
-      // This page's counts are read now: the next pushLiveCounts sends them again whatever they are.
-      liveCountsSent = "";
+      // This page's counts are read now: the next pushLobbyCounts sends them again whatever they are.
+      countsSent = "";
       const [lists, yours] = await Promise.all([service.lobbyLists(), yourRooms(socket)]);
       // serverTime: the lobby shows each open room's age by the server's clock (issue 23, lobby hygiene).
       return { games: gamesList(), ...lists, ...yours, serverTime: daily.now() };
@@ -763,13 +764,13 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     },
     onlineOf,
     ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log }, room, owed) } : {}),
-    async pushLiveCounts() {
+    async pushLobbyCounts() {
       if ((localRooms.get("lobby")?.size ?? 0) === 0) return;
-      const liveCounts = await service.liveCounts();
-      const text = JSON.stringify(liveCounts);
-      if (text === liveCountsSent) return;
-      liveCountsSent = text;
-      io.local.to("lobby").emit("lobby:counts", { liveCounts });
+      const counts = await service.lobbyCounts();
+      const text = JSON.stringify(counts);
+      if (text === countsSent) return;
+      countsSent = text;
+      io.local.to("lobby").emit("lobby:counts", counts);
     },
     async drain(waitMs) {
       draining = true;

@@ -49,7 +49,7 @@ describe.skipIf(!chromiumAvailable())("the games being played, in the browser", 
     const late = await start("goblin-teeth", 3);
     teeth.unshift(late);
     await live.locator(`[data-room="${late}"]`).waitFor(); // lobby:room at once
-    await t.bazaar.server.pushLiveCounts();
+    await t.bazaar.server.pushLobbyCounts();
     await until(async () => (await live.getByTestId("live-count").innerText()) === "25", "the new count");
 
     // All of them, a page at a time.
