@@ -204,6 +204,50 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     await until(async () => (await t.server.service.get(r.id)).pushOwed === undefined, "the owed notices settled");
   });
 
+  it("a message in a turn-based game's chat reaches the other players with no page open, once until read, and not if read meanwhile", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [ula, vic] = await Promise.all(["Ula", "Vic"].map((n) => account(t.server.url, `${n}${run}`)));
+    const ulaKeys = browserKeys();
+    const vicKeys = browserKeys();
+    expect((await api("POST", "/api/push/subscribe", ula!.token, { endpoint: `${service.url}chat-ula-${run}`, keys: ulaKeys.json })).status).toBe(200);
+    expect((await api("POST", "/api/push/subscribe", vic!.token, { endpoint: `${service.url}chat-vic-${run}`, keys: vicKeys.json })).status).toBe(200);
+    const room = await t.server.service.create(ula!.player as Player, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    await t.server.service.join(room.id, vic!.player as Player);
+    await t.server.timers.tick(); // the turn's notice, out of the way
+    const mine = (who: string) => service.received.filter((r) => r.path === `/chat-${who}-${run}`);
+    const chatNotices = (who: string, keys: ReturnType<typeof browserKeys>) =>
+      mine(who).map((r) => JSON.parse(decrypt(r.body, keys)) as { title: string; body: string; tag: string }).filter((n) => n.tag === `chat-${room.id}`);
+
+    // Vic writes three times from his page; Ula has none open.
+    const vicPage = await new TestClient(t.server.url, vic!.token).ready();
+    expect((await vicPage.sync(room.id)).ok).toBe(true);
+    for (const text of ["Hello!", "I am away until Monday.", `Then I play. ${"x".repeat(200)}`]) expect((await vicPage.call("chat:send", { roomId: room.id, text })).ok).toBe(true);
+    const owed = (await t.server.service.get(room.id)).pushOwed ?? [];
+    expect(owed.filter((o) => o.kind === "chat").map((o) => o.playerId)).toEqual([ula!.player.id]); // one, not three; none to the writer
+    await t.server.timers.tick();
+    await until(() => chatNotices("ula", ulaKeys).length === 1, "Ula's chat notice");
+    const [notice] = chatNotices("ula", ulaKeys);
+    expect(notice).toEqual({ title: `Vic${run} wrote in Goblin Teeth`, body: `Then I play. ${"x".repeat(106)}…`, path: `/room/${room.id}`, tag: `chat-${room.id}` });
+    expect(mine("ula").at(-1)!.headers.topic).toBe(`c${room.id}`.slice(0, 32));
+    await until(async () => (await t.server.service.get(room.id)).pushOwed === undefined, "the notice settled");
+    // Vic's own page is open, and he wrote it: nothing to him.
+    expect(chatNotices("vic", vicKeys)).toEqual([]);
+
+    // Another message; Ula reads the chat on a page (and closes it) before the timers come to it: no notice.
+    expect((await vicPage.call("chat:send", { roomId: room.id, text: "Still there?" })).ok).toBe(true);
+    const ulaPage = await new TestClient(t.server.url, ula!.token).ready();
+    expect((await ulaPage.sync(room.id)).ok).toBe(true);
+    const history = (await ulaPage.call("chat:history", { roomId: room.id })).messages as Array<{ n: number }>;
+    expect((await ulaPage.call("chat:seen", { roomId: room.id, n: history.at(-1)!.n })).ok).toBe(true);
+    ulaPage.close();
+    await offline(ula!.player.id);
+    await t.server.timers.tick();
+    await until(async () => (await t.server.service.get(room.id)).pushOwed === undefined, "the owed notice dropped");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(chatNotices("ula", ulaKeys)).toHaveLength(1);
+    vicPage.close();
+  });
+
   it("refuses guests, endpoints of other services and bad keys, changing nothing", async () => {
     const run = Math.random().toString(36).slice(2, 7);
     const gil = await account(t.server.url, `Gil${run}`);

@@ -35,6 +35,7 @@ import {
   joinAndStart,
   keepInvitation,
   owePushes,
+  oweChatNotices,
   settlePushes,
   type OwedPush,
   declineInvitation,
@@ -403,6 +404,17 @@ export class RoomService {
         ? next.seats.flatMap((x, seat) => (x.playerId && !x.bot ? [{ playerId: x.playerId, kind: "ended" as const, at: next.updatedAt, seat }] : []))
         : [];
     return owePushes(next, [...turns, ...invites, ...ended]);
+  }
+
+  /**
+   * A player wrote in the players' chat of `id`: in a turn-based game in play, each other player
+   * is owed a notice to their closed pages (room.ts oweChatNotices), unless one is owed already;
+   * nothing on a server without Web Push keys. The message is stored before this: if this node
+   * dies in between, the notice is lost, never the message.
+   */
+  async oweChatNotices(id: string, writerId: string): Promise<{ changed: boolean }> {
+    if (!this.pushes) return { changed: false };
+    return this.mutate(id, (r) => oweChatNotices(r, writerId, this.now()));
   }
 
   /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */

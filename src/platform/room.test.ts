@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, createRematchRoom, createRoom, eraseSeatName, gameState, joinRoom, leaveRoom, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, createRematchRoom, createRoom, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -250,5 +250,40 @@ describe("names at a table", () => {
     expect(eraseSeatName(finished, ann.id, ERASED_NAME, 8)!.seats[0]!.name).toBe(ERASED_NAME);
     expect(renameSeat(finished, ann.id, "Annie", 8)).toBeNull();
     expect(eraseSeatName({ ...r, status: "closed" }, ann.id, ERASED_NAME, 8)).toBeNull();
+  });
+});
+
+describe("chat notices owed in a turn-based game", () => {
+  const acct = (p: { id: string; name: string }) => ({ ...p, account: true as const });
+  const playing = () => {
+    let r = createRoom("tb", acct(ann), { game: "goblin-market", seats: 3, clock: "turn-1d" }, 1);
+    r = joinAndStart(r, acct(bob), undefined, "seed", 2);
+    return joinAndStart(r, acct(cat), undefined, "seed", 3);
+  };
+
+  it("owes each other player one, until it is sent, and never to one who resigned", () => {
+    const r = playing();
+    expect(r.status).toBe("playing");
+    const once = oweChatNotices(r, ann.id, 10)!;
+    expect(once.version).toBe(r.version + 1);
+    expect(once.updatedAt).toBe(r.updatedAt);
+    expect(once.pushOwed!.filter((o) => o.kind === "chat")).toEqual([{ playerId: bob.id, kind: "chat", at: 10 }, { playerId: cat.id, kind: "chat", at: 10 }]);
+    expect(once.pushOwed!.every((o) => pushStillDue(once, o))).toBe(true);
+    // More messages owe nothing more; another writer owes Ann hers.
+    expect(oweChatNotices(once, ann.id, 11)).toBeNull();
+    expect(oweChatNotices(once, bob.id, 12)!.pushOwed!.filter((o) => o.kind === "chat").map((o) => o.playerId)).toEqual([bob.id, cat.id, ann.id]);
+    // Cat resigns: none owed to her, and the one owed is no longer due.
+    const resigned = resign(once, acct(cat), 13);
+    expect(pushStillDue(resigned, once.pushOwed!.find((o) => o.playerId === cat.id)!)).toBe(false);
+    expect(oweChatNotices({ ...resigned, pushOwed: undefined }, ann.id, 14)!.pushOwed!.map((o) => o.playerId)).toEqual([bob.id]);
+  });
+
+  it("owes nothing in a game of one sitting, or a room not in play", () => {
+    let r = createRoom("live", ann, { game: "goblin-market", seats: 3 }, 1);
+    expect(oweChatNotices(r, ann.id, 5)).toBeNull();
+    r = startRoom(joinRoom(joinRoom(r, bob, undefined, 2), cat, undefined, 3), ann, "seed", 4);
+    expect(r.status).toBe("playing");
+    expect(oweChatNotices(r, ann.id, 5)).toBeNull();
+    expect(oweChatNotices(createRoom("tb", acct(ann), { game: "goblin-market", seats: 3, clock: "turn-1d" }, 1), bob.id, 5)).toBeNull();
   });
 });

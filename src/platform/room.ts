@@ -148,13 +148,14 @@ export interface Room {
 
 /**
  * A notice owed to a player's closed pages: "turn" (their seat must move; sent only if it still
- * must when sent), "invite" (their kept invitation; sent only while it is kept), or "ended" (the
- * game they played is over, with their place). `at`: when the change that owes it was made (epoch
- * ms); it is due then.
+ * must when sent), "invite" (their kept invitation; sent only while it is kept), "ended" (the
+ * game they played is over, with their place), or "chat" (another player wrote in the players'
+ * chat of their game in play; sent only if they have not read it meanwhile, one owed at a time).
+ * `at`: when the change that owes it was made (epoch ms); it is due then.
  */
 export interface OwedPush {
   playerId: string;
-  kind: "turn" | "invite" | "ended";
+  kind: "turn" | "invite" | "ended" | "chat";
   at: number;
   /** A turn: the seat that must move; the end: the player's seat. */
   seat?: Seat;
@@ -162,10 +163,36 @@ export interface OwedPush {
 
 /** Whether `owed` is still worth sending: the turn is still the player's to make, the invitation still kept, the game over. */
 export function pushStillDue(room: Room, owed: OwedPush): boolean {
+  if (owed.kind === "chat") return room.status === "playing" && chatNoticeFor(room, owed.playerId);
   if (owed.kind === "invite") return room.status === "open" && !!room.invited?.some((i) => i.playerId === owed.playerId);
   if (owed.kind === "ended") return room.status === "finished" && owed.seat !== undefined && room.seats[owed.seat]?.playerId === owed.playerId;
   const seat = owed.seat;
   return seat !== undefined && room.status === "playing" && room.seats[seat]?.playerId === owed.playerId && personPlays(room, seat) && activeOf(room).includes(seat);
+}
+
+/** Whether a player gets notices of the players' chat: seated in person at a turn-based game (not one they resigned). */
+function chatNoticeFor(room: Room, playerId: string): boolean {
+  return isTurnBased(room.clock) && room.seats.some((s) => s.playerId === playerId && !s.bot && s.away !== "resigned");
+}
+
+/**
+ * The room owing a chat notice (OwedPush "chat") to each player of its turn-based game in play but
+ * `writerId` who is not owed one already, a version on, its last change's time kept (nothing
+ * happened at the table); null when nobody is owed a new one. So a flurry of messages owes each
+ * player one notice, and the room is written once for it.
+ */
+export function oweChatNotices(room: Room, writerId: string, now: number): Room | null {
+  if (room.status !== "playing" || !isTurnBased(room.clock)) return null;
+  const owed = new Set((room.pushOwed ?? []).filter((o) => o.kind === "chat").map((o) => o.playerId));
+  const more: OwedPush[] = [];
+  for (const s of room.seats) {
+    const id = s.playerId;
+    if (id && id !== writerId && !owed.has(id) && chatNoticeFor(room, id)) {
+      owed.add(id);
+      more.push({ playerId: id, kind: "chat", at: now });
+    }
+  }
+  return more.length === 0 ? null : { ...owePushes(room, more), version: room.version + 1 };
 }
 
 /** The room owing `more` notices too (a new version's field: the caller bumps). */

@@ -21,6 +21,8 @@ import type { RoomService } from "../platform/room-service.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import type { ChatMessage, TableChat } from "../platform/chat.js";
 import type { Room } from "../platform/room.js";
+import { isTurnBased } from "../platform/clocks.js";
+import type { Logger } from "../logger.js";
 
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
@@ -29,6 +31,7 @@ export interface ChatWiring {
   chat: TableChat;
   service: RoomService;
   daily: Pick<DailyChallenges, "mayWatch">;
+  log: Logger;
 }
 
 /** The push every watcher who may see a message gets. */
@@ -49,7 +52,7 @@ export function toAudience(io: Server, room: Room, channel: ChatMessage["channel
     .emit(event, payload);
 }
 
-export function registerChatEvents(io: Server, handlers: Record<string, Handler>, { chat, service, daily }: ChatWiring): void {
+export function registerChatEvents(io: Server, handlers: Record<string, Handler>, { chat, service, daily, log }: ChatWiring): void {
   const playerOf = (socket: Socket): Player | null => (socket.data as { player?: Player | null }).player ?? null;
 
   /** The room, if this socket may watch it (a daily deal's room is not for everyone). */
@@ -67,6 +70,10 @@ export function registerChatEvents(io: Server, handlers: Record<string, Handler>
     const room = await readable(socket, p.roomId);
     const message = await chat.send(room, player, p.text);
     push(room, message);
+    // A turn-based game's players may be away for days: those with no page open are owed a notice.
+    if (message.channel === "players" && room.status === "playing" && isTurnBased(room.clock)) {
+      await service.oweChatNotices(room.id, player.id).catch((e: unknown) => log.warn({ err: e, room: room.id }, "could not owe the chat's notices"));
+    }
     return { message };
   };
 

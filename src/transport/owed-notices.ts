@@ -1,14 +1,16 @@
 /**
  * The notices a room owes to players' closed pages (room.ts OwedPush: a turn in a turn-based game,
- * an invitation kept in a turn-based room, the end of a turn-based game), sent by whichever node's timers find them due
- * (timers.ts "notify"), so that the node which made the change may die before sending them. Each is
- * sent only if it is still due (the turn still theirs, the invitation still kept) and only to a
- * player with no page of the site open on any node; the words are made here, from the room.
+ * an invitation kept in a turn-based room, the end of a turn-based game, a message in its players'
+ * chat), sent by whichever node's timers find them due (timers.ts "notify"), so that the node which
+ * made the change may die before sending them. Each is sent only if it is still due (the turn still
+ * theirs, the invitation still kept, the chat not read meanwhile) and only to a player with no page
+ * of the site open on any node; the words are made here, from the room (and its chat).
  */
 import { findGame } from "../games/registry.js";
 import type { Logger } from "../logger.js";
 import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
-import type { PushNotices } from "../platform/push.js";
+import type { PushNotice, PushNotices } from "../platform/push.js";
+import type { RoomStore } from "../platform/room-store.js";
 import { pushStillDue, seatDeadline, type OwedPush, type Room } from "../platform/room.js";
 import { leftWords } from "../protocol/clock.js";
 import { ordinal } from "../protocol/words.js";
@@ -19,7 +21,12 @@ export interface OwedNoticeDeps {
   onlineOf: (playerIds: readonly string[]) => Promise<Set<string>>;
   now: () => number;
   log: Logger;
+  /** The rooms' chats: whether a player has read the players' messages, and what they say. */
+  chat: Pick<RoomStore, "unreadChat" | "chat">;
 }
+
+/** The most of a message a chat notice quotes (characters). */
+export const CHAT_NOTICE_QUOTE = 120;
 
 /** Sends what `room` owes (never throws: a failure is logged, and the notice is not sent again). */
 export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: readonly OwedPush[]): Promise<void> {
@@ -34,7 +41,10 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
   for (const o of due) {
     if (online.has(o.playerId)) continue;
     try {
-      if (o.kind === "turn") {
+      if (o.kind === "chat") {
+        const notice = await chatNotice(deps.chat, room, o.playerId, game);
+        if (notice) await deps.push.send(o.playerId, notice, 86_400, `c${room.id}`.slice(0, 32));
+      } else if (o.kind === "turn") {
         const seat = o.seat!;
         const others = room.seats.filter((x, i) => i !== seat && x.name).map((x) => x.name!);
         const deadline = seatDeadline(room, seat);
@@ -65,6 +75,19 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       deps.log.warn({ err: e, room: room.id, player: o.playerId }, "could not send a notice to closed pages");
     }
   }
+}
+
+/**
+ * "Bea wrote in Goblin Market" with the newest message another player wrote in the players' chat;
+ * null if the player has read the chat since (on a page opened and closed meanwhile).
+ */
+async function chatNotice(chat: OwedNoticeDeps["chat"], room: Room, playerId: string, game: string): Promise<PushNotice | null> {
+  if (!(await chat.unreadChat(playerId, [room.id])).has(room.id)) return null;
+  const theirs = (await chat.chat(room.id)).filter((m) => m.channel === "players" && m.from.id !== playerId && !m.removed);
+  const last = theirs[theirs.length - 1];
+  if (!last) return null;
+  const quote = last.text.length > CHAT_NOTICE_QUOTE ? `${last.text.slice(0, CHAT_NOTICE_QUOTE - 1)}…` : last.text;
+  return { title: `${last.from.name} wrote in ${game}`, body: quote, path: `/room/${room.id}`, tag: `chat-${room.id}` };
 }
 
 /** "You won against Bea, Cy.", "You placed 2nd of 3 (Bea won).", "You tied for 1st with Bea." */

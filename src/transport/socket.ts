@@ -676,7 +676,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   registerRematchEvents(handlers, service, deps.leaves, log, (room) => {
     for (const i of room.invited ?? []) if (i.rematch) io.to(ch.player(i.playerId)).emit("room:invited", invitedOf(room, i));
   });
-  if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily });
+  if (deps.chat) registerChatEvents(io, handlers, { chat: deps.chat, service, daily, log });
   if (deps.invitations) registerInviteEvents(io, handlers, { service, invitations: deps.invitations, channel: ch.player, onlineOf, log });
 
   /**
@@ -763,7 +763,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       return (await presence(roomId)).connected.includes(playerId);
     },
     onlineOf,
-    ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log }, room, owed) } : {}),
+    ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log, chat: service.store }, room, owed) } : {}),
     async pushLobbyCounts() {
       if ((localRooms.get("lobby")?.size ?? 0) === 0) return;
       const counts = await service.lobbyCounts();
