@@ -242,6 +242,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/logout-all",
       "POST /api/me/erase",
       "POST /api/me/invitations",
+      "POST /api/me/online",
       "POST /api/note",
       "POST /api/password",
       "POST /api/push/subscribe",

@@ -2,7 +2,7 @@
  * Following (src/platform/follows.ts; docs/protocol.md, "Following") over HTTP on both back ends,
  * and across two nodes: an account follows others and sees which are online (a device connected
  * now, on any node), online first, and the game each plays now; a block either way shows the other
- * as offline; unfollowing,
+ * as offline, and so does an account that hides its online status; unfollowing,
  * the limits of who may follow whom, and the data download and erasure of follows.
  */
 import { describe, expect, it } from "vitest";
@@ -45,6 +45,16 @@ describe.each(backends())("following ($name)", (backend) => {
     expect((await list()).map((f) => [f.name, f.online])).toEqual([["Adalind", false], ["Beatrix", false], ["Cidwell", false]]);
     expect((await call(url, "POST", "/api/unblock", bea.token, { name: "Fanfare" })).status).toBe(200);
     expect((await list()).map((f) => [f.name, f.online])).toEqual([["Beatrix", true], ["Adalind", false], ["Cidwell", false]]);
+    // Beatrix hides her online status: offline and in no game to everyone who follows her; shown again, back.
+    expect((await call(url, "GET", "/api/me", bea.token)).body.showOnline).toBe(true);
+    expect(await call(url, "POST", "/api/me/online", bea.token, { on: false })).toEqual({ status: 200, body: { ok: true, showOnline: false } });
+    expect((await call(url, "GET", "/api/me", bea.token)).body.showOnline).toBe(false);
+    expect((await list()).map((f) => [f.name, f.online, f.playing])).toEqual([["Adalind", false, null], ["Beatrix", false, null], ["Cidwell", false, null]]);
+    expect((await call(url, "GET", "/api/me/data", bea.token)).body.data.account.showOnline).toBe(false);
+    expect(await call(url, "POST", "/api/me/online", bea.token, { on: true })).toEqual({ status: 200, body: { ok: true, showOnline: true } });
+    expect((await list()).map((f) => [f.name, f.online])).toEqual([["Beatrix", true], ["Adalind", false], ["Cidwell", false]]);
+    for (const body of [{}, { on: "no" }, { on: 1 }]) expect([(await call(url, "POST", "/api/me/online", bea.token, body)).body.error?.code]).toEqual(["BAD_REQUEST"]);
+    expect((await call(url, "POST", "/api/me/online", (await guest(url, "Gert")).token, { on: false })).body.error?.code).toBe("ACCOUNT_REQUIRED");
     // Offline again when the last device goes.
     b.close();
     await until(async () => !(await list()).find((f) => f.name === "Beatrix")!.online || undefined, "Beatrix offline");

@@ -182,6 +182,7 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/me/erase", "POST", "/api/me/erase", { password: 12345678 }, acct.token, 401, "BAD_LOGIN"],
       ["POST /api/sessions/end", "POST", "/api/sessions/end", { session: ["s"] }, acct.token, 404, "NO_SUCH_SESSION"],
       ["POST /api/me/invitations", "POST", "/api/me/invitations", { on: "no" }, acct.token, 400, "BAD_REQUEST"],
+      ["POST /api/me/online", "POST", "/api/me/online", { on: "no" }, acct.token, 400, "BAD_REQUEST"],
       ["POST /api/note", "POST", "/api/note", { player: "p_x", text: "x".repeat(1001) }, acct.token, 400, "BAD_NOTE"],
       ["POST /api/note", "POST", "/api/note", { player: ["p_x"], text: "x" }, acct.token, 404, "NO_SUCH_PLAYER"],
       ["POST /api/push/subscribe", "POST", "/api/push/subscribe", { endpoint: 5, keys: {} }, acct.token, 400, "BAD_PUSH_SUBSCRIPTION"],

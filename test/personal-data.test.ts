@@ -92,7 +92,7 @@ describe.each(backends())("your data ($name)", (backend) => {
     expect(data.playerId).toBe(q.player.id);
     expect(data.exportedAt).toBe("2026-11-25T12:00:00.000Z");
     expect(data.player.name).toBe("Quillon");
-    expect(data.account).toMatchObject({ name: "Quillon", closedAt: null, recoveryCode: true, twoFactor: false, invitations: true });
+    expect(data.account).toMatchObject({ name: "Quillon", closedAt: null, recoveryCode: true, twoFactor: false, invitations: true, showOnline: true });
     expect(data.sessions).toHaveLength(1);
     expect(data.sessions[0]).toMatchObject({ endedAt: null });
     expect(data.ratings.map((r: any) => [r.game, r.games])).toEqual([["goblin-market", 2]]);

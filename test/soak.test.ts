@@ -137,6 +137,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
       ["/api/block", { name: other.name }],
       ["/api/unblock", { name: other.name }],
       ["/api/note", { player: other.id, text: pick(["bluffs a lot", ""]) }],
+      ["/api/me/online", { on: random() < 0.5 }],
       [pick(["/api/rename", "/api/block", "/api/note"]), pick(JUNK)],
     ]);
     const res = await fetch(`${servers[p.node]!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${p.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });

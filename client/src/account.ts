@@ -14,6 +14,7 @@ import { showRecoveryCode } from "./recovery.js";
 import { sessionsSection } from "./sessions.js";
 import { twoFactorSection } from "./two-factor.js";
 import { invitationSetting } from "./invitations.js";
+import { onlineStatusSetting } from "./online-status.js";
 import { followsList } from "./follows.js";
 import { api, refusal, type ApiReply } from "./api.js";
 
@@ -235,6 +236,7 @@ export function accountSettings(s: Store): TemplateResult {
     ${sessionsSection(s)}
     ${twoFactorSection(s)}
     ${invitationSetting(s)}
+    ${onlineStatusSetting(s)}
     <details class="account-recovery" data-testid="account-recovery">
       <summary>Recovery code…</summary>
       <form class="account-form" @submit=${code}>

@@ -98,7 +98,7 @@ export interface PersonalData {
   playerId: string;
   /** Null: nothing stored under this id yet (a guest with no finished game). */
   player: { name: string; createdAt: string; lastSeenAt: string } | null;
-  account: { name: string; createdAt: string; updatedAt: string; closedAt: string | null; recoveryCode: boolean; twoFactor: boolean; invitations: boolean; silencedUntil: string | null; silencedReason: string | null; renamedAt: string | null; formerName: string | null } | null;
+  account: { name: string; createdAt: string; updatedAt: string; closedAt: string | null; recoveryCode: boolean; twoFactor: boolean; invitations: boolean; showOnline: boolean; silencedUntil: string | null; silencedReason: string | null; renamedAt: string | null; formerName: string | null } | null;
   sessions: Array<{ createdAt: string; lastSeenAt: string; endedAt: string | null; userAgent: string | null }>;
   ratings: Array<{ game: string; rating: number; mu: number; sigma: number; games: number; lastGameAt: string | null }>;
   games: Array<{
@@ -139,7 +139,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
   const p = db.prisma;
   const [player, account, sessions, ratings, seats, chat, daily, reports, blocks, follows, notes, leaves, refunds, pushes] = await Promise.all([
     p.player.findUnique({ where: { id: playerId }, select: { name: true, createdAt: true, lastSeenAt: true } }),
-    p.account.findUnique({ where: { playerId }, select: { name: true, createdAt: true, updatedAt: true, closedAt: true, recoveryHash: true, totpSecret: true, invitations: true, silencedUntil: true, silencedReason: true, renamedAt: true, formerName: true } }),
+    p.account.findUnique({ where: { playerId }, select: { name: true, createdAt: true, updatedAt: true, closedAt: true, recoveryHash: true, totpSecret: true, invitations: true, showOnline: true, silencedUntil: true, silencedReason: true, renamedAt: true, formerName: true } }),
     p.session.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, lastSeenAt: true, revokedAt: true, userAgent: true } }),
     p.rating.findMany({ where: { playerId }, orderBy: { gameType: "asc" } }),
     p.gameSeat.findMany({
@@ -167,7 +167,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
     exportedAt: now.toISOString(),
     playerId,
     player: player && { name: player.name, createdAt: player.createdAt.toISOString(), lastSeenAt: player.lastSeenAt.toISOString() },
-    account: account && { name: account.name, createdAt: account.createdAt.toISOString(), updatedAt: account.updatedAt.toISOString(), closedAt: iso(account.closedAt), recoveryCode: account.recoveryHash !== null, twoFactor: account.totpSecret !== null, invitations: account.invitations, silencedUntil: iso(account.silencedUntil), silencedReason: account.silencedReason, renamedAt: iso(account.renamedAt), formerName: account.formerName },
+    account: account && { name: account.name, createdAt: account.createdAt.toISOString(), updatedAt: account.updatedAt.toISOString(), closedAt: iso(account.closedAt), recoveryCode: account.recoveryHash !== null, twoFactor: account.totpSecret !== null, invitations: account.invitations, showOnline: account.showOnline, silencedUntil: iso(account.silencedUntil), silencedReason: account.silencedReason, renamedAt: iso(account.renamedAt), formerName: account.formerName },
     sessions: sessions.map((s) => ({ createdAt: s.createdAt.toISOString(), lastSeenAt: s.lastSeenAt.toISOString(), endedAt: iso(s.revokedAt), userAgent: s.userAgent })),
     ratings: ratings.map((r) => ({ game: r.gameType, rating: displayRating(r.mu), mu: r.mu, sigma: r.sigma, games: r.games, lastGameAt: iso(r.lastGameAt) })),
     games: seats.map((s) => ({

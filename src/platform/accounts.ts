@@ -537,8 +537,8 @@ export class Accounts {
    * The account's name and its live sessions (newest first), and from the same row its switches:
    * invitations (invitations.ts) and a silence running now (Moderation.silence).
    */
-  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean; twoFactor: boolean; invitations: boolean; silenced: Silence | null }> {
-    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false, twoFactor: false, invitations: false, silenced: null };
+  async me(v: Verified): Promise<{ player: Player; createdAt: number | null; sessions: SessionInfo[]; recoveryCode: boolean; twoFactor: boolean; invitations: boolean; showOnline: boolean; silenced: Silence | null }> {
+    if (!v.session) return { player: v.player, createdAt: null, sessions: [], recoveryCode: false, twoFactor: false, invitations: false, showOnline: false, silenced: null };
     const account = await this.db.prisma.account.findUnique({ where: { playerId: v.player.id } });
     const sessions = await this.db.prisma.session.findMany({ where: { playerId: v.player.id, revokedAt: null }, orderBy: { createdAt: "desc" }, take: 50 });
     return {
@@ -548,6 +548,7 @@ export class Accounts {
       recoveryCode: account?.recoveryHash != null,
       twoFactor: account?.totpSecret != null,
       invitations: account?.invitations ?? false,
+      showOnline: account?.showOnline ?? false,
       silenced: account ? silenceRunning(account, this.now()) : null,
     };
   }

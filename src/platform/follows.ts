@@ -3,7 +3,8 @@
  * whether it is online and to invite it to a table in one click (invitations.ts). One-way and
  * quiet: the followed account is not told, and following gives nothing but the online dot. When
  * either blocks the other, the follower sees it as offline (a block ends what following is for;
- * the row stays, so an unblock brings it back).
+ * the row stays, so an unblock brings it back). An account that hides its online status
+ * (Account.showOnline, a switch in its menu, as chess.com's) is seen as offline by everyone.
  */
 import type { Database } from "../db/client.js";
 import { findAccount, typedName, type Verified } from "./accounts.js";
@@ -18,7 +19,7 @@ export interface Followed {
   name: string;
   /** Since when (epoch ms). */
   since: number;
-  /** A device of it is connected now, on any node (false while a block stands between the two). */
+  /** A device of it is connected now, on any node (false while a block stands between the two, or it hides its online status). */
   online: boolean;
   /** Online and seated in a game of one sitting under way (not a daily deal nor a turn-based game), which the follower may watch; else null. */
   playing: { roomId: string; game: string } | null;
@@ -72,22 +73,30 @@ export class Follows {
     return { id: t.playerId, name: t.name, unfollowed: r.count > 0 };
   }
 
-  /** The open accounts a player follows, online ones first, then by name; each with its online dot. */
+  /** An account shows its online status to the players who follow it, or hides it (Account.showOnline). */
+  async setShowOnline(playerId: string, on: boolean): Promise<boolean> {
+    await this.db.prisma.account.update({ where: { playerId }, data: { showOnline: on } });
+    return on;
+  }
+
+  /** The open accounts a player follows, online ones first, then by name; each with its online dot (hidden: never online). */
   async list(playerId: string): Promise<Followed[]> {
-    const rows = await this.db.prisma.$queryRaw<Array<{ id: string; name: string; since: Date; blocked: boolean }>>`
-      SELECT f."followedId" AS "id", a."name", f."createdAt" AS "since",
+    const rows = await this.db.prisma.$queryRaw<Array<{ id: string; name: string; since: Date; blocked: boolean; shown: boolean }>>`
+      SELECT f."followedId" AS "id", a."name", f."createdAt" AS "since", a."showOnline" AS "shown",
         EXISTS (SELECT 1 FROM "Block" b WHERE (b."playerId" = f."playerId" AND b."blockedId" = f."followedId")
                                            OR (b."playerId" = f."followedId" AND b."blockedId" = f."playerId")) AS "blocked"
       FROM "Follow" f JOIN "Account" a ON a."playerId" = f."followedId"
       WHERE f."playerId" = ${playerId} AND a."closedAt" IS NULL`;
-    const reachable = rows.filter((r) => !r.blocked).map((r) => r.id);
+    // Online status only of those who show it (Account.showOnline), and never across a block.
+    const seen = (r: (typeof rows)[number]) => !r.blocked && r.shown;
+    const reachable = rows.filter(seen).map((r) => r.id);
     const online = reachable.length ? await this.onlineOf(reachable).catch(() => new Set<string>()) : new Set<string>();
     // Where the ones online play now, by their id (their own rooms only: player-rooms.ts).
     const playing = new Map<string, { roomId: string; game: string } | null>();
     await Promise.all([...online].map(async (id) => playing.set(id, await this.playingNow(id).catch(() => null))));
     return rows
       .map((r) => {
-        const on = !r.blocked && online.has(r.id);
+        const on = seen(r) && online.has(r.id);
         return { id: r.id, name: r.name, since: new Date(r.since).getTime(), online: on, playing: on ? (playing.get(r.id) ?? null) : null };
       })
       .sort((a, b) => Number(b.online) - Number(a.online) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));

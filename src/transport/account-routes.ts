@@ -294,6 +294,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         recoveryCode: bool("The account has a recovery code (false for a guest, and for an account made before codes that has not made one)."),
         twoFactor: bool("Two-step login is on (false for a guest)."),
         invitations: bool("Other players may invite you to their tables (room:invite); false for a guest, who cannot be invited by name."),
+        showOnline: bool("The players who follow you see when you are online and in which game (false for a guest, whom nobody can follow)."),
         silenced: nullable(obj({ until: num("epoch ms"), reason: nullable(str("The operators' reason.")) }, { description: "The operators silenced you in table chats: until when, and why; null: they did not (or it is over)." })),
         leaves: nullable(obj({
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
@@ -314,7 +315,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       v.session ? leaves.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: me.invitations, silenced: me.silenced, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: me.invitations, showOnline: me.showOnline, silenced: me.silenced, leaves: left, refunds };
   }, { who: holderOf });
 
   route("/api/me/invitations", "POST", {
@@ -325,6 +326,15 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     body: bodyOf({ on: refusing(bool("true: others may invite you (the default); false: no one may."), "BAD_REQUEST", "Say on: true or on: false.") }),
     response: { 200: okReply({ invitations: bool("As it is now.") }), ...errors(400, 401, 403, 413) },
   }, async (req, v) => ({ invitations: await invitations.set(v.player.id, req.body.on) }), { who: accountOf });
+
+  route("/api/me/online", "POST", {
+    summary: "Show the players who follow you when you are online, or not",
+    description: "Off, everyone who follows you sees you offline and in no game (GET /api/follows), as when a block stands between you. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ on: refusing(bool("true: followers see you online (the default); false: nobody does."), "BAD_REQUEST", "Say on: true or on: false.") }),
+    response: { 200: okReply({ showOnline: bool("As it is now.") }), ...errors(400, 401, 403, 413) },
+  }, async (req, v) => ({ showOnline: await follows.setShowOnline(v.player.id, req.body.on) }), { who: accountOf });
 
   route("/api/account/close", "POST", {
     summary: "Close your account",
@@ -344,7 +354,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     exportedAt: iso("When this was made"),
     playerId: str("Your player id."),
     player: nullable(obj({ name: str(), createdAt: iso("First stored"), lastSeenAt: iso("Last game recorded") }, { description: "Null: nothing stored yet (a guest with no finished game)." })),
-    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables."), silencedUntil: isoOrNull("The operators silenced you in table chats until then"), silencedReason: nullable(str("Their reason.")), renamedAt: isoOrNull("You last changed its name beyond capital letters"), formerName: nullable(str("The name before that (held for the account 30 days).")) })),
+    account: nullable(obj({ name: str(), createdAt: iso("Registered"), updatedAt: iso("Last changed"), closedAt: isoOrNull("Closed"), recoveryCode: bool("It has a recovery code."), twoFactor: bool("Two-step login is on (its secret is not included)."), invitations: bool("Other players may invite you to their tables."), showOnline: bool("The players who follow you see when you are online."), silencedUntil: isoOrNull("The operators silenced you in table chats until then"), silencedReason: nullable(str("Their reason.")), renamedAt: isoOrNull("You last changed its name beyond capital letters"), formerName: nullable(str("The name before that (held for the account 30 days).")) })),
     sessions: arrayOf(obj({ createdAt: iso("Logged in"), lastSeenAt: iso("Last used (to 5 minutes)"), endedAt: isoOrNull("Logged out"), userAgent: nullable(str("The browser it was made from.")) })),
     ratings: arrayOf(obj({ game: str(), rating: int("As shown."), mu: num(), sigma: num("As stored after the last rated game (time away not applied: this is the data as kept)."), games: int(), lastGameAt: isoOrNull("Last rated game") })),
     games: arrayOf(obj({

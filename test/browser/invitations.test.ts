@@ -115,6 +115,27 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await host.getByTestId("follows-list").locator("summary").click();
     await expect.poll(() => host.getByTestId("followed").getAttribute("data-online")).toBe("yes");
     expect((await host.getByTestId("followed").textContent())!.replace(/\s+/g, " ").trim()).toBe("FollowFriend online Unfollow");
+    // The friend hides their online status from their menu: the host's list, read again, shows them offline; shown again, online.
+    const onlineSwitch = async (on: boolean) => {
+      await friend.locator('details[data-testid="me"] > summary').click();
+      await friend.getByTestId("online-setting").locator("summary").click();
+      const box = friend.getByTestId("online-on");
+      await expect.poll(() => box.isChecked()).toBe(!on);
+      await box.setChecked(on);
+      await expect.poll(async () => (await t.bazaar.db.prisma.account.findFirst({ where: { name: "FollowFriend" } }))!.showOnline).toBe(on);
+      if (!on) expect(await axeViolations(friend), "the menu with the online status switch passes axe").toEqual([]);
+      await friend.getByTestId("online-setting").locator("summary").click();
+      await friend.locator('details[data-testid="me"] > summary').click();
+    };
+    const hostSees = async (online: string) => {
+      await host.getByTestId("follows-list").locator("summary").click(); // closed,
+      await host.getByTestId("follows-list").locator("summary").click(); // and opened again: read afresh
+      await expect.poll(() => host.getByTestId("followed").getAttribute("data-online")).toBe(online);
+    };
+    await onlineSwitch(false);
+    await hostSees("no");
+    await onlineSwitch(true);
+    await hostSees("yes");
     await host.locator('details[data-testid="me"] > summary').click();
 
     await host.goto(`${url}/`);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Account" ADD COLUMN "showOnline" BOOLEAN NOT NULL DEFAULT true;
