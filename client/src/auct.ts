@@ -10,7 +10,7 @@ import { auctLogSentence } from "./auct-log.js";
 import { loadBoard } from "./daily.js";
 import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { Store } from "./store.js";
-import { cardChips, logPanel, seatClock, seedCheck, seatName } from "./table-common.js";
+import { cardChips, logPanel, refocusAfterMove, seatClock, seedCheck, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
@@ -35,7 +35,7 @@ const cellKey = (c: Cell) => `${c.row},${c.col}`;
 const POSITION_WORD: Record<string, string> = { left: "Left", middle: "Middle", right: "Right" };
 
 /** The card being bought and the cell chosen for it (reset whenever the room moves on). */
-const sel = { key: "", card: null as string | null, cell: null as Cell | null, preview: null as string | null, refocus: false };
+const sel = { key: "", card: null as string | null, cell: null as Cell | null, preview: null as string | null };
 /** The suit whose chain is highlighted on the tableau: hovered/focused, or pinned by a click. */
 const hl = { room: "", hover: null as Suit | null, pinned: null as Suit | null };
 
@@ -46,9 +46,6 @@ function resetSelection(room: RoomView): void {
     sel.card = null;
     sel.cell = null;
     sel.preview = null;
-    // A move made by keyboard: its controls are gone, so put focus on the next move's controls.
-    if (sel.refocus) focusSoon('[data-testid="market-card"]:not([disabled]), [data-testid="discard-market"]');
-    sel.refocus = false;
   }
   if (hl.room !== room.roomId) {
     hl.room = room.roomId;
@@ -102,7 +99,8 @@ export function auctStatus(room: RoomView): string {
 function act(s: Store, room: RoomView, action: Record<string, unknown> & { type: string }, keyboard = false): void {
   sel.card = null;
   sel.cell = null;
-  sel.refocus = keyboard;
+  // A move made by keyboard: its controls are gone, so put focus on the next move's controls.
+  if (keyboard) refocusAfterMove(s, room.roomId, room.version, '[data-testid="market-card"]:not([disabled]), [data-testid="discard-market"]:not([disabled])');
   void s.act(room.roomId, action);
 }
 

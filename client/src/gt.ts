@@ -27,7 +27,7 @@ import {
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import type { Store } from "./store.js";
-import { cardChips, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
+import { cardChips, decisionLayout, endScreen, isAway, logPanel, refocusAfterMove, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
 import { cardsWord, ordinal } from "./words.js";
@@ -99,18 +99,9 @@ function focusSoon(selector: string): void {
 function act(s: Store, room: RoomView, action: Record<string, unknown> & { type: string }, keyboard = false): void {
   sel.die = null;
   sel.pick = null;
-  if (keyboard) {
-    // The controls just used go away: once the move lands, put focus on the next controls (if
-    // this seat still has some), unless focus went somewhere on purpose meanwhile.
-    const version = room.version;
-    const wait = (tries: number) =>
-      setTimeout(() => {
-        const now = Number(document.querySelector(".room[data-version]")?.getAttribute("data-version"));
-        if (now <= version && tries > 0) return wait(tries - 1);
-        if (document.activeElement === document.body || document.activeElement === null) focusSoon('[data-testid="act-panel"] button:not([disabled])');
-      }, 150);
-    wait(20);
-  }
+  // The controls just used go away: once the move lands, put focus on the next controls (if this
+  // seat still has some), unless focus went somewhere on purpose meanwhile.
+  if (keyboard) refocusAfterMove(s, room.roomId, room.version, '[data-testid="act-panel"] button:not([disabled])');
   void s.act(room.roomId, action);
 }
 

@@ -343,4 +343,33 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     await juno.context.close();
     await spec.context.close();
   });
+  it("a move made by keyboard puts focus on the next move's controls even when its answer comes after the new state", async () => {
+    const url = bazaar.server.url;
+    const store = bazaar.server.store;
+    const { context, page } = await newPage(browser, DESKTOP);
+    // Every answer to a request (a Socket.IO ack, "43<id>[...]") reaches the page 600 ms late: the
+    // move's new state is drawn first, while the controls still wait for the answer (disabled).
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => {
+        if (typeof m === "string" && /^43\d/.test(m)) setTimeout(() => ws.send(m), 600);
+        else ws.send(m);
+      });
+    });
+    await enterName(page, url, "Kira");
+    const me = (await storedIdentity(page))!.player.id;
+    const room = await bazaar.server.service.create({ id: me, name: "Kira" }, { game: "aucteraden", seats: 1 });
+    expect(room.status).toBe("playing");
+    await page.goto(`${url}/room/${room.id}`);
+    await page.getByTestId("auct-table").waitFor();
+    const stats: MoveStats = { payChoices: 0, keyboard: 0, discards: 0 };
+    for (let step = 0; step < 3 && (await store.get(room.id))!.status === "playing"; step++) {
+      await page.locator('[data-testid="market-card"]:enabled').first().waitFor();
+      // playAuctMove checks that focus lands on the next move's controls.
+      await playAuctMove(page, store, room.id, step, stats, "keyboard");
+    }
+    expect(stats.keyboard).toBeGreaterThan(0);
+    await context.close();
+  });
 });
