@@ -220,7 +220,7 @@ describe.skipIf(!available)("small faults in the web client", () => {
     }
   });
 
-  it("keeps long unbroken names inside a phone's width: lobby rows, seats, the table, leaderboards", async () => {
+  it("keeps long unbroken names inside a phone's width: lobby rows, seats, the table, the games being played, leaderboards", async () => {
     const url = t.bazaar.server.url;
     const a = await newPage(t.browser, PHONE);
     const b = await newPage(t.browser, PHONE);
@@ -251,6 +251,10 @@ describe.skipIf(!available)("small faults in the web client", () => {
       await expect.poll(() => p.textContent("main")).toContain(LONG_B);
       await expectFits(p);
     }
+    // The games being played, with theirs.
+    await b.page.goto(`${url}/live`);
+    await b.page.locator(`[data-testid="live-list"] [data-room="${roomId}"]`).waitFor();
+    await expectFits(b.page);
 
     // Leaderboards with the long names on them (ranked games recorded as a finished room is).
     const players = [
