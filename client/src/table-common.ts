@@ -272,17 +272,20 @@ export function decisionLayout(summary: TemplateResult, controls: TemplateResult
  * After a move made by keyboard, whose controls go away: once the room's next version is on screen
  * and the move's answer is in (the controls stay disabled until then, and the new version may be
  * drawn before the answer comes), focus the first control matching `selector`, unless focus went
- * somewhere on purpose meanwhile. Tried every 100 ms for up to 10 s (a loaded machine or network
- * may take that long); nothing if this seat has no next move by then.
+ * somewhere on purpose meanwhile (anywhere but the page's body, a control gone, or the control
+ * used, disabled). Tried every 100 ms for up to 10 s (a loaded machine or network may take that
+ * long); nothing if this seat has no next move by then.
  */
 export function refocusAfterMove(s: Store, roomId: string, version: number, selector: string): void {
   const used = document.activeElement;
+  const lost = (el: Element | null) => !el || el === document.body || !el.isConnected || (el === used && (el as HTMLButtonElement).disabled === true);
   const attempt = (left: number) =>
     setTimeout(() => {
       const active = document.activeElement;
-      if (active && active !== document.body && active !== used && active.isConnected) return; // moved on purpose
       const shown = Number(document.querySelector(`.room[data-room="${roomId}"]`)?.getAttribute("data-version") ?? 0);
-      const target = shown > version && !s.busy ? document.querySelector<HTMLElement>(selector) : null;
+      const landed = shown > version && !s.busy;
+      if (!lost(active) && (active !== used || landed)) return; // focus is somewhere on purpose (or stayed on a live control)
+      const target = landed ? document.querySelector<HTMLElement>(selector) : null;
       if (target) target.focus();
       else if (left > 0) attempt(left - 1);
     }, 100);
