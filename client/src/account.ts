@@ -13,8 +13,7 @@ import { blockedList } from "./blocks.js";
 import { showRecoveryCode } from "./recovery.js";
 import { sessionsSection } from "./sessions.js";
 import { twoFactorSection } from "./two-factor.js";
-import { invitationSetting } from "./invitations.js";
-import { onlineStatusSetting } from "./online-status.js";
+import { accountSwitches } from "./account-switches.js";
 import { followsList } from "./follows.js";
 import { api, refusal, type ApiReply } from "./api.js";
 
@@ -235,8 +234,7 @@ export function accountSettings(s: Store): TemplateResult {
     ${forms.outError ? html`<p class="form-error" role="alert">${forms.outError}</p>` : nothing}
     ${sessionsSection(s)}
     ${twoFactorSection(s)}
-    ${invitationSetting(s)}
-    ${onlineStatusSetting(s)}
+    ${accountSwitches(s)}
     <details class="account-recovery" data-testid="account-recovery">
       <summary>Recovery code…</summary>
       <form class="account-form" @submit=${code}>

@@ -2,11 +2,10 @@
  * Invitations (docs/protocol.md, "Invitations"): a seated player of an open room invites an
  * account by name ("Invite a player" beside the room's link); the account's devices show the
  * invitation wherever they are on the site, with Join (takes a free seat and opens the room) and
- * Not now. An account turns invitations off (or on again) in its menu.
+ * Not now. An account turns invitations off (or on again) in its menu (account-switches.ts).
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { RoomInvited } from "../../src/protocol/wire.js";
-import { api, refusal } from "./api.js";
 import { paceLabel, paceName } from "./clock.js";
 import { friendsToInvite } from "./follows.js";
 import { invitationChime } from "./sound.js";
@@ -93,38 +92,4 @@ export function invitationCards(s: Store): TemplateResult | typeof nothing {
       </div>`;
     })}
   </div>`;
-}
-
-const setting: { on: boolean | null; busy: boolean; error: string } = { on: null, busy: false, error: "" };
-
-async function readSetting(s: Store): Promise<void> {
-  const r = await api(s, "GET", "/api/me");
-  if (r.ok) setting.on = r.invitations === true;
-  s.changed();
-}
-
-async function changeSetting(s: Store, on: boolean): Promise<void> {
-  setting.busy = true;
-  setting.error = "";
-  s.changed();
-  const r = await api(s, "POST", "/api/me/invitations", { on });
-  setting.busy = false;
-  if (r.ok) setting.on = r.invitations === true;
-  else setting.error = refusal(r);
-  s.changed();
-}
-
-/** "Invitations…" in an account's menu: whether other players may invite you. */
-export function invitationSetting(s: Store): TemplateResult {
-  return html`<details class="account-invitations" data-testid="invitations-setting"
-      @toggle=${(e: Event) => { if ((e.target as HTMLDetailsElement).open) void readSetting(s); }}>
-    <summary>Invitations…</summary>
-    ${setting.on === null
-      ? html`<p class="muted small">Reading…</p>`
-      : html`<label class="notify-toggle small"><input type="checkbox" data-testid="invitations-on" .checked=${setting.on} ?disabled=${setting.busy}
-            @change=${(e: Event) => void changeSetting(s, (e.target as HTMLInputElement).checked)} />
-          Let other players invite me to their tables</label>
-        <p class="muted small">An invitation shows on whatever page you have open here. Players you block, and players who block you, cannot invite you either way.</p>
-        ${setting.error ? html`<p class="form-error" role="alert">${setting.error}</p>` : nothing}`}
-  </details>`;
 }
