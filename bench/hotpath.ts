@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
-import { actInRoom, createRoom, joinRoom, logLength, startRoom, summarize, type Room } from "../src/platform/room.js";
+import { actInRoom, createRoom, joinRoom, logLength, startRoom, type Room } from "../src/platform/room.js";
 import { RedisRoomStore } from "../src/platform/redis-room-store.js";
 import { changeNote } from "../src/platform/room-service.js";
 import { ViewHistory } from "../src/platform/view-history.js";

@@ -12,7 +12,7 @@ import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
-import { backends, guest, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
+import { backends, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
 import { apiRoutes } from "./support/routes.js";
 import { account } from "./support/accounts.js";
 import { roomOf } from "../src/protocol/room-state.js";

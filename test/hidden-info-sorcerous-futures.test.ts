@@ -8,7 +8,6 @@
  * the deck (cards and order), the RNG state and the seed.
  */
 import { describe, expect, it } from "vitest";
-import type { Room } from "../src/platform/room.js";
 import { roomOf, versionOf } from "../src/protocol/room-state.js";
 import type { RoomState } from "../src/protocol/wire.js";
 import { leaks, payloadText, secretsFor } from "./support/secrets.js";

@@ -71,7 +71,7 @@ describe.each(backends())("rating ranges ($name)", (backend) => {
     const url = srv.server.url;
     const made = await Promise.all(["SteadyHost", "Flaky", "Steady", "Fresh"].map((n) => account(url, n)));
     await srv.db.prisma.player.createMany({ data: made.map((a) => ({ id: a.player.id, name: a.player.name, lastSeenAt: new Date() })), skipDuplicates: true });
-    const [host, flaky, steady, fresh] = made;
+    const [host, flaky, steady] = made;
     await playedRanked(host!.player.id, "SteadyHost", 3, 0);
     await playedRanked(flaky!.player.id, "Flaky", 5, 2);
     await playedRanked(steady!.player.id, "Steady", 10, 1); // one in ten: just in

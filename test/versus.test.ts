@@ -62,7 +62,7 @@ describe.each(backends())("two players' record against each other ($name)", (bac
     // Xan and Zed: games 1, 2, 4 (Xan's forfeit puts her behind Zed, whatever her bot scored) and 6.
     expect((await get("/api/players/Xan/versus/Zed")).body).toMatchObject({ games: 4, ahead: 2, behind: 2, level: 0 });
     // Nobody in common: zeros.
-    const fresh = await account(url, "Wynn");
+    await account(url, "Wynn");
     expect((await get("/api/players/Xan/versus/Wynn")).body).toMatchObject({ games: 0, ahead: 0, behind: 0, level: 0, byGame: [], recent: [] });
 
     // A profile's game list, only the games with the other (and of one game), page by page.

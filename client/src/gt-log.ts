@@ -6,7 +6,7 @@
  * the Pot, moving the later slots up), so the sentences need nothing else.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
-import { cardChip, cardInfo, faceChip, faceWords, type ItemFace } from "./gt-cards.js";
+import { cardChip, cardInfo, faceChip, type ItemFace } from "./gt-cards.js";
 import { cardsWord } from "./words.js";
 import type { LogEntry } from "./types.js";
 

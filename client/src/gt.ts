@@ -22,7 +22,6 @@ import {
   needChip,
   teethWord,
   type ItemFace,
-  type ItemInfo,
   type Need,
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
@@ -532,10 +531,6 @@ function pickKey(pick: Pick): string {
   if (pick.type !== "cheat" || !pick.card) return pick.type;
   const c = cardInfo(pick.card);
   return c.kind === "cheat" ? (c.type === "ongoing" ? "ongoing" : c.cheat) : pick.type;
-}
-
-function handCard(v: GTView, id: string): HandCard | undefined {
-  return v.mine?.hand.find((c) => c.card === id);
 }
 
 /** A value of a parameter in words, with a picture. */

@@ -34,7 +34,6 @@ import { randomBytes } from "node:crypto";
 import { corkForTurn } from "../transport/internals.js";
 import type { Redis } from "ioredis";
 import { awaitsRecord, fromStoredShape, summarize, type Room, type RoomSummary } from "./room.js";
-import type { LogEntry } from "../games/types.js";
 import { deflateJson, inflateJson, readLogs, type Parts } from "./sealed-logs.js";
 import { KeptLogs, LogsBytes } from "./kept-logs.js";
 import { byNewest, ttlMs, type CasResult, type ChangeNote, type Listing, type RoomChange, type RoomStore } from "./room-store.js";

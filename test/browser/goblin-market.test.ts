@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Room } from "../../src/platform/room.js";
 import { until } from "../support/harness.js";
-import { cardsOnPage, CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, launchChromium, newPage, PHONE, playOneMove, renderedVersion, splitWords, startBazaar, storedIdentity, type Bazaar } from "./support.js";
+import { cardsOnPage, CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, launchChromium, newPage, PHONE, playOneMove, renderedVersion, splitWords, startBazaar, storedIdentity, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 /** Evaluated in the page: the player id kept in localStorage. */
