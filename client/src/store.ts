@@ -439,6 +439,8 @@ export class Store {
     if (ack.ok) {
       this.lobbySubscribed = true;
       this.lobby = { games: ack.games, open: ack.open, live: ack.live, liveCounts: ack.liveCounts, waitingCounts: ack.waitingCounts };
+      // The lists are as of now: what left them before is in them no more (keeps the set small).
+      this.leftOpen.clear();
       const serverTime = (ack as { serverTime?: number }).serverTime;
       if (typeof serverTime === "number") this.serverOffset = serverTime - Date.now();
       this.takeMine(ack.mine, ack.invited);
@@ -459,7 +461,7 @@ export class Store {
     this.changed();
   }
 
-  /** Rooms pushed as no longer open (started, closed) while the lobby was held: addOpenRooms leaves them out. */
+  /** Rooms pushed as no longer open (started, closed) since the lobby's lists were read: addOpenRooms leaves them out. */
   private leftOpen = new Set<string>();
 
   private absorbSummary(r: RoomSummary): void {

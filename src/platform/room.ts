@@ -187,10 +187,7 @@ export function oweChatNotices(room: Room, writerId: string, now: number): Room 
   const more: OwedPush[] = [];
   for (const s of room.seats) {
     const id = s.playerId;
-    if (id && id !== writerId && !owed.has(id) && chatNoticeFor(room, id)) {
-      owed.add(id);
-      more.push({ playerId: id, kind: "chat", at: now });
-    }
+    if (id && id !== writerId && !owed.has(id) && chatNoticeFor(room, id)) more.push({ playerId: id, kind: "chat", at: now });
   }
   return more.length === 0 ? null : { ...owePushes(room, more), version: room.version + 1 };
 }
