@@ -164,15 +164,17 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // This server's own metrics registry (GET /metrics, transport/metrics.ts); none with METRICS=off.
   const prom = config.metrics === "on" ? new PromMetrics() : undefined;
   const metrics: PlatformMetrics = prom ?? NO_METRICS;
+  const clock = opts.now ?? Date.now;
+  // The in-process store forgets rooms by the server's clock (a test's, when it injects one), as
+  // its timers do; Redis expires them by its own.
   const store: RoomStore = redis
     ? new RedisRoomStore(redis, prefix, { corkWrites: checked.corkRedisWrites?.usable === true, metrics, keptLogs: config.keptLogs === "on" })
     : config.roomsFile
-      ? MemoryRoomStore.durable(config.roomsFile, { log })
-      : new MemoryRoomStore();
+      ? MemoryRoomStore.durable(config.roomsFile, { log, now: clock })
+      : new MemoryRoomStore(clock);
 
   const secret = await tokenSecret(config, redis, prefix);
   const tokens = new TokenIssuer(secret);
-  const clock = opts.now ?? Date.now;
   // Counting limits (logins, registrations, table chat): shared by every node when there is Redis.
   const limiter = redis ? new RedisRateLimiter(redis, prefix, clock) : new MemoryRateLimiter(clock);
   const accounts = new Accounts(db, tokens, { limiter, now: clock, metrics, box });

@@ -201,3 +201,29 @@ describe("crash in zero-config mode", () => {
     await new Promise((done) => second.child.once("exit", done));
   });
 });
+
+describe("the in-process store's clock", () => {
+  it.each([["in memory only", false], ["with a rooms file", true]])("forgets a room when the server's clock, not the wall clock, passes its time to live (%s)", async (_name, withFile) => {
+    const dir = dataDir();
+    const config = testConfig({ dataDir: dir, roomsFile: withFile ? join(dir, "rooms.journal") : undefined, redisUrl: undefined });
+    // Years from the wall clock both ways: only the injected clock can decide.
+    let now = Date.UTC(2031, 0, 1, 12);
+    const server = await startServer(config, { now: () => now, manualTimers: true, logger: createLogger(config.logLevel, "clock") });
+    try {
+      const ann = await guest(server.url, "Ann");
+      const client = await new TestClient(server.url, ann.token).ready();
+      const roomId = (await client.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+      expect((await client.call("room:leave", { roomId })).ok).toBe(true);
+      // A closed room is kept ten minutes (room-store.ts ttlMs).
+      expect((await server.store.get(roomId))?.status).toBe("closed");
+      now += 9 * 60_000;
+      expect((await server.store.get(roomId))?.status).toBe("closed");
+      now += 2 * 60_000;
+      expect(await server.store.get(roomId)).toBeNull();
+      expect((await client.sync(roomId)).error).toMatchObject({ code: "NO_SUCH_ROOM" });
+      client.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
