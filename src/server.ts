@@ -280,7 +280,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations, push });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
   follows.playingNow = async (id) => {
-    const r = (await service.roomsOf(id)).find((x) => x.status === "playing" && !x.daily && !isTurnBased(x.clock));
+    const r = (await service.roomsOf(id)).find((x) => x.status === "playing" && !x.daily && !x.private && !isTurnBased(x.clock));
     return r ? { roomId: r.id, game: r.game } : null;
   };
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });

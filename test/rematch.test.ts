@@ -61,6 +61,18 @@ describe.each(backends())("rematch ($name)", (backend) => {
     return roomId;
   }
 
+  it("a rematch of a private table is private too: listed nowhere", async () => {
+    const { clients } = await players(["Pia", "Quin"]);
+    const old = await finishedGame(clients, 1, 12, { private: true });
+    const offered = await clients[0]!.call("room:rematch", { roomId: old });
+    expect(offered.ok, JSON.stringify(offered)).toBe(true);
+    const newId = offered.roomId as string;
+    expect((await t.server.store.get(newId))!.private).toBe(true);
+    expect((await clients[1]!.sync(newId, true)).state).toMatchObject({ roomId: newId, private: true });
+    const lobby = (await (await fetch(`${t.server.url}/api/rooms`)).json()) as { open: Array<{ id: string }> };
+    expect(lobby.open.map((r) => r.id)).not.toContain(newId);
+  });
+
   it("one offers, everyone accepts: same players in the same seats, bots stay bots, new seed, same options and clock", async () => {
     const { ids, clients } = await players(["Ann", "Bob", "Cat"]);
     const old = await finishedGame(clients, 1, 11);

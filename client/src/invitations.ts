@@ -75,7 +75,7 @@ function dismissInvitation(s: Store, roomId: string, at?: number): void {
 /** "Goblin Market, ranked, 3 players, Standard clock" (the clock's name as the lobby gives it). */
 function tableWords(s: Store, r: RoomInvited["room"]): string {
   const clock = r.clock === null ? "no clock" : `${paceName(paceLabel(s.lobby?.games.find((g) => g.id === r.game), r.clock))} clock`;
-  return `${s.gameName(r.game)}, ${r.ranked ? "ranked" : "casual"}, ${r.seats.length} players, ${clock}${r.ratingRange ? `, ratings ${r.ratingRange.min}–${r.ratingRange.max}` : ""}${r.reliableOnly ? ", players who finish their games" : ""}`;
+  return `${s.gameName(r.game)}, ${r.ranked ? "ranked" : "casual"}, ${r.seats.length} players, ${clock}${r.ratingRange ? `, ratings ${r.ratingRange.min}–${r.ratingRange.max}` : ""}${r.reliableOnly ? ", players who finish their games" : ""}${r.private ? ", a private table" : ""}`;
 }
 
 /** The invitations on screen, above the toasts: each with Join and Not now. */

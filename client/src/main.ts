@@ -211,7 +211,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, private: false, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -277,7 +277,7 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}) })) ?? "";
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}) })) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -387,6 +387,15 @@ function createPanel(): TemplateResult {
             : nothing}</p>
       </div>
 
+      <span class="label">Privacy</span>
+      <div>
+        <label class="reliable-check small"><input type="checkbox" data-testid="private-table" ?disabled=${!canPlay} .checked=${createForm.private}
+          aria-describedby="c-private-hint" @change=${(e: Event) => upd({ private: (e.target as HTMLInputElement).checked })} /> Private table</label>
+        <p class="muted small" id="c-private-hint">${createForm.private
+          ? "Listed nowhere: only people you send its link to (or invite) can join or watch it."
+          : "Listed in the lobby: anyone may join."}</p>
+      </div>
+
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
       ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased && isAccount(s)
         ? html`<button type="button" class="btn span2" data-testid="find-game" ?disabled=${!canPlay || createForm.busy}
@@ -475,6 +484,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
         <div class="room-main">
           <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
             <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
+            ${privateBadge(r)}
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
             ${turn && r.deadline !== undefined && s.turnBasedRoom(r)
               ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
@@ -497,6 +507,7 @@ function keptInvitationRow(i: RoomInvited): TemplateResult {
     <div class="room-main">
       <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
         <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
+        ${privateBadge(r)}
         <span class="badge your-turn">${i.rematch ? "Rematch" : "Invitation"}</span></div>
       <div class="muted small">${i.from.name} ${i.rematch ? "offers a rematch" : "invites you"}${pace ? ` · ${paceName(pace.label)}` : ""}${r.closesAt !== undefined ? ` · waits ${leftWords(r.closesAt - serverNow(s))} more` : ""}</div>
     </div>
@@ -718,10 +729,17 @@ async function copyLink(url: string): Promise<void> {
   }
 }
 
-function shareBox(roomId: string): TemplateResult {
+/** "Private": a table listed nowhere, which only people with its link find (room:create's `private`). */
+function privateBadge(r: { private?: true }): TemplateResult | typeof nothing {
+  return r.private
+    ? html`<span class="badge private" data-testid="private-badge" title="A private table: listed nowhere; only people with its link can join or watch it.">Private</span>`
+    : nothing;
+}
+
+function shareBox(roomId: string, isPrivate = false): TemplateResult {
   const url = `${location.origin}/room/${roomId}`;
   return html`<div class="share">
-    <label for="share-url" class="small muted">Share this table</label>
+    <label for="share-url" class="small muted">${isPrivate ? "A private table: send this link to the players you want" : "Share this table"}</label>
     <div class="row"><input id="share-url" readonly .value=${url} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
     <button class="btn small" @click=${() => void copyLink(url)}>Copy link</button></div>
   </div>`;
@@ -765,6 +783,7 @@ function roomHead(room: RoomView): TemplateResult {
   return html`<div class="room-head">
     <div>
       <h1>${s.gameName(room.game)} <span class="badge ${room.ranked ? "ranked" : "casual"}">${room.ranked ? "Ranked" : "Casual"}</span>
+        ${privateBadge(room)}
         ${spectating ? html`<span class="badge spectating" data-testid="spectating">${eyeIcon()} Spectating</span>` : nothing}</h1>
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}${watchingNote(room)}</p>
       ${nextGame(room)}
@@ -851,7 +870,7 @@ function waitingRoom(room: RoomView): TemplateResult {
       </div>
     </section>
     <section class="panel">
-      ${shareBox(room.roomId)}
+      ${shareBox(room.roomId, room.private === true)}
       ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock

@@ -466,7 +466,8 @@ export class Store {
 
   private absorbSummary(r: RoomSummary): void {
     this.mineSummary(r);
-    if (!this.lobby) return;
+    // A private table's players hear of it for Your games; the lobby lists it nowhere.
+    if (!this.lobby || r.private) return;
     if (r.status !== "open") this.leftOpen.add(r.id);
     const open = this.lobby.open.filter((x) => x.id !== r.id);
     const live = this.lobby.live.filter((x) => x.id !== r.id);
@@ -824,7 +825,7 @@ export class Store {
     return null;
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number; reliableOnly?: boolean }): Promise<string | null> {
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number; reliableOnly?: boolean; private?: boolean }): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);

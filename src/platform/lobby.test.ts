@@ -119,6 +119,21 @@ describe("the lobby's turn-based rooms waiting for players", () => {
   });
 });
 
+describe("private tables", () => {
+  it("are in no list, no count and no page, open or being played", () => {
+    const mark = (r: RoomSummary): RoomSummary => ({ ...r, private: true });
+    const open = [waiting("o1", "goblin-market", 900, 1, false), mark(waiting("o2", "goblin-market", 901, 1, false)), waiting("w1", "goblin-teeth", 800, 1), mark(waiting("w2", "goblin-teeth", 801, 1))];
+    const playing = [room("l1", "goblin-market", 700), mark(room("l2", "goblin-market", 701))];
+    const lists = lobbyOf(open, playing);
+    expect(lists.open.map((r) => r.id)).toEqual(["o1", "w1"]);
+    expect(lists.live.map((r) => r.id)).toEqual(["l1"]);
+    expect(lists.liveCounts).toEqual({ "goblin-market": 1 });
+    expect(lists.waitingCounts).toEqual({ "goblin-teeth": 1 });
+    expect(pageOf("live", playing, null, null, 10)).toMatchObject({ rooms: [{ id: "l1" }], total: 1, next: null });
+    expect(pageOf("waiting", open, "goblin-teeth", null, 10)).toMatchObject({ rooms: [{ id: "w1" }], total: 1, next: null });
+  });
+});
+
 describe("FreshRead", () => {
   function reads() {
     const pending: Array<(n: number) => void> = [];

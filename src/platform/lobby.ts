@@ -8,7 +8,7 @@
  * rest a page at a time (`GET /api/rooms/live`, `GET /api/rooms/waiting`), as Board Game Arena and
  * Lichess show the games in play apart from the tables waiting for players. And one store read
  * of a list is shared by everyone who asks for it at once (`FreshRead`), so a crowd arriving in
- * the lobby costs a read or two, not one each.
+ * the lobby costs a read or two, not one each. Private tables are in no list and no count (`listed`).
  */
 import type { RoomSummary } from "../protocol/wire.js";
 import { isTurnBasedPace } from "./clocks.js";
@@ -69,15 +69,19 @@ function firstOfEach(rooms: readonly RoomSummary[], key: (r: RoomSummary) => Sor
 
 const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
 
+/** Whether the lobby lists a room: not a private table (only people with its link find those), nor counts it. */
+export const listed = (r: RoomSummary): boolean => !r.private;
+
 /** What the lobby lists, from the store's lists of open rooms and of games of one sitting in play. */
-export function lobbyOf(open: readonly RoomSummary[], playing: readonly RoomSummary[]): LobbyLists {
+export function lobbyOf(allOpen: readonly RoomSummary[], allPlaying: readonly RoomSummary[]): LobbyLists {
+  const open = allOpen.filter(listed);
   const now = open.filter((r) => !isTurnBasedPace(r.clock));
   const waiting = firstOfEach(
     open.filter((r) => isTurnBasedPace(r.clock)),
     waitingKey,
     LOBBY_SHOWN_PER_GAME,
   );
-  const live = firstOfEach(playing, liveKey, LOBBY_SHOWN_PER_GAME);
+  const live = firstOfEach(allPlaying.filter(listed), liveKey, LOBBY_SHOWN_PER_GAME);
   return { open: [...now, ...waiting.first].sort(newest), live: live.first, liveCounts: live.counts, waitingCounts: waiting.counts };
 }
 
@@ -101,7 +105,7 @@ export type Listed = "live" | "waiting";
 export function pageOf(which: Listed, rooms: readonly RoomSummary[], game: string | null, before: SortKey | null, limit: number): Page {
   const key = which === "live" ? liveKey : waitingKey;
   const of = rooms
-    .filter((r) => (!game || r.game === game) && (which === "live" || isTurnBasedPace(r.clock)))
+    .filter((r) => listed(r) && (!game || r.game === game) && (which === "live" || isTurnBasedPace(r.clock)))
     .map((r) => ({ r, k: key(r) }))
     .sort((a, b) => compareKeys(a.k, b.k));
   const start = before ? of.findIndex((x) => compareKeys(x.k, before) > 0) : 0;

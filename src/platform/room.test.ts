@@ -225,6 +225,27 @@ describe("rooms kept for players who play their games out (reliability.ts)", () 
   });
 });
 
+describe("private tables", () => {
+  it("a private table is marked and says so in its summary, casual or ranked; a rematch stays private; other values are refused", () => {
+    const acct = (p: { id: string; name: string }) => ({ ...p, account: true });
+    for (const ranked of [false, true]) {
+      const room = createRoom("p1", acct(ann), { game: "goblin-market", seats: 3, ranked, private: true }, 1);
+      expect(room.private).toBe(true);
+      expect(summarize(room).private).toBe(true);
+      const finished: Room = { ...room, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+      expect(createRematchRoom("p2", finished, acct(bob), 2).private).toBe(true);
+    }
+    for (const off of [false, null, undefined]) {
+      const plain = createRoom("p3", ann, { game: "goblin-market", seats: 3, private: off }, 1);
+      expect("private" in plain).toBe(false);
+      expect("private" in summarize(plain)).toBe(false);
+      const finished: Room = { ...plain, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+      expect("private" in createRematchRoom("p4", finished, bob, 2)).toBe(false);
+    }
+    for (const bad of ["yes", 1, {}]) expect(code(() => createRoom("p5", ann, { game: "goblin-market", seats: 3, private: bad }, 1))).toBe("BAD_PRIVATE");
+  });
+});
+
 describe("names at a table", () => {
   const started = () => {
     let r = joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3);

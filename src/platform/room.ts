@@ -91,6 +91,12 @@ export interface Room {
   ratingRange?: RatingRange;
   /** A ranked room kept for players who play their games out (reliability.ts). Absent: anyone. */
   reliableOnly?: true;
+  /**
+   * A private table: never listed (lobby, pages of games, room:find, where a followed player plays);
+   * anyone with its link may join or watch it, as a Lichess challenge to a friend or a Board Game
+   * Arena private table. Absent: listed.
+   */
+  private?: true;
   /** Players its host removed from a seat before the start (removeFromRoom): they may not sit again. */
   removed?: string[];
   /** The room's clock (absent or null: none). */
@@ -254,6 +260,7 @@ export function summarize(room: Room): RoomSummary {
       : {}),
     ...(room.ratingRange ? { ratingRange: room.ratingRange } : {}),
     ...(room.reliableOnly ? { reliableOnly: true as const } : {}),
+    ...(room.private ? { private: true as const } : {}),
   };
 }
 
@@ -390,6 +397,8 @@ export interface CreateRoomInput {
   ratingRange?: RatingRange | null;
   /** Ranked only: seats kept for players who play their games out (reliability.ts; the transport checks the host). */
   reliableOnly?: unknown;
+  /** A private table (Room.private): true or false (absent: false). */
+  private?: unknown;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -419,6 +428,8 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   const range = input.ratingRange ?? null;
   if (range !== null && (!ranked || !isRange(range))) throw err("BAD_RATING_RANGE", "Only ranked rooms have a rating range: casual rooms are open to everyone.");
   const reliableOnly = parseReliableOnly(input.reliableOnly, ranked);
+  const unlisted = input.private ?? false;
+  if (typeof unlisted !== "boolean") throw err("BAD_PRIVATE", "private must be true (a table only people with its link can find) or false.");
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
     i === 0
       ? { playerId: host.id, name: host.name, bot: false }
@@ -444,6 +455,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     ...(botStrength === "casual" ? { botStrength } : {}),
     ...(range ? { ratingRange: { min: range.min, max: range.max } } : {}),
     ...(reliableOnly ? { reliableOnly: true as const } : {}),
+    ...(unlisted ? { private: true as const } : {}),
   };
 }
 
@@ -884,7 +896,7 @@ function rematchSeat(room: Room, playerId: string): Seat {
 export function createRematchRoom(id: string, old: Room, player: Player, now: number): Room {
   const seat = rematchSeat(old, player.id);
   if (old.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
-  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null, reliableOnly: old.reliableOnly ?? false }, now);
+  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null, reliableOnly: old.reliableOnly ?? false, private: old.private ?? false }, now);
   const seats: SeatInfo[] = old.seats.map((s, i) =>
     s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
   );

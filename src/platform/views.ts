@@ -46,6 +46,7 @@ export function sharedFacts(room: Room, logFrom: number, now: number): Omit<Room
     // Rematch (issue 23): the offer on a finished room; the seats a rematch room keeps until it starts.
     ...(room.rematch ? { rematch: room.rematch } : {}),
     ...(room.reserved && room.status === "open" ? { reserved: room.reserved } : {}),
+    ...(room.private ? { private: true as const } : {}),
   };
 }
 

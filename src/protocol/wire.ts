@@ -90,6 +90,11 @@ export interface RoomSummary {
   ratingRange?: { min: number; max: number };
   /** A ranked room kept for players who play their games out (left at most 1 in 10 of their latest ranked games). */
   reliableOnly?: true;
+  /**
+   * A private table: the lobby, its pages and its pushes never list it; its players see it in Your
+   * games and invitations, and anyone with its link may join or watch it.
+   */
+  private?: true;
 }
 
 /**
@@ -185,6 +190,8 @@ export interface RoomView {
   rematch?: { roomId: string; by: string; accepted: string[]; declined: string[] };
   /** An open rematch room: per seat, the player of the last game it is kept for (null: open to anyone, or a bot). */
   reserved?: (string | null)[];
+  /** A private table (RoomSummary.private): listed nowhere; whoever has its link may join or watch. */
+  private?: true;
 }
 
 /**

@@ -124,8 +124,9 @@ export const roomSummary = obj(
     closesAt: num("Open turn-based rooms only (they have no hostAway): when the room closes unless every seat is taken by then, epoch ms."),
     ratingRange: { type: "object", properties: { min: { type: "integer" }, max: { type: "integer" } }, required: ["min", "max"], additionalProperties: false, description: "A ranked room's rating range: only players rated min to max in its game may sit." },
     reliableOnly: { type: "boolean", enum: [true], description: "A ranked room kept for players who play their games out: who left at most 1 in 10 of their latest ranked games may sit." },
+    private: { type: "boolean", enum: [true], description: "A private table: listed nowhere; anyone with its link may join or watch it." },
   },
-  { optional: ["daily", "hostAway", "closesAt", "ratingRange", "reliableOnly"] },
+  { optional: ["daily", "hostAway", "closesAt", "ratingRange", "reliableOnly", "private"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game."), ordinal: num(), games: int(),

@@ -34,6 +34,7 @@ import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-range.js";
+import { listed } from "../platform/lobby.js";
 import { leftTooMany, parseReliableOnly, unreliableReading } from "../platform/reliability.js";
 import type { Reliability } from "../protocol/profiles.js";
 import type { Moderation } from "../platform/moderation.js";
@@ -307,7 +308,14 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   service.onChange((prev, next, note) => {
     deliver(next, note.logFrom, note.leftPlayers);
     if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
-      io.to("lobby").emit("lobby:room", summarize(next));
+      const summary = summarize(next);
+      if (!next.private) io.to("lobby").emit("lobby:room", summary);
+      else {
+        // A private table is listed nowhere: only its players' pages (Your games) hear of it, those
+        // who sat in it before the change too (one who left or was removed).
+        const players = new Set([...(prev?.seats ?? []), ...next.seats].map((x) => x.playerId).filter((id): id is string => !!id));
+        if (players.size > 0) io.to([...players].map((id) => ch.player(id))).emit("lobby:room", summary);
+      }
     }
     // Your games: each person whose turn it now is hears it on their sockets here; other nodes
     // tell theirs from the change feed (the note's `turns`), so no adapter message per move.
@@ -545,7 +553,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
         const mine = await unreliableReading(deps.reliabilityOf, player.id, log, "a host's room");
         if (mine) throw leftTooMany(mine, true);
       }
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly });
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly, private: p.private });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
@@ -571,7 +579,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const wanted = createRoom("find", player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock }, clock());
       const free = (r: RoomSummary) => r.seats.filter((x) => !x.taken).length;
       const candidates = (await service.store.list("open"))
-        .filter((r) => r.game === wanted.game && r.clock === p.clock && r.ranked === wanted.ranked && r.seats.length === wanted.seats.length && free(r) > 0)
+        .filter((r) => listed(r) && r.game === wanted.game && r.clock === p.clock && r.ranked === wanted.ranked && r.seats.length === wanted.seats.length && free(r) > 0)
         .sort((a, b) => free(a) - free(b) || a.createdAt - b.createdAt)
         .slice(0, FIND_TRIES);
       for (const c of candidates) {

@@ -1,0 +1,71 @@
+/**
+ * A private table in the browser: the host ticks "Private table" in New room; the table says
+ * Private and offers its link; another page's lobby never lists it (not when it opens, nor when a
+ * seat is taken, nor once it plays), while the friend who follows the link sits and plays, and
+ * both find it in Your games marked Private.
+ */
+import { describe, expect, it } from "vitest";
+import { until } from "../support/harness.js";
+import { axeViolations, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+
+describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
+  const t = useBrowserBazaar();
+
+  it("a private table is found by its link only, and marked Private where its players see it", async () => {
+    const url = t.bazaar.server.url;
+    const { page: host } = await newPage(t.browser);
+    const { page: stranger } = await newPage(t.browser);
+    const { page: friend } = await newPage(t.browser);
+    await enterName(host, url, "Hostelry");
+    await enterName(stranger, url, "Stranger");
+    await enterName(friend, url, "Friendly");
+
+    await host.getByRole("heading", { name: "New room" }).waitFor();
+    await host.locator("#c-game option").first().waitFor({ state: "attached" });
+    await host.selectOption("#c-game", "goblin-teeth");
+    await host.selectOption("#c-seats", "2");
+    expect(await host.locator("#c-private-hint").textContent()).toBe("Listed in the lobby: anyone may join.");
+    await host.getByTestId("private-table").check();
+    expect(await host.locator("#c-private-hint").textContent()).toBe("Listed nowhere: only people you send its link to (or invite) can join or watch it.");
+    expect(await axeViolations(host), "the New room form passes axe").toEqual([]);
+    if (process.env.SHOT) await host.locator(".create").screenshot({ path: "scratch/private-form.png" });
+    await host.getByRole("button", { name: "Create room" }).click();
+    await host.waitForURL(/\/room\/[^/]+$/);
+    const roomId = new URL(host.url()).pathname.split("/").pop()!;
+    await host.getByTestId("private-badge").first().waitFor();
+    expect(await host.locator(".share label").textContent()).toBe("A private table: send this link to the players you want");
+    expect(await host.locator("#share-url").inputValue()).toBe(`${url}/room/${roomId}`);
+    if (process.env.SHOT) await host.screenshot({ path: "scratch/private-waiting.png" });
+
+    // A public table opened after it reaches the stranger's lobby; the private one never does.
+    const { page: other } = await newPage(t.browser);
+    await enterName(other, url, "Publican");
+    await other.getByRole("heading", { name: "New room" }).waitFor();
+    await other.locator("#c-game option").first().waitFor({ state: "attached" });
+    await other.getByRole("button", { name: "Create room" }).click();
+    await other.waitForURL(/\/room\/[^/]+$/);
+    const publicId = new URL(other.url()).pathname.split("/").pop()!;
+    await stranger.locator(`.open-rooms [data-room="${publicId}"]`).waitFor();
+    expect(await stranger.locator(`[data-room="${roomId}"]`).count()).toBe(0);
+
+    // The friend follows the link and sits: the game starts, still listed nowhere for the stranger.
+    await friend.goto(`${url}/room/${roomId}`);
+    await friend.getByRole("button", { name: "Sit here" }).click();
+    await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((s) => s.playerId !== null) || undefined, "the friend seated");
+    await host.getByTestId("start").click();
+    await until(async () => (await t.bazaar.server.store.get(roomId))!.status === "playing" || undefined, "the game started");
+    await friend.getByTestId("private-badge").first().waitFor();
+    await stranger.reload();
+    await stranger.getByRole("heading", { name: "New room" }).waitFor();
+    await stranger.locator(`.open-rooms [data-room="${publicId}"]`).waitFor();
+    expect(await stranger.locator(`[data-room="${roomId}"]`).count()).toBe(0);
+
+    // Your games lists it for both players, marked Private.
+    for (const p of [friend, host]) {
+      await p.goto(`${url}/`);
+      const row = p.locator(`.mine-row[data-room="${roomId}"]`);
+      await row.waitFor();
+      expect(await row.getByTestId("private-badge").textContent()).toBe("Private");
+    }
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Private tables (room.ts `private`; docs/protocol.md, "Private tables") over the public protocol,
+ * on both back ends: a table its host makes private is listed nowhere (lobby:subscribe, lobby:list,
+ * GET /api/rooms and its pages, the counts, the lobby's pushes, room:find, where a followed player
+ * plays), while its players see it in Your games and anyone with its link may join or watch it. (A
+ * rematch of it stays private: test/rematch.test.ts.)
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import type { RoomSummary, YourRoom } from "../src/protocol/wire.js";
+import { account, call } from "./support/accounts.js";
+import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
+
+for (const backend of backends()) {
+  describe(`private tables (${backend.name})`, () => {
+    let now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    const t = useTestServer(backend, { clock: () => now });
+    const clients: TestClient[] = [];
+    afterAll(() => clients.forEach((c) => c.close()));
+    const track = (c: TestClient) => (clients.push(c), c);
+    const asGuest = async (name: string) => track(await new TestClient(t.server.url, (await guest(t.server.url, name)).token).ready());
+    const get = async (path: string) => (await (await fetch(`${t.server.url}${path}`)).json()) as Record<string, any>;
+    const ids = (rooms: unknown) => (rooms as RoomSummary[]).map((r) => r.id);
+    const lobbyPushes = (c: TestClient) => c.received.filter(([e]) => e === "lobby:room").map(([, p]) => (p as RoomSummary).id);
+
+    it("is listed nowhere, counted nowhere, and pushed to no lobby page but its players'; its link seats and shows it", async () => {
+      const looker = await asGuest("Looker");
+      expect((await looker.call("lobby:subscribe", {})).ok).toBe(true);
+      const host = await asGuest("Hostess");
+      expect((await host.call("lobby:subscribe", {})).ok).toBe(true);
+
+      // A public table beside it, as a control: listed and pushed.
+      const open = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+      const made = await host.call("room:create", { game: "goblin-market", seats: 3, private: true });
+      expect(made.ok, JSON.stringify(made.error)).toBe(true);
+      const secret = made.roomId as string;
+      expect((made.state as { private?: boolean }).private).toBe(true);
+      await until(() => lobbyPushes(looker).includes(open) || undefined, "the public table pushed to the lobby");
+      // The host's own page hears of their private table (Your games); nobody else's does.
+      await until(() => lobbyPushes(host).includes(secret) || undefined, "the private table pushed to its host");
+      for (const lists of [await looker.call("lobby:list", {}), await get("/api/rooms")]) {
+        expect(ids(lists.open)).toContain(open);
+        expect(ids(lists.open)).not.toContain(secret);
+      }
+      const mine = (await host.call("lobby:mine", {})).mine as YourRoom[];
+      expect(mine.find((r) => r.id === secret)).toMatchObject({ private: true, status: "open" });
+
+      // The link: a second player joins by the room's id, and a third watches.
+      const friend = await asGuest("Friend");
+      const joined = await friend.call("room:join", { roomId: secret });
+      expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
+      await until(() => lobbyPushes(friend).includes(secret) || undefined, "the private table pushed to the player who joined");
+      const watcher = await asGuest("Watcher");
+      expect((await watcher.sync(secret)).ok).toBe(true);
+      const third = await asGuest("Third");
+      expect((await third.call("room:join", { roomId: secret })).ok).toBe(true);
+      expect((await host.call("room:start", { roomId: secret })).ok).toBe(true);
+      expect((await host.sync(secret, true)).state).toMatchObject({ status: "playing", private: true });
+
+      // In play: on no page of games being played, in no count, never pushed to the lobby.
+      for (const lists of [await looker.call("lobby:list", {}), await get("/api/rooms")]) {
+        expect(ids(lists.live)).not.toContain(secret);
+        expect(lists.liveCounts).toEqual({});
+      }
+      expect((await get("/api/rooms/live")).total).toBe(0);
+      expect((await get("/api/rooms/live?game=goblin-market")).rooms).toEqual([]);
+      await t.server.pushLobbyCounts();
+      const counts = looker.received.filter(([e]) => e === "lobby:counts").map(([, p]) => p);
+      for (const c of counts) expect(c).toMatchObject({ liveCounts: {} });
+      expect(lobbyPushes(looker)).not.toContain(secret);
+      expect(lobbyPushes(watcher)).not.toContain(secret);
+    });
+
+    it("is never found by room:find, nor its waiting count or page; a friend invited to it joins by its link", async () => {
+      const [ada, bea] = await Promise.all([account(t.server.url, "Adalind"), account(t.server.url, "Beatrix")]);
+      const host = track(await new TestClient(t.server.url, ada.token).ready());
+      const secret = (await host.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-1d", private: true })).roomId as string;
+      expect(secret).toBeTruthy();
+      expect((await get("/api/rooms")).waitingCounts).toEqual({});
+      expect((await get("/api/rooms/waiting")).total).toBe(0);
+      // Beatrix asks for a turn-based game just like it: she gets a new room, not the private one.
+      const b = track(await new TestClient(t.server.url, bea.token).ready());
+      const found = await b.call("room:find", { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+      expect(found.ok, JSON.stringify(found.error)).toBe(true);
+      expect(found.found).toBe(false);
+      expect(found.roomId).not.toBe(secret);
+      // Invited by name, she takes the seat by the link: the game starts (its last seat taken).
+      expect((await host.call("room:invite", { roomId: secret, name: "Beatrix" })).ok).toBe(true);
+      const joined = await b.call("room:join", { roomId: secret });
+      expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
+      expect((joined.state as { status: string }).status).toBe("playing");
+    });
+
+    it("a followed player's private game is not shown to those who follow them", async () => {
+      const [fan, star] = await Promise.all([account(t.server.url, "Fanciful"), account(t.server.url, "Starling")]);
+      expect((await call(t.server.url, "POST", "/api/follow", fan.token, { name: "Starling" })).status).toBe(200);
+      const s = track(await new TestClient(t.server.url, star.token).ready());
+      const playing = async () => ((await call(t.server.url, "GET", "/api/follows", fan.token)).body.follows as Array<{ name: string; online: boolean; playing: unknown }>)[0]!;
+      const secret = (await s.call("room:create", { game: "goblin-market", seats: 3, bots: 2, private: true })).roomId as string;
+      expect((await s.call("room:start", { roomId: secret })).ok).toBe(true);
+      expect(await playing()).toMatchObject({ name: "Starling", online: true, playing: null });
+      // A public game of theirs beside it is shown (the control).
+      now += 1_000;
+      const pub = (await s.call("room:create", { game: "goblin-market", seats: 3, bots: 2 })).roomId as string;
+      expect((await s.call("room:start", { roomId: pub })).ok).toBe(true);
+      expect((await playing()).playing).toEqual({ roomId: pub, game: "goblin-market" });
+    });
+
+    it("refuses a private that is not true or false", async () => {
+      const c = await asGuest("Oddity");
+      for (const bad of ["yes", 1, {}]) {
+        const reply = await c.call("room:create", { game: "goblin-market", seats: 3, private: bad });
+        expect(reply.error).toMatchObject({ code: "BAD_PRIVATE" });
+      }
+    });
+  });
+}
