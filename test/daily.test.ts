@@ -20,7 +20,9 @@ import type { RoomState } from "../src/protocol/wire.js";
 
 const GAME = "aucteraden";
 const SECRET = "test-secret-test-secret-test-secret";
-let clock = Date.parse("2026-11-22T10:00:00Z");
+// Late in the day: a finished room stays in the room store for two hours (room-store.ts ttlMs, by
+// the server's clock), so the next day's first minutes still find it there.
+let clock = Date.parse("2026-11-22T23:00:00Z");
 
 async function json(url: string): Promise<Record<string, any>> {
   return (await (await fetch(url)).json()) as Record<string, any>;
@@ -57,7 +59,7 @@ async function playSolo(client: TestClient, roomId: string, seed: number, afterM
 describe.each(backends())("daily challenge ($name)", (backend) => {
   // Each backend's run starts on the same day (registered first: before the server starts).
   beforeAll(() => {
-    clock = Date.parse("2026-11-22T10:00:00Z");
+    clock = Date.parse("2026-11-22T23:00:00Z");
   });
   // Timers fire by themselves (polling), on the test's clock.
   const srv = useTestServer(backend, { clock: () => clock, realTimers: true, sweepEveryMs: 300, config: { tokenSecret: SECRET } });
@@ -185,7 +187,7 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
   });
 
   it("keeps today's deal secret by every route and push until you have played it; then, and the next day, it is public", async () => {
-    clock = Date.parse("2026-11-25T09:00:00Z");
+    clock = Date.parse("2026-11-25T23:00:00Z");
     const day = "2026-11-25";
     const dora = await connect("Dora"); // finishes her attempt
     const eve = await connect("Eve"); // has an attempt in play
