@@ -4,6 +4,7 @@
  * invitation wherever they are on the site, with Join (takes a free seat and opens the room) and
  * Not now. An account turns invitations off (or on again) in its menu (account-switches.ts).
  */
+import { nameSuggestions, typed } from "./player-search.js";
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { RoomInvited } from "../../src/protocol/wire.js";
 import { paceLabel, paceName } from "./clock.js";
@@ -46,7 +47,9 @@ export function inviteForm(s: Store, room: RoomView): TemplateResult | typeof no
   return html`<form class="invite" data-testid="invite-form" @submit=${(e: Event) => { e.preventDefault(); void send(s, room, e.target as HTMLFormElement); }}>
     <label for="invite-name" class="small muted">Invite a player by their account name</label>
     <div class="row">
-      <input id="invite-name" name="invite-name" required maxlength="64" autocomplete="off" spellcheck="false" @input=${() => { if (invite.error) { invite.error = ""; s.changed(); } }} />
+      <input id="invite-name" name="invite-name" required maxlength="64" autocomplete="off" spellcheck="false" list="invite-name-names"
+        @input=${(e: Event) => { typed(s, "invite-name", (e.target as HTMLInputElement).value); if (invite.error) { invite.error = ""; s.changed(); } }} />
+      ${nameSuggestions("invite-name")}
       <button class="btn small" data-testid="invite-send" ?disabled=${invite.busy}>Invite</button>
     </div>
     ${error ? html`<p class="form-error" role="alert" data-testid="invite-error">${error}</p>` : nothing}

@@ -5,6 +5,7 @@
  * all-time best. Every name links to its profile. Data: GET /api/games,
  * /api/games/:game/leaderboard, /api/daily, /api/daily/:game/board and /best (docs/protocol.md).
  */
+import { findPlayerBox } from "./player-search.js";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { PROVISIONAL_SIGMA, RATING_BASE } from "../../src/protocol/rating-display.js";
 import { LEADERBOARD_ACTIVE_DAYS, profilePath, type LeaderboardReply, type LeaderboardRow } from "../../src/protocol/profiles.js";
@@ -141,6 +142,7 @@ export function leaderboardsPage(s: Store, gameId: string | null): TemplateResul
   const chosen = gameId === null ? (list.find((g) => g.rankedRooms) ?? list[0]) : list.find((g) => g.id === gameId);
   return html`<div class="leaderboards" data-testid="leaderboards">
     <h1>Leaderboards</h1>
+    ${findPlayerBox(s)}
     <nav class="lb-tabs" aria-label="Games">
       ${list.map((g) => html`<a class="lb-tab ${g.id === chosen?.id ? "on" : ""}" href=${`/leaderboards/${g.id}`} data-nav data-testid="lb-tab" data-game=${g.id}
         aria-current=${g.id === chosen?.id ? "page" : "false"}>${g.name}</a>`)}

@@ -45,7 +45,7 @@ export interface DmmfIndex {
   type: "id" | "unique" | "normal" | "fulltext";
   name?: string;
   dbName?: string;
-  fields: Array<{ name: string; sortOrder?: "asc" | "desc"; length?: number }>;
+  fields: Array<{ name: string; sortOrder?: "asc" | "desc"; length?: number; operatorClass?: string }>;
   algorithm?: string;
 }
 export interface DmmfDatamodel {

@@ -111,6 +111,13 @@ describe.each(backends)("migrations agree with schema.prisma ($name)", (backend)
     expect(diff.join("\n")).toMatch(/foreign key "Rating_playerId_fkey".*"onDelete":"RESTRICT".*"onDelete":"CASCADE"/);
   });
 
+  it("fails when an index's operator class differs", async () => {
+    const changed = SCHEMA_TEXT.replace(`@@index([nameKey(ops: raw("text_pattern_ops"))])`, "@@index([nameKey])");
+    expect(changed).not.toBe(SCHEMA_TEXT);
+    const diff = diffShapes(expectedShape(getDatamodel(changed)), await migratedShape(backend));
+    expect(diff).toEqual([`index "Account_nameKey_idx" on "Account": {"columns":["nameKey"],"unique":false} in schema.prisma, {"columns":["nameKey text_pattern_ops"],"unique":false} in database`]);
+  });
+
   it("reports a schema.prisma syntax error instead of passing", () => {
     expect(() => getDatamodel(SCHEMA_TEXT + "\nmodel Broken {\n  id Int @id @nonsense\n}\n")).toThrow(/Prisma could not parse the schema/);
   });

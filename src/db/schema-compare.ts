@@ -165,7 +165,8 @@ export function expectedShape(dm: DmmfDatamodel): SchemaShape {
       const unique = idx.type === "unique";
       const name = idx.dbName ?? constraintName(table, cols, unique ? "key" : "idx");
       t.indexes[name] = {
-        columns: idx.fields.map((x) => fieldCol(x.name) + (x.sortOrder === "desc" ? " DESC" : "")),
+        // A column's operator class when it is not its type's default (text_pattern_ops, for prefix searches).
+        columns: idx.fields.map((x) => fieldCol(x.name) + (x.operatorClass ? ` ${x.operatorClass}` : "") + (x.sortOrder === "desc" ? " DESC" : "")),
         unique,
       };
       if (idx.type === "fulltext" || (idx.algorithm && idx.algorithm !== "BTree")) {
@@ -299,7 +300,13 @@ export async function introspectShape(db: SqlRunner, ignoreTables: string[] = ["
       for (let k = 1; k <= Number(ix.natts); k++) {
         const { rows } = await db.query(`SELECT pg_get_indexdef($1, $2, true) AS col`, [ix.ioid, k]);
         const desc = (Number(ix.options?.[k - 1] ?? 0) & 1) === 1;
-        columns.push(String(rows[0].col).replace(/^"(.*)"$/, "$1") + (desc ? " DESC" : ""));
+        // pg_get_indexdef names a column alone, without its operator class: that one is read apart.
+        const opc = await db.query(
+          `SELECT c.opcname AS name, c.opcdefault AS dflt FROM pg_index i JOIN pg_opclass c ON c.oid = i.indclass[$2] WHERE i.indexrelid = $1`,
+          [ix.ioid, k - 1],
+        );
+        const ops = opc.rows[0] as { name: string; dflt: boolean } | undefined;
+        columns.push(String(rows[0].col).replace(/^"(.*)"$/, "$1") + (ops && !ops.dflt ? ` ${ops.name}` : "") + (desc ? " DESC" : ""));
       }
       if (ix.method !== "btree") columns.push(`unsupported index method ${ix.method}`);
       if (ix.partial) columns.push("partial index");

@@ -1,5 +1,6 @@
 /**
  * Profiles over HTTP (docs/protocol.md, "Profiles and leaderboards"):
+ *   GET /api/players?q=           accounts whose name starts with q (finding a player)
  *   GET /api/players/:name        a player's ratings (displayed numbers), counts and rating history
  *   GET /api/players/:name/games  their finished games, newest first, a page at a time
  *   GET /api/players/:name/versus/:other  two players' record against each other
@@ -9,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
-import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, versus, VERSUS_RECENT, type ProfileOwner } from "../db/profiles.js";
+import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX, SEARCH_MIN, searchPlayers, versus, VERSUS_RECENT, type ProfileOwner } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
@@ -43,8 +44,30 @@ async function owner(db: Database, key: string, now: number): Promise<ProfileOwn
   return found;
 }
 
+const SEARCH_MESSAGE = `q is the start of a player's name, ${SEARCH_MIN} to ${SEARCH_MAX} characters.`;
+
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
   const { db, daily } = deps;
+
+  app.get<{ Querystring: { q: string; limit: number } }>("/api/players", {
+    schema: routeDoc({
+      summary: "Find players by the start of their name",
+      description: `Accounts whose name starts with \`q\` (any case), open ones only: the exact name first, then the shortest, then alphabetically. As Lichess's player search: to open a profile, follow, invite or block by name.`,
+      tags: ["profiles"],
+      querystring: obj(
+        {
+          q: refusing({ type: "string", minLength: SEARCH_MIN, maxLength: SEARCH_MAX, description: `The start of a name, ${SEARCH_MIN} to ${SEARCH_MAX} characters.` }, "BAD_QUERY", SEARCH_MESSAGE),
+          limit: limitQuery(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT),
+        },
+        { optional: ["limit"] },
+      ),
+      response: { 200: okReply({ players: arrayOf(obj({ name: str(), profile: str("Its profile page's path.") })) }), ...errors(400) },
+    }),
+  }, async (req) => {
+    if (req.query.q.trim().length < SEARCH_MIN) throw err("BAD_QUERY", SEARCH_MESSAGE);
+    const found = await searchPlayers(db, req.query.q, req.query.limit);
+    return { ok: true, players: found.map((p) => ({ name: p.name, profile: profilePath({ playerId: "", account: p.name }) })) };
+  });
 
   app.get<{ Params: { name: string } }>("/api/players/:name", {
     schema: routeDoc({

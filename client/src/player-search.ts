@@ -1,0 +1,100 @@
+/**
+ * Finding players by the start of their name (GET /api/players?q=), as Lichess's player search:
+ * the Leaderboards page's "Find a player" box lists the names that match as links to their
+ * profiles while one types, and the waiting room's invite field suggests names (a datalist). One
+ * request per pause in typing, answers kept for the page's life, and an answer to an older query
+ * never replaces a newer one's.
+ */
+import { html, nothing, type TemplateResult } from "lit-html";
+import { api, refusal, type ApiReply } from "./api.js";
+import type { Store } from "./store.js";
+
+/** As the server: a query is 2 to 24 characters (SEARCH_MIN, SEARCH_MAX in src/db/profiles.ts). */
+const SEARCH_MIN = 2;
+const SEARCH_MAX = 24;
+/** How long typing pauses before the names are asked for (ms). */
+const PAUSE_MS = 200;
+
+type Found = { names: string[]; error?: string };
+/** Answers by query (trimmed, lower case): the same start asked again costs nothing. */
+const answers = new Map<string, Found>();
+const keyOf = (q: string) => q.trim().toLowerCase();
+
+/** What each field last asked for, and its timer: by the field's id. */
+const fields = new Map<string, { q: string; timer: ReturnType<typeof setTimeout> | null }>();
+
+async function ask(s: Store, q: string): Promise<void> {
+  const k = keyOf(q);
+  if (answers.has(k)) return;
+  const r = await api<ApiReply & { players?: Array<{ name: string }> }>(s, "GET", `/api/players?q=${encodeURIComponent(q.trim())}`);
+  // A refusal the server may give again is kept too (OFFLINE is not: the next keystroke retries).
+  if (r.ok || r.error?.code !== "OFFLINE") answers.set(k, r.ok ? { names: (r.players ?? []).map((p) => p.name) } : { names: [], error: refusal(r) });
+  else answers.delete(k);
+}
+
+/** The field `id` now holds `q`: ask for its names after a pause (nothing for a query too short). */
+export function typed(s: Store, id: string, q: string): void {
+  const f = fields.get(id) ?? { q: "", timer: null };
+  f.q = q;
+  if (f.timer) clearTimeout(f.timer);
+  f.timer = null;
+  fields.set(id, f);
+  const t = q.trim();
+  if (t.length < SEARCH_MIN || t.length > SEARCH_MAX || answers.has(keyOf(q))) {
+    s.changed();
+    return;
+  }
+  f.timer = setTimeout(() => {
+    f.timer = null;
+    void ask(s, q).then(() => {
+      // Drawn only if the field still holds this query (a newer one draws its own).
+      if (fields.get(id)?.q === q) s.changed();
+    });
+  }, PAUSE_MS);
+}
+
+/** The answer for what field `id` holds now: undefined while there is none yet (or the query is too short). */
+function answerFor(id: string): { q: string; found: Found | undefined } {
+  const q = fields.get(id)?.q ?? "";
+  return { q, found: q.trim().length >= SEARCH_MIN ? answers.get(keyOf(q)) : undefined };
+}
+
+/** A datalist of the names that start with what field `id` holds (its `list` attribute names `${id}-names`). */
+export function nameSuggestions(id: string): TemplateResult {
+  const { found } = answerFor(id);
+  return html`<datalist id=${`${id}-names`}>${(found?.names ?? []).map((n) => html`<option value=${n}></option>`)}</datalist>`;
+}
+
+/** "Find a player": a name field whose matches are listed below it as links to their profiles; Enter opens the exact one, or the only one. */
+export function findPlayerBox(s: Store): TemplateResult {
+  const id = "find-player";
+  const { q, found } = answerFor(id);
+  const t = q.trim();
+  const open = (name: string) => s.navigate(`/player/${encodeURIComponent(name)}`);
+  return html`<section class="panel find-player" aria-labelledby="find-player-h">
+    <h2 id="find-player-h" class="panel-title">Find a player</h2>
+    <form class="row" role="search" @submit=${(e: Event) => {
+      e.preventDefault();
+      const names = found?.names ?? [];
+      const pick = names.find((n) => n.toLowerCase() === t.toLowerCase()) ?? (names.length === 1 ? names[0] : undefined);
+      if (pick) open(pick);
+    }}>
+      <input id=${id} type="search" .value=${q} maxlength=${SEARCH_MAX} autocomplete="off" spellcheck="false" aria-label="A player's name, or its start"
+        aria-describedby="find-player-found" placeholder="Name (2 letters or more)" @input=${(e: Event) => typed(s, id, (e.target as HTMLInputElement).value)} />
+      <button class="btn small">Open profile</button>
+    </form>
+    <div id="find-player-found" aria-live="polite" data-testid="find-player-found">
+      ${t.length === 0
+        ? nothing
+        : t.length < SEARCH_MIN
+          ? html`<p class="muted small">Type at least ${SEARCH_MIN} letters.</p>`
+          : !found
+            ? html`<p class="muted small">Looking…</p>`
+            : found.error
+              ? html`<p class="form-error" role="alert">${found.error}</p>`
+              : found.names.length === 0
+                ? html`<p class="muted small">No player's name starts with “${t}”.</p>`
+                : html`<ul class="found-players">${found.names.map((n) => html`<li><a href=${`/player/${encodeURIComponent(n)}`} data-nav>${n}</a></li>`)}</ul>`}
+    </div>
+  </section>`;
+}
