@@ -191,12 +191,16 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
       const g = pick(GAMES);
       const seats = g.min + Math.floor(random() * (g.max - g.min + 1));
       const ranked = p.account && random() < 0.3;
-      await send(c, "room:create", { game: g.id, seats, bots: Math.floor(random() * seats), ...(ranked ? { ranked: true } : { clock: pick(CLOCKS) }) });
+      await send(c, "room:create", { game: g.id, seats, bots: Math.floor(random() * seats), ...(ranked ? { ranked: true } : { clock: pick(CLOCKS) }), ...(random() < 0.2 ? { private: true } : {}) });
       return;
     }
     if (r < 0.62) {
       const list = await c.call("lobby:list", {});
-      const open = (list.open as Array<{ id: string; seats: unknown[] }> | undefined) ?? [];
+      const open = (list.open as Array<{ id: string; seats: unknown[]; private?: true }> | undefined) ?? [];
+      // A private table is listed nowhere.
+      for (const listed of [...open, ...((list.live as Array<{ id: string; private?: true }> | undefined) ?? [])]) {
+        if (listed.private) internal.push({ event: "lobby:list", payload: null, ack: { ok: false, error: { code: "PRIVATE_LISTED", message: listed.id } } });
+      }
       if (open.length === 0) return;
       const room = pick(open);
       await send(c, "room:join", { roomId: room.id, ...(random() < 0.3 ? { seat: Math.floor(random() * (room.seats.length + 1)) } : {}) });
