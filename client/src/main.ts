@@ -24,7 +24,7 @@ import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanW
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
-import { invitationCards, inviteForm } from "./invitations.js";
+import { invitationCards, inviteByName, inviteForm } from "./invitations.js";
 
 const s = new Store();
 (window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
@@ -211,7 +211,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, private: false, botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, private: false, inviteFor: "", botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -251,6 +251,15 @@ function rulesFor(game: string, key: string, label: string, ariaLabel?: string):
 }
 
 function createPanel(): TemplateResult {
+  // A profile's "Invite to a game" leads here: a private table, and the invitation once it is made.
+  if (s.playWith) {
+    Object.assign(createForm, { inviteFor: s.playWith, private: true, error: "" });
+    s.playWith = null;
+    requestAnimationFrame(() => {
+      document.getElementById("create-h")?.scrollIntoView({ block: "start" });
+      document.getElementById("c-game")?.focus();
+    });
+  }
   const games = s.lobby?.games ?? [];
   if (!createForm.game && games[0]) {
     createForm.game = games[0].id;
@@ -277,7 +286,10 @@ function createPanel(): TemplateResult {
       if (!canPlay || createForm.busy) return;
       createForm.busy = true;
       s.changed();
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}) })) ?? "";
+      // Invited once the table is made (a profile's "Invite to a game"): a refusal shows in the room's invite form.
+      const invitee = createForm.inviteFor;
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}) },
+        invitee ? (room) => { createForm.inviteFor = ""; return inviteByName(s, room, invitee); } : undefined)) ?? "";
       createForm.busy = false;
       s.changed();
     }}>
@@ -396,6 +408,10 @@ function createPanel(): TemplateResult {
           : "Listed in the lobby: anyone may join."}</p>
       </div>
 
+      ${createForm.inviteFor
+        ? html`<p class="span2 invite-after" data-testid="invite-after">Once the table is made, <b>${createForm.inviteFor}</b> is invited to it.
+            <button type="button" class="linklike" @click=${() => upd({ inviteFor: "" })} aria-label=${`Not now: do not invite ${createForm.inviteFor}`}>Not now</button></p>`
+        : nothing}
       ${createForm.error ? html`<p class="form-error span2" role="alert">${createForm.error}</p>` : nothing}
       ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased && isAccount(s)
         ? html`<button type="button" class="btn span2" data-testid="find-game" ?disabled=${!canPlay || createForm.busy}

@@ -77,7 +77,9 @@ export function findPlayerBox(s: Store): TemplateResult {
       e.preventDefault();
       const names = found?.names ?? [];
       const pick = names.find((n) => n.toLowerCase() === t.toLowerCase()) ?? (names.length === 1 ? names[0] : undefined);
+      // Several names and none exactly this: the first of them takes the focus, to choose from.
       if (pick) open(pick);
+      else (document.querySelector(".found-players a") as HTMLAnchorElement | null)?.focus();
     }}>
       <input id=${id} type="search" .value=${q} maxlength=${SEARCH_MAX} autocomplete="off" spellcheck="false" aria-label="A player's name, or its start"
         aria-describedby="find-player-found" placeholder="Name (2 letters or more)" @input=${(e: Event) => typed(s, id, (e.target as HTMLInputElement).value)} />

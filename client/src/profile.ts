@@ -342,7 +342,10 @@ export function profilePage(s: Store, key: string): TemplateResult {
         ${reliabilityLine(p.reliability, isMe)}
       </div>
       ${p.player.account && !p.player.closed && !isMe && isAccount(s)
-        ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })} ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
+        ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })}
+            <button type="button" class="btn small" data-testid="play-with" @click=${() => { s.playWith = p.player.name; s.navigate("/"); }}
+              title=${`A private table of your choice in the lobby, with ${p.player.name} invited to it once it is made`}>Invite to a game</button>
+            ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
         : nothing}
     </div>
     ${p.player.closed

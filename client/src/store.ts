@@ -119,6 +119,8 @@ export class Store {
   serverOffset = 0;
   /** An action is in flight (controls are disabled). */
   busy = false;
+  /** A profile's "Invite to a game": the New room form makes a private table and invites this account once it is made (main.ts). */
+  playWith: string | null = null;
   /** Last error to show beside the game controls. */
   actError: string | null = null;
   toasts: Toast[] = [];
@@ -825,11 +827,13 @@ export class Store {
     return null;
   }
 
-  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number; reliableOnly?: boolean; private?: boolean }): Promise<string | null> {
+  /** room:create, then opens the room and runs `then` on it (an invitation: main.ts); null, or the refusal in words. */
+  async createRoom(p: { game: string; seats: number; ranked: boolean; bots: number; botStrength?: "casual" | "strong"; options?: Record<string, unknown>; clock?: string; ratingRange?: number; reliableOnly?: boolean; private?: boolean }, then?: (room: RoomView) => Promise<unknown>): Promise<string | null> {
     const ack = await this.request<{ roomId: string; state: RoomView; connected: string[] }>("room:create", p);
     if (!ack.ok) return friendly(ack.error);
     this.keep(ack.state, ack.connected);
     this.navigate(`/room/${ack.roomId}`);
+    await then?.(ack.state);
     return null;
   }
 

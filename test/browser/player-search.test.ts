@@ -26,6 +26,9 @@ describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => 
     expect(await found.locator("a").allTextContents()).toEqual(["Ada", "Adam", "Adalind"]);
     expect(await axeViolations(page), "the Leaderboards page with names found passes axe").toEqual([]);
     if (process.env.SHOT) await page.screenshot({ path: "scratch/find-player.png" });
+    // Enter with several names and none exactly what is typed: the first name takes the focus.
+    await box.press("Enter");
+    await expect.poll(() => page.evaluate<string | undefined>("document.activeElement?.textContent")).toBe("Ada");
     await box.fill("zz");
     await found.getByText("No player's name starts with “zz”.").waitFor();
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { until } from "../support/harness.js";
-import { axeViolations, chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { axeViolations, chromiumAvailable, enterAccount, enterName, newPage, useBrowserBazaar } from "./support.js";
 
 describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
   const t = useBrowserBazaar();
@@ -67,5 +67,43 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
       await row.waitFor();
       expect(await row.getByTestId("private-badge").textContent()).toBe("Private");
     }
+  });
+
+  it("a profile's Invite to a game makes a private table and invites that player, who joins from the invitation", async () => {
+    const url = t.bazaar.server.url;
+    const { page: ann } = await newPage(t.browser);
+    const { page: bea } = await newPage(t.browser);
+    await enterAccount(bea, url, "Beatrice");
+    await enterAccount(ann, url, "Annabel");
+    await ann.goto(`${url}/player/Beatrice`);
+    if (process.env.SHOT) {
+      await ann.getByTestId("play-with").waitFor();
+      await ann.setViewportSize({ width: 390, height: 844 });
+      await ann.screenshot({ path: "scratch/profile-phone.png" });
+      await ann.setViewportSize({ width: 1280, height: 800 });
+    }
+    await ann.getByTestId("play-with").click();
+    await ann.waitForURL(`${url}/`);
+    expect(await ann.getByTestId("invite-after").innerText()).toContain("Once the table is made, Beatrice is invited to it.");
+    expect(await ann.getByTestId("private-table").isChecked()).toBe(true);
+    expect(await axeViolations(ann), "the New room form with an invitation to come passes axe").toEqual([]);
+    if (process.env.SHOT) await ann.locator(".create").screenshot({ path: "scratch/invite-after.png" });
+    await ann.selectOption("#c-game", "goblin-teeth");
+    await ann.selectOption("#c-seats", "2");
+    await ann.getByRole("button", { name: "Create room" }).click();
+    await ann.waitForURL(/\/room\/[^/]+$/);
+    const roomId = new URL(ann.url()).pathname.split("/").pop()!;
+    await ann.getByTestId("toast").filter({ hasText: "Invitation sent to Beatrice." }).waitFor();
+    expect((await t.bazaar.server.store.get(roomId))!.private).toBe(true);
+    // The form forgets the invitation once sent: the next table invites nobody.
+    await ann.goto(`${url}/`);
+    await ann.getByRole("heading", { name: "New room" }).waitFor();
+    expect(await ann.getByTestId("invite-after").count()).toBe(0);
+
+    const card = bea.getByTestId("invitation-card");
+    await card.waitFor();
+    await card.getByRole("button", { name: "Join" }).click();
+    await bea.waitForURL(`${url}/room/${roomId}`);
+    await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((x) => x.playerId !== null) || undefined, "Beatrice seated");
   });
 });
