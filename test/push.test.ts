@@ -16,7 +16,7 @@ import { account, call } from "./support/accounts.js";
 import { backends, guest, newPrefix, PG_URL, REDIS_URL, startTestServer, TestClient, twoNodeDatabases, until, useTestServer } from "./support/harness.js";
 import type { RunningServer } from "../src/server.js";
 import type { Player } from "../src/platform/identity.js";
-import { gameState } from "../src/platform/room.js";
+import { CHAT_NOTICE_DELAY_MS, gameState } from "../src/platform/room.js";
 import { findGame } from "../src/games/registry.js";
 import { randomLegalAction } from "../src/games/legal.js";
 import { browserKeys, decrypt, pushService, vapidClaims, vapidKeys } from "./support/push-service.js";
@@ -224,6 +224,11 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     for (const text of ["Hello!", "I am away until Monday.", `Then I play. ${"x".repeat(200)}`]) expect((await vicPage.call("chat:send", { roomId: room.id, text })).ok).toBe(true);
     const owed = (await t.server.service.get(room.id)).pushOwed ?? [];
     expect(owed.filter((o) => o.kind === "chat").map((o) => o.playerId)).toEqual([ula!.player.id]); // one, not three; none to the writer
+    // Due a few seconds after the first message (owed before it is stored: room.ts CHAT_NOTICE_DELAY_MS).
+    await t.server.timers.tick();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(chatNotices("ula", ulaKeys)).toEqual([]);
+    now += CHAT_NOTICE_DELAY_MS;
     await t.server.timers.tick();
     await until(() => chatNotices("ula", ulaKeys).length === 1, "Ula's chat notice");
     const [notice] = chatNotices("ula", ulaKeys);
@@ -241,11 +246,46 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     expect((await ulaPage.call("chat:seen", { roomId: room.id, n: history.at(-1)!.n })).ok).toBe(true);
     ulaPage.close();
     await offline(ula!.player.id);
+    now += CHAT_NOTICE_DELAY_MS;
     await t.server.timers.tick();
     await until(async () => (await t.server.service.get(room.id)).pushOwed === undefined, "the owed notice dropped");
     await new Promise((r) => setTimeout(r, 200));
     expect(chatNotices("ula", ulaKeys)).toHaveLength(1);
     vicPage.close();
+  });
+
+  it("a chat message's notice is owed before the message is stored: a store that fails in between leaves no message without its notice, and no notice is sent for it", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [wyn, xan] = await Promise.all(["Wyn", "Xan"].map((n) => account(t.server.url, `${n}${run}`)));
+    const xanKeys = browserKeys();
+    expect((await api("POST", "/api/push/subscribe", xan!.token, { endpoint: `${service.url}chat-xan-${run}`, keys: xanKeys.json })).status).toBe(200);
+    const room = await t.server.service.create(xan!.player as Player, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    await t.server.service.join(room.id, wyn!.player as Player);
+    await t.server.timers.tick();
+    const page = await new TestClient(t.server.url, wyn!.token).ready();
+    expect((await page.sync(room.id)).ok).toBe(true);
+    // The store fails to keep the message (as a node dying there would leave it): the notice was owed already.
+    const store = t.server.store;
+    const append = store.appendChat.bind(store);
+    let owedAtStore: unknown = "not called";
+    store.appendChat = async () => {
+      owedAtStore = (await t.server.service.get(room.id)).pushOwed?.filter((o) => o.kind === "chat").map((o) => o.playerId);
+      throw new Error("the store went away");
+    };
+    try {
+      expect((await page.call("chat:send", { roomId: room.id, text: "Lost?" })).ok).toBe(false);
+    } finally {
+      store.appendChat = append;
+    }
+    expect(owedAtStore).toEqual([xan!.player.id]);
+    // Its time comes: nothing unread, so nothing is sent, and the notice is dropped.
+    now += CHAT_NOTICE_DELAY_MS;
+    await t.server.timers.tick();
+    await until(async () => (await t.server.service.get(room.id)).pushOwed === undefined, "the owed notice dropped");
+    await new Promise((r) => setTimeout(r, 200));
+    const notices = service.received.filter((r) => r.path === `/chat-xan-${run}`).map((r) => JSON.parse(decrypt(r.body, xanKeys)) as { tag: string });
+    expect(notices.filter((n) => n.tag === `chat-${room.id}`)).toEqual([]);
+    page.close();
   });
 
   it("refuses guests, endpoints of other services and bad keys, changing nothing", async () => {

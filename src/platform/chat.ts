@@ -144,7 +144,11 @@ export class TableChat {
   ) {}
 
   /** Stores a message from `player` in `room` (as read just now) and returns it, numbered. */
-  async send(room: Room, player: Player, rawText: unknown): Promise<ChatMessage> {
+  /**
+   * `beforeStore`: run once the message is accepted (text, silence, rate limits), before it is
+   * stored, with its channel (chat-events.ts owes its notices there); if it throws, nothing is stored.
+   */
+  async send(room: Room, player: Player, rawText: unknown, beforeStore?: (channel: ChatChannel) => Promise<void>): Promise<ChatMessage> {
     checkChatRoom(room);
     const text = cleanChatText(rawText);
     if (player.account && this.silenced) {
@@ -158,9 +162,11 @@ export class TableChat {
       if (e instanceof AppError && e.code === "RATE_LIMITED") this.metrics.rateLimited("chat");
       throw e;
     }
+    const channel = channelOf(room, player.id);
+    await beforeStore?.(channel);
     const stored = await this.store.appendChat(
       room.id,
-      { at: this.now(), from: { id: player.id, name: player.name, ...(player.account ? { account: true as const } : {}) }, channel: channelOf(room, player.id), text },
+      { at: this.now(), from: { id: player.id, name: player.name, ...(player.account ? { account: true as const } : {}) }, channel, text },
       CHAT_MAX_MESSAGES,
     );
     if (stored === null) throw err("NO_SUCH_ROOM", "There is no such room (it may have ended and expired).");

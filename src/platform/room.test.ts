@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, createRematchRoom, createRoom, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -288,7 +288,9 @@ describe("chat notices owed in a turn-based game", () => {
     const once = oweChatNotices(r, ann.id, 10)!;
     expect(once.version).toBe(r.version + 1);
     expect(once.updatedAt).toBe(r.updatedAt);
-    expect(once.pushOwed!.filter((o) => o.kind === "chat")).toEqual([{ playerId: bob.id, kind: "chat", at: 10 }, { playerId: cat.id, kind: "chat", at: 10 }]);
+    // Due a little after the message (it is owed before the message is stored).
+    const at = 10 + CHAT_NOTICE_DELAY_MS;
+    expect(once.pushOwed!.filter((o) => o.kind === "chat")).toEqual([{ playerId: bob.id, kind: "chat", at }, { playerId: cat.id, kind: "chat", at }]);
     expect(once.pushOwed!.every((o) => pushStillDue(once, o))).toBe(true);
     // More messages owe nothing more; another writer owes Ann hers.
     expect(oweChatNotices(once, ann.id, 11)).toBeNull();

@@ -182,10 +182,18 @@ function chatNoticeFor(room: Room, playerId: string): boolean {
 }
 
 /**
- * The room owing a chat notice (OwedPush "chat") to each player of its turn-based game in play but
- * `writerId` who is not owed one already, a version on, its last change's time kept (nothing
- * happened at the table); null when nobody is owed a new one. So a flurry of messages owes each
- * player one notice, and the room is written once for it.
+ * How long after a message its chat notices are due (ms). They are owed before the message is
+ * stored (chat-events.ts), so a node that dies in between leaves a notice owed for a message that
+ * never was (the timers' unread check then drops it), never a message with no notice; the delay
+ * lets the message be stored before any node's timers come to the notice.
+ */
+export const CHAT_NOTICE_DELAY_MS = 5_000;
+
+/**
+ * The room owing a chat notice (OwedPush "chat", due CHAT_NOTICE_DELAY_MS after `now`) to each
+ * player of its turn-based game in play but `writerId` who is not owed one already, a version on,
+ * its last change's time kept (nothing happened at the table); null when nobody is owed a new one.
+ * So a flurry of messages owes each player one notice, and the room is written once for it.
  */
 export function oweChatNotices(room: Room, writerId: string, now: number): Room | null {
   if (room.status !== "playing" || !isTurnBased(room.clock)) return null;
@@ -193,7 +201,7 @@ export function oweChatNotices(room: Room, writerId: string, now: number): Room 
   const more: OwedPush[] = [];
   for (const s of room.seats) {
     const id = s.playerId;
-    if (id && id !== writerId && !owed.has(id) && chatNoticeFor(room, id)) more.push({ playerId: id, kind: "chat", at: now });
+    if (id && id !== writerId && !owed.has(id) && chatNoticeFor(room, id)) more.push({ playerId: id, kind: "chat", at: now + CHAT_NOTICE_DELAY_MS });
   }
   return more.length === 0 ? null : { ...owePushes(room, more), version: room.version + 1 };
 }

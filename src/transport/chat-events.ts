@@ -68,12 +68,15 @@ export function registerChatEvents(io: Server, handlers: Record<string, Handler>
     const player = playerOf(socket);
     if (!player) throw err("NO_IDENTITY", "Choose a name first: without one you can read the chat but not write in it.");
     const room = await readable(socket, p.roomId);
-    const message = await chat.send(room, player, p.text);
+    // A turn-based game's players may be away for days: those with no page open are owed a notice,
+    // before the message is stored (room.ts CHAT_NOTICE_DELAY_MS: a node that dies in between
+    // leaves no message without its notice).
+    const message = await chat.send(room, player, p.text, async (channel) => {
+      if (channel === "players" && room.status === "playing" && isTurnBased(room.clock)) {
+        await service.oweChatNotices(room.id, player.id).catch((e: unknown) => log.warn({ err: e, room: room.id }, "could not owe the chat's notices"));
+      }
+    });
     push(room, message);
-    // A turn-based game's players may be away for days: those with no page open are owed a notice.
-    if (message.channel === "players" && room.status === "playing" && isTurnBased(room.clock)) {
-      await service.oweChatNotices(room.id, player.id).catch((e: unknown) => log.warn({ err: e, room: room.id }, "could not owe the chat's notices"));
-    }
     return { message };
   };
 
