@@ -143,8 +143,8 @@ export class TableChat {
     private readonly silenced?: (playerId: string) => Promise<Silence | null>,
   ) {}
 
-  /** Stores a message from `player` in `room` (as read just now) and returns it, numbered. */
   /**
+   * Stores a message from `player` in `room` (as read just now) and returns it, numbered.
    * `beforeStore`: run once the message is accepted (text, silence, rate limits), before it is
    * stored, with its channel (chat-events.ts owes its notices there); if it throws, nothing is stored.
    */
