@@ -2,8 +2,8 @@
  * Finding players by the start of their name (GET /api/players?q=), as Lichess's player search:
  * the Leaderboards page's "Find a player" box lists the names that match as links to their
  * profiles while one types, and the waiting room's invite field suggests names (a datalist). One
- * request per pause in typing, answers kept for the page's life, and an answer to an older query
- * never replaces a newer one's.
+ * request per pause in typing, the newest 200 answers kept, and an answer to an older query
+ * never replaces a newer one's (a refusal is shown, and asked again at the next keystroke).
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, refusal, type ApiReply } from "./api.js";
@@ -15,9 +15,11 @@ const SEARCH_MAX = 24;
 /** How long typing pauses before the names are asked for (ms). */
 const PAUSE_MS = 200;
 
-type Found = { names: string[]; error?: string };
-/** Answers by query (trimmed, lower case): the same start asked again costs nothing. */
+/** `retry`: a refusal (the server unreachable, too many requests...): shown, and asked again at the next keystroke. */
+type Found = { names: string[]; error?: string; retry?: true };
+/** Answers by query (trimmed, lower case): the same start asked again costs nothing. The newest ANSWERS_KEPT are kept. */
 const answers = new Map<string, Found>();
+const ANSWERS_KEPT = 200;
 const keyOf = (q: string) => q.trim().toLowerCase();
 
 /** What each field last asked for, and its timer: by the field's id. */
@@ -25,11 +27,10 @@ const fields = new Map<string, { q: string; timer: ReturnType<typeof setTimeout>
 
 async function ask(s: Store, q: string): Promise<void> {
   const k = keyOf(q);
-  if (answers.has(k)) return;
+  if (answers.has(k) && !answers.get(k)!.retry) return;
   const r = await api<ApiReply & { players?: Array<{ name: string }> }>(s, "GET", `/api/players?q=${encodeURIComponent(q.trim())}`);
-  // A refusal the server may give again is kept too (OFFLINE is not: the next keystroke retries).
-  if (r.ok || r.error?.code !== "OFFLINE") answers.set(k, r.ok ? { names: (r.players ?? []).map((p) => p.name) } : { names: [], error: refusal(r) });
-  else answers.delete(k);
+  answers.set(k, r.ok ? { names: (r.players ?? []).map((p) => p.name) } : { names: [], error: refusal(r), retry: true });
+  if (answers.size > ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
 }
 
 /** The field `id` now holds `q`: ask for its names after a pause (nothing for a query too short). */
@@ -40,7 +41,8 @@ export function typed(s: Store, id: string, q: string): void {
   f.timer = null;
   fields.set(id, f);
   const t = q.trim();
-  if (t.length < SEARCH_MIN || t.length > SEARCH_MAX || answers.has(keyOf(q))) {
+  const known = answers.get(keyOf(q));
+  if (t.length < SEARCH_MIN || t.length > SEARCH_MAX || (known && !known.retry)) {
     s.changed();
     return;
   }
