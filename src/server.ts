@@ -36,6 +36,7 @@ import { RedisRoomStore } from "./platform/redis-room-store.js";
 import { ResultRecorder } from "./platform/results.js";
 import { DailyChallenges } from "./platform/daily.js";
 import { RoomService } from "./platform/room-service.js";
+import { listed } from "./platform/lobby.js";
 import { MemoryQueueStore, RedisQueueStore } from "./platform/queue-store.js";
 import { QueueService } from "./platform/queue-service.js";
 import type { RoomStore } from "./platform/room-store.js";
@@ -280,7 +281,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations, push });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
   follows.playingNow = async (id) => {
-    const r = (await service.roomsOf(id)).find((x) => x.status === "playing" && !x.daily && !x.private && !isTurnBased(x.clock));
+    const r = (await service.roomsOf(id)).find((x) => x.status === "playing" && !x.daily && listed(x) && !isTurnBased(x.clock));
     return r ? { roomId: r.id, game: r.game } : null;
   };
   if (prom) registerMetricsRoute(app, prom, { io, store, log, token: config.metricsToken });

@@ -8,10 +8,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, refusal, type ApiReply } from "./api.js";
 import type { Store } from "./store.js";
-
-/** As the server: a query is 2 to 24 characters (SEARCH_MIN, SEARCH_MAX in src/db/profiles.ts). */
-const SEARCH_MIN = 2;
-const SEARCH_MAX = 24;
+import { SEARCH_MAX, SEARCH_MIN } from "../../src/protocol/profiles.js";
 /** How long typing pauses before the names are asked for (ms). */
 const PAUSE_MS = 200;
 

@@ -53,24 +53,17 @@ export async function findProfileOwner(db: Database, key: string, now: number): 
   return { id: r.id, name: r.account ?? r.name, account: r.account, since: new Date(r.since), closed: r.closed === "operators" ? "operators" : r.closed === null ? null : "player", formerly: heldFormerName(r, now) };
 }
 
-/** The shortest and longest start of a name GET /api/players?q= searches by (names are 1 to 24 characters). */
-export const SEARCH_MIN = 2;
-export const SEARCH_MAX = 24;
-/** How many names a search returns at most, and by default. */
-export const SEARCH_LIMIT_MAX = 20;
-export const SEARCH_LIMIT_DEFAULT = 10;
-
 /**
  * Accounts whose name starts with `prefix` (compared as names are: case-insensitively, NFC), open
  * ones only (a closed account is on no list): the exact name first, then the shortest, then in
  * alphabetical order. The index on nameKey with text_pattern_ops serves the prefix whatever the
  * database's collation (migration 20261213000000_player_search).
  */
-export async function searchPlayers(db: Database, prefix: string, limit: number): Promise<Array<{ name: string }>> {
+export async function searchPlayers(db: Database, prefix: string, limit: number): Promise<Array<{ playerId: string; name: string }>> {
   const k = nameKey(prefix.trim());
   const pattern = `${k.replace(/[\\%_]/g, "\\$&")}%`;
-  return db.prisma.$queryRaw<Array<{ name: string }>>`
-    SELECT a."name" FROM "Account" a
+  return db.prisma.$queryRaw<Array<{ playerId: string; name: string }>>`
+    SELECT a."playerId", a."name" FROM "Account" a
      WHERE a."nameKey" LIKE ${pattern} AND a."closedAt" IS NULL
      ORDER BY (a."nameKey" = ${k}) DESC, length(a."nameKey"), a."nameKey"
      LIMIT ${limit}`;

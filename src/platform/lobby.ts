@@ -69,8 +69,8 @@ function firstOfEach(rooms: readonly RoomSummary[], key: (r: RoomSummary) => Sor
 
 const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt;
 
-/** Whether the lobby lists a room: not a private table (only people with its link find those), nor counts it. */
-export const listed = (r: RoomSummary): boolean => !r.private;
+/** Whether the lobby lists a room (its summary or the room): not a private table (only people with its link find those), nor counts it. */
+export const listed = (r: { private?: true }): boolean => !r.private;
 
 /** What the lobby lists, from the store's lists of open rooms and of games of one sitting in play. */
 export function lobbyOf(allOpen: readonly RoomSummary[], allPlaying: readonly RoomSummary[]): LobbyLists {

@@ -144,6 +144,13 @@ export interface LeaderboardRow {
 /** A leaderboard ranks only players with a rated game within this many days (as Lichess does, with a week). */
 export const LEADERBOARD_ACTIVE_DAYS = 30;
 
+/** GET /api/players?q=: the shortest and longest start of a name it searches by (names are 1 to 24 characters). */
+export const SEARCH_MIN = 2;
+export const SEARCH_MAX = 24;
+/** How many names it returns at most, and by default. */
+export const SEARCH_LIMIT_MAX = 20;
+export const SEARCH_LIMIT_DEFAULT = 10;
+
 export interface LeaderboardReply {
   ok: true;
   game: string;

@@ -10,11 +10,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Database } from "../db/client.js";
-import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX, SEARCH_MIN, searchPlayers, versus, VERSUS_RECENT, type ProfileOwner } from "../db/profiles.js";
+import { decodeCursor, encodeCursor, findProfileOwner, playedCounts, playerGames, profileRatings, reliability, RELIABILITY_GAMES, searchPlayers, versus, VERSUS_RECENT, type ProfileOwner } from "../db/profiles.js";
 import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
-import { profilePath, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
+import { profilePath, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX, SEARCH_MIN, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
 import { arrayOf, bool, errors, gameId, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 
@@ -66,7 +66,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
   }, async (req) => {
     if (req.query.q.trim().length < SEARCH_MIN) throw err("BAD_QUERY", SEARCH_MESSAGE);
     const found = await searchPlayers(db, req.query.q, req.query.limit);
-    return { ok: true, players: found.map((p) => ({ name: p.name, profile: profilePath({ playerId: "", account: p.name }) })) };
+    return { ok: true, players: found.map((p) => ({ name: p.name, profile: profilePath({ playerId: p.playerId, account: p.name }) })) };
   });
 
   app.get<{ Params: { name: string } }>("/api/players/:name", {

@@ -309,7 +309,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     deliver(next, note.logFrom, note.leftPlayers);
     if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
       const summary = summarize(next);
-      if (!next.private) io.to("lobby").emit("lobby:room", summary);
+      if (listed(next)) io.to("lobby").emit("lobby:room", summary);
       else {
         // A private table is listed nowhere: only its players' pages (Your games) hear of it, those
         // who sat in it before the change too (one who left or was removed).
