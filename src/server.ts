@@ -35,6 +35,7 @@ import { MemoryRoomStore } from "./platform/memory-room-store.js";
 import { RedisRoomStore } from "./platform/redis-room-store.js";
 import { ResultRecorder } from "./platform/results.js";
 import { DailyChallenges } from "./platform/daily.js";
+import { Vacations } from "./platform/vacations.js";
 import { RoomService } from "./platform/room-service.js";
 import { listed } from "./platform/lobby.js";
 import { MemoryQueueStore, RedisQueueStore } from "./platform/queue-store.js";
@@ -186,8 +187,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // The heartbeat that tells the service's downtime, which the clocks get back (downtime.ts). With
   // manualTimers it beats only when a test says so: moving the test clock is time the service was up.
   const downtime = new DowntimeWatch(store, { now: clock, log, auto: !opts.manualTimers, metrics, onOutage: () => void creditDowntime() });
+  // Vacations from turn-based games (vacations.ts): kept in Postgres, applied to rooms by the service.
+  const vacations = new Vacations(db, config.vacationDays, clock);
   const service = new RoomService(store, {
     downtime,
+    vacations,
     shareLogs: config.sharedLogs === "on",
     metrics,
     ...(opts.now ? { now: opts.now } : {}),
@@ -249,7 +253,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const follows = new Follows(db, clock);
   const notes = new Notes(db, clock);
   const push = new PushNotices(db, config.push, config.pushServices, log, clock);
-  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, notes, push, adminToken: config.adminToken });
+  await registerRoutes(app, { notReady, service, tokens, db, daily, nodeId: config.nodeId, accounts, redis, redisPrefix: prefix, now: clock, quotas: config, metrics, moderation, personalData, twoFactor, blocks, leaves, invitations, follows, notes, push, vacations, adminToken: config.adminToken });
   const clientDir = resolve(config.clientDir ?? join(here, "..", "client", "dist"));
   await serveWebClient(app, clientDir);
 

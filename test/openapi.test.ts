@@ -188,6 +188,8 @@ describe("GET /api/openapi.json", () => {
       ["POST /api/sessions/end", "POST", "/api/sessions/end", { session: ["s"] }, acct.token, 404, "NO_SUCH_SESSION"],
       ["POST /api/me/invitations", "POST", "/api/me/invitations", { on: "no" }, acct.token, 400, "BAD_REQUEST"],
       ["POST /api/me/online", "POST", "/api/me/online", { on: "no" }, acct.token, 400, "BAD_REQUEST"],
+      ["POST /api/vacation", "POST", "/api/vacation", { days: 1.5 }, acct.token, 400, "BAD_DAYS"],
+      ["POST /api/vacation", "POST", "/api/vacation", {}, acct.token, 400, "BAD_DAYS"],
       ["POST /api/note", "POST", "/api/note", { player: "p_x", text: "x".repeat(1001) }, acct.token, 400, "BAD_NOTE"],
       ["POST /api/note", "POST", "/api/note", { player: ["p_x"], text: "x" }, acct.token, 404, "NO_SUCH_PLAYER"],
       ["POST /api/push/subscribe", "POST", "/api/push/subscribe", { endpoint: 5, keys: {} }, acct.token, 400, "BAD_PUSH_SUBSCRIPTION"],

@@ -87,7 +87,7 @@ async function erase(tx: Prisma.TransactionClient, playerId: string, at: Date, r
     SELECT count(*)::int AS n, coalesce(array_agg("id") FILTER (WHERE "finishedAt" > ${recentSince}), '{}') AS recent FROM c`;
   await tx.$executeRaw`DELETE FROM "DailyAttempt" WHERE "playerId" = ${playerId}`;
   // The rest cascades from the Player row (schema.prisma): account, sessions, ratings, reports,
-  // blocks, follows and notes either way, leaves, refunds received, push subscriptions; refunds caused lose their link only.
+  // blocks, follows and notes either way, leaves, vacations, refunds received, push subscriptions; refunds caused lose their link only.
   await tx.$executeRaw`DELETE FROM "Player" WHERE "id" = ${playerId}`;
   return { erased: marked > 0, games: seats.n, chats: chats.n, recent: [...new Set([...seats.recent, ...chats.recent])].sort() };
 }
@@ -127,6 +127,8 @@ export interface PersonalData {
   /** Their private notes on other players (what others wrote about them is the writers' own). */
   notes: Array<{ about: string; text: string; updatedAt: string }>;
   leaves: Array<{ room: string; game: string; kind: string; at: string; forgiven: boolean }>;
+  /** Their vacations from turn-based games: each one's start and (planned, or early) end. */
+  vacations: Array<{ from: string; until: string }>;
   refundsReceived: Array<{ gameId: string; game: string; points: number; at: string }>;
   /** Browsers subscribed to notifications while their pages are closed: each one's push service and when (its endpoint and keys are that browser's, kept back). */
   pushSubscriptions: Array<{ service: string; since: string }>;
@@ -137,7 +139,7 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 /** Everything stored about `playerId` (see PersonalData), as of `now`. */
 export async function exportPersonalData(db: Database, playerId: string, now: Date): Promise<PersonalData> {
   const p = db.prisma;
-  const [player, account, sessions, ratings, seats, chat, daily, reports, blocks, follows, notes, leaves, refunds, pushes] = await Promise.all([
+  const [player, account, sessions, ratings, seats, chat, daily, reports, blocks, follows, notes, leaves, vacations, refunds, pushes] = await Promise.all([
     p.player.findUnique({ where: { id: playerId }, select: { name: true, createdAt: true, lastSeenAt: true } }),
     p.account.findUnique({ where: { playerId }, select: { name: true, createdAt: true, updatedAt: true, closedAt: true, recoveryHash: true, totpSecret: true, invitations: true, showOnline: true, silencedUntil: true, silencedReason: true, renamedAt: true, formerName: true } }),
     p.session.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, lastSeenAt: true, revokedAt: true, userAgent: true } }),
@@ -160,6 +162,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
     p.follow.findMany({ where: { playerId }, orderBy: { createdAt: "asc" }, select: { createdAt: true, followed: { select: { name: true, account: { select: { name: true } } } } } }),
     p.note.findMany({ where: { playerId }, orderBy: { updatedAt: "asc" }, select: { text: true, updatedAt: true, about: { select: { name: true, account: { select: { name: true } } } } } }),
     p.leave.findMany({ where: { playerId }, orderBy: { at: "asc" } }),
+    p.vacation.findMany({ where: { playerId }, orderBy: { startedAt: "asc" } }),
     p.ratingRefund.findMany({ where: { playerId }, orderBy: [{ at: "asc" }, { gameId: "asc" }] }),
     p.pushSubscription.findMany({ where: { playerId }, orderBy: [{ createdAt: "asc" }, { endpoint: "asc" }], select: { endpoint: true, createdAt: true } }),
   ]);
@@ -195,6 +198,7 @@ export async function exportPersonalData(db: Database, playerId: string, now: Da
     follows: follows.map((f) => ({ name: f.followed.account?.name ?? f.followed.name, since: f.createdAt.toISOString() })),
     notes: notes.map((n) => ({ about: n.about.account?.name ?? n.about.name, text: n.text, updatedAt: n.updatedAt.toISOString() })),
     leaves: leaves.map((l) => ({ room: l.roomId, game: l.gameType, kind: l.kind, at: l.at.toISOString(), forgiven: l.forgivenAt !== null })),
+    vacations: vacations.map((v) => ({ from: v.startedAt.toISOString(), until: v.until.toISOString() })),
     refundsReceived: refunds.map((r) => ({ gameId: r.gameId, game: r.gameType, points: Math.round(r.mu * RATING_SCALE), at: r.at.toISOString() })),
     pushSubscriptions: pushes.map((x) => ({ service: new URL(x.endpoint).host, since: x.createdAt.toISOString() })),
   };

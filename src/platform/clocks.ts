@@ -30,6 +30,11 @@ export interface SeatClock {
   since: number | null;
   /** Whether the seat has made a move yet (until then, firstMoveMs applies). */
   moved: boolean;
+  /**
+   * The seat's player is on vacation until then (vacations.ts): `since` was moved later by the
+   * vacation's length, so the clock runs out that much later. A clock that starts afresh has none.
+   */
+  pausedUntil?: number;
 }
 
 const s = 1000;
@@ -175,5 +180,9 @@ export function nextDeadline(setting: ClockSetting, clocks: readonly SeatClock[]
 }
 
 export function clocksView(setting: ClockSetting, clocks: readonly SeatClock[]): SeatClockView[] {
-  return clocks.map((c) => ({ bankMs: c.bankMs, since: c.since, firstMove: !c.moved }));
+  return clocks.map((c) =>
+    c.pausedUntil !== undefined && c.since !== null
+      ? { bankMs: c.bankMs, since: c.since, firstMove: !c.moved, pausedUntil: c.pausedUntil }
+      : { bankMs: c.bankMs, since: c.since, firstMove: !c.moved },
+  );
 }

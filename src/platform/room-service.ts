@@ -62,6 +62,7 @@ import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
+import { creditVacations, onVacation, vacationersOf, type VacationSource, type VacationSpan } from "./vacations.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
 export type ChangeListener = (prev: Room | null, next: Room, note: ChangeNote) => void;
@@ -103,6 +104,12 @@ export interface RoomServiceOptions {
    * one, kept in the room until a node sends it (room.ts OwedPush; timers.ts "notify").
    */
   pushes?: boolean;
+  /**
+   * The players' vacations from turn-based games (vacations.ts): every change to a turn-based room
+   * applies its players' to its clocks, before and after the change; a player on vacation may not
+   * create or join a turn-based room (ON_VACATION). Absent: nobody is ever on vacation.
+   */
+  vacations?: VacationSource;
 }
 
 /**
@@ -206,6 +213,7 @@ export class RoomService {
   readonly playerRooms: PlayerRooms;
   private readonly maxTurnBasedGames: number;
   private readonly pushes: boolean;
+  private readonly vacations: VacationSource | undefined;
 
   /** The lobby's reads of the store's lists, shared by callers at the same time (lobby.ts). */
   private readonly openListed = new FreshRead(() => this.store.list("open"));
@@ -227,6 +235,7 @@ export class RoomService {
     this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
     this.maxTurnBasedGames = opts.maxTurnBasedGames ?? 0;
     this.pushes = opts.pushes ?? false;
+    this.vacations = opts.vacations;
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -299,10 +308,16 @@ export class RoomService {
     if (gate) await gate;
     let room: Room | null = this.cache.get(id);
     let fresh = false;
+    // The seated players' vacations, read once (vacations.ts): turn-based rooms only.
+    let vacations: Map<string, VacationSpan> | undefined;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       if (!room) {
         room = await this.get(id);
         fresh = true;
+      }
+      if (vacations === undefined && this.vacations) {
+        const ids = vacationersOf(room);
+        if (ids.length > 0) vacations = await this.vacations.latestOf(ids, this.now());
       }
       let next: Room | null;
       let creditOnly = false;
@@ -310,7 +325,7 @@ export class RoomService {
         if (expectVersion !== undefined && room.version !== expectVersion) {
           throw err("STALE", "The game moved on before this move could be made.");
         }
-        ({ next, creditOnly } = this.applyCredited(room, op));
+        ({ next, creditOnly } = this.applyCredited(room, op, vacations));
       } catch (e) {
         if (fresh) throw e;
         room = null;
@@ -334,7 +349,7 @@ export class RoomService {
         this.remember(next);
         this.emit(room, next, note);
         // `changed` is `op`'s own: a write that only credited downtime is not the change asked for.
-        return { room: next, changed: !creditOnly, ...(next.downtimeCredited !== room.downtimeCredited ? { credited: true } : {}) };
+        return { room: next, changed: !creditOnly, ...(creditOnly || next.downtimeCredited !== room.downtimeCredited ? { credited: true } : {}) };
       }
       this.metrics.casConflict();
       this.cache.delete(id);
@@ -347,15 +362,47 @@ export class RoomService {
   }
 
   /**
-   * `op` on the room with the service's downtime credited to its clocks (downtime.ts): the credit
-   * rides on the change `op` makes, or is the change when `op` makes none.
+   * `op` on the room with the service's downtime and its players' vacations credited to its clocks
+   * (downtime.ts, vacations.ts): the credit rides on the change `op` makes, or is the change when
+   * `op` makes none. Vacations apply again after `op`, to the clocks it started (a turn that came
+   * to a player on vacation, a game that started).
    */
-  private applyCredited(room: Room, op: (room: Room) => Room | null): { next: Room | null; creditOnly: boolean } {
+  private applyCredited(room: Room, op: (room: Room) => Room | null, vacations?: ReadonlyMap<string, VacationSpan>): { next: Room | null; creditOnly: boolean } {
+    const now = this.now();
     const outages = this.downtime?.list();
-    const base = outages && outages.length > 0 ? (creditDowntime(room, outages, this.now()) ?? room) : room;
-    const next = op(base);
+    let base = outages && outages.length > 0 ? (creditDowntime(room, outages, now) ?? room) : room;
+    if (vacations) base = creditVacations(base, vacations, now) ?? base;
+    let next = op(base);
+    if (vacations && next !== null && next !== base) next = creditVacations(next, vacations, now) ?? next;
     if (base === room || (next !== null && next !== base)) return { next, creditOnly: false };
-    return { next: { ...base, version: room.version + 1, updatedAt: this.now() }, creditOnly: true };
+    return { next: { ...base, version: room.version + 1, updatedAt: now }, creditOnly: true };
+  }
+
+  /**
+   * Applies a player's vacation, just started or ended (vacations.ts), to each of their turn-based
+   * games in play, so the others see it at once and each room's deadline moves. Returns the rooms
+   * changed. A room it misses is put right by its own next change.
+   */
+  async applyVacation(playerId: string): Promise<string[]> {
+    const changed: string[] = [];
+    for (const r of await this.roomsOf(playerId)) {
+      if (r.status !== "playing" || !isTurnBased(r.clock)) continue;
+      try {
+        if ((await this.mutate(r.id, () => null)).credited) changed.push(r.id);
+      } catch (e) {
+        // Gone or ended meanwhile: nothing to stop.
+        if (!(e instanceof AppError)) throw e;
+      }
+    }
+    return changed;
+  }
+
+  /** ON_VACATION when the player is on vacation from turn-based games now. */
+  private async checkNotOnVacation(playerId: string): Promise<void> {
+    if (!this.vacations) return;
+    const now = this.now();
+    const v = (await this.vacations.latestOf([playerId], now)).get(playerId);
+    if (v && v.from <= now && now < v.until) throw onVacation(v.until);
   }
 
   /**
@@ -432,6 +479,7 @@ export class RoomService {
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
     const turnBased = isTurnBasedPace(input.clock);
     if (turnBased && host.account) await this.checkTurnBasedGames(host.id);
+    if (turnBased && host.account) await this.checkNotOnVacation(host.id);
     const limit = this.openRooms;
     if (!limit) return this.createNow(host, input);
     const key = hostedKey(host.id, turnBased);
@@ -545,6 +593,10 @@ export class RoomService {
       // A room's pace never changes: the copy this node holds (the caller has usually just read it) will do.
       const room = this.cache.get(roomId) ?? (await this.get(roomId));
       if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkTurnBasedGames(player.id, roomId);
+    }
+    if (this.vacations && player.account) {
+      const room = this.cache.get(roomId) ?? (await this.get(roomId));
+      if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkNotOnVacation(player.id);
     }
     const seed = this.seed();
     const { room } = await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()));

@@ -18,8 +18,12 @@ export interface RoomNotice {
   at: number;
   /** How many game log entries there were when it happened (show it after entry number logAt). */
   logAt: number;
-  /** "downtime": the service was down and the clocks were stopped for that time (src/platform/downtime.ts). */
-  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime";
+  /**
+   * "downtime": the service was down and the clocks were stopped for that time (src/platform/downtime.ts).
+   * "vacation": the seat's player is on vacation from turn-based games, or back from it early
+   * (src/platform/vacations.ts).
+   */
+  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime" | "vacation";
   seat: Seat | null;
   text: string;
 }
@@ -35,6 +39,12 @@ export interface SeatClockView {
   since: number | null;
   /** Still the seat's first move (firstMoveMs applies). */
   firstMove: boolean;
+  /**
+   * The seat's player is on vacation from turn-based games until then (server epoch ms): while
+   * `serverTime` is before it, the clock is stopped, with `deadline - pausedUntil` left to it (the
+   * deadline already counts the vacation). Absent: no vacation.
+   */
+  pausedUntil?: number;
 }
 
 /** A game this server offers, as `lobby:list` and `GET /api/games` describe it. */

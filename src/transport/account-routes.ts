@@ -17,6 +17,7 @@ import type { RoomService } from "../platform/room-service.js";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type Moderation } from "../platform/moderation.js";
 import { MAX_BLOCKS, type Blocks } from "../platform/blocks.js";
 import type { Leaves } from "../platform/leaves.js";
+import type { Vacations } from "../platform/vacations.js";
 import { arrayOf, bodyOf, bool, errors, int, nullable, num, obj, okReply, player as playerShape, routeDoc, str, type RouteDoc } from "./openapi.js";
 import { bearerToken, refusing } from "./validation.js";
 import type { HttpQuotas } from "./http-quotas.js";
@@ -45,6 +46,7 @@ export interface AccountRouteDeps {
   moderation: Moderation;
   blocks: Blocks;
   leaves: Leaves;
+  vacations: Vacations;
   db: Database;
   /** The server's clock. */
   now: () => number;
@@ -61,7 +63,13 @@ const ownPassword = refusing(str("The account's password."), "BAD_LOGIN", "Your 
 const RECOVERY_MISMATCH = "That name and recovery code do not match an account.";
 const recoveryCodeShape = str("The account's recovery code, shown this once: four groups of five letters and digits.");
 
-type Body = { name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean; player: string; endpoint: string };
+type Body = { days: number; name: string; password: string; token?: string; old: string; new: string; reason: string; text: string; room?: string; code: string; session: string; on: boolean; player: string; endpoint: string };
+/** An account's vacations from turn-based games (platform/vacations.ts VacationStatus). */
+const vacationShape = obj({
+  current: nullable(obj({ from: num("Began, epoch ms."), until: num("Ends, epoch ms (as planned; ending it early moves it).") }, { description: "The vacation under way; null: none." })),
+  daysLeft: int("Whole days left to take in the 365 days ending now (the one under way counts all its days)."),
+  allowanceDays: int("Days an account may take in any 365 (VACATION_DAYS)."),
+}, { description: "Your vacations from turn-based games (null for a guest): while on one, your clocks in your turn-based games do not run." });
 const totpCodeField = refusing(str("The six-digit code your authenticator app shows now."), "BAD_TOTP", TOTP_MISMATCH);
 
 function client(req: FastifyRequest): { address: string; userAgent?: string } {
@@ -70,7 +78,7 @@ function client(req: FastifyRequest): { address: string; userAgent?: string } {
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { accounts, service, quotas, moderation, blocks, leaves, db, personalData, twoFactor, invitations, follows, notes, push } = deps;
+  const { accounts, service, quotas, moderation, blocks, leaves, vacations, db, personalData, twoFactor, invitations, follows, notes, push } = deps;
 
   /** The requester, who must be logged in to an account. */
   async function accountOf(req: FastifyRequest): Promise<Verified> {
@@ -300,6 +308,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
           recent: int("Ranked games left in the last 7 days (ran out of time without coming back, or never made a first move)."),
           pausedUntil: nullable(num("Until when ranked play is paused, epoch ms; null: it is not.")),
         }, { description: "Null for a guest." })),
+        vacation: nullable(vacationShape),
         refunds: arrayOf(obj({
           game: str("The game's id."),
           points: int("Display points given back."),
@@ -310,12 +319,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
       ...errors(401),
     },
   }, async (_req, v) => {
-    const [me, left, refunds] = await Promise.all([
+    const [me, left, vacation, refunds] = await Promise.all([
       accounts.me(v),
       v.session ? leaves.status(v.player.id) : null,
+      v.session ? vacations.status(v.player.id) : null,
       v.session ? refundsReceived(db, v.player.id, deps.now() - REFUNDS_SHOWN_MS) : [],
     ]);
-    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: me.invitations, showOnline: me.showOnline, silenced: me.silenced, leaves: left, refunds };
+    return { player: { ...me.player, account: v.session !== null }, createdAt: me.createdAt, sessions: me.sessions, recoveryCode: me.recoveryCode, twoFactor: me.twoFactor, invitations: me.invitations, showOnline: me.showOnline, silenced: me.silenced, leaves: left, vacation, refunds };
   }, { who: holderOf });
 
   route("/api/me/invitations", "POST", {
@@ -326,6 +336,30 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     body: bodyOf({ on: refusing(bool("true: others may invite you (the default); false: no one may."), "BAD_REQUEST", "Say on: true or on: false.") }),
     response: { 200: okReply({ invitations: bool("As it is now.") }), ...errors(400, 401, 403, 413) },
   }, async (req, v) => ({ invitations: await invitations.set(v.player.id, req.body.on) }), { who: accountOf });
+
+  route("/api/vacation", "POST", {
+    summary: "Go on vacation from your turn-based games",
+    description:
+      "Starts a vacation of `days` whole days now: until it ends, your clock does not run in any of your turn-based games in play (a turn under way stops and goes on afterwards with the time it had; a turn that comes to you meanwhile starts when it ends), and everyone at those tables sees it. You may still move meanwhile, at no cost in time. You may not create or join a turn-based room while on vacation (ON_VACATION). An account has VACATION_DAYS days (30 unless the operators set otherwise) in any 365; ending one early gives back the whole days not begun. Games of one sitting are not affected. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    body: bodyOf({ days: refusing(int("Whole days, from 1 to the allowance (else BAD_DAYS)."), "BAD_DAYS", "Take a vacation of a whole number of days.") }),
+    response: { 200: okReply({ vacation: vacationShape, rooms: arrayOf(str(), "Your turn-based games in play whose clock it stopped now.") }), ...errors(400, 401, 403, 409, 413) },
+  }, async (req, v) => {
+    const vacation = await vacations.start(v.player.id, req.body.days);
+    return { vacation, rooms: await service.applyVacation(v.player.id) };
+  }, { who: accountOf });
+
+  route("/api/vacation/end", "POST", {
+    summary: "End your vacation early",
+    description: "Your clocks in your turn-based games run again from now (NOT_ON_VACATION when you are not on one). The whole days begun are counted; the rest go back to your allowance. Needs an account's token.",
+    tags: ["accounts"],
+    bearer: true,
+    response: { 200: okReply({ vacation: vacationShape, rooms: arrayOf(str(), "Your turn-based games in play whose clock runs again now.") }), ...errors(401, 403, 409) },
+  }, async (_req, v) => {
+    const vacation = await vacations.end(v.player.id);
+    return { vacation, rooms: await service.applyVacation(v.player.id) };
+  }, { who: accountOf });
 
   route("/api/me/online", "POST", {
     summary: "Show the players who follow you when you are online, or not",

@@ -14,6 +14,7 @@ import { registerProfileRoutes } from "./profile-routes.js";
 import { ratingLeaderboard, ratingsOf, reliabilities } from "../db/profiles.js";
 import { registerReplayRoutes } from "./replay-routes.js";
 import { registerAccountRoutes } from "./account-routes.js";
+import type { Vacations } from "../platform/vacations.js";
 import type { Invitations } from "../platform/invitations.js";
 import type { Follows } from "../platform/follows.js";
 import type { Notes } from "../platform/notes.js";
@@ -72,6 +73,8 @@ export interface HttpDeps {
   blocks: Blocks;
   /** Leavers (platform/leaves.ts): /api/me says whether ranked play is paused. */
   leaves: Leaves;
+  /** Vacations from turn-based games (platform/vacations.ts). */
+  vacations: Vacations;
   /** Set: the operators' routes exist (admin-routes.ts). */
   adminToken?: string;
 }

@@ -1,0 +1,180 @@
+/**
+ * Vacations from turn-based games (vacations.ts): the allowance, and the clocks of a turn-based
+ * game through the room service and its timers with the clock injected: a running turn stops for
+ * the vacation and goes on with the time it had, a turn that comes meanwhile starts at its end, a
+ * vacation ended early gives the time after its end back to the clock, nothing is applied twice,
+ * games of one sitting are untouched, and a room no one told of the vacation is put right by the
+ * time-out its timer fires (no time-out happens).
+ */
+import { describe, expect, it } from "vitest";
+import { randomLegalAction } from "../games/legal.js";
+import { seededRandom } from "../games/testing.js";
+import { createLogger } from "../logger.js";
+import { deadlineOf } from "./clocks.js";
+import { MemoryRoomStore } from "./memory-room-store.js";
+import { gameOf, type Room } from "./room.js";
+import { RoomService } from "./room-service.js";
+import { DEFAULT_TIMING, TimerDriver } from "./timers.js";
+import { creditVacations, daysCharged, vacationStatus, type VacationSource, type VacationSpan } from "./vacations.js";
+
+const log = createLogger("silent", "test");
+const players = ["ann", "bob", "cat"].map((n) => ({ id: `p_${n}`, name: n[0]!.toUpperCase() + n.slice(1), account: true }));
+const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
+const h = 60 * 60_000;
+const day = 24 * h;
+
+/** The vacations as the service reads them: each player's latest, as Postgres would give it. */
+class Book implements VacationSource {
+  readonly spans = new Map<string, VacationSpan>();
+  reads = 0;
+  async latestOf(ids: readonly string[], now: number): Promise<Map<string, VacationSpan>> {
+    this.reads++;
+    return new Map([...this.spans].filter(([id, v]) => ids.includes(id) && v.from <= now));
+  }
+}
+
+function setup(clock = "turn-1d") {
+  let now = T0;
+  const book = new Book();
+  const service = new RoomService(new MemoryRoomStore(() => now), { now: () => now, vacations: book, timing: DEFAULT_TIMING });
+  const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false });
+  const start = async (): Promise<Room> => {
+    const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, clock });
+    for (const p of players.slice(1)) await service.join(room.id, p);
+    const r = await service.get(room.id);
+    return r.status === "playing" ? r : service.start(room.id, players[0]!);
+  };
+  return { book, service, timers, start, at: (t: number) => (now = t), get now() { return now; } };
+}
+
+/** The one seat whose clock runs (Goblin Market's auctions have one seat to act at a time). */
+function runningSeat(room: Room): number {
+  const seats = room.clocks!.flatMap((c, i) => (c.since !== null ? [i] : []));
+  expect(seats).toHaveLength(1);
+  return seats[0]!;
+}
+
+async function moveOnce(service: RoomService, room: Room, seat: number, seed = "v"): Promise<Room> {
+  const action = randomLegalAction(gameOf(room).legalActions(room.state, seat), seededRandom(seed))!;
+  return (await service.act(room.id, players[seat]!, action)).room;
+}
+
+describe("the allowance", () => {
+  it("counts whole days begun, over the last 365 days, the vacation under way by its planned days", () => {
+    expect(daysCharged({ from: T0, until: T0 + 1 })).toBe(1);
+    expect(daysCharged({ from: T0, until: T0 + day })).toBe(1);
+    expect(daysCharged({ from: T0, until: T0 + day + 1 })).toBe(2);
+    const spans = [
+      { from: T0 - 400 * day, until: T0 - 390 * day }, // over a year ago: counts no more
+      { from: T0 - 100 * day, until: T0 - 100 * day + 2.5 * day }, // 3 days
+      { from: T0 - h, until: T0 + 5 * day - h }, // under way: 5 days
+    ];
+    expect(vacationStatus(spans, 30, T0)).toEqual({ current: spans[2], daysLeft: 22, allowanceDays: 30 });
+    expect(vacationStatus(spans.slice(0, 2), 2, T0)).toEqual({ current: null, daysLeft: 0, allowanceDays: 2 });
+  });
+});
+
+describe("clocks on vacation", () => {
+  it("a running turn stops for the vacation and goes on after it with the time it had; no time-out meanwhile", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    s.at(T0 + 10 * h);
+    const left = deadlineOf(room.clock!, room.clocks![seat]!)! - s.now;
+    s.book.spans.set(players[seat]!.id, { from: s.now, until: s.now + 3 * day });
+    expect(await s.service.applyVacation(players[seat]!.id)).toEqual([room.id]);
+    const paused = await s.service.get(room.id);
+    expect(paused.clocks![seat]!.pausedUntil).toBe(s.now + 3 * day);
+    expect(deadlineOf(paused.clock!, paused.clocks![seat]!)).toBe(s.now + 3 * day + left);
+    expect(paused.notices!.at(-1)).toMatchObject({ kind: "vacation", seat, text: `${players[seat]!.name} is on vacation until 2026-12-02 19:00 UTC; their clock is stopped until then.` });
+    // Applied once: a second pass changes nothing.
+    expect(await s.service.applyVacation(players[seat]!.id)).toEqual([]);
+    // Past the deadline it had, and to the last minute of the time it kept: no time-out.
+    for (const t of [T0 + 10 * h + left + h, T0 + 10 * h + 3 * day + left - 60_000]) {
+      s.at(t);
+      await s.timers.tick();
+      expect((await s.service.get(room.id)).seats[seat]!.away).toBeUndefined();
+    }
+    s.at(T0 + 10 * h + 3 * day + left);
+    await s.timers.tick();
+    expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
+  });
+
+  it("a turn that comes to a player on vacation starts when the vacation ends; a move meanwhile costs no time", async () => {
+    const s = setup();
+    let room = await s.start();
+    const mover = runningSeat(room);
+    // Everyone else goes on vacation for two days.
+    for (const p of players) if (p !== players[mover]) s.book.spans.set(p.id, { from: T0, until: T0 + 2 * day });
+    s.at(T0 + h);
+    room = await moveOnce(s.service, room, mover);
+    const next = runningSeat(room);
+    expect(next).not.toBe(mover);
+    expect(room.clocks![next]!.since).toBe(T0 + 2 * day);
+    expect(room.clocks![next]!.pausedUntil).toBe(T0 + 2 * day);
+    const bank = room.clocks![next]!.bankMs;
+    // They move while away: no time is charged.
+    s.at(T0 + 30 * h);
+    room = await moveOnce(s.service, room, next);
+    expect(room.clocks![next]!.bankMs).toBe(Math.min(room.clock!.bankMs, bank + room.clock!.incrementMs));
+  });
+
+  it("a vacation ended early gives the clock back the time after its end", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    const id = players[seat]!.id;
+    const deadline = deadlineOf(room.clock!, room.clocks![seat]!)!;
+    s.book.spans.set(id, { from: T0, until: T0 + 5 * day });
+    await s.service.applyVacation(id);
+    expect(deadlineOf(room.clock!, (await s.service.get(room.id)).clocks![seat]!)).toBe(deadline + 5 * day);
+    s.at(T0 + 36 * h);
+    s.book.spans.set(id, { from: T0, until: s.now });
+    expect(await s.service.applyVacation(id)).toEqual([room.id]);
+    const back = await s.service.get(room.id);
+    expect(deadlineOf(back.clock!, back.clocks![seat]!)).toBe(deadline + 36 * h);
+    expect(back.clocks![seat]!.pausedUntil).toBe(s.now);
+    expect(back.notices!.at(-1)).toMatchObject({ kind: "vacation", seat, text: `${players[seat]!.name} is back from vacation; their clock runs again.` });
+    s.at(deadline + 36 * h);
+    await s.timers.tick();
+    expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
+  });
+
+  it("a room nobody told of the vacation is put right when its timer comes: the clock stops instead of running out", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    const deadline = deadlineOf(room.clock!, room.clocks![seat]!)!;
+    // The vacation was stored, and the node died before it changed the room.
+    s.book.spans.set(players[seat]!.id, { from: T0 + h, until: T0 + h + 4 * day });
+    s.at(deadline);
+    await s.timers.tick();
+    const after = await s.service.get(room.id);
+    expect(after.seats[seat]!.away).toBeUndefined();
+    expect(deadlineOf(after.clock!, after.clocks![seat]!)).toBe(deadline + 4 * day);
+    expect(s.timers.stats.timeouts).toBe(0);
+  });
+
+  it("games of one sitting are untouched, and read no vacations", async () => {
+    const s = setup("standard");
+    const room = await s.start();
+    const seat = runningSeat(room);
+    s.book.spans.set(players[seat]!.id, { from: T0, until: T0 + 3 * day });
+    const before = s.book.reads;
+    expect(await s.service.applyVacation(players[seat]!.id)).toEqual([]);
+    const moved = await moveOnce(s.service, room, seat);
+    expect(s.book.reads).toBe(before);
+    expect(moved.clocks!.every((c) => c.pausedUntil === undefined)).toBe(true);
+    expect(creditVacations(moved, s.book.spans, s.now)).toBeNull();
+  });
+
+  it("a player on vacation may not open or join a turn-based room (ON_VACATION), but may play a game of one sitting", async () => {
+    const s = setup();
+    s.book.spans.set(players[1]!.id, { from: T0, until: T0 + day });
+    const open = await s.service.create(players[0]!, { game: "goblin-market", seats: 3, clock: "turn-1d" });
+    await expect(s.service.join(open.id, players[1]!)).rejects.toMatchObject({ code: "ON_VACATION", message: "You are on vacation from turn-based games until 2026-11-30 09:00 UTC: end your vacation (Account, then Vacation) before you take on another turn-based game." });
+    await expect(s.service.create(players[1]!, { game: "goblin-market", seats: 3, clock: "turn-3d" })).rejects.toMatchObject({ code: "ON_VACATION" });
+    expect((await s.service.get(open.id)).seats.map((x) => x.playerId)).toEqual([players[0]!.id, null, null]);
+    expect((await s.service.create(players[1]!, { game: "goblin-market", seats: 3, clock: "standard" })).status).toBe("open");
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * Vacations from turn-based games (docs/protocol.md, "Vacations"), as chess.com's daily games have
+ * them: an account going away for some days stops its clocks in every turn-based game it plays,
+ * instead of running out of time in all of them at once and leaving each to a bot.
+ *
+ * - An account takes a vacation of whole days, starting now, from an allowance of VACATION_DAYS
+ *   (config) in any 365 days; it may end it early, and then it is charged the whole days begun.
+ *   While on vacation it may not create or join a turn-based room (ON_VACATION): it is away.
+ * - While it lasts, the clock of the account's seat in each of its turn-based games in play does
+ *   not run: a turn that was running stops and goes on after the vacation with the time it had; a
+ *   turn that comes to it meanwhile starts when the vacation ends. It may still move meanwhile (the
+ *   move costs it no time). The other players wait, as they would for a slow move; everyone at the
+ *   table sees "on vacation until" at the seat (SeatClockView.pausedUntil) and in the event log.
+ * - Games of one sitting are not affected: nobody waits days at a live table.
+ *
+ * How a room learns of it: the vacations are kept in Postgres (the truth), and the room service
+ * applies the seated players' vacations to a turn-based room's clocks (`creditVacations`) before
+ * and after every change to it, the time-outs its timers fire included, so no clock is judged, and
+ * none is started, without them. Starting or ending a vacation then changes each of the player's
+ * turn-based games in play at once (RoomService.applyVacation), so the others see it and the
+ * room's deadline moves; a room that pass misses (its node died) is put right by its next change,
+ * which is at the latest the time-out its stored deadline asks for.
+ *
+ * The clock arithmetic is the downtime's (downtime.ts): a running clock's `since` moves later by
+ * the part of the vacation after it, so the deadline moves by as much, and the time it shows after
+ * the vacation is what it showed when it began. `pausedUntil` marks the clock as paused until that
+ * end, so the same vacation is never applied twice, and a vacation ended early takes back the part
+ * it no longer covers.
+ */
+import type { Database } from "../db/client.js";
+import type { Room } from "./room.js";
+import { logLength } from "./room.js";
+import { isTurnBased, type SeatClock } from "./clocks.js";
+import { err } from "./errors.js";
+import type { RoomNotice } from "../protocol/wire.js";
+
+const DAY = 24 * 60 * 60_000;
+/** The window the allowance counts over. */
+export const VACATION_YEAR_MS = 365 * DAY;
+/** The allowance when the configuration names none (VACATION_DAYS), in days per 365. */
+export const DEFAULT_VACATION_DAYS = 30;
+
+/** A player's vacation: from `from` until `until` (epoch ms; `until` is the planned end, or when it was ended early). */
+export interface VacationSpan {
+  from: number;
+  until: number;
+}
+
+/** What an account's vacations mean at a moment (GET /api/me, POST /api/vacation). */
+export interface VacationStatus {
+  /** The vacation under way, or null. */
+  current: VacationSpan | null;
+  /** Whole days left to take in the 365 days ending now (the one under way counts all its planned days). */
+  daysLeft: number;
+  /** The allowance: days per 365. */
+  allowanceDays: number;
+}
+
+/** The days a vacation is charged: the whole days begun between its start and its (planned or early) end, at least one. */
+export function daysCharged(v: VacationSpan): number {
+  return Math.max(1, Math.ceil((v.until - v.from) / DAY));
+}
+
+/** An account's vacations (any order) at `now`, against an allowance of `allowanceDays` per 365 days. Pure. */
+export function vacationStatus(spans: readonly VacationSpan[], allowanceDays: number, now: number): VacationStatus {
+  const current = spans.find((v) => v.from <= now && now < v.until) ?? null;
+  const used = spans.filter((v) => v.from > now - VACATION_YEAR_MS && v.from <= now).reduce((n, v) => n + daysCharged(v), 0);
+  return { current, daysLeft: Math.max(0, allowanceDays - used), allowanceDays };
+}
+
+const when = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * `room` with its seated players' vacations (`spans`, by player id: each one's latest) applied to
+ * its running clocks, not bumped (the caller's change carries it), or null when nothing changes.
+ * Pure. Only turn-based rooms in play; a seat played by a bot (a bot seat, or an away player's)
+ * has no running clock, so nothing to stop.
+ *
+ * For each running clock:
+ * - its player is on vacation (from <= now < until) and the clock is not yet paused until that end:
+ *   `since` moves later by the part of the vacation after it (until - max(from, since)), marked
+ *   `pausedUntil: until`; a notice tells the table, once per vacation and seat;
+ * - the clock is paused until a later time than the player's vacation now ends (it was ended early,
+ *   or is gone): `since` moves back by the difference, so the time after the real end counts again;
+ *   the table is told the player is back.
+ */
+export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationSpan>, now: number): Room | null {
+  if (room.status !== "playing" || !room.clocks || !isTurnBased(room.clock)) return null;
+  let changed = false;
+  const notices: RoomNotice[] = [];
+  const noticed = (seat: number, text: string) => (room.notices ?? []).some((n) => n.kind === "vacation" && n.seat === seat && n.text === text);
+  const clocks = room.clocks.map((c, seat): SeatClock => {
+    if (c.since === null) return c;
+    const playerId = room.seats[seat]?.playerId;
+    const v = playerId ? spans.get(playerId) : undefined;
+    const name = room.seats[seat]?.name ?? "A player";
+    const paused = c.pausedUntil !== undefined && c.pausedUntil > now ? c.pausedUntil : undefined;
+    const on = v !== undefined && v.from <= now && now < v.until;
+    if (on && paused === v.until) return c;
+    if (on) {
+      // A clock paused for an earlier vacation (ended early, then a new one taken) extends to the new end.
+      const since = paused !== undefined ? c.since + (v.until - paused) : c.since + (v.until - Math.max(v.from, c.since));
+      const text = `${name} is on vacation until ${when(v.until)}; their clock is stopped until then.`;
+      if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
+      changed = true;
+      return { ...c, since, pausedUntil: v.until };
+    }
+    if (paused === undefined) return c;
+    // Ended before the pause it was given: the time since its real end counts again.
+    const end = v !== undefined && v.until <= now ? v.until : now;
+    changed = true;
+    notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text: `${name} is back from vacation; their clock runs again.` });
+    return { ...c, since: c.since - (paused - end), pausedUntil: end };
+  });
+  if (!changed) return null;
+  return { ...room, clocks, ...(notices.length > 0 ? { notices: [...(room.notices ?? []), ...notices] } : {}) };
+}
+
+/** The players whose vacations a change to `room` may need: its seated people, in a turn-based room open or in play. */
+export function vacationersOf(room: Room): string[] {
+  if (!isTurnBased(room.clock) || (room.status !== "playing" && room.status !== "open")) return [];
+  const ids: string[] = [];
+  for (const s of room.seats) if (s.playerId !== null && !s.bot) ids.push(s.playerId);
+  return ids;
+}
+
+/** What the room service needs of the vacations (Vacations below; absent in a service without accounts). */
+export interface VacationSource {
+  /** Each player's latest vacation begun by `now` within the last 365 days, by player id (none: not in the map). */
+  latestOf(playerIds: readonly string[], now: number): Promise<Map<string, VacationSpan>>;
+}
+
+export function onVacation(until: number) {
+  return err(
+    "ON_VACATION",
+    `You are on vacation from turn-based games until ${when(until)}: end your vacation (Account, then Vacation) before you take on another turn-based game.`,
+  );
+}
+
+/** The vacations, kept in Postgres. */
+export class Vacations implements VacationSource {
+  constructor(
+    private readonly db: Database,
+    readonly allowanceDays: number = DEFAULT_VACATION_DAYS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private async spansOf(playerId: string, now: number): Promise<VacationSpan[]> {
+    const rows = await this.db.prisma.vacation.findMany({ where: { playerId, startedAt: { gt: new Date(now - VACATION_YEAR_MS - DAY) } } });
+    return rows.map((r) => ({ from: r.startedAt.getTime(), until: r.until.getTime() }));
+  }
+
+  async status(playerId: string): Promise<VacationStatus> {
+    const now = this.now();
+    return vacationStatus(await this.spansOf(playerId, now), this.allowanceDays, now);
+  }
+
+  async latestOf(playerIds: readonly string[], now: number): Promise<Map<string, VacationSpan>> {
+    const out = new Map<string, VacationSpan>();
+    if (playerIds.length === 0) return out;
+    const rows = await this.db.prisma.vacation.findMany({
+      where: { playerId: { in: [...playerIds] }, startedAt: { gt: new Date(now - VACATION_YEAR_MS), lte: new Date(now) } },
+      orderBy: { startedAt: "desc" },
+    });
+    for (const r of rows) if (!out.has(r.playerId)) out.set(r.playerId, { from: r.startedAt.getTime(), until: r.until.getTime() });
+    return out;
+  }
+
+  /**
+   * Starts a vacation of `days` whole days now. BAD_DAYS unless a whole number from 1 to the
+   * allowance; ON_VACATION when one is under way; NO_VACATION_DAYS when fewer days are left. One at
+   * a time per account (the account's row is locked while it is checked and written).
+   */
+  async start(playerId: string, days: unknown): Promise<VacationStatus> {
+    if (this.allowanceDays === 0) throw err("VACATIONS_OFF", "This server offers no vacations from turn-based games.");
+    if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > this.allowanceDays) {
+      throw err("BAD_DAYS", `Take a vacation of 1 to ${this.allowanceDays} whole days.`);
+    }
+    const now = this.now();
+    return this.db.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Account" WHERE "playerId" = ${playerId} FOR UPDATE`;
+      const rows = await tx.vacation.findMany({ where: { playerId, startedAt: { gt: new Date(now - VACATION_YEAR_MS - DAY) } } });
+      const st = vacationStatus(rows.map((r) => ({ from: r.startedAt.getTime(), until: r.until.getTime() })), this.allowanceDays, now);
+      if (st.current) throw err("ON_VACATION", `You are on vacation already, until ${when(st.current.until)}.`);
+      // A vacation is keyed by its start: one ended this very millisecond holds the key.
+      if (rows.some((r) => r.startedAt.getTime() === now)) throw err("BUSY", "Your last vacation ended this very moment; please try again.");
+      if (days > st.daysLeft) {
+        throw err("NO_VACATION_DAYS", `You have ${st.daysLeft} of your ${this.allowanceDays} vacation days left in these 365 days; take ${st.daysLeft === 0 ? "one once some are back" : `at most ${st.daysLeft}`}.`);
+      }
+      const span = { from: now, until: now + days * DAY };
+      await tx.vacation.create({ data: { playerId, startedAt: new Date(span.from), until: new Date(span.until) } });
+      return { current: span, daysLeft: st.daysLeft - days, allowanceDays: this.allowanceDays };
+    });
+  }
+
+  /** Ends the vacation under way now (NOT_ON_VACATION: none); the whole days begun are charged, the rest given back. */
+  async end(playerId: string): Promise<VacationStatus> {
+    const now = this.now();
+    const ended = await this.db.prisma.vacation.updateMany({
+      where: { playerId, startedAt: { lte: new Date(now) }, until: { gt: new Date(now) } },
+      data: { until: new Date(now) },
+    });
+    if (ended.count === 0) throw err("NOT_ON_VACATION", "You are not on vacation.");
+    return this.status(playerId);
+  }
+}
