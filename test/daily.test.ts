@@ -261,6 +261,8 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       "POST /api/two-factor/setup",
       "POST /api/unblock",
       "POST /api/unfollow",
+      "POST /api/vacation",
+      "POST /api/vacation/end",
     ]);
     const urls = (room: string) => [
       `/api/daily`,

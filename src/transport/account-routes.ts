@@ -404,6 +404,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     follows: arrayOf(obj({ name: str(), since: iso("Followed") })),
     notes: arrayOf(obj({ about: str("The player noted."), text: str(), updatedAt: iso("Last written") }), "Your private notes on other players."),
     leaves: arrayOf(obj({ room: str(), game: str(), kind: str(), at: iso("Left"), forgiven: bool() })),
+    vacations: arrayOf(obj({ from: iso("Began"), until: iso("Ended, or ends (as planned, or when ended early)") }), "Vacations from turn-based games."),
     refundsReceived: arrayOf(obj({ gameId: str(), game: str(), points: int(), at: iso("Given") })),
     pushSubscriptions: arrayOf(obj({ service: str("The push service's host."), since: iso("Subscribed") }), "Browsers notified while your pages are closed."),
   });
