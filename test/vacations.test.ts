@@ -85,6 +85,7 @@ describe.each(backends())("vacations ($name)", (backend) => {
     expect(refused.error).toMatchObject({ code: "ON_VACATION", message: expect.stringContaining("You are on vacation from turn-based games until") });
     const open = (await joiner.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-3d" })).roomId as string;
     expect((await creator.call("room:join", { roomId: open })).error).toMatchObject({ code: "ON_VACATION" });
+    expect((await creator.call("room:find", { game: "goblin-market", seats: 3, clock: "turn-3d" })).error).toMatchObject({ code: "ON_VACATION" });
     expect(((await joiner.sync(open, true)).state as RoomView).seats.filter((s) => s.name !== null)).toHaveLength(1);
     expect((await creator.call("room:create", { game: "goblin-market", seats: 3, clock: "standard" })).ok).toBe(true);
 

@@ -592,7 +592,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
           return { roomId: room.id, found: true, ...(await watch(socket, room)) };
         } catch (e) {
           // Not for this player (full now, a range, a block, their own removal...): the next one.
-          if (!(e instanceof AppError) || e.code === "RANKED_PAUSED" || e.code === "TOO_MANY_TURN_BASED_GAMES") throw e;
+          if (!(e instanceof AppError) || e.code === "RANKED_PAUSED" || e.code === "TOO_MANY_TURN_BASED_GAMES" || e.code === "ON_VACATION") throw e;
         }
       }
       const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock });
