@@ -4,9 +4,9 @@
  * moves, resign, return, sync with and without `since`, chat and its read marks, rematch, quick
  * play, turn-based rooms, invitations, room:find, the daily challenge, junk events and junk
  * payloads, every GET route of the HTTP API with real and junk parameters, renames that reach
- * every table, follows, blocks and notes, accounts closed and erased mid-game, dropping the
- * connection and coming back on the other node) while the test clock moves and both nodes'
- * timers fire (bots, clocks, time-outs). What must hold whatever happens:
+ * every table, follows, blocks and notes, vacations from turn-based games, accounts closed and
+ * erased mid-game, dropping the connection and coming back on the other node) while the test
+ * clock moves and both nodes' timers fire (bots, clocks, time-outs). What must hold whatever happens:
  * - no request is answered INTERNAL (every refusal has its own code), no HTTP request gets a 5xx,
  *   and no node logs a failure;
  * - once things settle, every view a client holds, kept from pushes and updates alone, is exactly
@@ -126,7 +126,7 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     if (res.status >= 500) internal.push({ event: `GET ${path}`, payload: null, ack: { ok: false, error: { code: String(res.status), message: "" } } });
   }
 
-  /** An account's everyday POSTs: a rename (in letter case: allowed at any time) that reaches every table, follows, blocks, notes. */
+  /** An account's everyday POSTs: a rename (in letter case: allowed at any time) that reaches every table, follows, blocks, notes, vacations. */
   async function httpPost(p: Person): Promise<void> {
     const other = pick(people.filter((x) => x !== p));
     const flip = (n: string) => (n[0] === n[0]!.toUpperCase() ? n[0]!.toLowerCase() : n[0]!.toUpperCase()) + n.slice(1);
@@ -138,6 +138,9 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
       ["/api/unblock", { name: other.name }],
       ["/api/note", { player: other.id, text: pick(["bluffs a lot", ""]) }],
       ["/api/me/online", { on: random() < 0.5 }],
+      // A vacation from turn-based games (clocks stopped at every table of theirs), or its end.
+      ["/api/vacation", { days: pick([1, 2, 3]) }],
+      ["/api/vacation/end", {}],
       [pick(["/api/rename", "/api/block", "/api/note"]), pick(JUNK)],
     ]);
     const res = await fetch(`${servers[p.node]!.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${p.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
