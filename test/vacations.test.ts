@@ -4,13 +4,13 @@
  * allowance, everyone at its turn-based tables sees its clock stopped (the seat's `pausedUntil`, a
  * notice) through pushes and a fresh sync, its timers time nobody out meanwhile, the turn goes on
  * afterwards with the time it had; ending it early gives back the days not begun and restarts the
- * clocks; the refusals; it is in the player's data download and gone with an erasure.
+ * clocks; the refusals (a rematch of a turn-based game among them); it is in the player's data download and gone with an erasure.
  */
 import { describe, expect, it } from "vitest";
 import { clockDeadline } from "../src/protocol/clock.js";
 import type { RoomView } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
-import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
+import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer } from "./support/harness.js";
 
 const h = 60 * 60_000;
 const day = 24 * h;
@@ -105,6 +105,18 @@ describe.each(backends())("vacations ($name)", (backend) => {
       code: "NO_VACATION_DAYS",
       message: "You have 8 of your 10 vacation days left in these 365 days; take at most 8.",
     });
+    for (const c of clients) c.close();
+  });
+
+  it("no rematch of a turn-based game while on vacation", async () => {
+    const { ids, clients, roomId, mover } = await table(["Ivo", "Jan", "Kit"]);
+    await playAnyActive(t.server.store, roomId, clients, lcg(5));
+    await call(url(), "POST", "/api/vacation", ids[mover]!.token, { days: 1 });
+    expect((await clients[mover]!.call("room:rematch", { roomId })).error).toMatchObject({ code: "ON_VACATION" });
+    // The others may offer one; back from vacation, so may they.
+    expect((await clients[(mover + 1) % 3]!.call("room:rematch", { roomId })).ok).toBe(true);
+    await call(url(), "POST", "/api/vacation/end", ids[mover]!.token);
+    expect((await clients[mover]!.call("room:rematch", { roomId })).ok).toBe(true);
     for (const c of clients) c.close();
   });
 

@@ -890,6 +890,8 @@ export class RoomService {
   async rematch(id: unknown, player: Player): Promise<Room> {
     const oldId = checkRoomId(id);
     const old = await this.get(oldId);
+    // A rematch of a turn-based game is another turn-based game: not while on vacation.
+    if (isTurnBased(old.clock) && player.account) await this.checkNotOnVacation(player.id);
     if (!old.rematch) {
       const fresh = createRematchRoom(this.roomId(), old, player, this.now());
       if (!(await this.storeNew(fresh))) throw err("BUSY", "Could not create a room; please try again.");
