@@ -103,7 +103,7 @@ describe.runIf(PG_SERVER)("openDatabase with real Postgres", () => {
       const { rows } = await c.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'gb_alt' ORDER BY table_name`,
       );
-      expect(rows.map((r) => r.table_name)).toEqual(["Account", "Block", "DailyAttempt", "ErasedPlayer", "Follow", "Game", "GameSeat", "Leave", "Note", "Player", "PushSubscription", "Rating", "RatingRefund", "Report", "Session", "_prisma_migrations"]);
+      expect(rows.map((r) => r.table_name)).toEqual(["Account", "Block", "DailyAttempt", "ErasedPlayer", "Follow", "Game", "GameSeat", "Leave", "Note", "Player", "PushSubscription", "Rating", "RatingRefund", "Report", "Session", "Vacation", "_prisma_migrations"]);
       const games = await c.query(`SELECT count(*)::int AS n FROM gb_alt."Game"`);
       expect(games.rows[0].n).toBe(1);
       const ratings = await c.query(`SELECT count(*)::int AS n FROM gb_alt."Rating"`);
