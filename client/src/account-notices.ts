@@ -7,14 +7,18 @@
  * - rating given back (docs/protocol.md, "Reports and closed accounts"; `refunds`): points lost
  *   to an account the operators closed for breaking the rules, until the player dismisses the
  *   notice (this browser remembers the newest refund dismissed);
- * - silenced (`silenced`): the operators silenced the account in table chats, until when and why.
+ * - silenced (`silenced`): the operators silenced the account in table chats, until when and why;
+ * - on vacation from turn-based games (docs/protocol.md, "Vacations"; `vacation`): until when, with
+ *   a way to end it. The vacation itself is kept in vacation.ts, which the account menu's
+ *   "Vacation…" changes, so this notice follows it at once.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import { serverNow } from "./clock.js";
+import { serverNow, shortWhen } from "./clock.js";
 import { spellWait } from "../../src/protocol/durations.js";
 import type { LeaveStatus, RefundReceived as Refund } from "../../src/protocol/wire.js";
 import { api } from "./api.js";
+import { currentVacation, endVacation, noteVacation, vacationMark, type VacationInfo } from "./vacation.js";
 
 const state = { token: "", at: 0, status: null as LeaveStatus | null, refunds: [] as Refund[], silenced: null as Silenced | null, loading: false };
 
@@ -39,12 +43,14 @@ function refresh(s: Store): void {
   if (!token || state.loading || Date.now() - state.at < REFRESH_MS) return;
   state.loading = true;
   state.at = Date.now();
-  void api<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[]; silenced?: Silenced | null }>(s, "GET", "/api/me")
+  const mark = vacationMark(s);
+  void api<{ ok: boolean; leaves?: LeaveStatus | null; refunds?: Refund[]; silenced?: Silenced | null; vacation?: VacationInfo | null }>(s, "GET", "/api/me")
     .then((r) => {
       if (state.token !== token || !r.ok) return;
       state.status = r.leaves ?? null;
       state.refunds = Array.isArray(r.refunds) ? r.refunds : [];
       state.silenced = r.silenced ?? null;
+      noteVacation(s, r.vacation, mark);
     })
     .catch(() => {})
     .finally(() => {
@@ -114,4 +120,25 @@ export function refundsNotice(s: Store): TemplateResult | typeof nothing {
     <strong>Rating given back: ${parts.join(", ")}.</strong> A player you lost to in ranked games was closed by the operators for
     breaking the rules, so what those games cost you is yours again.
     <button type="button" class="linklike" data-testid="refunds-dismiss" @click=${() => dismissRefunds(s, newest)}>Dismiss</button></p>`;
+}
+
+const ending = { busy: false, error: "" };
+
+/** The lobby's notice that the account is on vacation from turn-based games, while it is, with a way to end it. */
+export function vacationNotice(s: Store): TemplateResult | typeof nothing {
+  refresh(s);
+  const v = currentVacation(s);
+  if (!v) return nothing;
+  const end = async () => {
+    ending.busy = true;
+    ending.error = "";
+    s.changed();
+    ending.error = (await endVacation(s)) ?? "";
+    ending.busy = false;
+    s.changed();
+  };
+  return html`<p class="notice vacation-notice" role="status" data-testid="vacation-notice" title=${new Date(v.until).toLocaleString()}>
+      <strong>You are on vacation from turn-based games until ${shortWhen(v.until)}</strong>: your clocks there are stopped.
+      <button type="button" class="linklike" data-testid="vacation-notice-end" ?disabled=${ending.busy} @click=${() => void end()}>End vacation</button></p>
+    ${ending.error ? html`<p class="form-error" role="alert" data-testid="vacation-notice-error">${ending.error}</p>` : nothing}`;
 }

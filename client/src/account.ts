@@ -2,7 +2,7 @@
  * Accounts in the browser (docs/protocol.md, "Accounts and sessions"): register (a guest keeps
  * their id, games and ratings), log in, log out, log out everywhere, change password, rename,
  * recover a forgotten password with the recovery code, make a new code, close the account; the
- * devices logged in are sessions.ts.
+ * devices logged in are sessions.ts, vacations from turn-based games vacation.ts.
  * The token lives where the guest token lived (Store.identity, localStorage); every refusal is
  * shown with the server's own message.
  */
@@ -14,6 +14,7 @@ import { showRecoveryCode } from "./recovery.js";
 import { sessionsSection } from "./sessions.js";
 import { twoFactorSection } from "./two-factor.js";
 import { accountSwitches } from "./account-switches.js";
+import { vacationSection } from "./vacation.js";
 import { followsList } from "./follows.js";
 import { api, refusal, type ApiReply } from "./api.js";
 
@@ -235,6 +236,7 @@ export function accountSettings(s: Store): TemplateResult {
     ${sessionsSection(s)}
     ${twoFactorSection(s)}
     ${accountSwitches(s)}
+    ${vacationSection(s)}
     <details class="account-recovery" data-testid="account-recovery">
       <summary>Recovery code…</summary>
       <form class="account-form" @submit=${code}>

@@ -5,6 +5,9 @@
  * bot plays for an away player, the low-time warning (a class, a live note and a short beep at
  * 10 s and 5 s, muted with the page's other sounds: sound.ts), the Sounds on/off switch, and the
  * Resign / Take your seat back controls.
+ * A seat whose player is on vacation from turn-based games (docs/protocol.md, "Vacations"; the
+ * seat's clock carries `pausedUntil`) shows its time frozen and "On vacation until" its end, with
+ * no countdown, no low-time warning and no beep; after that end it simply runs again.
  *
  * Shared by every game's table: a table puts `seatClock(s, room, seat)` in each seat's header;
  * the room page puts `clockBar(s, room)` above the table.
@@ -49,14 +52,21 @@ export function paceLabel(game: GameInfo | undefined, id: string | null): string
   return game?.clocks.find((c) => c.id === id)?.label ?? id;
 }
 
+/** A moment in local time, short: "Wed, 2 Dec, 19:00" (as the browser's language writes it). */
+export function shortWhen(t: number): string {
+  return new Date(t).toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
 export interface ClockReading {
   running: boolean;
-  /** Time left in all (running), or allowance + bank (stopped), ms. */
+  /** Time left in all (running), allowance + bank (stopped), or what it will have when the vacation ends (on vacation), ms. */
   leftMs: number;
   /** The turn allowance part (running: what is left of it; stopped: the whole allowance). */
   turnMs: number;
   bankMs: number;
   firstMove: boolean;
+  /** The seat's player is on vacation until then (server epoch ms): the clock is stopped meanwhile (running is false). Else null. */
+  vacationUntil: number | null;
 }
 
 /** One seat's clock now, or null (no clock, not in play, a bot's seat or one a bot plays). */
@@ -68,13 +78,16 @@ export function readClock(s: Store, room: RoomView, seat: number): ClockReading 
   const deadline = clockDeadline(preset, c);
   if (deadline !== null && c.since !== null) {
     const now = serverNow(s);
-    const left = Math.max(0, deadline - now);
-    const turn = Math.min(left, Math.max(0, c.since + preset.turnMs - now));
-    return { running: true, leftMs: left, turnMs: turn, bankMs: left - turn, firstMove: c.firstMove };
+    // On vacation: the time it will have when the vacation ends (the deadline counts the vacation).
+    const paused = c.pausedUntil !== undefined && now < c.pausedUntil ? c.pausedUntil : null;
+    const from = paused ?? now;
+    const left = Math.max(0, deadline - from);
+    const turn = Math.min(left, Math.max(0, c.since + preset.turnMs - from));
+    return { running: paused === null, leftMs: left, turnMs: turn, bankMs: left - turn, firstMove: c.firstMove, vacationUntil: paused };
   }
   const turn = c.firstMove ? Math.min(preset.firstMoveMs, preset.turnMs + c.bankMs) : preset.turnMs;
   const bank = c.firstMove ? 0 : c.bankMs;
-  return { running: false, leftMs: turn + bank, turnMs: turn, bankMs: bank, firstMove: c.firstMove };
+  return { running: false, leftMs: turn + bank, turnMs: turn, bankMs: bank, firstMove: c.firstMove, vacationUntil: null };
 }
 
 export const LOW_MS = 10_000;
@@ -95,6 +108,7 @@ export function seatClock(s: Store, room: RoomView, seat: number): TemplateResul
   const r = readClock(s, room, seat);
   if (!r) return html``;
   const mine = room.seat === seat;
+  if (r.vacationUntil !== null) return vacationClock(room, seat, r, r.vacationUntil);
   const low = r.running && r.leftMs < LOW_MS;
   const text = r.running ? fmtClock(r.leftMs) : r.firstMove ? fmtClock(r.turnMs) : `${fmtClock(r.turnMs)} + ${fmtClock(r.bankMs)}`;
   const detail = r.running
@@ -114,6 +128,17 @@ export function seatClock(s: Store, room: RoomView, seat: number): TemplateResul
   return html`<span class="clock ${r.running ? "running" : "stopped"} ${low ? "low" : ""} ${mine ? "mine" : ""}" data-testid="clock" data-seat=${seat}
     data-running=${r.running ? "yes" : "no"} data-left=${Math.round(r.leftMs)} title=${label} role="timer" aria-label=${label}>
     <span class="clock-time">${text}</span><span class="clock-detail">${detail}</span></span>`;
+}
+
+/** A seat's clock while its player is on vacation: the time it will have afterwards, frozen, and until when. */
+function vacationClock(room: RoomView, seat: number, r: ClockReading, until: number): TemplateResult {
+  const mine = room.seat === seat;
+  const when = shortWhen(until);
+  const left = r.firstMove ? `${fmtClock(r.leftMs)} for the first move` : `${fmtClock(r.leftMs)} left`;
+  const label = `On vacation until ${when}: ${mine ? "your" : "their"} clock is stopped, with ${left} when it runs again`;
+  return html`<span class="clock stopped on-vacation ${mine ? "mine" : ""}" data-testid="clock" data-seat=${seat} data-running="no" data-vacation="yes"
+    data-left=${Math.round(r.leftMs)} title=${label} role="timer" aria-label=${label}>
+    <span class="clock-time">${fmtClock(r.leftMs)}</span><span class="clock-vacation" data-testid="seat-vacation">On vacation until ${when}</span></span>`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,11 +165,19 @@ function checkWarnings(s: Store, room: RoomView): void {
 let ticker: ReturnType<typeof setInterval> | null = null;
 let shownAs = "";
 
-/** What the running clocks show now (whole seconds): the page is redrawn only when it changes. */
+/**
+ * What the running clocks show now (whole seconds; a clock on vacation, frozen, until its end): the
+ * page is redrawn only when it changes.
+ */
 function shownNow(s: Store, room: RoomView): string {
   const now = serverNow(s);
-  const deadlines = (room.clocks ?? []).map((c) => (room.clock ? clockDeadline(room.clock, c) : null));
-  return `${room.roomId}:${room.version}:${deadlines.map((d) => (d === null ? "-" : Math.ceil(Math.max(0, d - now) / 1000))).join(",")}`;
+  const shown = (room.clocks ?? []).map((c) => {
+    const d = room.clock ? clockDeadline(room.clock, c) : null;
+    if (d === null) return "-";
+    const paused = c.pausedUntil !== undefined && now < c.pausedUntil;
+    return `${paused ? "v" : ""}${Math.ceil(Math.max(0, d - (paused ? c.pausedUntil! : now)) / 1000)}`;
+  });
+  return `${room.roomId}:${room.version}:${shown.join(",")}`;
 }
 
 /** While a room with a running clock is on screen: check every 250 ms, redraw when a second ticks over, sound the warnings. */

@@ -12,7 +12,7 @@ import { liveGamesPage } from "./live-games.js";
 import { replayPage } from "./replay.js";
 import { chatPanel } from "./chat.js";
 import { queueDialog, queuePill, queueTitle, quickPlayPanel } from "./quickplay.js";
-import { leavesNotice, refundsNotice, silencedNotice } from "./account-notices.js";
+import { leavesNotice, refundsNotice, silencedNotice, vacationNotice } from "./account-notices.js";
 import { tablePlayers } from "./table-ratings.js";
 import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
@@ -709,6 +709,7 @@ function lobbyPage(): TemplateResult {
       </div>
       <div class="hero-fan" aria-hidden="true">${["huntress", "pact", "merchant"].map((id) => cardFace(id, { size: "md", decorative: true }))}</div>
     </div>
+    ${vacationNotice(s)}
     ${silencedNotice(s)}
     ${leavesNotice(s)}
     ${refundsNotice(s)}

@@ -89,6 +89,9 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await page.getByTestId("daily-panel").waitFor();
       found.push(...(await audit(page, `${tag} lobby`)));
       await page.locator('details[data-testid="me"] > summary').click();
+      // With its Vacation… section open (read from the server: its days field shows).
+      await page.getByTestId("vacation-setting").locator("summary").click();
+      await page.getByTestId("vacation-days").waitFor();
       found.push(...(await audit(page, `${tag} lobby, account menu open`)));
       await page.keyboard.press("Escape");
       // Following a link within the page moves the focus to the new page's heading, and the tab says where it is.
