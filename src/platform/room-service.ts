@@ -317,7 +317,7 @@ export class RoomService {
       }
       if (vacations === undefined && this.vacations) {
         const ids = vacationersOf(room);
-        if (ids.length > 0) vacations = await this.vacations.latestOf(ids, this.now());
+        if (ids.length > 0) vacations = await this.vacationsOf(ids);
       }
       let next: Room | null;
       let creditOnly = false;
@@ -397,11 +397,24 @@ export class RoomService {
     return changed;
   }
 
+  /**
+   * The players' latest vacations. Postgres away: VACATIONS_UNAVAILABLE, and the change is not
+   * made (a clock is never judged without them; the player, or the timer, tries again).
+   */
+  private async vacationsOf(ids: readonly string[]): Promise<Map<string, VacationSpan>> {
+    try {
+      return await this.vacations!.latestOf(ids, this.now());
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      throw err("VACATIONS_UNAVAILABLE", "The game server cannot read the players' vacations for a moment; nothing was changed. Try again in a few seconds.");
+    }
+  }
+
   /** ON_VACATION when the player is on vacation from turn-based games now. */
   private async checkNotOnVacation(playerId: string): Promise<void> {
     if (!this.vacations) return;
     const now = this.now();
-    const v = (await this.vacations.latestOf([playerId], now)).get(playerId);
+    const v = (await this.vacationsOf([playerId])).get(playerId);
     if (v && v.from <= now && now < v.until) throw onVacation(v.until);
   }
 

@@ -38,8 +38,8 @@ function setup(clock = "turn-1d") {
   const book = new Book();
   const service = new RoomService(new MemoryRoomStore(() => now), { now: () => now, vacations: book, timing: DEFAULT_TIMING });
   const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false });
-  const start = async (): Promise<Room> => {
-    const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, clock });
+  const start = async (pace = clock): Promise<Room> => {
+    const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, clock: pace });
     for (const p of players.slice(1)) await service.join(room.id, p);
     const r = await service.get(room.id);
     return r.status === "playing" ? r : service.start(room.id, players[0]!);
@@ -153,6 +153,24 @@ describe("clocks on vacation", () => {
     expect(after.seats[seat]!.away).toBeUndefined();
     expect(deadlineOf(after.clock!, after.clocks![seat]!)).toBe(deadline + 4 * day);
     expect(s.timers.stats.timeouts).toBe(0);
+  });
+
+  it("while the vacations cannot be read, a turn-based room is not changed (VACATIONS_UNAVAILABLE); a game of one sitting plays on", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    const live = await s.start("standard");
+    s.book.latestOf = async () => {
+      throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+    };
+    const action = randomLegalAction(gameOf(room).legalActions(room.state, seat), seededRandom("u"))!;
+    await expect(s.service.act(room.id, players[seat]!, action)).rejects.toMatchObject({ code: "VACATIONS_UNAVAILABLE" });
+    expect((await s.service.get(room.id)).version).toBe(room.version);
+    expect((await moveOnce(s.service, live, runningSeat(live))).version).toBe(live.version + 1);
+    // Its time-out waits too: nothing is judged without the vacations.
+    s.at(deadlineOf(room.clock!, room.clocks![seat]!)!);
+    await s.timers.tick();
+    expect((await s.service.get(room.id)).seats[seat]!.away).toBeUndefined();
   });
 
   it("games of one sitting are untouched, and read no vacations", async () => {
