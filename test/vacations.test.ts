@@ -2,9 +2,10 @@
  * Vacations from turn-based games over the public protocol (docs/protocol.md, "Vacations"), on
  * both stores and both databases, with the server's clock injected: an account takes days from its
  * allowance, everyone at its turn-based tables sees its clock stopped (the seat's `pausedUntil`, a
- * notice) through pushes and a fresh sync, its timers time nobody out meanwhile, the turn goes on
- * afterwards with the time it had; ending it early gives back the days not begun and restarts the
- * clocks; the refusals (a rematch of a turn-based game among them); it is in the player's data download and gone with an erasure.
+ * notice) through pushes and a fresh sync, and its profile says until when; the timers time nobody
+ * out meanwhile, and the turn goes on afterwards with the time it had; ending it early gives back
+ * the days not begun and restarts the clocks; the refusals (a rematch of a turn-based game among
+ * them); it is in the player's data download and gone with an erasure.
  */
 import { describe, expect, it } from "vitest";
 import { clockDeadline } from "../src/protocol/clock.js";
@@ -45,6 +46,10 @@ describe.each(backends())("vacations ($name)", (backend) => {
     expect(started.body).toEqual({ ok: true, vacation: { current: { from: now, until: now + 3 * day }, daysLeft: 7, allowanceDays: 10 }, rooms: [roomId] });
     const until3 = now + 3 * day;
     expect((await call(url(), "GET", "/api/me", ids[mover]!.token)).body.vacation).toEqual(started.body.vacation);
+    // Their profile says so to anyone; the others' say nothing.
+    const profile = async (i: number) => ((await (await fetch(`${url()}/api/players/id:${ids[i]!.player.id}`)).json()) as { player: { vacationUntil: string | null } }).player.vacationUntil;
+    expect(await profile(mover)).toBe(new Date(until3).toISOString());
+    expect(await profile((mover + 1) % 3)).toBeNull();
     // Everyone at the table, and the spectator, is told by a push; a fresh sync says the same.
     const other = clients[(mover + 1) % 3]!;
     for (const c of [other, spectator]) {
@@ -99,6 +104,7 @@ describe.each(backends())("vacations ($name)", (backend) => {
     // Its turn had run 0 ms when the vacation began at its start; it runs from now, a day of it left.
     expect(clockDeadline(back.clock!, back.clocks![mover]!)).toBe(from + day + 30 * h);
     expect((await creator.call("room:join", { roomId: open })).ok).toBe(true);
+    expect(((await (await fetch(`${url()}/api/players/id:${ids[mover]!.player.id}`)).json()) as { player: { vacationUntil: unknown } }).player.vacationUntil).toBeNull();
 
     // The allowance counts the last 365 days.
     expect((await call(url(), "POST", "/api/vacation", me, { days: 9 })).body.error).toEqual({
@@ -120,7 +126,7 @@ describe.each(backends())("vacations ($name)", (backend) => {
     for (const c of clients) c.close();
   });
 
-  it("is for accounts; it is in the player's data download", async () => {
+  it("is for accounts; it is in the player's data download, and erased with the player", async () => {
     const g = await guest(url(), "Gil");
     expect((await call(url(), "POST", "/api/vacation", g.token, { days: 2 })).body.error.code).toBe("ACCOUNT_REQUIRED");
     expect((await call(url(), "GET", "/api/me", g.token)).body.vacation).toBeNull();
@@ -129,5 +135,8 @@ describe.each(backends())("vacations ($name)", (backend) => {
     await call(url(), "POST", "/api/vacation", a.token, { days: 2 });
     const data = (await call(url(), "GET", "/api/me/data", a.token)).body.data as { vacations: unknown };
     expect(data.vacations).toEqual([{ from: new Date(from).toISOString(), until: new Date(from + 2 * day).toISOString() }]);
+    expect(await t.db.prisma.vacation.count({ where: { playerId: a.player.id } })).toBe(1);
+    expect((await call(url(), "POST", "/api/me/erase", a.token, { password: "password of Hal" })).status).toBe(200);
+    expect(await t.db.prisma.vacation.count({ where: { playerId: a.player.id } })).toBe(0);
   });
 });

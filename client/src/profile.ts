@@ -18,6 +18,7 @@ import { reportButton } from "./report.js";
 import { blockButton } from "./blocks.js";
 import { followButton } from "./follows.js";
 import { noteSection } from "./notes.js";
+import { shortWhen } from "./clock.js";
 
 const PAGE = 20;
 
@@ -339,6 +340,9 @@ export function profilePage(s: Store, key: string): TemplateResult {
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
           · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
         ${p.player.formerly ? html`<p class="muted small" data-testid="formerly">Formerly “${p.player.formerly.name}”: renamed recently.</p>` : nothing}
+        ${p.player.vacationUntil
+          ? html`<p class="muted small" data-testid="profile-vacation">On vacation from turn-based games until ${shortWhen(Date.parse(p.player.vacationUntil))}: ${isMe ? "your" : "their"} clocks there are stopped.</p>`
+          : nothing}
         ${reliabilityLine(p.reliability, isMe)}
       </div>
       ${p.player.account && !p.player.closed && !isMe && isAccount(s)

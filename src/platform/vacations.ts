@@ -155,6 +155,13 @@ export class Vacations implements VacationSource {
     return vacationStatus(await this.spansOf(playerId, now), this.allowanceDays, now);
   }
 
+  /** When the player's vacation under way ends (epoch ms), or null: none now. */
+  async until(playerId: string): Promise<number | null> {
+    const now = this.now();
+    const v = (await this.latestOf([playerId], now)).get(playerId);
+    return v && now < v.until ? v.until : null;
+  }
+
   async latestOf(playerIds: readonly string[], now: number): Promise<Map<string, VacationSpan>> {
     const out = new Map<string, VacationSpan>();
     if (playerIds.length === 0) return out;

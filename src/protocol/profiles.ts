@@ -32,6 +32,11 @@ export interface ProfilePlayer {
    * says "formerly" and still answers to it. Null: none held.
    */
   formerly: { name: string; until: string } | null;
+  /**
+   * On vacation from turn-based games until then (ISO 8601): their clocks there are stopped and
+   * they take on no new turn-based game meanwhile (docs/protocol.md, "Vacations"). Null: not now.
+   */
+  vacationUntil: string | null;
 }
 
 export interface HistoryPoint {

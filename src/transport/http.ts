@@ -232,7 +232,7 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
     return { ok: true, game: game.id, players, reliability: reliable.filter((r) => r.games > 0) };
   });
 
-  registerProfileRoutes(app, { db, daily, requester, now: deps.now });
+  registerProfileRoutes(app, { db, daily, requester, now: deps.now, vacations: deps.vacations });
 
   /**
    * A finished game with its seed and full action log: enough to replay and verify it. A daily

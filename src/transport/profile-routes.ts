@@ -15,6 +15,7 @@ import { err } from "../platform/errors.js";
 import type { Player } from "../platform/identity.js";
 import type { DailyChallenges } from "../platform/daily.js";
 import { profilePath, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX, SEARCH_MIN, type GameListEntry, type GamesPageReply, type ProfileReply, type VersusReply } from "../protocol/profiles.js";
+import type { Vacations } from "../platform/vacations.js";
 import { arrayOf, bool, errors, gameId, int, limitQuery, nullable, num, obj, okReply, routeDoc, str } from "./openapi.js";
 import { refusing } from "./validation.js";
 
@@ -25,6 +26,8 @@ export interface ProfileDeps {
   requester: (req: FastifyRequest) => Player | null | Promise<Player | null>;
   /** The server's clock (epoch ms): a rating's uncertainty grows with time away. */
   now: () => number;
+  /** Vacations from turn-based games: a profile says until when its player is away. */
+  vacations: Pick<Vacations, "until">;
 }
 
 /** Page sizes of GET /api/players/:name/games. */
@@ -77,7 +80,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
       params: nameParam,
       response: {
         200: okReply({
-          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." }, formerly: nullable(obj({ name: str(), until: str("ISO 8601.") }, { description: "The account's name before its last rename, held for it until then (its profile still answers to it); null: none." })) }),
+          player: obj({ id: str(), name: str(), account: bool("Registered."), since: str("First seen, ISO 8601."), profile: str("The web client's page."), closed: { type: ["string", "null"], enum: ["player", "operators", null], description: "Closed by its player or by the operators; null while open (or a guest)." }, formerly: nullable(obj({ name: str(), until: str("ISO 8601.") }, { description: "The account's name before its last rename, held for it until then (its profile still answers to it); null: none." })), vacationUntil: nullable(str("On vacation from turn-based games until then (ISO 8601): their clocks there are stopped; null: not now.")) }),
           ratings: arrayOf(obj({
             game: str(), rating: num(), provisional: bool(), games: int("Rated games."), wins: int(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game (docs/protocol.md, \"Ratings\")."),
             history: arrayOf(obj({ at: str("ISO 8601."), rating: num(), provisional: bool(), gameId: str() }), "Oldest first, the newest 500 at most."),
@@ -94,10 +97,10 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     }),
   }, async (req): Promise<ProfileReply> => {
     const p = await owner(db, req.params.name, deps.now());
-    const [ratings, played, reliable] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id), reliability(db, p.id)]);
+    const [ratings, played, reliable, away] = await Promise.all([profileRatings(db, p.id, deps.now()), playedCounts(db, p.id), reliability(db, p.id), p.account !== null ? deps.vacations.until(p.id) : null]);
     return {
       ok: true,
-      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: new Date(p.formerly.until).toISOString() } },
+      player: { id: p.id, name: p.name, account: p.account !== null, since: p.since.toISOString(), profile: profilePath({ playerId: p.id, account: p.account }), closed: p.closed, formerly: p.formerly && { name: p.formerly.name, until: new Date(p.formerly.until).toISOString() }, vacationUntil: away === null ? null : new Date(away).toISOString() },
       ratings,
       played,
       reliability: reliable,

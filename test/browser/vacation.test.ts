@@ -110,7 +110,7 @@ describe.skipIf(!available)("vacations from turn-based games, in the browser", (
     await page.close();
   });
 
-  it("a turn-based table: the seat of the player on vacation shows its time frozen and until when, and the event log says so", async () => {
+  it("a turn-based table: the seat of the player on vacation shows its time frozen and until when, the event log and their profile say so", async () => {
     clock += 60_000;
     const url = t.bazaar.server.url;
     const names = ["Wren", "Xia", "Yul"];
@@ -163,6 +163,14 @@ describe.skipIf(!available)("vacations from turn-based games, in the browser", (
     await mine.getByTestId("seat-vacation").waitFor();
     expect(await mine.locator('[data-testid="clock"]').getAttribute("aria-label")).toBe(`On vacation until ${when}: your clock is stopped, with 1 d 00 h for the first move when it runs again`);
     expect(await own.page.getByTestId("low-time").count()).toBe(0);
+
+    // Their profile says so too.
+    const profile = await newPage(t.browser);
+    await profile.page.goto(`${url}/player/${names[mover]}`);
+    const line = profile.page.getByTestId("profile-vacation");
+    await line.waitFor();
+    expect(words(await line.textContent())).toBe(`On vacation from turn-based games until ${when}: their clocks there are stopped.`);
+    await profile.page.close();
 
     // Back early: the notice says so, and the clock runs again on the other's page.
     expect((await call(url, "POST", "/api/vacation/end", ids[mover]!.token)).status).toBe(200);
