@@ -152,7 +152,7 @@ export async function takeScreenshots(outDir: string, opts: { colorScheme?: "lig
     await jeanie.page.screenshot({ path: join(outDir, "end-phone.png") });
     saved.push(join(outDir, "end-phone.png"));
     saved.push(...(await historyShots(bazaar, laura.page, roomId, outDir)));
-    saved.push(await turnBasedShot(bazaar, laura.page, lizzie.page, outDir));
+    saved.push(...(await turnBasedShot(bazaar, laura.page, lizzie.page, outDir)));
     for (const p of [rossetti, marlowe, kit, laura, lizzie, jeanie, watcher]) await p.context.close();
     saved.push(...(await sorcerousFuturesShots(browser, bazaar, outDir)));
     saved.push(...(await aucteradenShots(browser, bazaar, outDir)));
@@ -166,13 +166,14 @@ export async function takeScreenshots(outDir: string, opts: { colorScheme?: "lig
 
 /**
  * Your games with turn-based games (your-games.png): two against bots where it is Laura's turn
- * (the one whose time runs out first on top), and one with Lizzie, who wrote in its chat.
+ * (the one whose time runs out first on top), and one with Lizzie, who wrote in its chat; then
+ * Laura on vacation at one of them (vacation.png).
  */
-async function turnBasedShot(bazaar: Bazaar, laura: Page, lizzie: Page, outDir: string): Promise<string> {
+async function turnBasedShot(bazaar: Bazaar, laura: Page, lizzie: Page, outDir: string): Promise<string[]> {
   const service = bazaar.server.service;
   const [lauraP, lizzieP] = [(await storedIdentity(laura))!.player, (await storedIdentity(lizzie))!.player];
   await service.create(lauraP, { game: "sorcerous-futures", seats: 3, bots: 2, clock: "turn-3d" });
-  await service.create(lauraP, { game: "goblin-market", seats: 3, bots: 2, clock: "turn-1d" });
+  const market = await service.create(lauraP, { game: "goblin-market", seats: 3, bots: 2, clock: "turn-1d" });
   const theirs = await service.create(lizzieP, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
   await service.join(theirs.id, lauraP);
   const lizzieClient = await new TestClient(bazaar.server.url, (await storedIdentity(lizzie))!.token).ready();
@@ -183,7 +184,20 @@ async function turnBasedShot(bazaar: Bazaar, laura: Page, lizzie: Page, outDir: 
   await laura.evaluate(RESET_VIEW);
   const file = join(outDir, "your-games.png");
   await laura.getByTestId("your-games").screenshot({ path: file });
-  return file;
+  // Then Laura goes on vacation for a week (vacation.png): at the Goblin Market table where it is
+  // her turn, her clock stands still with "On vacation until", and the event log says so.
+  const res = await fetch(`${bazaar.server.url}/api/vacation`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${(await storedIdentity(laura))!.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ days: 7 }),
+  });
+  if (!res.ok) throw new Error(`vacation refused: ${await res.text()}`);
+  await laura.goto(`${bazaar.server.url}/room/${market.id}`);
+  await laura.getByTestId("seat-vacation").first().waitFor();
+  await laura.evaluate(RESET_VIEW);
+  const away = join(outDir, "vacation.png");
+  await laura.screenshot({ path: away });
+  return [file, away];
 }
 
 /**
