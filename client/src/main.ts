@@ -20,7 +20,7 @@ import { accountForms, accountSettings, isAccount, openAccountMenu, rankedNeedsA
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
 import { pushBusy, pushState, setPush } from "./push.js";
-import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
+import { clockBar, leftWords, paceLabel, paceName, serverNow, shortWhen, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
@@ -502,9 +502,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
             <span class="badge ${r.ranked ? "ranked" : "casual"}">${r.ranked ? "Ranked" : "Casual"}</span>
             ${privateBadge(r)}
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
-            ${turn && r.deadline !== undefined && s.turnBasedRoom(r)
-              ? html`<span class="muted small" data-testid="time-left" title=${new Date(r.deadline).toLocaleString()}>${leftWords(r.deadline - serverNow(s))} left</span>`
-              : nothing}
+            ${turn && r.deadline !== undefined && s.turnBasedRoom(r) ? timeLeft(r.deadline, r.pausedUntil) : nothing}
             ${r.unreadChat ? html`<span class="badge chat-new" data-testid="unread-chat" title="The players wrote in this table's chat since you last read it.">New messages</span>` : nothing}</div>
           <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
           <div class="muted small room-names">${names}</div>
@@ -513,6 +511,18 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
       </li>`;
     })}</ul>
   </section>`;
+}
+
+/**
+ * Your games' time left on your turn: until the deadline; while your clock is stopped for your
+ * vacation, until when, and the time you will have then (the deadline counts the vacation).
+ */
+function timeLeft(deadline: number, pausedUntil: number | undefined): TemplateResult {
+  const now = serverNow(s);
+  if (pausedUntil !== undefined && now < pausedUntil) {
+    return html`<span class="muted small" data-testid="time-left" title=${`Your clock is stopped while you are on vacation; it runs again from ${new Date(pausedUntil).toLocaleString()}.`}>On vacation until ${shortWhen(pausedUntil)}: ${leftWords(deadline - pausedUntil)} left then</span>`;
+  }
+  return html`<span class="muted small" data-testid="time-left" title=${new Date(deadline).toLocaleString()}>${leftWords(deadline - now)} left</span>`;
 }
 
 /** An invitation kept for you in an open turn-based room: Join or Decline, until it starts or closes. */

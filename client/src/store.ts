@@ -555,9 +555,11 @@ export class Store {
     if (!entry) return;
     const c = v.status === "playing" && v.clock ? v.clocks?.[seat] : undefined;
     const d = c && v.clock ? clockDeadline(v.clock, c) : null;
-    if ((entry.deadline ?? null) === d) return;
-    const { deadline: _old, ...rest } = entry;
-    this.mine = this.mine!.map((x) => (x === entry ? (d === null ? rest : { ...rest, deadline: d }) : x));
+    const paused = d !== null ? (c?.pausedUntil ?? null) : null;
+    if ((entry.deadline ?? null) === d && (entry.pausedUntil ?? null) === paused) return;
+    const { deadline: _old, pausedUntil: _oldPause, ...rest } = entry;
+    const next: YourRoom = { ...rest, ...(d !== null ? { deadline: d } : {}), ...(paused !== null ? { pausedUntil: paused } : {}) };
+    this.mine = this.mine!.map((x) => (x === entry ? next : x));
   }
 
   /** A listed room's pace (its clock preset, from the games list), or undefined (no clock, or one this page does not know). */

@@ -157,7 +157,8 @@ export interface Room {
  * must when sent), "invite" (their kept invitation; sent only while it is kept), "ended" (the
  * game they played is over, with their place), or "chat" (another player wrote in the players'
  * chat of their game in play; sent only if they have not read it meanwhile, one owed at a time).
- * `at`: when the change that owes it was made (epoch ms); it is due then.
+ * `at`: when the change that owes it was made (epoch ms); it is due then (`owedDueAt`: a turn
+ * notice to a player on vacation waits for its end).
  */
 export interface OwedPush {
   playerId: string;
@@ -165,6 +166,19 @@ export interface OwedPush {
   at: number;
   /** A turn: the seat that must move; the end: the player's seat. */
   seat?: Seat;
+}
+
+/**
+ * When `owed` is due: at its `at`, but a turn notice to a seat whose clock is stopped for its
+ * player's vacation (vacations.ts, `pausedUntil`) at that vacation's end: the player is away, and
+ * the turn is theirs to take from then. Read off the room as it is now, so a vacation ended early
+ * (its clock then paused until that earlier end) brings the notice forward, and a turn taken
+ * meanwhile makes it moot (pushStillDue).
+ */
+export function owedDueAt(room: Room, owed: OwedPush): number {
+  if (owed.kind !== "turn" || owed.seat === undefined) return owed.at;
+  const paused = room.clocks?.[owed.seat]?.pausedUntil;
+  return paused !== undefined && paused > owed.at ? paused : owed.at;
 }
 
 /** Whether `owed` is still worth sending: the turn is still the player's to make, the invitation still kept, the game over. */
@@ -291,7 +305,8 @@ export function summarizeFor(room: Room, playerId: string): YourRoom | null {
   const seat = seatOf(room, playerId);
   if (seat === null) return null;
   const deadline = seatDeadline(room, seat);
-  return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}) };
+  const paused = deadline !== null ? room.clocks![seat]!.pausedUntil : undefined;
+  return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}), ...(paused !== undefined ? { pausedUntil: paused } : {}) };
 }
 
 /**

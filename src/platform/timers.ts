@@ -21,7 +21,7 @@ import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats, isTurnBased, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { AppError } from "./errors.js";
 import { dayEnds } from "./daily-deal.js";
-import { botPlays, gameOf, gameState, type OwedPush, type Room } from "./room.js";
+import { botPlays, gameOf, gameState, owedDueAt, type OwedPush, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
 import type { PlatformMetrics } from "./metrics.js";
 
@@ -61,9 +61,14 @@ function revealDue(room: Room): number | null {
   return room.status === "finished" && room.daily && !room.seedShown ? dayEnds(room.daily) : null;
 }
 
-/** When the room's first owed notice to closed pages is due (room.ts OwedPush), or null: none owed. */
+/** When the room's first owed notice to closed pages is due (room.ts OwedPush, owedDueAt), or null: none owed. */
 function owedDue(room: Room): number | null {
-  return room.pushOwed?.length ? Math.min(...room.pushOwed.map((o) => o.at)) : null;
+  return room.pushOwed?.length ? Math.min(...room.pushOwed.map((o) => owedDueAt(room, o))) : null;
+}
+
+/** The notices the room owes that are due at `now` (one to a player on vacation may wait while others go). */
+export function owedNow(room: Room, now: number): OwedPush[] {
+  return (room.pushOwed ?? []).filter((o) => owedDueAt(room, o) <= now);
 }
 
 function nextDeadlineOf(room: Room, t: Timing): number | null {
@@ -330,7 +335,7 @@ export class TimerDriver {
       case "notify": {
         // Sent, then dropped from the room: a node that dies between the two leaves them owed, and
         // another sends them again (the same tag: a browser shows the second in place of the first).
-        const owed = room.pushOwed ?? [];
+        const owed = owedNow(room, this.service.clock());
         if (this.opts.notify) await this.opts.notify(room, owed);
         this.stats.notices += owed.length;
         return (await this.service.settlePushes(room.id, owed)).changed;

@@ -12,7 +12,7 @@ import { seededRandom } from "../games/testing.js";
 import { createLogger } from "../logger.js";
 import { deadlineOf } from "./clocks.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { gameOf, type Room } from "./room.js";
+import { gameOf, summarizeFor, type OwedPush, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
 import { DEFAULT_TIMING, TimerDriver } from "./timers.js";
 import { creditVacations, daysCharged, vacationStatus, type VacationSource, type VacationSpan } from "./vacations.js";
@@ -33,11 +33,11 @@ class Book implements VacationSource {
   }
 }
 
-function setup(clock = "turn-1d") {
+function setup(clock = "turn-1d", notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>) {
   let now = T0;
   const book = new Book();
-  const service = new RoomService(new MemoryRoomStore(() => now), { now: () => now, vacations: book, timing: DEFAULT_TIMING });
-  const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false });
+  const service = new RoomService(new MemoryRoomStore(() => now), { now: () => now, vacations: book, timing: DEFAULT_TIMING, pushes: notify !== undefined });
+  const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false, ...(notify ? { notify } : {}) });
   const start = async (pace = clock): Promise<Room> => {
     const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, clock: pace });
     for (const p of players.slice(1)) await service.join(room.id, p);
@@ -86,6 +86,9 @@ describe("clocks on vacation", () => {
     const paused = await s.service.get(room.id);
     expect(paused.clocks![seat]!.pausedUntil).toBe(s.now + 3 * day);
     expect(deadlineOf(paused.clock!, paused.clocks![seat]!)).toBe(s.now + 3 * day + left);
+    // Your games says until when, beside the deadline that counts the vacation.
+    expect(summarizeFor(paused, players[seat]!.id)).toMatchObject({ deadline: s.now + 3 * day + left, pausedUntil: s.now + 3 * day });
+    expect(summarizeFor(paused, players[(seat + 1) % 3]!.id)!.pausedUntil).toBeUndefined();
     expect(paused.notices!.at(-1)).toMatchObject({ kind: "vacation", seat, text: `${players[seat]!.name} is on vacation until 2026-12-02 19:00 UTC; their clock is stopped until then.` });
     // Applied once: a second pass changes nothing.
     expect(await s.service.applyVacation(players[seat]!.id)).toEqual([]);
@@ -117,6 +120,64 @@ describe("clocks on vacation", () => {
     s.at(T0 + 30 * h);
     room = await moveOnce(s.service, room, next);
     expect(room.clocks![next]!.bankMs).toBe(Math.min(room.clock!.bankMs, bank + room.clock!.incrementMs));
+  });
+
+  it("the notice of a turn that comes to a player on vacation waits for its end, while other notices go; a vacation ended early sends it then", async () => {
+    const handed: OwedPush[] = [];
+    let watched = "";
+    const s = setup("turn-1d", async (room, owed) => void (room.id === watched && handed.push(...owed)));
+    let room = await s.start();
+    watched = room.id;
+    const mover = runningSeat(room);
+    await s.timers.tick();
+    expect(handed).toEqual([{ playerId: players[mover]!.id, kind: "turn", at: T0, seat: mover }]);
+    handed.length = 0;
+    for (const p of players) if (p !== players[mover]) s.book.spans.set(p.id, { from: T0, until: T0 + 2 * day });
+    s.at(T0 + h);
+    room = await moveOnce(s.service, room, mover);
+    const next = runningSeat(room);
+    const turn = { playerId: players[next]!.id, kind: "turn", at: T0 + h, seat: next };
+    expect(room.pushOwed).toEqual([turn]);
+    // Owed, not sent: its player is away until the vacation ends.
+    await s.timers.tick();
+    expect(handed).toEqual([]);
+    // A chat notice owed meanwhile goes at once; the turn's waits on.
+    await s.service.oweChatNotices(room.id, players[mover]!.id);
+    s.at(T0 + h + 5_000);
+    await s.timers.tick();
+    expect(handed.map((o) => o.kind).sort()).toEqual(["chat", "chat"]);
+    expect((await s.service.get(room.id)).pushOwed).toEqual([turn]);
+    handed.length = 0;
+    s.at(T0 + 2 * day - 1);
+    await s.timers.tick();
+    expect(handed).toEqual([]);
+    s.at(T0 + 2 * day);
+    await s.timers.tick();
+    expect(handed).toEqual([turn]);
+    expect((await s.service.get(room.id)).pushOwed).toBeUndefined();
+
+    // Another game: the vacation is ended early, and the turn's notice goes then.
+    handed.length = 0;
+    s.book.spans.clear();
+    s.at(T0 + 3 * day);
+    let second = await s.start();
+    watched = second.id;
+    await s.timers.tick();
+    handed.length = 0;
+    const first = runningSeat(second);
+    const away = players.filter((p) => p !== players[first]);
+    for (const p of away) s.book.spans.set(p.id, { from: s.now, until: s.now + 5 * day });
+    s.at(T0 + 3 * day + h);
+    second = await moveOnce(s.service, second, first);
+    const waiting = runningSeat(second);
+    await s.timers.tick();
+    expect(handed).toEqual([]);
+    s.at(T0 + 4 * day);
+    s.book.spans.set(players[waiting]!.id, { from: T0 + 3 * day, until: s.now });
+    // (The first game may be changed too, if its clock has come to them again.)
+    expect(await s.service.applyVacation(players[waiting]!.id)).toContain(second.id);
+    await s.timers.tick();
+    expect(handed).toEqual([{ playerId: players[waiting]!.id, kind: "turn", at: T0 + 3 * day + h, seat: waiting }]);
   });
 
   it("a vacation ended early gives the clock back the time after its end", async () => {

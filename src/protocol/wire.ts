@@ -138,6 +138,12 @@ export interface YourRoom extends RoomSummary {
   active: number[];
   /** While your seat's clock runs: when it runs out (epoch ms, the server's clock); absent otherwise. */
   deadline?: number;
+  /**
+   * While your seat's clock runs and was stopped for your vacation (vacations.ts): until when;
+   * `deadline` counts the vacation, so `deadline - pausedUntil` is the time you will have then.
+   * Past once the vacation is over (it stays until your clock next starts afresh).
+   */
+  pausedUntil?: number;
   /** The players' chat has a message after the last one you marked seen (`chat:seen`); absent otherwise. */
   unreadChat?: true;
 }

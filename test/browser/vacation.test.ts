@@ -163,6 +163,11 @@ describe.skipIf(!available)("vacations from turn-based games, in the browser", (
     await mine.getByTestId("seat-vacation").waitFor();
     expect(await mine.locator('[data-testid="clock"]').getAttribute("aria-label")).toBe(`On vacation until ${when}: your clock is stopped, with 1 d 00 h for the first move when it runs again`);
     expect(await own.page.getByTestId("low-time").count()).toBe(0);
+    // Their Your games says the same: not the days to the deadline (which counts the vacation).
+    await own.page.goto(url);
+    const row = own.page.locator(`[data-testid="your-games"] [data-room="${roomId}"]`);
+    await row.getByTestId("time-left").waitFor();
+    expect(words(await row.getByTestId("time-left").textContent())).toBe(`On vacation until ${when}: 1 day left then`);
 
     // Their profile says so too.
     const profile = await newPage(t.browser);
