@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { encodeRoom, RedisRoomStore, SEAL_EVERY } from "./redis-room-store.js";
+import { encodeRoom, RedisRoomStore, SEAL_EVERY, SUMMARIES_PER_CALL } from "./redis-room-store.js";
 import { readLogs } from "./sealed-logs.js";
 import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from "./room.js";
 import type { RoomChange, RoomStore } from "./room-store.js";
@@ -238,6 +238,21 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
       },
     };
   }
+
+  it("lists more rooms than one script call reads (SUMMARIES_PER_CALL), in order, and forgets the ids of rooms gone", async () => {
+    const own = new RedisRoomStore(redis, `${prefix}many:`);
+    const rooms: Room[] = [];
+    for (let i = 0; i < SUMMARIES_PER_CALL + 3; i++) rooms.push({ ...room(), createdAt: 1_800_000_000_000 + i });
+    await Promise.all(rooms.map((r) => own.compareAndSet(r, 0)));
+    // Two rooms expired (Redis dropped their keys), one in each chunk: their ids are still in the set.
+    const gone = [rooms[7]!.id, rooms[SUMMARIES_PER_CALL + 1]!.id];
+    await redis.del(...gone.map((id) => `${prefix}many:room:${id}`));
+    const listed = await own.list("open");
+    const expected = rooms.filter((r) => !gone.includes(r.id)).reverse();
+    expect(listed).toEqual(expected.map((r) => summarize(r)));
+    expect(await redis.scard(`${prefix}many:rooms:open`)).toBe(expected.length);
+    expect(await own.list("playing")).toEqual([]);
+  });
 
   it("moves a turn-based game in play that an earlier build listed with the games of one sitting to its own list", async () => {
     const clock = parseClock(findGame("goblin-market")!, "turn-3d", false, 3);
