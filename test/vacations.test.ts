@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { clockDeadline } from "../src/protocol/clock.js";
+import { Vacations } from "../src/platform/vacations.js";
 import type { RoomView } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
 import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer } from "./support/harness.js";
@@ -111,6 +112,11 @@ describe.each(backends())("vacations ($name)", (backend) => {
       code: "NO_VACATION_DAYS",
       message: "You have 8 of your 10 vacation days left in these 365 days; take at most 8.",
     });
+    // Another: the rooms read it with the one it follows (a room that missed the early end puts it right).
+    now += 2 * h;
+    expect((await call(url(), "POST", "/api/vacation", me, { days: 1 })).status).toBe(200);
+    const read = await new Vacations(t.server.db, 10, () => now).latestOf([ids[mover]!.player.id, ids[(mover + 1) % 3]!.player.id], now);
+    expect([...read]).toEqual([[ids[mover]!.player.id, { from: now, until: now + day, before: { from, until: from + 30 * h } }]]);
     for (const c of clients) c.close();
   });
 

@@ -201,6 +201,36 @@ describe("clocks on vacation", () => {
     expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
   });
 
+  it("a vacation ended early unseen by a room, then another taken: the time between them counts, the new one is credited", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    const id = players[seat]!.id;
+    const deadline = deadlineOf(room.clock!, room.clocks![seat]!)!;
+    const first = { from: T0 + h, until: T0 + h + 5 * day };
+    s.at(first.from);
+    s.book.spans.set(id, first);
+    await s.service.applyVacation(id);
+    const paused = await s.service.get(room.id);
+    expect(deadlineOf(room.clock!, paused.clocks![seat]!)).toBe(deadline + 5 * day);
+    // Ended after a day; the pass that should have told the room did not run (its node died).
+    const ended = { ...first, until: first.from + day };
+    // Half a day later, a new vacation of two days.
+    s.at(ended.until + 12 * h);
+    const second = { from: s.now, until: s.now + 2 * day, before: ended };
+    s.book.spans.set(id, second);
+    expect(await s.service.applyVacation(id)).toEqual([room.id]);
+    const after = await s.service.get(room.id);
+    // One day of the first, the two of the second; the half day between them ran on the clock.
+    expect(deadlineOf(after.clock!, after.clocks![seat]!)).toBe(deadline + day + 2 * day);
+    expect(after.clocks![seat]!.pausedUntil).toBe(second.until);
+    // Not knowing the first one's end (older than the window read), the pause runs on from the
+    // first's start to the new end, as it did before the end was known.
+    const { before: _unknown, ...alone } = second;
+    const guessed = creditVacations(paused, new Map([[id, alone]]), s.now)!;
+    expect(deadlineOf(guessed.clock!, guessed.clocks![seat]!)).toBe(deadline + (second.until - first.from));
+  });
+
   it("a room nobody told of the vacation is put right when its timer comes: the clock stops instead of running out", async () => {
     const s = setup();
     const room = await s.start();

@@ -44,6 +44,11 @@ export const DEFAULT_VACATION_DAYS = 30;
 export interface VacationSpan {
   from: number;
   until: number;
+  /**
+   * The player's vacation before this one, if any in the window read (VacationSource.latestOf):
+   * a clock still paused for it (its early end went unseen) gives back what it did not cover.
+   */
+  before?: { from: number; until: number };
 }
 
 /** What an account's vacations mean at a moment (GET /api/me, POST /api/vacation). */
@@ -98,8 +103,17 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
     const on = v !== undefined && v.from <= now && now < v.until;
     if (on && paused === v.until) return c;
     if (on) {
-      // A clock paused for an earlier vacation (ended early, then a new one taken) extends to the new end.
-      const since = paused !== undefined ? c.since + (v.until - paused) : c.since + (v.until - Math.max(v.from, c.since));
+      // A clock still paused for an earlier vacation (ended early, unseen by this room, then a new
+      // one taken): the time between that one's real end and this one's start counts, and this one
+      // is applied as to a running clock. Without the earlier one's end (older than the window
+      // read), the pause runs on to the new end.
+      const before = v.before;
+      let since: number;
+      if (paused === undefined) since = c.since + (v.until - Math.max(v.from, c.since));
+      else if (before !== undefined && before.until <= v.from && before.until < paused) {
+        const back = c.since - (paused - before.until);
+        since = back + (v.until - Math.max(v.from, back));
+      } else since = c.since + (v.until - paused);
       const text = `${name} is on vacation until ${when(v.until)}; their clock is stopped until then.`;
       if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
       changed = true;
@@ -126,7 +140,7 @@ export function vacationersOf(room: Room): string[] {
 
 /** What the room service needs of the vacations (Vacations below; absent in a service without accounts). */
 export interface VacationSource {
-  /** Each player's latest vacation begun by `now` within the last 365 days, by player id (none: not in the map). */
+  /** Each player's latest vacation begun by `now` within the last 365 days, by player id (none: not in the map), with the one before it in that window as `before`. */
   latestOf(playerIds: readonly string[], now: number): Promise<Map<string, VacationSpan>>;
 }
 
@@ -169,7 +183,13 @@ export class Vacations implements VacationSource {
       where: { playerId: { in: [...playerIds] }, startedAt: { gt: new Date(now - VACATION_YEAR_MS), lte: new Date(now) } },
       orderBy: { startedAt: "desc" },
     });
-    for (const r of rows) if (!out.has(r.playerId)) out.set(r.playerId, { from: r.startedAt.getTime(), until: r.until.getTime() });
+    // Newest first: each player's first row is the latest, the next the one before it.
+    for (const r of rows) {
+      const span = { from: r.startedAt.getTime(), until: r.until.getTime() };
+      const latest = out.get(r.playerId);
+      if (!latest) out.set(r.playerId, span);
+      else if (!latest.before) latest.before = span;
+    }
     return out;
   }
 
