@@ -24,6 +24,25 @@ describe("the p99 target's verdict", () => {
   });
 });
 
+describe("issue 21's update targets", () => {
+  const system = (cpu: number | null, bytes?: number) => ({ ...result(10, 0), serverCpuMsPerAction: cpu, ...(bytes !== undefined ? { bytesPerAction: bytes } : {}) }) as SystemResult;
+  const find = (ts: ReturnType<typeof targets>, start: string) => ts.find((t) => t.target.startsWith(start));
+
+  it("judges CPU per action against the bare baseline's, and not against one that stores", () => {
+    expect(find(targets(system(0.6, 1900), system(0.4), settings), "server CPU")).toEqual({ target: "server CPU per action ours <= baseline's", value: "1.5x (0.600 vs 0.400 ms)", met: false });
+    expect(find(targets(system(0.4, 1900), system(0.4), settings), "server CPU")!.met).toBe(true);
+    expect(find(targets(system(0.6), system(0.4), { ...settings, baselineStores: true }), "server CPU")!.met).toBeNull();
+    expect(find(targets(system(null), system(0.4), settings), "server CPU")).toMatchObject({ value: "n/a", met: null });
+  });
+
+  it("judges bytes per action for a 4-player table with one spectator only", () => {
+    expect(find(targets(system(0.4, 2048), null, settings), "<= 2 KB")).toMatchObject({ value: "2048 B", met: true });
+    expect(find(targets(system(0.4, 2049), null, settings), "<= 2 KB")!.met).toBe(false);
+    expect(find(targets(system(0.4, 900), null, { ...settings, seats: 3 }), "<= 2 KB")).toBeUndefined();
+    expect(find(targets(system(0.4), null, settings), "<= 2 KB")).toBeUndefined();
+  });
+});
+
 describe("the quick play queue's table", () => {
   const lat = (p50: number, p99: number, max: number) => ({ count: 4, mean: p50, p50, p95: p99, p99, max });
   const q: QueueResult = {

@@ -220,6 +220,22 @@ export function targets(ours: SystemResult | null, base: SystemResult | null, se
         : "";
     out.push({ target: "p99 ours <= 3x baseline p99", value: r === null ? "n/a" : `${r}x (${ours.latencyMs.p99} vs ${base.latencyMs.p99} ms)${noisy}`, met: r === null ? null : r <= 3 });
   }
+  if (ours && base) {
+    // Issue 21's two targets for updates: judged against the bare baseline only, as the p99.
+    const r = settings.baselineStores ? null : ratio(ours.serverCpuMsPerAction, base.serverCpuMsPerAction);
+    out.push({
+      target: "server CPU per action ours <= baseline's",
+      value: settings.baselineStores
+        ? "not judged: this run's baseline stores each move (--baseline-stores); the target is against the bare one"
+        : r === null
+          ? "n/a"
+          : `${r}x (${fmt(ours.serverCpuMsPerAction, 3)} vs ${fmt(base.serverCpuMsPerAction, 3)} ms)`,
+      met: r === null ? null : r <= 1,
+    });
+  }
+  if (ours && ours.bytesPerAction !== undefined && ours.bytesPerAction !== null && settings.seats === 4 && settings.spectators === 1) {
+    out.push({ target: "<= 2 KB (2,048 B) received per action by a 4-player table with one spectator", value: `${ours.bytesPerAction} B`, met: ours.bytesPerAction <= 2048 });
+  }
   if (ours) {
     out.push({ target: "no action lost (ours)", value: `${ours.lost} lost, ${ours.errored} errored, ${ours.gaps} gaps`, met: ours.lost === 0 && ours.errored === 0 });
     if (ours.redis && settings.seats === 4) {
