@@ -763,10 +763,12 @@ function privateBadge(r: { private?: true }): TemplateResult | typeof nothing {
     : nothing;
 }
 
-function shareBox(roomId: string, isPrivate = false): TemplateResult {
+/** The table's link to copy; a private table's says who finds it: the players it waits for, or once it plays, those who may watch. */
+function shareBox(roomId: string, isPrivate = false, playing = false): TemplateResult {
   const url = `${location.origin}/room/${roomId}`;
+  const label = !isPrivate ? "Share this table" : playing ? "A private table: only people with this link can watch it" : "A private table: send this link to the players you want";
   return html`<div class="share">
-    <label for="share-url" class="small muted">${isPrivate ? "A private table: send this link to the players you want" : "Share this table"}</label>
+    <label for="share-url" class="small muted" data-testid="share-label">${label}</label>
     <div class="row"><input id="share-url" readonly .value=${url} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
     <button class="btn small" @click=${() => void copyLink(url)}>Copy link</button></div>
   </div>`;
@@ -818,7 +820,7 @@ function roomHead(room: RoomView): TemplateResult {
       ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
     </div>
     ${rulesFor(room.game, "table", "Rules", `Rules of ${s.gameName(room.game)}`)}
-    ${room.status === "playing" ? shareBox(room.roomId) : nothing}
+    ${room.status === "playing" ? shareBox(room.roomId, room.private === true, true) : nothing}
   </div>`;
 }
 

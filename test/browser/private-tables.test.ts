@@ -55,6 +55,9 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     await host.getByTestId("start").click();
     await until(async () => (await t.bazaar.server.store.get(roomId))!.status === "playing" || undefined, "the game started");
     await friend.getByTestId("private-badge").first().waitFor();
+    // In play, its link is for watching.
+    await friend.getByTestId("share-label").waitFor();
+    expect(await friend.getByTestId("share-label").textContent()).toBe("A private table: only people with this link can watch it");
     await stranger.reload();
     await stranger.getByRole("heading", { name: "New room" }).waitFor();
     await stranger.locator(`.open-rooms [data-room="${publicId}"]`).waitFor();
