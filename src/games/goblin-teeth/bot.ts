@@ -126,19 +126,6 @@ function read(v: GoblinTeethView, turn: BotTurn): Reading {
   return { me, players: v.players, strong, worth, dice: v.dice.map((d) => ({ ...d })), contest: strong ? 0.35 : 0.25 };
 }
 
-/** Each seat's total on `slot`. */
-function totals(dice: readonly Die[], slot: number, players: number): number[] {
-  const t = new Array<number>(players).fill(0);
-  for (const d of dice) if (d.at === slot) t[d.owner] += d.value;
-  return t;
-}
-
-/** The sums some of `values` (at least one) add up to, as bits (bit k: sum k). */
-function subsetSums(values: readonly number[]): number {
-  let sums = 1; // the empty sum, dropped below
-  for (const v of values) sums |= sums << v;
-  return sums & ~1;
-}
 
 /**
  * The Items' worth times the bot's chance to take each as the dice stand (its own unplayed dice
@@ -146,22 +133,28 @@ function subsetSums(values: readonly number[]): number {
  * or tie); else less for each rival whose unplayed dice could still beat it.
  */
 function standing(r: Reading, dice: readonly Die[]): number {
+  // The bot weighs thousands of positions a move: the totals (slot by seat) and each rival's sums
+  // of unplayed dice live in scratch arrays, not new ones each time. A rival's sums are bits (bit
+  // k: some of its unplayed dice, at least one, add up to k), built die by die from the empty sum.
   const slots = r.worth.length;
-  const t: number[][] = Array.from({ length: slots }, () => new Array<number>(r.players).fill(0));
-  const free: number[][] = Array.from({ length: r.players }, () => []);
+  const players = r.players;
+  const t = scratch(slots * players);
+  const sums = sumsScratch(players);
   for (const d of dice) {
-    if (typeof d.at === "number") t[d.at][d.owner] += d.value;
-    else if (d.at === "supply") free[d.owner].push(d.value);
+    if (typeof d.at === "number") {
+      if (d.at >= slots) throw new RangeError(`a die on slot ${d.at} of ${slots}`);
+      t[d.at * players + d.owner] += d.value;
+    } else if (d.at === "supply" && d.owner !== r.me) sums[d.owner] |= sums[d.owner] << d.value;
   }
-  const sums = free.map((f, s) => (s === r.me || f.length === 0 ? 0 : subsetSums(f)));
+  for (let s = 0; s < players; s++) sums[s] &= ~1; // the empty sum dropped: some dice, at least one
   let total = 0;
   for (let slot = 0; slot < slots; slot++) {
-    const mine = t[slot][r.me];
+    const mine = t[slot * players + r.me];
     if (mine === 0 || r.worth[slot] === 0) continue;
     let p = 1;
-    for (let s = 0; s < r.players && p > 0; s++) {
+    for (let s = 0; s < players && p > 0; s++) {
       if (s === r.me) continue;
-      const theirs = t[slot][s];
+      const theirs = t[slot * players + s];
       if (theirs >= mine) p = 0;
       else if (mine < MAX_BID && sums[s] !== 0) {
         // Totals (mine, 10] they could reach by adding some of their unplayed dice.
@@ -176,9 +169,29 @@ function standing(r: Reading, dice: readonly Die[]): number {
 
 /** Would placing `die` on `slot` be legal (10 at most, no tie)? */
 function placeable(r: Reading, dice: readonly Die[], die: Die, slot: number): boolean {
-  const t = totals(dice, slot, r.players);
+  const t = scratch(r.players);
+  for (const d of dice) if (d.at === slot) t[d.owner] += d.value;
   const next = t[die.owner] + die.value;
-  return next <= MAX_BID && !t.some((x, s) => s !== die.owner && x > 0 && x === next);
+  if (next > MAX_BID) return false;
+  for (let s = 0; s < r.players; s++) if (s !== die.owner && t[s] > 0 && t[s] === next) return false;
+  return true;
+}
+
+let scratchTotals = new Int32Array(64);
+const scratchSums = new Int32Array(16);
+
+/** `n` zeroes to add totals into, valid until the next call (the bot is synchronous: no call overlaps another's use). */
+function scratch(n: number): Int32Array {
+  if (scratchTotals.length < n) scratchTotals = new Int32Array(n);
+  scratchTotals.fill(0, 0, n);
+  return scratchTotals;
+}
+
+/** Each seat's subset sums so far, as bits: bit 0 (the empty sum) alone to begin with. */
+function sumsScratch(players: number): Int32Array {
+  if (players > scratchSums.length) throw new RangeError(`${players} players`);
+  scratchSums.fill(1, 0, players);
+  return scratchSums;
 }
 
 /**
