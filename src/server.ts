@@ -282,7 +282,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     counter: connections,
     trustProxy: config.trustProxy,
   };
-  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations, push });
+  const sockets = attachSockets(io, { service, shownRating: async (game, playerId) => (await ratingsOf(db, game, [playerId], clock()))[0]?.rating ?? RATING_BASE, reliabilityOf: (playerId) => reliability(db, playerId), tokens, accounts, daily, log, maxPayloadBytes: config.maxPayloadBytes, rateLimitPerSecond: config.rateLimitPerSecond, now: clock, queue: { queue, db, blocks, leaves }, blocks, leaves, moderation, metrics, quotas, chat: new TableChat(service.store, limiter, clock, metrics, (id) => moderation.silencedNow(id)), invitations, push, vacations });
   follows.onlineOf = (ids) => sockets.onlineOf(ids);
   follows.playingNow = async (id) => {
     const r = (await service.roomsOf(id)).find((x) => x.status === "playing" && !x.daily && listed(x) && !isTurnBased(x.clock));

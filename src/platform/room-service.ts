@@ -478,8 +478,8 @@ export class RoomService {
   }
 
   /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */
-  async settlePushes(id: string, sent: readonly OwedPush[]): Promise<{ changed: boolean }> {
-    return this.mutate(id, (r) => settlePushes(r, sent));
+  async settlePushes(id: string, sent: readonly OwedPush[], held: ReadonlyArray<{ owed: OwedPush; at: number }> = []): Promise<{ changed: boolean }> {
+    return this.mutate(id, (r) => settlePushes(r, sent, held));
   }
 
   /**

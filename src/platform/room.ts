@@ -226,14 +226,17 @@ export function owePushes(room: Room, more: readonly OwedPush[]): Room {
 }
 
 /**
- * The room without the owed notices in `sent` (by identity: the entries as read), a version on,
- * its last change's time kept (nothing happened at the table); null when none of them is owed now.
+ * The room without the owed notices in `sent` (by identity: the entries as read), those of them in
+ * `held` owed again from their new time (a player on vacation: owed-notices.ts), a version on, its
+ * last change's time kept (nothing happened at the table); null when none of them is owed now.
  */
-export function settlePushes(room: Room, sent: readonly OwedPush[]): Room | null {
+export function settlePushes(room: Room, sent: readonly OwedPush[], held: ReadonlyArray<{ owed: OwedPush; at: number }> = []): Room | null {
   const key = (o: OwedPush) => `${o.kind}|${o.playerId}|${o.at}|${o.seat ?? ""}`;
   const done = new Set(sent.map(key));
-  const rest = (room.pushOwed ?? []).filter((o) => !done.has(key(o)));
-  if (rest.length === (room.pushOwed?.length ?? 0)) return null;
+  const kept = (room.pushOwed ?? []).filter((o) => !done.has(key(o)));
+  if (kept.length === (room.pushOwed?.length ?? 0)) return null;
+  const owedNow = new Set((room.pushOwed ?? []).map(key));
+  const rest = [...kept, ...held.filter((h) => owedNow.has(key(h.owed))).map((h) => ({ ...h.owed, at: h.at }))];
   const next: Room = { ...room, version: room.version + 1 };
   if (rest.length > 0) next.pushOwed = rest;
   else delete next.pushOwed;

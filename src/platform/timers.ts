@@ -122,10 +122,11 @@ export interface TimerDriverOptions {
   metrics?: PlatformMetrics;
   /**
    * Sends the notices a room owes to players' closed pages (the socket layer: those of them still
-   * due, to players with no page open; never throws). Absent: owed notices are dropped unsent (a
+   * due, to players with no page open; never throws), and gives back those it held, each with the
+   * time it is owed again from (a player on vacation). Absent: owed notices are dropped unsent (a
    * node without Web Push keys, beside nodes with them).
    */
-  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>;
+  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void | ReadonlyArray<{ owed: OwedPush; at: number }>>;
 }
 
 /** What fired here, for tests and the benchmark. */
@@ -335,10 +336,11 @@ export class TimerDriver {
       case "notify": {
         // Sent, then dropped from the room: a node that dies between the two leaves them owed, and
         // another sends them again (the same tag: a browser shows the second in place of the first).
+        // Those held (a player on vacation) are owed again from the time notify gives.
         const owed = owedNow(room, this.service.clock());
-        if (this.opts.notify) await this.opts.notify(room, owed);
-        this.stats.notices += owed.length;
-        return (await this.service.settlePushes(room.id, owed)).changed;
+        const held = (this.opts.notify ? await this.opts.notify(room, owed) : undefined) ?? [];
+        this.stats.notices += owed.length - held.length;
+        return (await this.service.settlePushes(room.id, owed, held)).changed;
       }
       case "reveal":
         return (await this.service.revealDailySeed(room.id)).changed;

@@ -1,10 +1,19 @@
 /**
- * The words of the notice a finished turn-based game owes each of its players (owed-notices.ts
- * endWords): a win, a place, a tie, and a game without an outcome.
+ * The notices rooms owe to closed pages (owed-notices.ts): the words of the end of a game (a win, a
+ * place, a tie, a game without an outcome), and notices to a player on vacation held until it
+ * ends (a chat message's, through the room service and its timers with the clock injected).
  */
 import { describe, expect, it } from "vitest";
-import { createRoom, type Room } from "../platform/room.js";
-import { endWords } from "./owed-notices.js";
+import { createLogger } from "../logger.js";
+import { MemoryRoomStore } from "../platform/memory-room-store.js";
+import type { PushNotice, PushNotices } from "../platform/push.js";
+import { createRoom, type OwedPush, type Room } from "../platform/room.js";
+import { RoomService } from "../platform/room-service.js";
+import { DEFAULT_TIMING, TimerDriver } from "../platform/timers.js";
+import type { VacationSource, VacationSpan } from "../platform/vacations.js";
+import { endWords, sendOwedNotices, type OwedNoticeDeps } from "./owed-notices.js";
+
+const log = createLogger("silent", "test");
 
 const players = ["Ann", "Bea", "Cy"].map((n) => ({ id: `p_${n}`, name: n, account: true }));
 
@@ -26,5 +35,77 @@ describe("the end of a game in words", () => {
     expect(endWords(finished([1, 1, 3]), 1)).toBe("You tied for 1st with Ann.");
     expect(endWords(finished([1, 2, 2]), 2)).toBe("You tied for 2nd with Bea.");
     expect(endWords(finished(null), 0)).toBe("The game has ended: see how it went.");
+  });
+});
+
+/** A push service that records what it is asked to send. */
+function recorder(): { push: PushNotices; sent: Array<{ playerId: string; notice: PushNotice }> } {
+  const sent: Array<{ playerId: string; notice: PushNotice }> = [];
+  const push = { send: async (playerId: string, notice: PushNotice) => (sent.push({ playerId, notice }), 1) } as unknown as PushNotices;
+  return { push, sent };
+}
+
+const book = (spans: Record<string, VacationSpan>): VacationSource => ({
+  latestOf: async (ids, now) => new Map(Object.entries(spans).filter(([id, v]) => ids.includes(id) && v.from <= now)),
+});
+
+describe("notices to a player on vacation", () => {
+  const now = 1_800_000_000_000;
+  const room = finished([1, 2, 3]);
+  const owed: OwedPush[] = players.map((p, seat) => ({ playerId: p.id, kind: "ended", at: now, seat }));
+  const deps = (push: PushNotices, over: Partial<OwedNoticeDeps>): OwedNoticeDeps => ({
+    push,
+    onlineOf: async () => new Set(["p_Bea"]),
+    now: () => now,
+    log,
+    chat: new MemoryRoomStore(() => now),
+    ...over,
+  });
+
+  it("are held until the vacation ends (not sent, not dropped); a player with a page open gets none either way", async () => {
+    const { push, sent } = recorder();
+    const away = book({ p_Ann: { from: now - 1000, until: now + 86_400_000 }, p_Bea: { from: now - 1000, until: now + 5000 }, p_Cy: { from: now - 9000, until: now - 1000 } });
+    const held = await sendOwedNotices(deps(push, { vacations: away }), room, owed);
+    expect(held).toEqual([{ owed: owed[0], at: now + 86_400_000 }]);
+    // Cy's vacation is over, Bea has a page open.
+    expect(sent.map((x) => x.playerId)).toEqual(["p_Cy"]);
+  });
+
+  it("go as ever when the vacations cannot be read (a notice too many beats one lost)", async () => {
+    const { push, sent } = recorder();
+    const failing: VacationSource = { latestOf: async () => Promise.reject(new Error("Postgres away")) };
+    expect(await sendOwedNotices(deps(push, { vacations: failing }), room, owed)).toEqual([]);
+    expect(sent.map((x) => x.playerId)).toEqual(["p_Ann", "p_Cy"]);
+  });
+
+  it("a chat message's notice to a player on vacation waits for its end, and goes then if still unread", async () => {
+    let t = Date.UTC(2026, 10, 29, 9, 0, 0);
+    const day = 86_400_000;
+    const store = new MemoryRoomStore(() => t);
+    const spans: Record<string, VacationSpan> = {};
+    const vacations = book(spans);
+    const service = new RoomService(store, { now: () => t, timing: DEFAULT_TIMING, pushes: true, vacations });
+    const { push, sent } = recorder();
+    const notify = (r: Room, o: readonly OwedPush[]) => sendOwedNotices({ push, onlineOf: async () => new Set(), now: () => t, log, chat: store, vacations }, r, o);
+    const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false, notify });
+    const table = await service.create(players[0]!, { game: "goblin-teeth", seats: 2, clock: "turn-1d" });
+    await service.join(table.id, players[1]!);
+    await timers.tick();
+    sent.length = 0;
+    // Bea goes away for two days; Ann writes to her.
+    spans.p_Bea = { from: t, until: t + 2 * day };
+    await store.appendChat(table.id, { at: t, from: { id: "p_Ann", name: "Ann", account: true }, channel: "players", text: "Back soon?" }, 100);
+    await service.oweChatNotices(table.id, "p_Ann");
+    t += 5_000;
+    await timers.tick();
+    expect(sent).toEqual([]);
+    expect((await service.get(table.id)).pushOwed).toEqual([{ playerId: "p_Bea", kind: "chat", at: spans.p_Bea.until }]);
+    t = spans.p_Bea.until - 1;
+    await timers.tick();
+    expect(sent).toEqual([]);
+    t = spans.p_Bea.until;
+    await timers.tick();
+    expect(sent).toEqual([{ playerId: "p_Bea", notice: { title: "Ann wrote in Goblin Teeth", body: "Back soon?", path: `/room/${table.id}`, tag: `chat-${table.id}` } }]);
+    expect((await service.get(table.id)).pushOwed).toBeUndefined();
   });
 });

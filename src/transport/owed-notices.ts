@@ -4,13 +4,15 @@
  * chat), sent by whichever node's timers find them due (timers.ts "notify"), so that the node which
  * made the change may die before sending them. Each is sent only if it is still due (the turn still
  * theirs, the invitation still kept, the chat not read meanwhile) and only to a player with no page
- * of the site open on any node; the words are made here, from the room (and its chat).
+ * of the site open on any node; the words are made here, from the room (and its chat). One to a
+ * player on vacation from turn-based games is held until the vacation ends (vacations.ts).
  */
 import { findGame } from "../games/registry.js";
 import type { Logger } from "../logger.js";
 import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
 import type { PushNotice, PushNotices } from "../platform/push.js";
 import type { RoomStore } from "../platform/room-store.js";
+import type { VacationSource, VacationSpan } from "../platform/vacations.js";
 import { pushStillDue, seatDeadline, type OwedPush, type Room } from "../platform/room.js";
 import { leftWords } from "../protocol/clock.js";
 import { ordinal } from "../protocol/words.js";
@@ -23,23 +25,49 @@ export interface OwedNoticeDeps {
   log: Logger;
   /** The rooms' chats: whether a player has read the players' messages, and what they say. */
   chat: Pick<RoomStore, "unreadChat" | "chat">;
+  /** The players' vacations (vacations.ts): a notice to a player on vacation waits for its end. Absent: none are read. */
+  vacations?: VacationSource;
+}
+
+/** A notice not sent now because its player is on vacation: owed again from `at`, the vacation's end. */
+export interface HeldNotice {
+  owed: OwedPush;
+  at: number;
 }
 
 /** The most of a message a chat notice quotes (characters). */
 export const CHAT_NOTICE_QUOTE = 120;
 
-/** Sends what `room` owes (never throws: a failure is logged, and the notice is not sent again). */
-export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: readonly OwedPush[]): Promise<void> {
+/**
+ * Sends what `room` owes (never throws: a failure is logged, and the notice is not sent again).
+ * Returns the notices held instead, each to a player on vacation from turn-based games (and with no
+ * page open): the caller owes them again from the vacation's end, when they go if still due.
+ */
+export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: readonly OwedPush[]): Promise<HeldNotice[]> {
+  const held: HeldNotice[] = [];
   const due = owed.filter((o) => pushStillDue(room, o));
-  if (due.length === 0) return;
+  if (due.length === 0) return held;
+  const ids = [...new Set(due.map((o) => o.playerId))];
   // When the nodes cannot all be asked, the notice goes anyway: a notice too many beats one lost.
-  const online = await deps.onlineOf([...new Set(due.map((o) => o.playerId))]).catch((e: unknown) => {
+  const online = await deps.onlineOf(ids).catch((e: unknown) => {
     deps.log.warn({ err: e, room: room.id }, "could not ask every node who is online; sending the owed notices to closed pages anyway");
     return new Set<string>();
   });
+  const now = deps.now();
+  const away = deps.vacations
+    ? await deps.vacations.latestOf(ids, now).catch((e: unknown) => {
+        deps.log.warn({ err: e, room: room.id }, "could not read the players' vacations; sending the owed notices to closed pages anyway");
+        return new Map<string, VacationSpan>();
+      })
+    : new Map<string, VacationSpan>();
   const game = findGame(room.game)?.name ?? room.game;
   for (const o of due) {
     if (online.has(o.playerId)) continue;
+    const v = away.get(o.playerId);
+    if (v && v.from <= now && now < v.until) {
+      held.push({ owed: o, at: v.until });
+      continue;
+    }
     try {
       if (o.kind === "chat") {
         const notice = await chatNotice(deps.chat, room, o.playerId, game);
@@ -75,6 +103,7 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       deps.log.warn({ err: e, room: room.id, player: o.playerId }, "could not send a notice to closed pages");
     }
   }
+  return held;
 }
 
 /**

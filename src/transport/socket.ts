@@ -18,7 +18,7 @@ import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
 import { createRoom, logLength, seatOf, summarize, summarizeFor, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
-import { sendOwedNotices } from "./owed-notices.js";
+import { sendOwedNotices, type HeldNotice } from "./owed-notices.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
 import { checkRoomId } from "../platform/room-service.js";
@@ -30,6 +30,7 @@ import type { DailyChallenges } from "../platform/daily.js";
 import { PROTOCOL_VERSION, type GameInfo, type RoomInvited, type RoomRemoved, type RoomSummary, type TurnYours, type YourRoom } from "../protocol/wire.js";
 import { clockPresets, isTurnBased, isTurnBasedPace, NO_CLOCK } from "../platform/clocks.js";
 import type { PushNotices } from "../platform/push.js";
+import type { VacationSource } from "../platform/vacations.js";
 import { registerQueueEvents, type QueueWiring } from "./queue-events.js";
 import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
@@ -80,6 +81,8 @@ export interface SocketDeps {
   invitations?: Invitations;
   /** Notifications to closed pages (platform/push.ts): the notices rooms owe, sent for the timers (AttachedSockets.notify); absent: none. */
   push?: PushNotices;
+  /** The players' vacations (platform/vacations.ts): notices to a player on vacation wait for its end. */
+  vacations?: VacationSource;
 }
 
 interface SocketData {
@@ -173,10 +176,10 @@ export interface AttachedSockets {
   /** Which of these players have any connection now, on any node (one request through the adapter). */
   onlineOf(playerIds: readonly string[]): Promise<Set<string>>;
   /**
-   * Sends the notices a room owes to closed pages (owed-notices.ts), for the timers ("notify");
-   * absent without Web Push keys.
+   * Sends the notices a room owes to closed pages (owed-notices.ts), for the timers ("notify"),
+   * and gives back those held for a player on vacation; absent without Web Push keys.
    */
-  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>;
+  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<HeldNotice[]>;
   /**
    * Graceful drain: refuses new connections (DRAINING), waits up to `waitMs` for the messages
    * being handled to be acknowledged, then tells every socket here `server:draining` and closes
@@ -771,7 +774,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       return (await presence(roomId)).connected.includes(playerId);
     },
     onlineOf,
-    ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log, chat: service.store }, room, owed) } : {}),
+    ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log, chat: service.store, ...(deps.vacations ? { vacations: deps.vacations } : {}) }, room, owed) } : {}),
     async pushLobbyCounts() {
       if ((localRooms.get("lobby")?.size ?? 0) === 0) return;
       const counts = await service.lobbyCounts();
