@@ -7,7 +7,7 @@ import type { Seat } from "../games/types.js";
 import { awaitsRecord, type Room, type RoomStatus, type RoomSummary } from "./room.js";
 import type { ChatMessage, ChatRemoval } from "./chat.js";
 import type { Beat } from "./downtime.js";
-import { isTurnBased, longestTurnMs, TURN_BASED_OPEN_MS } from "./clocks.js";
+import { deadlineOf, isTurnBased, longestTurnMs, TURN_BASED_OPEN_MS } from "./clocks.js";
 
 export interface RoomStore {
   readonly kind: "redis" | "memory";
@@ -145,7 +145,22 @@ export function ttlMs(room: Room): number {
     // A called-off ranked game stays until its no-show is recorded (awaitsRecord), as a finished one does.
     closed: awaitsRecord(room) ? 7 * 24 * 60 * min : 10 * min,
   };
-  return ttl[room.status];
+  // Nothing the room still waits for may outlive it: a clock stopped for a vacation runs out up to
+  // a year away (vacations.ts), and a notice held for one is owed from its end. Counted from the
+  // last change (no later than now), so the room lives a day past the latest of them at least.
+  const waits = latestWait(room);
+  return waits === null ? ttl[room.status] : Math.max(ttl[room.status], waits - room.updatedAt + day);
+}
+
+/** The latest time the room waits for: its running clocks' deadlines and its owed notices' times (epoch ms), or null. */
+function latestWait(room: Room): number | null {
+  let latest: number | null = null;
+  const later = (t: number | null) => {
+    if (t !== null && (latest === null || t > latest)) latest = t;
+  };
+  if (room.status === "playing" && room.clock && room.clocks) for (const c of room.clocks) later(deadlineOf(room.clock, c));
+  for (const o of room.pushOwed ?? []) later(o.at);
+  return latest;
 }
 
 export function byNewest(a: RoomSummary, b: RoomSummary): number {

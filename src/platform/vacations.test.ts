@@ -14,6 +14,7 @@ import { deadlineOf } from "./clocks.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { gameOf, summarizeFor, type OwedPush, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
+import { ttlMs } from "./room-store.js";
 import { DEFAULT_TIMING, TimerDriver } from "./timers.js";
 import { creditVacations, daysCharged, vacationStatus, type VacationSource, type VacationSpan } from "./vacations.js";
 
@@ -197,6 +198,28 @@ describe("clocks on vacation", () => {
     expect(back.clocks![seat]!.pausedUntil).toBe(s.now);
     expect(back.notices!.at(-1)).toMatchObject({ kind: "vacation", seat, text: `${players[seat]!.name} is back from vacation; their clock runs again.` });
     s.at(deadline + 36 * h);
+    await s.timers.tick();
+    expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
+  });
+
+  it("a game waits out a vacation longer than a room is kept unchanged: the store keeps it a day past the stopped clock's deadline", async () => {
+    const s = setup();
+    const room = await s.start();
+    const seat = runningSeat(room);
+    const until = T0 + 40 * day;
+    s.book.spans.set(players[seat]!.id, { from: T0, until });
+    await s.service.applyVacation(players[seat]!.id);
+    const paused = await s.service.get(room.id);
+    const deadline = deadlineOf(paused.clock!, paused.clocks![seat]!)!;
+    expect(deadline).toBe(until + day);
+    // What both stores give the room to live (Redis's PEXPIRE, the in-process store's expiry).
+    expect(ttlMs(paused)).toBe(deadline - paused.updatedAt + day);
+    for (const t of [T0 + 8 * day, T0 + 30 * day, until + day - 1]) {
+      s.at(t);
+      await s.timers.tick();
+      expect((await s.service.get(room.id)).seats[seat]!.away).toBeUndefined();
+    }
+    s.at(deadline);
     await s.timers.tick();
     expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
   });

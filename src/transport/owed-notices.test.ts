@@ -51,8 +51,11 @@ const book = (spans: Record<string, VacationSpan>): VacationSource => ({
 
 describe("notices to a player on vacation", () => {
   const now = 1_800_000_000_000;
-  const room = finished([1, 2, 3]);
-  const owed: OwedPush[] = players.map((p, seat) => ({ playerId: p.id, kind: "ended", at: now, seat }));
+  // An open turn-based room that keeps an invitation for each of the three.
+  const host = { id: "p_Host", name: "Hal", account: true };
+  const open = createRoom("r2", host, { game: "goblin-market", seats: 4, clock: "turn-1d" }, now);
+  const room: Room = { ...open, invited: players.map((p) => ({ playerId: p.id, from: { id: host.id, name: host.name, account: true as const }, at: now })) };
+  const owed: OwedPush[] = players.map((p) => ({ playerId: p.id, kind: "invite", at: now }));
   const deps = (push: PushNotices, over: Partial<OwedNoticeDeps>): OwedNoticeDeps => ({
     push,
     onlineOf: async () => new Set(["p_Bea"]),
@@ -69,6 +72,11 @@ describe("notices to a player on vacation", () => {
     expect(held).toEqual([{ owed: owed[0], at: now + 86_400_000 }]);
     // Cy's vacation is over, Bea has a page open.
     expect(sent.map((x) => x.playerId)).toEqual(["p_Cy"]);
+    // A game's end is told at once, vacation or not.
+    sent.length = 0;
+    const ended: OwedPush[] = players.map((p, seat) => ({ playerId: p.id, kind: "ended", at: now, seat }));
+    expect(await sendOwedNotices(deps(push, { vacations: away }), finished([1, 2, 3]), ended)).toEqual([]);
+    expect(sent.map((x) => x.playerId)).toEqual(["p_Ann", "p_Cy"]);
   });
 
   it("go as ever when the vacations cannot be read (a notice too many beats one lost)", async () => {

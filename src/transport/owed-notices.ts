@@ -5,7 +5,8 @@
  * made the change may die before sending them. Each is sent only if it is still due (the turn still
  * theirs, the invitation still kept, the chat not read meanwhile) and only to a player with no page
  * of the site open on any node; the words are made here, from the room (and its chat). One to a
- * player on vacation from turn-based games is held until the vacation ends (vacations.ts).
+ * player on vacation from turn-based games is held until the vacation ends (vacations.ts), but for
+ * the end of a game.
  */
 import { findGame } from "../games/registry.js";
 import type { Logger } from "../logger.js";
@@ -41,7 +42,8 @@ export const CHAT_NOTICE_QUOTE = 120;
 /**
  * Sends what `room` owes (never throws: a failure is logged, and the notice is not sent again).
  * Returns the notices held instead, each to a player on vacation from turn-based games (and with no
- * page open): the caller owes them again from the vacation's end, when they go if still due.
+ * page open; a game's end is not held): the caller owes them again from the vacation's end, when
+ * they go if still due.
  */
 export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: readonly OwedPush[]): Promise<HeldNotice[]> {
   const held: HeldNotice[] = [];
@@ -63,7 +65,8 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
   const game = findGame(room.game)?.name ?? room.game;
   for (const o of due) {
     if (online.has(o.playerId)) continue;
-    const v = away.get(o.playerId);
+    // A game's end is told at once: news, not a call to act (and its room is not kept for long).
+    const v = o.kind === "ended" ? undefined : away.get(o.playerId);
     if (v && v.from <= now && now < v.until) {
       held.push({ owed: o, at: v.until });
       continue;
