@@ -303,7 +303,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     maxSubscriptionsPerSocket: int("MAX_SUBSCRIPTIONS_PER_SOCKET", env.MAX_SUBSCRIPTIONS_PER_SOCKET, 20),
     maxOpenRoomsPerPlayer: int("MAX_OPEN_ROOMS_PER_PLAYER", env.MAX_OPEN_ROOMS_PER_PLAYER, 5),
     maxTurnBasedGames: int("MAX_TURN_BASED_GAMES", env.MAX_TURN_BASED_GAMES, 30),
-    vacationDays: int("VACATION_DAYS", env.VACATION_DAYS, 30, 365),
+    vacationDays: int("VACATION_DAYS", env.VACATION_DAYS, 30, 365), // vacations.ts DEFAULT_VACATION_DAYS, MAX_VACATION_DAYS
     slowReaderMaxBytes: int("SLOW_READER_MAX_BYTES", env.SLOW_READER_MAX_BYTES, 1_048_576),
     nodeId: word("NODE_ID", env.NODE_ID, `${hostname()}-${process.pid}`),
     clientDir: opt(env.CLIENT_DIR),

@@ -10,6 +10,9 @@ import { MemoryRoomStore } from "./memory-room-store.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, PLAYER_ROOMS_TTL_MS, RedisPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { RoomService } from "./room-service.js";
 import type { Room } from "./room.js";
+import { GAMES } from "../games/registry.js";
+import { clockPresets, longestTurnMs } from "./clocks.js";
+import { MAX_VACATION_DAYS } from "./vacations.js";
 
 const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const conns: Redis[] = [];
@@ -81,6 +84,13 @@ describe.each(kinds)("players' room index ($name)", ({ make }) => {
     expect(await after.indexPlayers()).toBe(1);
     expect((await after.roomsOf("p_Eli")).map((r) => r.id)).toEqual([room.id]);
     expect((await after.roomsOf("p_Dee")).map((r) => r.id)).toEqual([room.id]);
+  });
+});
+
+describe("how long a player's list lives unused", () => {
+  it("outlasts anything a room of theirs waits for: the longest vacation, then the slowest pace's longest turn", () => {
+    const longestTurn = Math.max(...GAMES.flatMap((g) => clockPresets(g).map((p) => longestTurnMs(p))));
+    expect(PLAYER_ROOMS_TTL_MS).toBeGreaterThan(MAX_VACATION_DAYS * 24 * 60 * 60_000 + longestTurn + 24 * 60 * 60_000);
   });
 });
 

@@ -18,8 +18,13 @@ import type { Redis } from "ioredis";
 
 /** How long a listed room that does not show the player (yet) is kept: its write may be under way, ms. */
 export const INDEX_GRACE_MS = 60_000;
-/** A player's list lives this long after it was last added to or read (longer than any room waits for a move). */
-export const PLAYER_ROOMS_TTL_MS = 30 * 24 * 60 * 60_000;
+/**
+ * A player's list lives this long after it was last added to or read: longer than any room of
+ * theirs waits for a change, a clock stopped for the longest vacation (a year, vacations.ts)
+ * and the slowest pace's longest turn after it included, so a player back from one finds every
+ * game in Your games.
+ */
+export const PLAYER_ROOMS_TTL_MS = 400 * 24 * 60 * 60_000;
 
 export interface Listed {
   id: string;

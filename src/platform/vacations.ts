@@ -39,6 +39,8 @@ const DAY = 24 * 60 * 60_000;
 export const VACATION_YEAR_MS = 365 * DAY;
 /** The allowance when the configuration names none (VACATION_DAYS), in days per 365. */
 export const DEFAULT_VACATION_DAYS = 30;
+/** The most VACATION_DAYS may be (config.ts): one vacation is at most the allowance. */
+export const MAX_VACATION_DAYS = 365;
 
 /** A player's vacation: from `from` until `until` (epoch ms; `until` is the planned end, or when it was ended early). */
 export interface VacationSpan {
