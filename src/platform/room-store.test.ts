@@ -8,7 +8,7 @@ import { MemoryRoomStore } from "./memory-room-store.js";
 import { encodeRoom, RedisRoomStore, SEAL_EVERY, SUMMARIES_PER_CALL } from "./redis-room-store.js";
 import { readLogs } from "./sealed-logs.js";
 import { actInRoom, createRoom, joinRoom, startRoom, summarize, type Room } from "./room.js";
-import type { RoomChange, RoomStore } from "./room-store.js";
+import { ttlMs, type RoomChange, type RoomStore } from "./room-store.js";
 import { changeNote, settle } from "./room-service.js";
 import { findGame, GAMES } from "../games/registry.js";
 import { parseClock } from "./clocks.js";
@@ -583,6 +583,21 @@ describe.runIf(REDIS_URL)("redis store layout", () => {
     await follower.close();
     followerRedis.disconnect();
     await writer.close();
+  });
+});
+
+describe("a room's time to live (ttlMs)", () => {
+  it("lasts a day past an owed notice that may still go, and not for one that may not", () => {
+    const day = 24 * 60 * 60_000;
+    const t0 = 1_800_000_000_000;
+    const open = createRoom("ttl1", { ...host, account: true }, { game: "goblin-market", seats: 3, clock: "turn-1d" }, t0);
+    const base = ttlMs(open);
+    const held = { ...open, pushOwed: [{ playerId: "p_x", kind: "invite" as const, at: t0 + 30 * day }] };
+    expect(ttlMs(held)).toBe(30 * day + day);
+    // Closed (nobody came): the invitation's notice will never go, and the room goes in ten minutes.
+    expect(ttlMs({ ...held, status: "closed" })).toBe(10 * 60_000);
+    // A notice owed sooner than the room would go anyway changes nothing.
+    expect(ttlMs({ ...open, pushOwed: [{ playerId: "p_x", kind: "invite" as const, at: t0 + 1000 }] })).toBe(base);
   });
 });
 

@@ -4,7 +4,7 @@
  * ever shares an object with the store.
  */
 import type { Seat } from "../games/types.js";
-import { awaitsRecord, type Room, type RoomStatus, type RoomSummary } from "./room.js";
+import { awaitsRecord, type OwedPush, type Room, type RoomStatus, type RoomSummary } from "./room.js";
 import type { ChatMessage, ChatRemoval } from "./chat.js";
 import type { Beat } from "./downtime.js";
 import { deadlineOf, isTurnBased, longestTurnMs, TURN_BASED_OPEN_MS } from "./clocks.js";
@@ -152,14 +152,21 @@ export function ttlMs(room: Room): number {
   return waits === null ? ttl[room.status] : Math.max(ttl[room.status], waits - room.updatedAt + day);
 }
 
-/** The latest time the room waits for: its running clocks' deadlines and its owed notices' times (epoch ms), or null. */
+/** The room status in which an owed notice of each kind may still go (room.ts pushStillDue, without its rules). */
+const OWED_GOES_WHEN: Record<OwedPush["kind"], RoomStatus> = { turn: "playing", chat: "playing", invite: "open", ended: "finished" };
+
+/**
+ * The latest time the room waits for: its running clocks' deadlines and the times of its owed
+ * notices that may still go (a room closed with a held invitation's notice waits for nothing),
+ * epoch ms, or null. No game code runs here.
+ */
 function latestWait(room: Room): number | null {
   let latest: number | null = null;
   const later = (t: number | null) => {
     if (t !== null && (latest === null || t > latest)) latest = t;
   };
   if (room.status === "playing" && room.clock && room.clocks) for (const c of room.clocks) later(deadlineOf(room.clock, c));
-  for (const o of room.pushOwed ?? []) later(o.at);
+  for (const o of room.pushOwed ?? []) if (OWED_GOES_WHEN[o.kind] === room.status) later(o.at);
   return latest;
 }
 
