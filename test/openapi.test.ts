@@ -43,6 +43,10 @@ function registeredRoutes(tree: string): string[] {
   return out;
 }
 
+
+/** A valid query for each route that needs one, so that the checks below reach its Authorization header. */
+const SAMPLE_QUERY: Record<string, string> = { "GET /api/players": "?q=ab&for=invite" };
+
 describe("GET /api/openapi.json", () => {
   let server: RunningServer;
   let db: Database;
@@ -104,7 +108,7 @@ describe("GET /api/openapi.json", () => {
     const sample: Record<string, string> = { game: "goblin-market", id: "r1", name: "nobody" };
     for (const [key, op] of operations()) {
       const [method, path] = key.split(" ") as [string, string];
-      const url = server.url + path.replace(/:(\w+)/g, (_, p: string) => sample[p]!);
+      const url = server.url + path.replace(/:(\w+)/g, (_, p: string) => sample[p]!) + (SAMPLE_QUERY[key] ?? "");
       const res = await fetch(url, {
         method,
         headers: { authorization: "Bearer forged.token", ...(method === "POST" ? { "content-type": "application/json" } : {}) },
@@ -245,7 +249,7 @@ describe("GET /api/openapi.json", () => {
     for (const [key, op] of operations()) {
       if (!(op.security ?? []).some((s) => Object.keys(s as object).includes("bearerAuth"))) continue;
       const [method, path] = key.split(" ") as [string, string];
-      const res = await fetch(server.url + path.replace(/:(\w+)/g, (_, p: string) => ({ game: "aucteraden", id: "r1", name: "Valda" })[p]!), {
+      const res = await fetch(server.url + path.replace(/:(\w+)/g, (_, p: string) => ({ game: "aucteraden", id: "r1", name: "Valda" })[p]!) + (SAMPLE_QUERY[key] ?? ""), {
         method,
         headers: { authorization: "Basic dXNlcjpwYXNz", ...(method === "POST" ? { "content-type": "application/json" } : {}) },
         ...(method === "POST" ? { body: "{}" } : {}),

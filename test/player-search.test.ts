@@ -43,6 +43,29 @@ describe.each(backends())("finding players ($name)", (backend) => {
     expect((await find("qui")).names).toEqual(["Quince"]);
   });
 
+  it("for an invitation, leaves out those who turned invitations off, who block the asker or whom the asker blocks, and the asker", async () => {
+    const url = t.server.url;
+    const me = await account(url, "Inez");
+    const names = ["Inga", "Ingrid", "Inka", "Inola"];
+    const them = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await account(url, n)] as const)));
+    expect((await call(url, "POST", "/api/me/invitations", them.Inga!.token, { on: false })).status).toBe(200);
+    expect((await call(url, "POST", "/api/block", them.Ingrid!.token, { name: "Inez" })).status).toBe(200);
+    expect((await call(url, "POST", "/api/block", me.token, { name: "Inka" })).status).toBe(200);
+    const search = async (token: string | null, extra = "&for=invite") => {
+      const res = await fetch(`${url}/api/players?q=in${extra}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      const body = (await res.json()) as { players?: Array<{ name: string }>; error?: { code: string } };
+      return body.players?.map((p) => p.name) ?? body.error?.code;
+    };
+    expect(await search(null, "")).toEqual(["Inez", "Inga", "Inka", "Inola", "Ingrid"]);
+    expect(await search(me.token)).toEqual(["Inola"]);
+    // Without a token only the switch is known; another asker is blocked by no one.
+    expect(await search(null)).toEqual(["Inez", "Inka", "Inola", "Ingrid"]);
+    expect(await search(them.Inola!.token)).toEqual(["Inez", "Inka", "Ingrid"]);
+    // A guest may invite too.
+    expect(await search((await guest(url, "Ivo")).token)).toEqual(["Inez", "Inka", "Inola", "Ingrid"]);
+    expect(await search(me.token, "&for=follow")).toBe("BAD_QUERY");
+  });
+
   it("refuses a query too short or too long, and a bad limit", async () => {
     for (const q of ["", "a", "  b ", "x".repeat(25)]) expect((await find(q)).body.error?.code, JSON.stringify(q)).toBe("BAD_QUERY");
     expect((await find("ab", 21)).body.error?.code).toBe("BAD_LIMIT");

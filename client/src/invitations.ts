@@ -48,7 +48,7 @@ export function inviteForm(s: Store, room: RoomView): TemplateResult | typeof no
     <label for="invite-name" class="small muted">Invite a player by their account name</label>
     <div class="row">
       <input id="invite-name" name="invite-name" required maxlength="64" autocomplete="off" spellcheck="false" list="invite-name-names"
-        @input=${(e: Event) => { typed(s, "invite-name", (e.target as HTMLInputElement).value); if (invite.error) { invite.error = ""; s.changed(); } }} />
+        @input=${(e: Event) => { typed(s, "invite-name", (e.target as HTMLInputElement).value, "invite"); if (invite.error) { invite.error = ""; s.changed(); } }} />
       ${nameSuggestions("invite-name")}
       <button class="btn small" data-testid="invite-send" ?disabled=${invite.busy}>Invite</button>
     </div>

@@ -1,7 +1,8 @@
 /**
  * Finding players by the start of their name (GET /api/players?q=), as Lichess's player search:
  * the Leaderboards page's "Find a player" box lists the names that match as links to their
- * profiles while one types, and the waiting room's invite field suggests names (a datalist). One
+ * profiles while one types, and the waiting room's invite field suggests names (a datalist: only
+ * accounts this player may invite, `for=invite`, as the invitation would refuse the others). One
  * request per pause in typing, the newest 200 answers kept, and an answer to an older query
  * never replaces a newer one's (a refusal is shown, and asked again at the next keystroke).
  */
@@ -14,38 +15,42 @@ const PAUSE_MS = 200;
 
 /** `retry`: a refusal (the server unreachable, too many requests...): shown, and asked again at the next keystroke. */
 type Found = { names: string[]; error?: string; retry?: true };
-/** Answers by query (trimmed, lower case): the same start asked again costs nothing. The newest ANSWERS_KEPT are kept. */
+/** What a field's names are for: any account, or only those this player may invite. */
+export type SearchPurpose = "any" | "invite";
+
+/** Answers by purpose and query (trimmed, lower case): the same start asked again costs nothing. The newest ANSWERS_KEPT are kept. */
 const answers = new Map<string, Found>();
 const ANSWERS_KEPT = 200;
-const keyOf = (q: string) => q.trim().toLowerCase();
+const keyOf = (q: string, purpose: SearchPurpose) => `${purpose}|${q.trim().toLowerCase()}`;
 
-/** What each field last asked for, and its timer: by the field's id. */
-const fields = new Map<string, { q: string; timer: ReturnType<typeof setTimeout> | null }>();
+/** What each field last asked for, for what, and its timer: by the field's id. */
+const fields = new Map<string, { q: string; purpose: SearchPurpose; timer: ReturnType<typeof setTimeout> | null }>();
 
-async function ask(s: Store, q: string): Promise<void> {
-  const k = keyOf(q);
+async function ask(s: Store, q: string, purpose: SearchPurpose): Promise<void> {
+  const k = keyOf(q, purpose);
   if (answers.has(k) && !answers.get(k)!.retry) return;
-  const r = await api<ApiReply & { players?: Array<{ name: string }> }>(s, "GET", `/api/players?q=${encodeURIComponent(q.trim())}`);
+  const r = await api<ApiReply & { players?: Array<{ name: string }> }>(s, "GET", `/api/players?q=${encodeURIComponent(q.trim())}${purpose === "invite" ? "&for=invite" : ""}`);
   answers.set(k, r.ok ? { names: (r.players ?? []).map((p) => p.name) } : { names: [], error: refusal(r), retry: true });
   if (answers.size > ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
 }
 
-/** The field `id` now holds `q`: ask for its names after a pause (nothing for a query too short). */
-export function typed(s: Store, id: string, q: string): void {
-  const f = fields.get(id) ?? { q: "", timer: null };
+/** The field `id` now holds `q`: ask for its names (for `purpose`) after a pause (nothing for a query too short). */
+export function typed(s: Store, id: string, q: string, purpose: SearchPurpose = "any"): void {
+  const f = fields.get(id) ?? { q: "", purpose, timer: null };
   f.q = q;
+  f.purpose = purpose;
   if (f.timer) clearTimeout(f.timer);
   f.timer = null;
   fields.set(id, f);
   const t = q.trim();
-  const known = answers.get(keyOf(q));
+  const known = answers.get(keyOf(q, purpose));
   if (t.length < SEARCH_MIN || t.length > SEARCH_MAX || (known && !known.retry)) {
     s.changed();
     return;
   }
   f.timer = setTimeout(() => {
     f.timer = null;
-    void ask(s, q).then(() => {
+    void ask(s, q, purpose).then(() => {
       // Drawn only if the field still holds this query (a newer one draws its own).
       if (fields.get(id)?.q === q) s.changed();
     });
@@ -54,8 +59,9 @@ export function typed(s: Store, id: string, q: string): void {
 
 /** The answer for what field `id` holds now: undefined while there is none yet (or the query is too short). */
 function answerFor(id: string): { q: string; found: Found | undefined } {
-  const q = fields.get(id)?.q ?? "";
-  return { q, found: q.trim().length >= SEARCH_MIN ? answers.get(keyOf(q)) : undefined };
+  const f = fields.get(id);
+  const q = f?.q ?? "";
+  return { q, found: q.trim().length >= SEARCH_MIN ? answers.get(keyOf(q, f?.purpose ?? "any")) : undefined };
 }
 
 /** A datalist of the names that start with what field `id` holds (its `list` attribute names `${id}-names`). */

@@ -59,12 +59,26 @@ export async function findProfileOwner(db: Database, key: string, now: number): 
  * alphabetical order. The index on nameKey with text_pattern_ops serves the prefix whatever the
  * database's collation (migration 20261213000000_player_search).
  */
-export async function searchPlayers(db: Database, prefix: string, limit: number): Promise<Array<{ playerId: string; name: string }>> {
+export async function searchPlayers(
+  db: Database,
+  prefix: string,
+  limit: number,
+  /** Only accounts `invitableBy` may invite (invitations on, no block either way, not itself); null: anyone asking without a token. */
+  invite?: { invitableBy: string | null },
+): Promise<Array<{ playerId: string; name: string }>> {
   const k = nameKey(prefix.trim());
   const pattern = `${k.replace(/[\\%_]/g, "\\$&")}%`;
+  const me = invite?.invitableBy ?? null;
+  // The same accounts as the invitation itself refuses (invitations.ts): the switch and blocks alike.
+  const invitable = !invite
+    ? Prisma.empty
+    : me === null
+      ? Prisma.sql`AND a."invitations"`
+      : Prisma.sql`AND a."invitations" AND a."playerId" <> ${me}
+         AND NOT EXISTS (SELECT 1 FROM "Block" b WHERE (b."playerId" = a."playerId" AND b."blockedId" = ${me}) OR (b."playerId" = ${me} AND b."blockedId" = a."playerId"))`;
   return db.prisma.$queryRaw<Array<{ playerId: string; name: string }>>`
     SELECT a."playerId", a."name" FROM "Account" a
-     WHERE a."nameKey" LIKE ${pattern} AND a."closedAt" IS NULL
+     WHERE a."nameKey" LIKE ${pattern} AND a."closedAt" IS NULL ${invitable}
      ORDER BY (a."nameKey" = ${k}) DESC, length(a."nameKey"), a."nameKey"
      LIMIT ${limit}`;
 }
