@@ -63,19 +63,21 @@ export async function searchPlayers(
   db: Database,
   prefix: string,
   limit: number,
-  /** Only accounts `invitableBy` may invite (invitations on, no block either way, not itself); null: anyone asking without a token. */
-  invite?: { invitableBy: string | null },
+  /**
+   * Names to suggest to `by` for an invitation: not `by` itself nor those it blocks. Not filtered by
+   * what `by` may not know (another's invitations switch, their blocks of `by`): the invitation's
+   * refusal says those in one message, so that nobody can tell a block from the switch, and a list
+   * would tell them in bulk.
+   */
+  invite?: { by: string | null },
 ): Promise<Array<{ playerId: string; name: string }>> {
   const k = nameKey(prefix.trim());
   const pattern = `${k.replace(/[\\%_]/g, "\\$&")}%`;
-  const me = invite?.invitableBy ?? null;
-  // The same accounts as the invitation itself refuses (invitations.ts): the switch and blocks alike.
-  const invitable = !invite
-    ? Prisma.empty
-    : me === null
-      ? Prisma.sql`AND a."invitations"`
-      : Prisma.sql`AND a."invitations" AND a."playerId" <> ${me}
-         AND NOT EXISTS (SELECT 1 FROM "Block" b WHERE (b."playerId" = a."playerId" AND b."blockedId" = ${me}) OR (b."playerId" = ${me} AND b."blockedId" = a."playerId"))`;
+  const by = invite?.by ?? null;
+  const invitable =
+    by === null
+      ? Prisma.empty
+      : Prisma.sql`AND a."playerId" <> ${by} AND NOT EXISTS (SELECT 1 FROM "Block" b WHERE b."playerId" = ${by} AND b."blockedId" = a."playerId")`;
   return db.prisma.$queryRaw<Array<{ playerId: string; name: string }>>`
     SELECT a."playerId", a."name" FROM "Account" a
      WHERE a."nameKey" LIKE ${pattern} AND a."closedAt" IS NULL ${invitable}

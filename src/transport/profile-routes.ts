@@ -55,14 +55,14 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
   app.get<{ Querystring: { q: string; limit: number; for?: "invite" } }>("/api/players", {
     schema: routeDoc({
       summary: "Find players by the start of their name",
-      description: `Accounts whose name starts with \`q\` (any case), open ones only: the exact name first, then the shortest, then alphabetically. As Lichess's player search: to open a profile, follow, invite or block by name. With \`for=invite\`, only those the asker may invite (invitations on; with a Bearer token, neither blocking the other, and not the asker), as the invitation itself would refuse the others.`,
+      description: `Accounts whose name starts with \`q\` (any case), open ones only: the exact name first, then the shortest, then alphabetically. As Lichess's player search: to open a profile, follow, invite or block by name. With \`for=invite\` and a Bearer token, names to suggest for an invitation: not the asker, nor those the asker blocks (not filtered by another's invitations switch or blocks, which the invitation's refusal alone says, and in the same words).`,
       tags: ["profiles"],
       bearer: true,
       querystring: obj(
         {
           q: refusing({ type: "string", minLength: SEARCH_MIN, maxLength: SEARCH_MAX, description: `The start of a name, ${SEARCH_MIN} to ${SEARCH_MAX} characters.` }, "BAD_QUERY", SEARCH_MESSAGE),
           limit: limitQuery(SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT),
-          for: refusing({ type: "string", enum: ["invite"], description: "invite: only accounts the asker may invite." }, "BAD_QUERY", "for is invite, or absent."),
+          for: refusing({ type: "string", enum: ["invite"], description: "invite: names to suggest for an invitation (with a token: not the asker, nor those it blocks)." }, "BAD_QUERY", "for is invite, or absent."),
         },
         { optional: ["limit", "for"] },
       ),
@@ -70,7 +70,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     }),
   }, async (req) => {
     if (req.query.q.trim().length < SEARCH_MIN) throw err("BAD_QUERY", SEARCH_MESSAGE);
-    const invite = req.query.for === "invite" ? { invitableBy: (await deps.requester(req))?.id ?? null } : undefined;
+    const invite = req.query.for === "invite" ? { by: (await deps.requester(req))?.id ?? null } : undefined;
     const found = await searchPlayers(db, req.query.q, req.query.limit, invite);
     return { ok: true, players: found.map((p) => ({ name: p.name, profile: profilePath({ playerId: p.playerId, account: p.name }) })) };
   });

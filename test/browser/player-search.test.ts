@@ -1,21 +1,21 @@
 /**
  * Finding a player in the browser (client/src/player-search.ts): the Leaderboards page's "Find a
  * player" lists the accounts whose name starts with what is typed, as links to their profiles;
- * Enter opens the exact name; and the waiting room's invite field suggests the names of those who
- * may be invited.
+ * Enter opens the exact name; and the waiting room's invite field suggests names, but not those
+ * one blocks.
  */
 import { describe, expect, it } from "vitest";
 import { account, call } from "../support/accounts.js";
-import { axeViolations, chromiumAvailable, createRoom, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { axeViolations, chromiumAvailable, createRoom, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => {
   const t = useBrowserBazaar();
 
   it("lists the names that start with what is typed, opens a profile, and suggests names to invite", async () => {
     const url = t.bazaar.server.url;
-    const [, , adam] = await Promise.all(["Adalind", "Ada", "Adam"].map((n) => account(url, n)));
+    for (const n of ["Adalind", "Ada", "Adam"]) await account(url, n);
     const { page } = await newPage(t.browser);
-    await enterName(page, url, "Seeker");
+    await enterAccount(page, url, "Seeker");
     await page.goto(`${url}/leaderboards`);
     const box = page.locator("#find-player");
     await box.waitFor();
@@ -43,9 +43,8 @@ describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => 
     await box.press("Enter");
     await page.waitForURL(`${url}/player/Ada`);
 
-    // The waiting room's invite field suggests names as they are typed: only those who may be
-    // invited (Adam turned invitations off), though "Find a player" listed him.
-    expect((await call(url, "POST", "/api/me/invitations", adam.token, { on: false })).status).toBe(200);
+    // The waiting room's invite field suggests names as they are typed, but not those one blocks.
+    expect((await call(url, "POST", "/api/block", (await storedIdentity(page))!.token, { name: "Adam" })).status).toBe(200);
     await page.goto(`${url}/`);
     await createRoom(page, { seats: 3, ranked: false });
     await page.locator("#invite-name").fill("ada");
