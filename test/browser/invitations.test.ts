@@ -166,6 +166,8 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     await expect.poll(() => host.getByTestId("followed").textContent().then((x) => x!.replace(/\s+/g, " ").trim())).toBe("FollowFriend playing Goblin Market Watch Unfollow");
     await host.getByTestId("watch-followed").click();
     await host.waitForURL(new RegExp(`/room/${game.id}$`));
+    // The table drawn (the URL changes before the room's view arrives), then audited.
+    await host.getByTestId("spectating").waitFor();
     expect(await axeViolations(host), "watching a followed player's game passes axe").toEqual([]);
   });
 });
