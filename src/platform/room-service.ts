@@ -37,6 +37,7 @@ import {
   owePushes,
   oweChatNotices,
   settlePushes,
+  type HeldNotice,
   type OwedPush,
   declineInvitation,
   dropInvitationsOf,
@@ -62,7 +63,7 @@ import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
-import { creditVacations, onVacation, vacationersOf, type VacationSource, type VacationSpan } from "./vacations.js";
+import { creditVacations, onVacation, onVacationAt, vacationersOf, type VacationSource, type VacationSpan } from "./vacations.js";
 
 /** A change this node made: the room before (null: a new room), after, and the note stored with it. */
 export type ChangeListener = (prev: Room | null, next: Room, note: ChangeNote) => void;
@@ -415,7 +416,7 @@ export class RoomService {
     if (!this.vacations) return;
     const now = this.now();
     const v = (await this.vacationsOf([playerId])).get(playerId);
-    if (v && v.from <= now && now < v.until) throw onVacation(v.until);
+    if (v && onVacationAt(v, now)) throw onVacation(v.until);
   }
 
   /**
@@ -478,7 +479,7 @@ export class RoomService {
   }
 
   /** Drops the owed notices `sent` (timers.ts "notify", once they are sent or no longer due); `changed`: some were owed. */
-  async settlePushes(id: string, sent: readonly OwedPush[], held: ReadonlyArray<{ owed: OwedPush; at: number }> = []): Promise<{ changed: boolean }> {
+  async settlePushes(id: string, sent: readonly OwedPush[], held: readonly HeldNotice[] = []): Promise<{ changed: boolean }> {
     return this.mutate(id, (r) => settlePushes(r, sent, held));
   }
 
@@ -491,8 +492,10 @@ export class RoomService {
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
     const turnBased = isTurnBasedPace(input.clock);
-    if (turnBased && host.account) await this.checkTurnBasedGames(host.id);
-    if (turnBased && host.account) await this.checkNotOnVacation(host.id);
+    if (turnBased && host.account) {
+      await this.checkTurnBasedGames(host.id);
+      await this.checkNotOnVacation(host.id);
+    }
     const limit = this.openRooms;
     if (!limit) return this.createNow(host, input);
     const key = hostedKey(host.id, turnBased);
@@ -602,14 +605,13 @@ export class RoomService {
    */
   async join(id: unknown, player: Player, seat?: unknown): Promise<Room> {
     const roomId = checkRoomId(id);
-    if (this.maxTurnBasedGames > 0 && player.account) {
+    if ((this.maxTurnBasedGames > 0 || this.vacations) && player.account) {
       // A room's pace never changes: the copy this node holds (the caller has usually just read it) will do.
       const room = this.cache.get(roomId) ?? (await this.get(roomId));
-      if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkTurnBasedGames(player.id, roomId);
-    }
-    if (this.vacations && player.account) {
-      const room = this.cache.get(roomId) ?? (await this.get(roomId));
-      if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) await this.checkNotOnVacation(player.id);
+      if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) {
+        await this.checkTurnBasedGames(player.id, roomId);
+        await this.checkNotOnVacation(player.id);
+      }
     }
     const seed = this.seed();
     const { room } = await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()));

@@ -225,12 +225,18 @@ export function owePushes(room: Room, more: readonly OwedPush[]): Room {
   return more.length === 0 ? room : { ...room, pushOwed: [...(room.pushOwed ?? []), ...more] };
 }
 
+/** A notice not sent when due because its player is on vacation (owed-notices.ts): owed again from `at`, the vacation's end. */
+export interface HeldNotice {
+  owed: OwedPush;
+  at: number;
+}
+
 /**
  * The room without the owed notices in `sent` (by identity: the entries as read), those of them in
  * `held` owed again from their new time (a player on vacation: owed-notices.ts), a version on, its
  * last change's time kept (nothing happened at the table); null when none of them is owed now.
  */
-export function settlePushes(room: Room, sent: readonly OwedPush[], held: ReadonlyArray<{ owed: OwedPush; at: number }> = []): Room | null {
+export function settlePushes(room: Room, sent: readonly OwedPush[], held: readonly HeldNotice[] = []): Room | null {
   const key = (o: OwedPush) => `${o.kind}|${o.playerId}|${o.at}|${o.seat ?? ""}`;
   const done = new Set(sent.map(key));
   const kept = (room.pushOwed ?? []).filter((o) => !done.has(key(o)));

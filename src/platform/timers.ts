@@ -21,7 +21,7 @@ import type { Logger } from "../logger.js";
 import { nextDeadline, expiredSeats, isTurnBased, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { AppError } from "./errors.js";
 import { dayEnds } from "./daily-deal.js";
-import { botPlays, gameOf, gameState, owedDueAt, type OwedPush, type Room } from "./room.js";
+import { botPlays, gameOf, gameState, owedDueAt, type HeldNotice, type OwedPush, type Room } from "./room.js";
 import { settle, type RoomService } from "./room-service.js";
 import type { PlatformMetrics } from "./metrics.js";
 
@@ -126,7 +126,7 @@ export interface TimerDriverOptions {
    * time it is owed again from (a player on vacation). Absent: owed notices are dropped unsent (a
    * node without Web Push keys, beside nodes with them).
    */
-  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void | ReadonlyArray<{ owed: OwedPush; at: number }>>;
+  notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void | readonly HeldNotice[]>;
 }
 
 /** What fired here, for tests and the benchmark. */

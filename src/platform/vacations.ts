@@ -53,6 +53,11 @@ export interface VacationSpan {
   before?: { from: number; until: number };
 }
 
+/** Whether `v` is under way at `now` (begun, not yet over). */
+export function onVacationAt(v: VacationSpan, now: number): boolean {
+  return v.from <= now && now < v.until;
+}
+
 /** What an account's vacations mean at a moment (GET /api/me, POST /api/vacation). */
 export interface VacationStatus {
   /** The vacation under way, or null. */
@@ -70,7 +75,7 @@ export function daysCharged(v: VacationSpan): number {
 
 /** An account's vacations (any order) at `now`, against an allowance of `allowanceDays` per 365 days. Pure. */
 export function vacationStatus(spans: readonly VacationSpan[], allowanceDays: number, now: number): VacationStatus {
-  const current = spans.find((v) => v.from <= now && now < v.until) ?? null;
+  const current = spans.find((v) => onVacationAt(v, now)) ?? null;
   const used = spans.filter((v) => v.from > now - VACATION_YEAR_MS && v.from <= now).reduce((n, v) => n + daysCharged(v), 0);
   return { current, daysLeft: Math.max(0, allowanceDays - used), allowanceDays };
 }
@@ -102,9 +107,8 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
     const v = playerId ? spans.get(playerId) : undefined;
     const name = room.seats[seat]?.name ?? "A player";
     const paused = c.pausedUntil !== undefined && c.pausedUntil > now ? c.pausedUntil : undefined;
-    const on = v !== undefined && v.from <= now && now < v.until;
-    if (on && paused === v.until) return c;
-    if (on) {
+    if (v !== undefined && onVacationAt(v, now)) {
+      if (paused === v.until) return c;
       // A clock still paused for an earlier vacation (ended early, unseen by this room, then a new
       // one taken): the time between that one's real end and this one's start counts, and this one
       // is applied as to a running clock. Without the earlier one's end (older than the window

@@ -13,8 +13,8 @@ import type { Logger } from "../logger.js";
 import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
 import type { PushNotice, PushNotices } from "../platform/push.js";
 import type { RoomStore } from "../platform/room-store.js";
-import type { VacationSource, VacationSpan } from "../platform/vacations.js";
-import { pushStillDue, seatDeadline, type OwedPush, type Room } from "../platform/room.js";
+import { onVacationAt, type VacationSource, type VacationSpan } from "../platform/vacations.js";
+import { pushStillDue, seatDeadline, type HeldNotice, type OwedPush, type Room } from "../platform/room.js";
 import { leftWords } from "../protocol/clock.js";
 import { ordinal } from "../protocol/words.js";
 
@@ -28,12 +28,6 @@ export interface OwedNoticeDeps {
   chat: Pick<RoomStore, "unreadChat" | "chat">;
   /** The players' vacations (vacations.ts): a notice to a player on vacation waits for its end. Absent: none are read. */
   vacations?: VacationSource;
-}
-
-/** A notice not sent now because its player is on vacation: owed again from `at`, the vacation's end. */
-export interface HeldNotice {
-  owed: OwedPush;
-  at: number;
 }
 
 /** The most of a message a chat notice quotes (characters). */
@@ -67,7 +61,7 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
     if (online.has(o.playerId)) continue;
     // A game's end is told at once: news, not a call to act (and its room is not kept for long).
     const v = o.kind === "ended" ? undefined : away.get(o.playerId);
-    if (v && v.from <= now && now < v.until) {
+    if (v && onVacationAt(v, now)) {
       held.push({ owed: o, at: v.until });
       continue;
     }
