@@ -105,6 +105,93 @@ for (const backend of backends()) {
       expect((await playing()).playing).toEqual({ roomId: pub, game: "goblin-market" });
     });
 
+    it("invited only: the link lets anyone watch but seats only those invited, an offline account too; who was invited is shown nowhere", async () => {
+      const url = t.server.url;
+      const [ada, bea, cyd, dru] = await Promise.all(["Adaline", "Bealdor", "Cydney", "Drusilla"].map((n) => account(url, n)));
+      const host = track(await new TestClient(url, ada.token).ready());
+      const b = track(await new TestClient(url, bea.token).ready());
+      const stranger = track(await new TestClient(url, dru.token).ready());
+      const guestC = await asGuest("Gadabout");
+      const made = await host.call("room:create", { game: "goblin-market", seats: 4, invitedOnly: true });
+      expect(made.ok, JSON.stringify(made.error)).toBe(true);
+      const secret = made.roomId as string;
+      expect(made.state).toMatchObject({ private: true, invitedOnly: true });
+      expect(ids((await get("/api/rooms")).open)).not.toContain(secret);
+
+      // With the link but not invited: watching, yes; a seat, no (the words say what to do).
+      for (const c of [stranger, guestC]) {
+        expect((await c.sync(secret)).ok).toBe(true);
+        const refused = await c.call("room:join", { roomId: secret });
+        expect(refused.error?.code).toBe("INVITED_ONLY");
+        expect(await c.call("room:join", { roomId: secret, seat: 3 })).toMatchObject({ error: { code: "INVITED_ONLY" } });
+      }
+      expect(((await stranger.call("room:join", { roomId: secret })).error as { message: string }).message).toMatch(/ask someone seated there to invite you by your account's name/);
+      expect(((await guestC.call("room:join", { roomId: secret })).error as { message: string }).message).toMatch(/create an account/);
+
+      // Bealdor, online, is invited and sits; Cydney, offline, is let in all the same and sits when she comes.
+      const invited = await host.call("room:invite", { roomId: secret, name: "Bealdor" });
+      expect(invited).toEqual({ ok: true, roomId: secret, invited: "Bealdor", admitted: true });
+      await until(() => b.received.some(([e, p]) => e === "room:invited" && (p as { room: RoomSummary }).room.id === secret) || undefined, "Bealdor invited");
+      expect((b.received.find(([e]) => e === "room:invited")![1] as { room: RoomSummary }).room).toMatchObject({ private: true, invitedOnly: true });
+      const joined = await b.call("room:join", { roomId: secret });
+      expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
+      const offline = await b.call("room:invite", { roomId: secret, name: "Cydney" });
+      expect(offline).toEqual({ ok: true, roomId: secret, invited: "Cydney", admitted: true, online: false });
+      const c = track(await new TestClient(url, cyd.token).ready());
+      expect((await c.call("room:join", { roomId: secret })).ok).toBe(true);
+      // Still not the stranger.
+      expect((await stranger.call("room:join", { roomId: secret })).error?.code).toBe("INVITED_ONLY");
+
+      // Who was let in is nobody's to see: Hollis, let in but never seated, is in no view, pushed or
+      // synced, in no reply and in no listing (the seated players' ids are, as at every table).
+      const hol = await account(url, "Hollis");
+      expect(await c.call("room:invite", { roomId: secret, name: "Hollis" })).toMatchObject({ ok: true, admitted: true, online: false });
+      now += 1_000;
+      expect((await host.call("chat:send", { roomId: secret, text: "soon" })).ok).toBe(true);
+      const shown = [
+        JSON.stringify((await stranger.sync(secret, true)).state),
+        JSON.stringify((await host.sync(secret, true)).state),
+        JSON.stringify(await b.call("lobby:mine", {})),
+        JSON.stringify(await get("/api/rooms")),
+        ...[host, b, c, stranger, guestC].map((x) => JSON.stringify(x.received)),
+      ];
+      for (const text of shown) {
+        expect(text).not.toContain("admitted");
+        expect(text).not.toContain(hol.player.id);
+      }
+      expect(shown[1]).toContain(cyd.player.id);
+    });
+
+    it("invited only, turn-based: the kept invitation lets its player sit; a refused invitation closes the seat to them again", async () => {
+      const url = t.server.url;
+      const [eda, fen, gus] = await Promise.all(["Edalyn", "Fennick", "Gustavo"].map((n) => account(url, n)));
+      const host = track(await new TestClient(url, eda.token).ready());
+      const secret = (await host.call("room:create", { game: "goblin-teeth", seats: 3, clock: "turn-1d", invitedOnly: true })).roomId as string;
+      expect(secret).toBeTruthy();
+      // Neither is online: a turn-based invitation is kept for later.
+      expect(await host.call("room:invite", { roomId: secret, name: "Fennick" })).toEqual({ ok: true, roomId: secret, invited: "Fennick", kept: true, admitted: true });
+      expect(await host.call("room:invite", { roomId: secret, name: "Gustavo" })).toEqual({ ok: true, roomId: secret, invited: "Gustavo", kept: true, admitted: true });
+      const f = track(await new TestClient(url, fen.token).ready());
+      const g = track(await new TestClient(url, gus.token).ready());
+      expect((await g.call("room:decline", { roomId: secret })).ok).toBe(true);
+      expect((await g.call("room:join", { roomId: secret })).error?.code).toBe("INVITED_ONLY");
+      expect((await f.call("room:join", { roomId: secret })).ok).toBe(true);
+      // Invited again, Gustavo sits: the last seat, so the game starts.
+      now += 61_000;
+      expect((await f.call("room:invite", { roomId: secret, name: "Gustavo" })).ok).toBe(true);
+      const joined = await g.call("room:join", { roomId: secret });
+      expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
+      expect(joined.state).toMatchObject({ status: "playing", invitedOnly: true });
+    });
+
+    it("refuses an invitedOnly that is not true or false, or a listed table for invited players only", async () => {
+      const c = await asGuest("Oddball");
+      for (const bad of ["yes", 1, {}]) {
+        expect(await c.call("room:create", { game: "goblin-market", seats: 3, invitedOnly: bad })).toMatchObject({ error: { code: "BAD_INVITED_ONLY" } });
+      }
+      expect(await c.call("room:create", { game: "goblin-market", seats: 3, invitedOnly: true, private: false })).toMatchObject({ error: { code: "BAD_INVITED_ONLY" } });
+    });
+
     it("refuses a private that is not true or false", async () => {
       const c = await asGuest("Oddity");
       for (const bad of ["yes", 1, {}]) {

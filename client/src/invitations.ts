@@ -25,9 +25,10 @@ export async function inviteByName(s: Store, room: RoomView, name: string): Prom
   invite.busy = true;
   invite.error = "";
   s.changed();
-  const ack = await s.request<{ invited: string }>("room:invite", { roomId: room.roomId, name });
+  const ack = await s.request<{ invited: string; admitted?: true; online?: false }>("room:invite", { roomId: room.roomId, name });
   invite.busy = false;
-  if (ack.ok) s.toast(`Invitation sent to ${ack.invited}.`, "info");
+  // An invited-only table lets its invitee sit even while they are offline: they need its link.
+  if (ack.ok) s.toast(ack.online === false ? `${ack.invited} is not online now, but may sit here: send them this table's link.` : ack.admitted ? `Invitation sent to ${ack.invited}: they may take a seat.` : `Invitation sent to ${ack.invited}.`, "info");
   else invite.error = friendly(ack.error);
   s.changed();
   return ack.ok;
@@ -78,7 +79,7 @@ function dismissInvitation(s: Store, roomId: string, at?: number): void {
 /** "Goblin Market, ranked, 3 players, Standard clock" (the clock's name as the lobby gives it). */
 function tableWords(s: Store, r: RoomInvited["room"]): string {
   const clock = r.clock === null ? "no clock" : `${paceName(paceLabel(s.lobby?.games.find((g) => g.id === r.game), r.clock))} clock`;
-  return `${s.gameName(r.game)}, ${r.ranked ? "ranked" : "casual"}, ${r.seats.length} players, ${clock}${r.ratingRange ? `, ratings ${r.ratingRange.min}–${r.ratingRange.max}` : ""}${r.reliableOnly ? ", players who finish their games" : ""}${r.private ? ", a private table" : ""}`;
+  return `${s.gameName(r.game)}, ${r.ranked ? "ranked" : "casual"}, ${r.seats.length} players, ${clock}${r.ratingRange ? `, ratings ${r.ratingRange.min}–${r.ratingRange.max}` : ""}${r.reliableOnly ? ", players who finish their games" : ""}${r.invitedOnly ? ", a private table for invited players" : r.private ? ", a private table" : ""}`;
 }
 
 /** The invitations on screen, above the toasts: each with Join and Not now. */

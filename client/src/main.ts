@@ -211,7 +211,7 @@ function nameScreen(): TemplateResult {
 // ---------------------------------------------------------------------------------------------
 // Lobby
 
-const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, private: false, inviteFor: "", botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
+const createForm = { game: "", seats: 3, ranked: false, bots: 0, ratingRange: 0, reliableOnly: false, private: false, invitedOnly: false, inviteFor: "", botStrength: "strong" as "casual" | "strong", options: {} as Record<string, string | number | boolean>, clock: null as string | null, error: "", busy: false };
 
 /** The clock choice "no clock" (casual rooms only). */
 const NO_CLOCK = "none";
@@ -288,7 +288,7 @@ function createPanel(): TemplateResult {
       s.changed();
       // Invited once the table is made (a profile's "Invite to a game"): a refusal shows in the room's invite form.
       const invitee = createForm.inviteFor;
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}) },
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}), ...(createForm.private && createForm.invitedOnly ? { invitedOnly: true } : {}) },
         invitee ? (room) => { createForm.inviteFor = ""; return inviteByName(s, room, invitee); } : undefined)) ?? "";
       createForm.busy = false;
       s.changed();
@@ -403,9 +403,15 @@ function createPanel(): TemplateResult {
       <div>
         <label class="reliable-check small"><input type="checkbox" data-testid="private-table" ?disabled=${!canPlay} .checked=${createForm.private}
           aria-describedby="c-private-hint" @change=${(e: Event) => upd({ private: (e.target as HTMLInputElement).checked })} /> Private table</label>
-        <p class="muted small" id="c-private-hint">${createForm.private
-          ? "Listed nowhere: only people you send its link to (or invite) can join or watch it."
-          : "Listed in the lobby: anyone may join."}</p>
+        ${createForm.private
+          ? html`<label class="reliable-check small"><input type="checkbox" data-testid="invited-only" ?disabled=${!canPlay} .checked=${createForm.invitedOnly}
+              aria-describedby="c-private-hint" @change=${(e: Event) => upd({ invitedOnly: (e.target as HTMLInputElement).checked })} /> Only players I invite may sit</label>`
+          : nothing}
+        <p class="muted small" id="c-private-hint">${!createForm.private
+          ? "Listed in the lobby: anyone may join."
+          : createForm.invitedOnly
+            ? "Listed nowhere: only players invited by their account name may sit; anyone with its link may watch."
+            : "Listed nowhere: only people you send its link to (or invite) can join or watch it."}</p>
       </div>
 
       ${createForm.inviteFor
@@ -756,17 +762,34 @@ async function copyLink(url: string): Promise<void> {
   }
 }
 
-/** "Private": a table listed nowhere, which only people with its link find (room:create's `private`). */
-function privateBadge(r: { private?: true }): TemplateResult | typeof nothing {
+/**
+ * "Private": a table listed nowhere, which only people with its link find (room:create's
+ * `private`); "Invited only" beside it when only invited players may sit (`invitedOnly`).
+ */
+function privateBadge(r: { private?: true; invitedOnly?: true }): TemplateResult | typeof nothing {
   return r.private
-    ? html`<span class="badge private" data-testid="private-badge" title="A private table: listed nowhere; only people with its link can join or watch it.">Private</span>`
+    ? html`<span class="badge private" data-testid="private-badge" title="A private table: listed nowhere; only people with its link can join or watch it.">Private</span>${r.invitedOnly
+        ? html` <span class="badge private" data-testid="invited-only-badge" title="Only players invited to this table may sit at it; anyone with its link may watch.">Invited only</span>`
+        : nothing}`
     : nothing;
 }
 
-/** The table's link to copy; a private table's says who finds it: the players it waits for, or once it plays, those who may watch. */
-function shareBox(roomId: string, isPrivate = false, playing = false): TemplateResult {
+/**
+ * The table's link to copy; a private table's says who finds it: the players it waits for, or once
+ * it plays, those who may watch. An invited-only table's (`invitedOnly`: "seated" for one of its
+ * players, "watching" for anyone else) says that only an invitation seats.
+ */
+function shareBox(roomId: string, isPrivate = false, playing = false, invitedOnly: "seated" | "watching" | false = false): TemplateResult {
   const url = `${location.origin}/room/${roomId}`;
-  const label = !isPrivate ? "Share this table" : playing ? "A private table: only people with this link can watch it" : "A private table: send this link to the players you want";
+  const label = !isPrivate
+    ? "Share this table"
+    : playing
+      ? "A private table: only people with this link can watch it"
+      : invitedOnly === "seated"
+        ? "A private table: invite players below to seat them; this link lets them (or anyone) watch"
+        : invitedOnly === "watching"
+          ? "A private table for invited players: anyone with this link may watch it"
+          : "A private table: send this link to the players you want";
   return html`<div class="share">
     <label for="share-url" class="small muted" data-testid="share-label">${label}</label>
     <div class="row"><input id="share-url" readonly .value=${url} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
@@ -899,7 +922,10 @@ function waitingRoom(room: RoomView): TemplateResult {
       </div>
     </section>
     <section class="panel">
-      ${shareBox(room.roomId, room.private === true)}
+      ${shareBox(room.roomId, room.private === true, false, room.invitedOnly ? (mySeat !== null ? "seated" : "watching") : false)}
+      ${room.invitedOnly && mySeat === null && empty > 0
+        ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
+        : nothing}
       ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock

@@ -34,6 +34,7 @@ import {
   startIfFull,
   joinAndStart,
   keepInvitation,
+  admit,
   owePushes,
   oweChatNotices,
   settlePushes,
@@ -651,6 +652,14 @@ export class RoomService {
     if (max <= 0) return;
     const n = (await this.roomsOf(playerId)).filter((r) => r.id !== except && isTurnBased(r.clock)).length;
     if (n >= max) throw tooManyTurnBased(n, max);
+  }
+
+  /**
+   * An invitation to an open invited-only table of one sitting lets its invitee sit (room.ts
+   * admit); nothing changes on a table open to anyone, or for a player already let in.
+   */
+  async admit(id: string, playerId: string): Promise<Room> {
+    return (await this.mutate(id, (r) => admit(r, playerId, this.now()))).room;
   }
 
   /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */

@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, ADMITTED_KEPT, admit, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -243,6 +243,92 @@ describe("private tables", () => {
       expect("private" in createRematchRoom("p4", finished, bob, 2)).toBe(false);
     }
     for (const bad of ["yes", 1, {}]) expect(code(() => createRoom("p5", ann, { game: "goblin-market", seats: 3, private: bad }, 1))).toBe("BAD_PRIVATE");
+  });
+});
+
+describe("tables for invited players only", () => {
+  const acct = (p: { id: string; name: string }) => ({ ...p, account: true });
+  const dan = { id: "p_dan", name: "Dan", account: true };
+  const invitedOnly = (clock?: string) => createRoom("i1", acct(ann), { game: "goblin-market", seats: 3, invitedOnly: true, ...(clock ? { clock } : {}) }, 1);
+
+  it("is a private table, says so in its summary and every view, and refuses what is not true or false", () => {
+    const room = invitedOnly();
+    expect(room).toMatchObject({ invitedOnly: true, private: true });
+    expect(summarize(room)).toMatchObject({ invitedOnly: true, private: true });
+    expect(roomView(room, { kind: "spectator" })).toMatchObject({ invitedOnly: true, private: true });
+    expect(createRoom("i2", ann, { game: "goblin-market", seats: 3, invitedOnly: true, private: true }, 1).invitedOnly).toBe(true);
+    for (const off of [false, null, undefined]) {
+      const plain = createRoom("i3", ann, { game: "goblin-market", seats: 3, invitedOnly: off }, 1);
+      expect("invitedOnly" in plain || "invitedOnly" in summarize(plain) || "private" in plain).toBe(false);
+    }
+    for (const bad of ["yes", 1, {}]) expect(code(() => createRoom("i4", ann, { game: "goblin-market", seats: 3, invitedOnly: bad }, 1))).toBe("BAD_INVITED_ONLY");
+    // Listed in the lobby yet closed to those who find it there: refused.
+    expect(code(() => createRoom("i5", ann, { game: "goblin-market", seats: 3, invitedOnly: true, private: false }, 1))).toBe("BAD_INVITED_ONLY");
+  });
+
+  it("seats only the players invited to it: the others may not sit, on any seat, until invited", () => {
+    const room = invitedOnly();
+    for (const seat of [undefined, 1, 2]) expect(code(() => joinRoom(room, acct(bob), seat, 2))).toBe("INVITED_ONLY");
+    expect(code(() => joinRoom(room, bob, undefined, 2))).toBe("INVITED_ONLY");
+    const let_in = admit(room, bob.id, 2)!;
+    expect(let_in.version).toBe(room.version + 1);
+    expect(let_in.admitted).toEqual([bob.id]);
+    expect(admit(let_in, bob.id, 3)).toBeNull();
+    expect(admit(let_in, ann.id, 3)).toBeNull();
+    const seated = joinRoom(let_in, acct(bob), 2, 3);
+    expect(seated.seats[2]!.playerId).toBe(bob.id);
+    expect(code(() => joinRoom(seated, acct(cat), undefined, 4))).toBe("INVITED_ONLY");
+    // Bob leaves and comes back: still invited. The host too, once hosting passed on.
+    const left = leaveRoom(seated, acct(bob), 4);
+    expect(joinRoom(left, acct(bob), undefined, 5).seats[1]!.playerId).toBe(bob.id);
+    const hostLeft = leaveRoom(seated, acct(ann), 4);
+    expect(hostLeft.hostId).toBe(bob.id);
+    expect(mayTakeSeat(hostLeft, ann.id)).toBe(false);
+    // Who was let in is not shown to anyone: not in the summary, nor in any view.
+    for (const shown of [summarize(seated), roomView(seated, { kind: "spectator" }), roomView(seated, { kind: "seat", seat: 0 })]) {
+      expect(JSON.stringify(shown)).not.toContain("admitted");
+    }
+    // A table open to anyone has nothing to admit; a started one nothing to join.
+    expect(admit(base(), bob.id, 2)).toBeNull();
+    const full = joinRoom(admit(seated, cat.id, 4)!, acct(cat), undefined, 5);
+    const started = startRoom(full, ann, "seed", 6);
+    expect("admitted" in started).toBe(false);
+    expect(code(() => admit(started, dan.id, 7))).toBe("ROOM_NOT_OPEN");
+  });
+
+  it("remembers the last ADMITTED_KEPT players let in", () => {
+    let room = invitedOnly();
+    for (let i = 0; i <= ADMITTED_KEPT; i++) room = admit(room, `p_${i}`, 2 + i)!;
+    expect(room.admitted).toHaveLength(ADMITTED_KEPT);
+    expect(mayTakeSeat(room, "p_0")).toBe(false);
+    expect(mayTakeSeat(room, `p_${ADMITTED_KEPT}`)).toBe(true);
+  });
+
+  it("a turn-based table's kept invitation lets its player sit; declining it is final until invited again", () => {
+    const room = invitedOnly("turn-1d");
+    const invitation = { playerId: bob.id, from: { id: ann.id, name: ann.name, account: true }, at: 2 };
+    const kept = keepInvitation(room, invitation, 2);
+    expect(mayTakeSeat(kept, bob.id)).toBe(true);
+    const declined = declineInvitation(kept, bob.id, 3);
+    expect(code(() => joinRoom(declined, acct(bob), undefined, 4))).toBe("INVITED_ONLY");
+    expect(joinRoom(keepInvitation(declined, { ...invitation, at: 5 }, 5), acct(bob), undefined, 6).seats[1]!.playerId).toBe(bob.id);
+    // An account closed or erased is forgotten, even once its kept invitation is gone (admitted past the last 20 kept).
+    const onlyAdmitted: Room = { ...kept, invited: [] };
+    const dropped = dropInvitationsOf(onlyAdmitted, bob.id, 7)!;
+    expect(dropped.admitted).toEqual([]);
+    expect(dropInvitationsOf(dropped, bob.id, 8)).toBeNull();
+  });
+
+  it("a rematch stays invited-only and keeps its players' seats; a seat its player gives up is for invited players", () => {
+    const room = invitedOnly();
+    const finished: Room = { ...room, status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+    const rematch = createRematchRoom("i9", finished, acct(bob), 2);
+    expect(rematch).toMatchObject({ invitedOnly: true, private: true });
+    expect(joinRoom(rematch, acct(cat), undefined, 3).seats[2]!.playerId).toBe(cat.id);
+    const freed = releaseSeat(rematch, ann.id, 3)!;
+    expect(code(() => joinRoom(freed, acct(ann), undefined, 4))).toBe("INVITED_ONLY");
+    expect(code(() => joinRoom(freed, dan, 0, 4))).toBe("INVITED_ONLY");
+    expect(joinRoom(admit(freed, dan.id, 4)!, dan, 0, 5).seats[0]!.playerId).toBe(dan.id);
   });
 });
 

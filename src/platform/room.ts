@@ -97,6 +97,18 @@ export interface Room {
    * Arena private table. Absent: listed.
    */
   private?: true;
+  /**
+   * A private table whose seats only invited players may take (joinRoom: INVITED_ONLY): those
+   * `admitted`, its host, and the players a rematch keeps seats for. Anyone with its link may
+   * still watch. Absent: anyone with the link may sit.
+   */
+  invitedOnly?: true;
+  /**
+   * An open invited-only table: the players invited to it (admit, keepInvitation), who may take a
+   * free seat, at most ADMITTED_KEPT (the oldest forgotten first). Gone with the start; never shown
+   * to viewers (who invited whom is the inviters' business).
+   */
+  admitted?: string[];
   /** Players its host removed from a seat before the start (removeFromRoom): they may not sit again. */
   removed?: string[];
   /** The room's clock (absent or null: none). */
@@ -292,6 +304,7 @@ export function summarize(room: Room): RoomSummary {
     ...(room.ratingRange ? { ratingRange: room.ratingRange } : {}),
     ...(room.reliableOnly ? { reliableOnly: true as const } : {}),
     ...(room.private ? { private: true as const } : {}),
+    ...(room.invitedOnly ? { invitedOnly: true as const } : {}),
   };
 }
 
@@ -431,6 +444,8 @@ export interface CreateRoomInput {
   reliableOnly?: unknown;
   /** A private table (Room.private): true or false (absent: false). */
   private?: unknown;
+  /** Only invited players may sit (Room.invitedOnly): true or false (absent: false); true makes the table private too. */
+  invitedOnly?: unknown;
 }
 
 export function createRoom(id: string, host: Player, input: CreateRoomInput, now: number): Room {
@@ -460,7 +475,10 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
   const range = input.ratingRange ?? null;
   if (range !== null && (!ranked || !isRange(range))) throw err("BAD_RATING_RANGE", "Only ranked rooms have a rating range: casual rooms are open to everyone.");
   const reliableOnly = parseReliableOnly(input.reliableOnly, ranked);
-  const unlisted = input.private ?? false;
+  const invitedOnly = input.invitedOnly ?? false;
+  if (typeof invitedOnly !== "boolean") throw err("BAD_INVITED_ONLY", "invitedOnly must be true (only players invited to the table may sit at it) or false.");
+  if (invitedOnly && input.private === false) throw err("BAD_INVITED_ONLY", "A table for invited players only is a private table: leave private out, or make it true.");
+  const unlisted = input.private ?? invitedOnly;
   if (typeof unlisted !== "boolean") throw err("BAD_PRIVATE", "private must be true (a table only people with its link can find) or false.");
   const seatList: SeatInfo[] = Array.from({ length: seats }, (_, i) =>
     i === 0
@@ -488,6 +506,7 @@ export function createRoom(id: string, host: Player, input: CreateRoomInput, now
     ...(range ? { ratingRange: { min: range.min, max: range.max } } : {}),
     ...(reliableOnly ? { reliableOnly: true as const } : {}),
     ...(unlisted ? { private: true as const } : {}),
+    ...(invitedOnly ? { invitedOnly: true as const } : {}),
   };
 }
 
@@ -502,6 +521,11 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
   if (room.ranked && !player.account) throw accountRequired();
   if (isTurnBased(room.clock) && !player.account) throw turnBasedNeedsAccount();
   if (room.removed?.includes(player.id)) throw err("REMOVED_FROM_ROOM", "The host removed you from this table; you may watch it, or find another.");
+  if (room.invitedOnly && !mayTakeSeat(room, player.id)) {
+    throw err("INVITED_ONLY", player.account
+      ? "Only players invited to this table may sit at it: ask someone seated there to invite you by your account's name. You may watch it."
+      : "Only players invited to this table may sit at it, and invitations are by account name: create an account (Account, then Register) and ask someone seated there to invite you. You may watch it.");
+  }
   if (nameAtTable(room, player.id, player.name)) {
     throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
   }
@@ -531,15 +555,50 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
   return bump(room, now, { seats, ...invited });
 }
 
+/** The most players an invited-only table remembers admitting (the oldest forgotten first). */
+export const ADMITTED_KEPT = 50;
+
+/**
+ * Whether the player may take a free seat of an invited-only table (Room.invitedOnly): invited to
+ * it (`admitted`), its host, or a player a rematch keeps a seat for. Any table's other rules still apply.
+ */
+export function mayTakeSeat(room: Room, playerId: string): boolean {
+  return !room.invitedOnly || room.hostId === playerId || !!room.admitted?.includes(playerId) || !!room.reserved?.includes(playerId);
+}
+
+/** `admitted` with the player added last (kept once; only on an invited-only table, else {}). */
+function admitting(room: Room, playerId: string): { admitted?: string[] } {
+  if (!room.invitedOnly) return {};
+  return { admitted: [...(room.admitted ?? []).filter((id) => id !== playerId), playerId].slice(-ADMITTED_KEPT) };
+}
+
+/** `admitted` without the player ({} when they were not in it). */
+function unadmitted(room: Room, playerId: string): { admitted?: string[] } {
+  return room.admitted?.includes(playerId) ? { admitted: room.admitted.filter((id) => id !== playerId) } : {};
+}
+
+/**
+ * An invitation (checked by invitations.ts) to an open invited-only table of one sitting lets its
+ * invitee take a free seat (room.admitted); null when it changes nothing (already admitted, or the
+ * table is open to anyone: an invitation there is only a message). A turn-based table's invitation
+ * is kept instead (keepInvitation), which admits too.
+ */
+export function admit(room: Room, playerId: string, now: number): Room | null {
+  requireOpen(room);
+  if (!room.invitedOnly || mayTakeSeat(room, playerId)) return null;
+  return bump(room, now, admitting(room, playerId));
+}
+
 /**
  * Keeps an invitation (checked by invitations.ts) in an open turn-based room, whose invitee may
- * come by days later: a newer one for the same player replaces theirs.
+ * come by days later: a newer one for the same player replaces theirs. On an invited-only table it
+ * also lets them sit (room.admitted).
  */
 export function keepInvitation(room: Room, invitation: KeptInvitation, now: number): Room {
   requireOpen(room);
   if (!isTurnBased(room.clock)) throw err("BAD_INVITE", "Only turn-based rooms keep invitations for later.");
   const others = (room.invited ?? []).filter((i) => i.playerId !== invitation.playerId);
-  return bump(room, now, { invited: [...others, invitation].slice(-INVITATIONS_KEPT) });
+  return bump(room, now, { invited: [...others, invitation].slice(-INVITATIONS_KEPT), ...admitting(room, invitation.playerId) });
 }
 
 /** The invitee says no: their kept invitation goes (NOT_INVITED if there is none). */
@@ -547,8 +606,9 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
   if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId)) {
     throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
   }
-  // A rematch's seat kept for them opens to anyone, as a decline at the finished table does.
-  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...unreserved(room, playerId) });
+  // A rematch's seat kept for them opens to anyone, as a decline at the finished table does; on an
+  // invited-only table the answer is final (a new invitation lets them sit again).
+  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...unreserved(room, playerId), ...unadmitted(room, playerId) });
 }
 
 /**
@@ -557,9 +617,10 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
  * none of theirs.
  */
 export function dropInvitationsOf(room: Room, playerId: string, now: number): Room | null {
-  if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId || i.from.id === playerId)) return null;
-  // A rematch's seat kept for them opens to anyone.
-  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId && x.from.id !== playerId), ...unreserved(room, playerId) });
+  if (room.status !== "open" || !(room.invited?.some((i) => i.playerId === playerId || i.from.id === playerId) || room.admitted?.includes(playerId))) return null;
+  // A rematch's seat kept for them opens to anyone; an invited-only table forgets them.
+  const invited = room.invited?.filter((x) => x.playerId !== playerId && x.from.id !== playerId);
+  return bump(room, now, { ...(invited ? { invited } : {}), ...unreserved(room, playerId), ...unadmitted(room, playerId) });
 }
 
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
@@ -699,8 +760,8 @@ function beginGame(room: Room, seed: string, now: number): Room {
   const game = gameOf(room);
   const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed });
   const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
-  // Invitations are for open rooms: they go with the start.
-  const { hostAwaySince: _a, hostSeenAt: _s, invited: _i, ...rest } = room;
+  // Invitations, and who they let sit, are for open rooms: they go with the start.
+  const { hostAwaySince: _a, hostSeenAt: _s, invited: _i, admitted: _d, ...rest } = room;
   return bump(rest, now, {
     status: "playing",
     startedAt: now,
@@ -928,7 +989,7 @@ function rematchSeat(room: Room, playerId: string): Seat {
 export function createRematchRoom(id: string, old: Room, player: Player, now: number): Room {
   const seat = rematchSeat(old, player.id);
   if (old.rematch) throw err("REMATCH_OFFERED", "A rematch has already been offered; accept it instead.");
-  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null, reliableOnly: old.reliableOnly ?? false, private: old.private ?? false }, now);
+  const base = createRoom(id, player, { game: old.game, seats: old.seats.length, ranked: old.ranked, options: old.options, clock: old.clock?.id ?? "none", ratingRange: old.ratingRange ?? null, reliableOnly: old.reliableOnly ?? false, private: old.private ?? false, invitedOnly: old.invitedOnly ?? false }, now);
   const seats: SeatInfo[] = old.seats.map((s, i) =>
     s.bot ? { playerId: null, name: s.name, bot: true } : i === seat ? { playerId: player.id, name: player.name, bot: false } : { playerId: null, name: null, bot: false },
   );

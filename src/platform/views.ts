@@ -47,6 +47,7 @@ export function sharedFacts(room: Room, logFrom: number, now: number): Omit<Room
     ...(room.rematch ? { rematch: room.rematch } : {}),
     ...(room.reserved && room.status === "open" ? { reserved: room.reserved } : {}),
     ...(room.private ? { private: true as const } : {}),
+    ...(room.invitedOnly ? { invitedOnly: true as const } : {}),
   };
 }
 

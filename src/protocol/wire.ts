@@ -105,6 +105,8 @@ export interface RoomSummary {
    * games and invitations, and anyone with its link may join or watch it.
    */
   private?: true;
+  /** A private table whose seats only players invited to it may take (anyone with its link may watch). */
+  invitedOnly?: true;
 }
 
 /**
@@ -208,6 +210,8 @@ export interface RoomView {
   reserved?: (string | null)[];
   /** A private table (RoomSummary.private): listed nowhere; whoever has its link may join or watch. */
   private?: true;
+  /** Only players invited to it may sit (RoomSummary.invitedOnly); anyone with its link may watch. */
+  invitedOnly?: true;
 }
 
 /**

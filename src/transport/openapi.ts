@@ -125,8 +125,9 @@ export const roomSummary = obj(
     ratingRange: { type: "object", properties: { min: { type: "integer" }, max: { type: "integer" } }, required: ["min", "max"], additionalProperties: false, description: "A ranked room's rating range: only players rated min to max in its game may sit." },
     reliableOnly: { type: "boolean", enum: [true], description: "A ranked room kept for players who play their games out: who left at most 1 in 10 of their latest ranked games may sit." },
     private: { type: "boolean", enum: [true], description: "A private table: listed nowhere; anyone with its link may join or watch it." },
+    invitedOnly: { type: "boolean", enum: [true], description: "A private table whose seats only players invited to it may take; anyone with its link may watch." },
   },
-  { optional: ["daily", "hostAway", "closesAt", "ratingRange", "reliableOnly", "private"] },
+  { optional: ["daily", "hostAway", "closesAt", "ratingRange", "reliableOnly", "private", "invitedOnly"] },
 );
 export const leaderboardRow = obj({
   playerId: str(), name: str(), mu: num(), sigma: num("As it stands now: widened by the time since the last rated game."), ordinal: num(), games: int(),

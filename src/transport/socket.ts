@@ -556,7 +556,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
         const mine = await unreliableReading(deps.reliabilityOf, player.id, log, "a host's room");
         if (mine) throw leftTooMany(mine, true);
       }
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly, private: p.private });
+      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, bots: p.bots, options: p.options, clock: p.clock, botStrength: p.botStrength, ratingRange, reliableOnly, private: p.private, invitedOnly: p.invitedOnly });
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
     },

@@ -109,4 +109,51 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     await bea.waitForURL(`${url}/room/${roomId}`);
     await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((x) => x.playerId !== null) || undefined, "Beatrice seated");
   });
+  it("a table for invited players only: the link lets a stranger watch, not sit; the player invited by name sits", async () => {
+    const url = t.bazaar.server.url;
+    const { page: host } = await newPage(t.browser);
+    const { page: stranger } = await newPage(t.browser);
+    const { page: friend } = await newPage(t.browser);
+    await enterAccount(host, url, "Hesperus");
+    await enterAccount(stranger, url, "Strangeways");
+    await enterAccount(friend, url, "Fidelia");
+
+    await host.getByRole("heading", { name: "New room" }).waitFor();
+    await host.locator("#c-game option").first().waitFor({ state: "attached" });
+    await host.selectOption("#c-game", "goblin-teeth");
+    await host.selectOption("#c-seats", "2");
+    expect(await host.getByTestId("invited-only").count()).toBe(0);
+    await host.getByTestId("private-table").check();
+    await host.getByTestId("invited-only").check();
+    expect(await host.locator("#c-private-hint").textContent()).toBe("Listed nowhere: only players invited by their account name may sit; anyone with its link may watch.");
+    expect(await axeViolations(host), "the New room form with Only players I invite passes axe").toEqual([]);
+    if (process.env.SHOT) await host.locator(".create").screenshot({ path: "scratch/invited-only-form.png" });
+    await host.getByRole("button", { name: "Create room" }).click();
+    await host.waitForURL(/\/room\/[^/]+$/);
+    const roomId = new URL(host.url()).pathname.split("/").pop()!;
+    await host.getByTestId("invited-only-badge").first().waitFor();
+    expect(await host.getByTestId("share-label").textContent()).toBe("A private table: invite players below to seat them; this link lets them (or anyone) watch");
+    expect((await t.bazaar.server.store.get(roomId))!).toMatchObject({ private: true, invitedOnly: true });
+
+    // The stranger has the link: the table says who may sit, and a try is refused in those words.
+    await stranger.goto(`${url}/room/${roomId}`);
+    await stranger.getByTestId("invited-only-note").waitFor();
+    expect(await stranger.getByTestId("share-label").textContent()).toBe("A private table for invited players: anyone with this link may watch it");
+    expect(await axeViolations(stranger), "an invited-only table seen by a stranger passes axe").toEqual([]);
+    if (process.env.SHOT) await stranger.screenshot({ path: "scratch/invited-only-stranger.png" });
+    await stranger.getByRole("button", { name: "Sit here" }).click();
+    await stranger.getByTestId("toast").filter({ hasText: "Only players invited to this table may sit at it" }).waitFor();
+    expect((await t.bazaar.server.store.get(roomId))!.seats[1]!.playerId).toBeNull();
+
+    // The host invites Fidelia by name; she joins from the invitation, and the game starts.
+    await host.locator("#invite-name").fill("Fidelia");
+    await host.getByTestId("invite-send").click();
+    await host.getByTestId("toast").filter({ hasText: "Invitation sent to Fidelia: they may take a seat." }).waitFor();
+    const card = friend.getByTestId("invitation-card");
+    await card.waitFor();
+    expect(await card.innerText()).toContain("a private table for invited players");
+    await card.getByRole("button", { name: "Join" }).click();
+    await friend.waitForURL(`${url}/room/${roomId}`);
+    await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((x) => x.playerId !== null) || undefined, "Fidelia seated");
+  });
 });
