@@ -189,6 +189,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const downtime = new DowntimeWatch(store, { now: clock, log, auto: !opts.manualTimers, metrics, onOutage: () => void creditDowntime() });
   // Vacations from turn-based games (vacations.ts): kept in Postgres, applied to rooms by the service.
   const vacations = new Vacations(db, config.vacationDays, clock);
+  const heldRooms = redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms();
   const service = new RoomService(store, {
     downtime,
     vacations,
@@ -196,8 +197,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     metrics,
     ...(opts.now ? { now: opts.now } : {}),
     timing: { botDelayMs: config.botDelayMs, hostAwayMs: config.hostAwayMs, openCheckMs: config.openCheckMs },
-    openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: redis ? new RedisHostedRooms(redis, prefix) : new MemoryHostedRooms() },
+    // One set per player and kind in Redis (hosted-rooms.ts): the rooms they host, and their
+    // turn-based seats, each held atomically against its limit by whichever node asks.
+    openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: heldRooms },
     maxTurnBasedGames: config.maxTurnBasedGames,
+    turnBasedSeats: heldRooms,
     // With Web Push keys, changes owe notices to closed pages, kept in the room until sent (timers).
     pushes: config.push !== undefined,
     playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { TURN_BASED_OPEN_MS } from "../src/protocol/clock.js";
 import type { GameInfo, RoomView, YourRoom } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
-import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
+import { backends, guest, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
 interface Summary { id: string; status: string; createdAt: number; hostAway?: boolean; closesAt?: number }
 const day = 24 * 60 * 60_000;
@@ -134,6 +134,31 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     for (const c of [...hosts, pia]) c.close();
   });
 
+  it("the limit holds for joins and creations of one player at the same instant: only as many as it leaves room for pass", async () => {
+    const hosts = await Promise.all(["Ari", "Bex", "Cal", "Dee"].map(client));
+    const rooms: string[] = [];
+    for (const h of hosts) rooms.push((await h.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-3d" })).roomId as string);
+    const quinn = await account(t.server.url, "Quinn");
+    const [phone, laptop, tablet] = await Promise.all([0, 1, 2].map(() => new TestClient(t.server.url, quinn.token).ready()));
+    expect((await phone.call("room:join", { roomId: rooms[0] })).ok).toBe(true);
+    // Two places left under the limit of three, three asked for at once: two pass, one is refused.
+    const answers = await Promise.all([
+      phone.call("room:join", { roomId: rooms[1] }),
+      laptop.call("room:join", { roomId: rooms[2] }),
+      tablet.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-1d" }),
+    ]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(2);
+    expect(answers.filter((a) => !a.ok).map((a) => a.error?.code)).toEqual(["TOO_MANY_TURN_BASED_GAMES"]);
+    const mine = (await phone.call("lobby:mine", {})).mine as YourRoom[];
+    expect(mine.filter((r) => r.clock?.startsWith("turn-"))).toHaveLength(3);
+    // Leaving an open one frees its place at once, for a join on another device.
+    const open = mine.find((r) => r.id === rooms[1] || r.id === rooms[2])!;
+    expect((await phone.call("room:leave", { roomId: open.id })).ok).toBe(true);
+    const joined = await tablet.call("room:join", { roomId: rooms[3] });
+    expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
+    for (const c of [...hosts, phone, laptop, tablet]) c.close();
+  });
+
   it("invitations kept for or from an account go when it is closed or erased", async () => {
     const [ron, sue, tia, uma] = await Promise.all(["Ron", "Sue", "Tia", "Uma"].map((n) => account(t.server.url, n)));
     const [host, other, third] = await Promise.all([ron, tia, uma].map(async (p) => new TestClient(t.server.url, p.token).ready()));
@@ -230,5 +255,25 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     expect(ack.ok).toBe(false);
     expect(ack.error).toEqual({ code: "TURN_BASED_NOT_QUEUED", message: expect.stringContaining("open a room in the lobby") });
     c.close();
+  });
+});
+
+describe("the turn-based limit across two nodes (Redis)", () => {
+  const nodes = useTwoNodes({ config: { maxTurnBasedGames: 2 } });
+
+  it("one player's two joins at the same instant on two nodes, one place left: one passes, one is refused", async () => {
+    const { a, b } = nodes;
+    for (const round of [1, 2, 3]) {
+      const hosts = await Promise.all(["Hob", "Hal", "Hux"].map(async (n) => new TestClient(a.url, (await account(a.url, `${n}${round}`)).token).ready()));
+      const rooms: string[] = [];
+      for (const h of hosts) rooms.push((await h.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string);
+      const player = await account(a.url, `Racer${round}`);
+      const [onA, onB] = await Promise.all([a, b].map((n) => new TestClient(n.url, player.token).ready()));
+      expect((await onA.call("room:join", { roomId: rooms[0] })).ok).toBe(true);
+      const answers = await Promise.all([onA.call("room:join", { roomId: rooms[1] }), onB.call("room:join", { roomId: rooms[2] })]);
+      expect(answers.map((x) => x.ok).sort(), `round ${round}: ${JSON.stringify(answers.map((x) => x.error))}`).toEqual([false, true]);
+      expect(answers.find((x) => !x.ok)!.error?.code).toBe("TOO_MANY_TURN_BASED_GAMES");
+      for (const c of [...hosts, onA, onB]) c.close();
+    }
   });
 });

@@ -60,7 +60,7 @@ import type { ChangeNote, RoomStore } from "./room-store.js";
 import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
-import { RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { MemoryHostedRooms, RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
@@ -100,6 +100,12 @@ export interface RoomServiceOptions {
    * limit); one more, by room:create or room:join, is refused with TOO_MANY_TURN_BASED_GAMES.
    */
   maxTurnBasedGames?: number;
+  /**
+   * Where each player's turn-based seats are held for that limit (one of hosted-rooms.ts's sets
+   * per player: shared by every node, so two nodes at once cannot both let one more through).
+   * Default: `openRooms.hosted`, else kept in this process.
+   */
+  turnBasedSeats?: HostedRooms;
   /**
    * This server sends notices to players' closed pages (push.ts: Web Push keys set): a change that
    * makes it a player's turn in a turn-based room, keeps an invitation or ends the game owes them
@@ -143,6 +149,9 @@ const tooManyOpenRooms = (open: number, max: number, turnBased: boolean) =>
  * for players, are counted apart, so that they never stop their host from opening a room to play now.
  */
 const hostedKey = (hostId: string, turnBased: boolean) => (turnBased ? `${hostId}/turn-based` : hostId);
+
+/** The key of a player's turn-based seats in RoomServiceOptions.turnBasedSeats (apart from hostedKey's). */
+const turnSeatsKey = (playerId: string) => `${playerId}/turn-based-seats`;
 
 const tooManyTurnBased = (n: number, max: number) =>
   err("TOO_MANY_TURN_BASED_GAMES", `You already have ${n} turn-based games open or in play (at most ${max}); finish one, or let an open one start or close, before taking on another.`);
@@ -214,6 +223,7 @@ export class RoomService {
   readonly timing: Timing;
   readonly playerRooms: PlayerRooms;
   private readonly maxTurnBasedGames: number;
+  private readonly turnBasedSeats: HostedRooms;
   private readonly pushes: boolean;
   private readonly vacations: VacationSource | undefined;
 
@@ -236,6 +246,7 @@ export class RoomService {
     this.downtime = opts.downtime;
     this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
     this.maxTurnBasedGames = opts.maxTurnBasedGames ?? 0;
+    this.turnBasedSeats = opts.turnBasedSeats ?? opts.openRooms?.hosted ?? new MemoryHostedRooms();
     this.pushes = opts.pushes ?? false;
     this.vacations = opts.vacations;
     const hosted = this.openRooms?.hosted;
@@ -244,6 +255,17 @@ export class RoomService {
       // dropped at the player's next room:create instead.
       this.onChange((prev, next) => {
         if (prev?.status === "open" && (next.status !== "open" || next.hostId !== prev.hostId)) hosted.remove(hostedKey(prev.hostId, isTurnBased(prev.clock)), [next.id]).catch(() => {});
+      });
+    }
+    if (this.maxTurnBasedGames > 0) {
+      // Likewise a seat held for the turn-based limit goes with the seat (left, removed) or the
+      // game (over, closed); a miss is dropped at the player's next check (holdTurnBasedSeat).
+      this.onChange((prev, next) => {
+        if (!prev || !isTurnBased(next.clock) || (prev.status !== "open" && prev.status !== "playing")) return;
+        const over = next.status !== "open" && next.status !== "playing";
+        for (const s of prev.seats) {
+          if (s.playerId !== null && (over || seatOf(next, s.playerId) === null)) this.turnBasedSeats.remove(turnSeatsKey(s.playerId), [next.id]).catch(() => {});
+        }
       });
     }
   }
@@ -493,19 +515,22 @@ export class RoomService {
    */
   async create(host: Player, input: CreateRoomInput): Promise<Room> {
     const turnBased = isTurnBasedPace(input.clock);
-    if (turnBased && host.account) {
-      await this.checkTurnBasedGames(host.id);
-      await this.checkNotOnVacation(host.id);
-    }
+    if (turnBased && host.account) await this.checkNotOnVacation(host.id);
+    // The new room's seat is held for the turn-based limit before the room is written (the hold
+    // goes again if it is not).
+    const heldSeat = turnBased && !!host.account && this.maxTurnBasedGames > 0;
+    const hold = heldSeat ? (id: string) => this.holdTurnBasedSeat(host.id, id) : async () => {};
     const limit = this.openRooms;
-    if (!limit) return this.createNow(host, input);
+    if (!limit) return this.withSeatHeld(host.id, heldSeat, (ids) => this.createNow(host, input, async (id) => { ids.push(id); await hold(id); }));
     const key = hostedKey(host.id, turnBased);
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
       await this.checkOpenRooms(key, host.id, turnBased, limit);
       let listed: string | null = null;
       try {
-        return await this.createNow(host, input, async (id) => {
+        return await this.withSeatHeld(host.id, heldSeat, (ids) => this.createNow(host, input, async (id) => {
+          ids.push(id);
+          await hold(id);
           listed = null;
           if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) {
             // Another node listed one since the check, or an entry went stale meanwhile: check
@@ -514,7 +539,7 @@ export class RoomService {
             if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) throw tooManyOpenRooms(limit.maxPerPlayer, limit.maxPerPlayer, turnBased);
           }
           listed = id;
-        });
+        }));
       } catch (e) {
         // Not written (the store failed): its entry would count as a room being created for a minute.
         if (listed !== null) await limit.hosted.remove(key, [listed]).catch(() => {});
@@ -610,10 +635,18 @@ export class RoomService {
       // A room's pace never changes: the copy this node holds (the caller has usually just read it) will do.
       const room = this.cache.get(roomId) ?? (await this.get(roomId));
       if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) {
-        await this.checkTurnBasedGames(player.id, roomId);
         await this.checkNotOnVacation(player.id);
+        if (this.maxTurnBasedGames > 0) return this.withSeatHeld(player.id, true, async (ids) => {
+          ids.push(roomId);
+          await this.holdTurnBasedSeat(player.id, roomId);
+          return this.joinNow(roomId, player, seat);
+        });
       }
     }
+    return this.joinNow(roomId, player, seat);
+  }
+
+  private async joinNow(roomId: string, player: Player, seat: unknown): Promise<Room> {
     const seed = this.seed();
     const { room } = await this.mutate(roomId, (r) => joinAndStart(r, player, seat, seed, this.now()));
     if (room.rematchOf && room.reserved?.includes(player.id)) return this.rematchSeatTaken(room, player);
@@ -642,16 +675,36 @@ export class RoomService {
   }
 
   /**
-   * TOO_MANY_TURN_BASED_GAMES if the player sits in maxTurnBasedGames turn-based games, open or in
-   * play (from their room index: roomsOf), other than `except`. A limit to how many games a player
-   * can keep others waiting on, as Board Game Arena has: counted before the change, not in it, so
-   * two joins of one player at the same instant on two nodes may both pass (one game over).
+   * Holds a seat in turn-based room `roomId` for the player against maxTurnBasedGames, atomically
+   * (HostedRooms.reserve on their set, shared by every node): the set is first brought in line with
+   * the rooms they sit in (roomsOf: the truth; a room missing from it is added, one they no longer
+   * sit in dropped), keeping holds of the last RESERVATION_GRACE_MS not yet seen as seats (another
+   * join or creation under way); then the seat is added only while fewer than the limit are held.
+   * Two joins of one player on two nodes at once cannot both pass. TOO_MANY_TURN_BASED_GAMES otherwise.
    */
-  private async checkTurnBasedGames(playerId: string, except?: string): Promise<void> {
+  private async holdTurnBasedSeat(playerId: string, roomId: string): Promise<void> {
     const max = this.maxTurnBasedGames;
-    if (max <= 0) return;
-    const n = (await this.roomsOf(playerId)).filter((r) => r.id !== except && isTurnBased(r.clock)).length;
-    if (n >= max) throw tooManyTurnBased(n, max);
+    const key = turnSeatsKey(playerId);
+    const [rooms, held] = await Promise.all([this.roomsOf(playerId), this.turnBasedSeats.list(key)]);
+    const now = this.now();
+    const seated = new Set(rooms.filter((r) => r.id !== roomId && isTurnBased(r.clock)).map((r) => r.id));
+    const pending = held.filter((h) => h.id !== roomId && !seated.has(h.id) && now - h.at < RESERVATION_GRACE_MS);
+    const drop = held.filter((h) => h.id === roomId || (!seated.has(h.id) && !pending.includes(h)));
+    if (drop.length > 0) await this.turnBasedSeats.remove(key, drop.map((h) => h.id));
+    for (const id of seated) if (!held.some((h) => h.id === id)) await this.turnBasedSeats.reserve(key, id, Number.MAX_SAFE_INTEGER, now);
+    const n = seated.size + pending.length;
+    if (n >= max || !(await this.turnBasedSeats.reserve(key, roomId, max, now))) throw tooManyTurnBased(Math.max(n, max), max);
+  }
+
+  /** Runs `op`, which pushes the ids of rooms it held a turn-based seat in; a failure lets them go (`held`: any may be). */
+  private async withSeatHeld<T>(playerId: string, held: boolean, op: (ids: string[]) => Promise<T>): Promise<T> {
+    const ids: string[] = [];
+    try {
+      return await op(ids);
+    } catch (e) {
+      if (held && ids.length > 0) await this.turnBasedSeats.remove(turnSeatsKey(playerId), ids).catch(() => {});
+      throw e;
+    }
   }
 
   /**

@@ -77,7 +77,7 @@ export async function twoNodeDatabases(): Promise<{ a: Database; b: Database; di
  * twoNodeDatabases gives): `t.a` and `t.b` are set by its beforeAll and closed by its afterAll.
  * `clock`: both nodes' clock (then manual timers, as startTestServer takes it).
  */
-export function useTwoNodes(opts: { clock?: () => number } = {}): { readonly a: RunningServer; readonly b: RunningServer } {
+export function useTwoNodes(opts: { clock?: () => number; config?: TestServerOptions["config"] } = {}): { readonly a: RunningServer; readonly b: RunningServer } {
   const t = {} as { a: RunningServer; b: RunningServer };
   let dispose: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -85,8 +85,9 @@ export function useTwoNodes(opts: { clock?: () => number } = {}): { readonly a: 
     const dbs = await twoNodeDatabases();
     dispose = dbs.dispose;
     const backend = { name: "two nodes", redis: true, realPg: !!PG_URL };
-    t.a = await startTestServer(backend, dbs.a, prefix, "node-a", opts.clock);
-    t.b = await startTestServer(backend, dbs.b, prefix, "node-b", opts.clock);
+    const more = opts.config ? { config: opts.config } : {};
+    t.a = await startTestServer(backend, dbs.a, prefix, "node-a", opts.clock, more);
+    t.b = await startTestServer(backend, dbs.b, prefix, "node-b", opts.clock, more);
   });
   afterAll(async () => {
     await t.a?.close();
