@@ -1,20 +1,28 @@
 /**
- * What one read of a lobby list costs the server in CPU, on Redis (docs/performance.md, "Smaller
+ * What the lobby's lists cost the server in CPU, on Redis (docs/performance.md, "Smaller
  * mechanisms"): `npm run prebench && node bench/dist/bench/lobby-cost.js [--rooms N] [--rounds N]
  * [--redis URL]`.
  *
  * Stores N open Goblin Market rooms (4 seats, 1 taken, as a busy lobby's) under a throwaway prefix,
- * then alternates, round by round, two ways of reading the list of open rooms with their summaries:
- * - baseline: the store's former read, SMEMBERS then a pipeline of one HGET per room;
- * - ours: `RedisRoomStore.list("open")` (SMEMBERS, then one script call per SUMMARIES_PER_CALL rooms).
- * Both parse every summary. Prints the median CPU milliseconds per read of each (this process's
- * user + system time: Redis's own time is not in it) and their ratio, then deletes its keys.
+ * then alternates, round by round, ways of getting the list of open rooms with their summaries:
+ * - pipelined HGETs: the store's first read, SMEMBERS then a pipeline of one HGET per room;
+ * - store read: `RedisRoomStore.listVersions("open")` (SMEMBERS, then one script call per
+ *   SUMMARIES_PER_CALL rooms), which every lobby entry made until the node kept its own lobby and
+ *   which each node now makes once per LOBBY_RESYNC_MS;
+ * - node's lobby, changed: `LobbyMirror.lists()` after one room's change (a rebuild and sort), what
+ *   a lobby entry costs now when a room changed since the last;
+ * - node's lobby, unchanged: the same with no change between entries (the lists as last built).
+ * Each then makes the lobby's lists (`lobbyOf`). Prints the median CPU milliseconds per read of
+ * each (this process's user + system time: Redis's own time is not in it) and each one's ratio to
+ * the store read, then deletes its keys.
  */
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { RedisRoomStore } from "../src/platform/redis-room-store.js";
-import { createRoom, joinRoom, type Room } from "../src/platform/room.js";
+import { createRoom, joinRoom, summarize, type Room } from "../src/platform/room.js";
 import type { RoomSummary } from "../src/protocol/wire.js";
+import { LobbyMirror } from "../src/platform/lobby-mirror.js";
+import { lobbyOf } from "../src/platform/lobby.js";
 
 const { values } = parseArgs({
   options: { rooms: { type: "string", default: "1000" }, rounds: { type: "string", default: "15" }, redis: { type: "string", default: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } },
@@ -41,9 +49,18 @@ try {
     for (const [e, v] of (await pipe.exec()) ?? []) if (!e && typeof v === "string") out.push(JSON.parse(v) as RoomSummary);
     return out;
   }
+  const mirror = new LobbyMirror();
+  mirror.install(await store.listVersions("open"), mirror.mark());
+  let version = 1;
+  const changed = rooms[0]!;
   const ways: Array<[string, () => Promise<RoomSummary[]>]> = [
-    ["baseline (pipeline of HGETs)", pipelined],
-    ["ours (script per 500 rooms)", () => store.list("open")],
+    ["pipelined HGETs", async () => lobbyOf(await pipelined(), []).open],
+    ["store read", async () => lobbyOf((await store.listVersions("open")).map((r) => r.summary), []).open],
+    ["node's lobby, changed", async () => {
+      mirror.apply({ ...summarize(changed), createdAt: changed.createdAt }, ++version);
+      return lobbyOf(mirror.lists().open, []).open;
+    }],
+    ["node's lobby, unchanged", async () => lobbyOf(mirror.lists().open, []).open],
   ];
   const samples = new Map<string, number[]>(ways.map(([name]) => [name, []]));
   const READS = 20;
@@ -58,10 +75,12 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const [base, ours] = ways.map(([name]) => median(samples.get(name)!));
-  console.log(`${N} open rooms, ${values.rounds} rounds of ${READS} reads, median CPU per read:`);
-  for (const [name] of ways) console.log(`  ${name.padEnd(30)} ${median(samples.get(name)!).toFixed(2)} ms`);
-  console.log(`  ratio ours / baseline         ${(ours! / base!).toFixed(2)}`);
+  const read = median(samples.get("store read")!);
+  console.log(`${N} open rooms, ${values.rounds} rounds of ${READS} reads, median CPU per read (and its ratio to the store read):`);
+  for (const [name] of ways) {
+    const ms = median(samples.get(name)!);
+    console.log(`  ${name.padEnd(26)} ${ms.toFixed(3)} ms  ${(ms / read).toFixed(3)}x`);
+  }
 } finally {
   const keys = await redis.keys(`${prefix}*`);
   for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));

@@ -309,6 +309,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // without a deadline in the same read (TimerDriver.adopt).
   log.info({ rooms: timers.polls ? await timers.adopt() : await service.indexPlayers() }, "players' rooms indexed");
   timers.start();
+  // This node's lobby (lobby-mirror.ts), read whole once now that the change feed is followed
+  // (socket.ts): from here on kept from the changes, and read whole again every LOBBY_RESYNC_MS.
+  await service.resyncLobby();
   // One quick play round per QUEUE_TICK_MS on every node (none with manualTimers: tests tick).
   let queueRound: Promise<void> | undefined;
   const queueTimer =

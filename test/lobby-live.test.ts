@@ -7,9 +7,10 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { LOBBY_SHOWN_PER_GAME } from "../src/platform/lobby.js";
+import { LOBBY_RESYNC_MS } from "../src/platform/lobby-mirror.js";
 import type { RoomSummary } from "../src/protocol/wire.js";
 import { account } from "./support/accounts.js";
-import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer } from "./support/harness.js";
+import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
 for (const backend of backends()) {
   describe(`the lobby's games being played and turn-based rooms waiting (${backend.name})`, () => {
@@ -167,26 +168,88 @@ for (const backend of backends()) {
       expect([bad.status, bad.body.error.code]).toEqual([400, "BAD_CURSOR"]);
     });
 
-    it("a crowd arriving in the lobby at once shares the store's reads", async () => {
+    it("a crowd arriving in the lobby reads nothing from the store: the lobby is kept on the node, and read whole only every LOBBY_RESYNC_MS", async () => {
       const store = t.server.store;
+      const listVersions = store.listVersions.bind(store);
       const list = store.list.bind(store);
       let reads = 0;
-      // Each read takes a while, as the store's would under load (the in-process one answers at once).
-      store.list = async (which) => {
-        reads++;
-        await new Promise((r) => setTimeout(r, 100));
-        return list(which);
-      };
+      store.listVersions = async (which) => (reads++, listVersions(which));
+      store.list = async (which) => (reads++, list(which));
       try {
         const crowd = await Promise.all(Array.from({ length: 12 }, (_, i) => client(`Crowd ${i}`)));
         const acks = await Promise.all(crowd.map((c) => c.call("lobby:subscribe", {})));
         expect(acks.every((a) => a.ok && (a.liveCounts as Record<string, number>)["goblin-teeth"] === teeth.length)).toBe(true);
-        // Two lists (open, playing), each read at most twice: once, and once more for those who came during it.
-        expect(reads).toBeLessThanOrEqual(4);
-        expect(reads).toBeGreaterThanOrEqual(2);
+        for (const page of ["/api/rooms", "/api/rooms/live", "/api/rooms/waiting?game=goblin-teeth"]) expect((await fetch(`${t.server.url}${page}`)).status).toBe(200);
+        await t.server.pushLobbyCounts();
+        expect(reads).toBe(0);
+        // The counts' timer reads the lists whole once they are LOBBY_RESYNC_MS old: both, once.
+        now += LOBBY_RESYNC_MS;
+        await t.server.pushLobbyCounts();
+        await t.server.pushLobbyCounts();
+        expect(reads).toBe(2);
+        for (const c of crowd) c.close();
       } finally {
+        store.listVersions = listVersions;
         store.list = list;
       }
     });
+
+    it.skipIf(backend.redis)("a room that leaves the store without a change (it expired) leaves the lobby at the next full read", async () => {
+      const host = await client("Fleeting");
+      const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+      const openIds = async () => ((await get("/api/rooms")).body.open as RoomSummary[]).map((r) => r.id);
+      expect(await openIds()).toContain(roomId);
+      // An open room of one sitting lives a day after its last change (the host-away check, which
+      // would close it first, does not run here).
+      now += 24 * 60 * 60_000 + 60_000;
+      expect(await t.server.store.get(roomId)).toBeNull();
+      await t.server.pushLobbyCounts();
+      expect(await openIds()).not.toContain(roomId);
+    });
   });
 }
+
+describe("each node's lobby, kept from the changes of every node (two nodes, Redis)", () => {
+  let now = Date.UTC(2026, 10, 27, 12, 0, 0);
+  const nodes = useTwoNodes({ clock: () => now });
+  const summaries = (c: TestClient, id: string) => c.received.filter(([e, p]) => e === "lobby:room" && (p as RoomSummary).id === id).map(([, p]) => p as RoomSummary);
+
+  it("a room opened, joined and closed on one node reaches the other node's lobby pages in order, and its lists, with no store read there", async () => {
+    const { a, b } = nodes;
+    const reads: string[] = [];
+    const spy = (s: typeof a.store) => {
+      const [lv, l] = [s.listVersions.bind(s), s.list.bind(s)];
+      s.listVersions = async (w) => (reads.push(w), lv(w));
+      s.list = async (w) => (reads.push(w), l(w));
+    };
+    spy(a.store);
+    const page = await new TestClient(a.url, (await guest(a.url, "Onlooker")).token).ready();
+    expect((await page.call("lobby:subscribe", {})).ok).toBe(true);
+    const host = await new TestClient(b.url, (await guest(b.url, "Hostling")).token).ready();
+    const friend = await new TestClient(b.url, (await guest(b.url, "Friendling")).token).ready();
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await until(() => summaries(page, roomId).length === 1 || undefined, "node A's lobby page told of the room opened on node B");
+    expect((await friend.call("room:join", { roomId })).ok).toBe(true);
+    await until(() => summaries(page, roomId).length === 2 || undefined, "told of the seat taken");
+    expect(summaries(page, roomId).map((s) => s.seats.filter((x) => x.taken).length)).toEqual([1, 2]);
+    // A page arriving on node A now lists it as it is, read from node A's own lobby.
+    const late = await new TestClient(a.url, (await guest(a.url, "Latecomer")).token).ready();
+    const listed = ((await late.call("lobby:subscribe", {})).open as RoomSummary[]).find((r) => r.id === roomId);
+    expect(listed?.seats.filter((x) => x.taken).length).toBe(2);
+    const http = (await (await fetch(`${a.url}/api/rooms`)).json()) as { open: RoomSummary[] };
+    expect(http.open.find((r) => r.id === roomId)?.seats.filter((x) => x.taken).length).toBe(2);
+    // Both leave: the room closes, and leaves node A's lists.
+    expect((await friend.call("room:leave", { roomId })).ok).toBe(true);
+    expect((await host.call("room:leave", { roomId })).ok).toBe(true);
+    await until(() => summaries(page, roomId).some((s) => s.status === "closed") || undefined, "told of the room closed");
+    expect(summaries(page, roomId).map((s) => s.status)).toEqual(["open", "open", "open", "closed"]);
+    expect(((await late.call("lobby:list", {})).open as RoomSummary[]).map((r) => r.id)).not.toContain(roomId);
+    expect(reads).toEqual([]);
+    // A private table opened on node B is never told to node A's lobby pages.
+    const secret = (await host.call("room:create", { game: "goblin-market", seats: 3, private: true })).roomId as string;
+    const control = (await friend.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    await until(() => summaries(page, control).length === 1 || undefined, "the public one told");
+    expect(summaries(page, secret)).toEqual([]);
+    for (const c of [page, host, friend, late]) c.close();
+  });
+});

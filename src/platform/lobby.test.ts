@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoomSummary } from "../protocol/wire.js";
-import { FreshRead, LOBBY_SHOWN_PER_GAME, lobbyOf, pageOf, parseCursor } from "./lobby.js";
+import { LOBBY_SHOWN_PER_GAME, lobbyOf, pageOf, parseCursor } from "./lobby.js";
 
 const room = (id: string, game: string, createdAt: number): RoomSummary => ({ id, game, ranked: false, status: "playing", seats: [], createdAt, clock: null });
 /** An open room with `free` of its 4 seats free; turn-based or of one sitting by its clock. */
@@ -131,65 +131,5 @@ describe("private tables", () => {
     expect(lists.waitingCounts).toEqual({ "goblin-teeth": 1 });
     expect(pageOf("live", playing, null, null, 10)).toMatchObject({ rooms: [{ id: "l1" }], total: 1, next: null });
     expect(pageOf("waiting", open, "goblin-teeth", null, 10)).toMatchObject({ rooms: [{ id: "w1" }], total: 1, next: null });
-  });
-});
-
-describe("FreshRead", () => {
-  function reads() {
-    const pending: Array<(n: number) => void> = [];
-    let started = 0;
-    const fresh = new FreshRead(
-      () =>
-        new Promise<number>((resolve) => {
-          started++;
-          pending.push(resolve);
-        }),
-    );
-    return { fresh, pending, started: () => started };
-  }
-
-  it("shares one read among callers that arrive while it has not started, and never answers with a read begun before a call", async () => {
-    const { fresh, pending, started } = reads();
-    const a = fresh.get();
-    expect(started()).toBe(1);
-    // b, c and d arrive while a's read is under way: it may predate what they must see, so they wait for one read after it.
-    const [b, c, d] = [fresh.get(), fresh.get(), fresh.get()];
-    expect(started()).toBe(1);
-    pending[0]!(1);
-    expect(await a).toBe(1);
-    await Promise.resolve();
-    await new Promise((r) => setImmediate(r));
-    expect(started()).toBe(2);
-    // e arrives while the second read is under way: a third, after it.
-    const e = fresh.get();
-    pending[1]!(2);
-    expect(await Promise.all([b, c, d])).toEqual([2, 2, 2]);
-    await new Promise((r) => setImmediate(r));
-    expect(started()).toBe(3);
-    pending[2]!(3);
-    expect(await e).toBe(3);
-    // Nothing under way: the next caller starts its own at once.
-    const f = fresh.get();
-    expect(started()).toBe(4);
-    pending[3]!(4);
-    expect(await f).toBe(4);
-  });
-
-  it("a failed read fails its callers only; those waiting for the next get the next", async () => {
-    let n = 0;
-    const gates: Array<() => void> = [];
-    const fresh = new FreshRead(async () => {
-      const mine = ++n;
-      await new Promise<void>((r) => gates.push(r));
-      if (mine === 1) throw new Error("store away");
-      return mine;
-    });
-    const a = fresh.get();
-    const b = fresh.get();
-    gates[0]!();
-    await expect(a).rejects.toThrow("store away");
-    await new Promise((r) => setImmediate(r));
-    gates[1]!();
-    expect(await b).toBe(2);
   });
 });

@@ -6,9 +6,9 @@
  * rooms waiting for players (they wait three days; nearest to starting first: fewest free seats,
  * then the newest). Of each, the lobby gets the first few of each game and a count per game; the
  * rest a page at a time (`GET /api/rooms/live`, `GET /api/rooms/waiting`), as Board Game Arena and
- * Lichess show the games in play apart from the tables waiting for players. And one store read
- * of a list is shared by everyone who asks for it at once (`FreshRead`), so a crowd arriving in
- * the lobby costs a read or two, not one each. Private tables are in no list and no count (`listed`).
+ * Lichess show the games in play apart from the tables waiting for players. The lists come from
+ * each node's own copy of them, kept from the changes (lobby-mirror.ts), so a crowd arriving in
+ * the lobby costs no store read at all. Private tables are in no list and no count (`listed`).
  */
 import type { RoomSummary } from "../protocol/wire.js";
 import { isTurnBasedPace } from "./clocks.js";
@@ -112,42 +112,4 @@ export function pageOf(which: Listed, rooms: readonly RoomSummary[], game: strin
   const page = start < 0 ? [] : of.slice(start, start + limit);
   const last = page[page.length - 1];
   return { rooms: page.map((x) => x.r), total: of.length, next: start >= 0 && start + limit < of.length && last ? cursorOf(last.k) : null };
-}
-
-/**
- * A read that callers share without ever getting a stale answer: a caller gets the result of a
- * read that started after it asked. With no read under way one starts at once; while one is
- * under way, every caller that arrives waits for the next, which starts when the current ends and
- * serves them all. So at most two reads are ever outstanding, however many ask. (A cache with a
- * time to live would be cheaper still, but could miss a room opened just before a page subscribed
- * to the lobby's pushes, which it would then never hear of.)
- */
-export class FreshRead<T> {
-  private running: Promise<T> | null = null;
-  private next: Promise<T> | null = null;
-
-  constructor(private readonly read: () => Promise<T>) {}
-
-  get(): Promise<T> {
-    if (!this.running) return this.start();
-    if (!this.next) {
-      const after = this.running.then(
-        () => undefined,
-        () => undefined,
-      );
-      this.next = after.then(() => {
-        this.next = null;
-        return this.start();
-      });
-    }
-    return this.next;
-  }
-
-  private start(): Promise<T> {
-    const p: Promise<T> = this.read().finally(() => {
-      if (this.running === p) this.running = null;
-    });
-    this.running = p;
-    return p;
-  }
 }

@@ -172,7 +172,14 @@ export class MemoryRoomStore implements RoomStore {
   }
 
   async list(which: Listing): Promise<RoomSummary[]> {
-    return this.all().filter((r) => listingOf(r) === which).map(summarize).sort(byNewest);
+    return (await this.listVersions(which)).map((r) => r.summary);
+  }
+
+  async listVersions(which: Listing): Promise<Array<{ summary: RoomSummary; version: number }>> {
+    return this.all()
+      .filter((r) => listingOf(r) === which)
+      .map((r) => ({ summary: summarize(r), version: r.version }))
+      .sort((a, b) => byNewest(a.summary, b.summary));
   }
 
   async unpersisted(): Promise<string[]> {

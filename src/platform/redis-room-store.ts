@@ -50,7 +50,8 @@ import { KEEP_OUTAGES, type Beat, type Outage } from "./downtime.js";
  *       feed length, log length before, actions before, actions after, log length after, "1" if
  *       other nodes follow the feed: the entry then carries the head, if written, and the chunk;
  *       otherwise only the positions, to save a node reading its own changes back, the room's next
- *       deadline or "-" for none), 2 head, 3 sealed
+ *       deadline or "-" for none, "1" if the lobby summary changed: the entry then carries it as
+ *       "u", followers or not, for every node's lobby, lobby-mirror.ts), 2 head, 3 sealed
  *       (seal mode), 4 this change's chunk, 5 summary ("" when a game action left it as it was),
  *       6 room id, 7 the feed entry's positions as one field (see feedMeta).
  * One field for the numbers, not twelve: each argument costs the client a string to build and
@@ -63,7 +64,8 @@ const CAS = `
 local m = {}
 for w in string.gmatch(ARGV[1], '%S+') do m[#m + 1] = w end
 -- m: 1 expected, 2 new version, 3 mode, 4 ttl, 5 status, 6 unpersisted, 7 feed length,
---    8 log before, 9 actions before, 10 actions after, 11 log after, 12 peers follow, 13 due
+--    8 log before, 9 actions before, 10 actions after, 11 log after, 12 peers follow, 13 due,
+--    14 "1" when the lobby summary changed (the entry carries it: lobby-mirror.ts)
 local cur = redis.call('HMGET', KEYS[1], 'v', 'na', 'nl', 's')
 if (cur[1] or '0') ~= m[1] then
   local f = redis.call('HMGET', KEYS[1], 'head', 'sealed', 'data')
@@ -95,6 +97,9 @@ if cur[4] ~= sets then
   if m[6] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
 end
 local entry = {'m', ARGV[7]}
+if m[14] == '1' then
+  table.insert(entry, 'u'); table.insert(entry, ARGV[5])
+end
 if m[12] == '1' then
   table.insert(entry, 'h'); table.insert(entry, ARGV[2])
   table.insert(entry, 't'); table.insert(entry, ARGV[4])
@@ -199,7 +204,11 @@ return 1
  */
 const SUMMARIES = `
 local out = {}
-for i, key in ipairs(KEYS) do out[i] = redis.call('HGET', key, 'summary') end
+for i, key in ipairs(KEYS) do
+  local f = redis.call('HMGET', key, 'summary', 'v')
+  out[2 * i - 1] = f[1]
+  out[2 * i] = f[2]
+end
 return out
 `;
 
@@ -477,7 +486,7 @@ export class RedisRoomStore implements RoomStore {
         this.k.feed,
         this.k.timers,
         this.k.chat(room.id),
-        `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"} ${note?.due == null ? "-" : Math.round(note.due)}`,
+        `${expectedVersion} ${room.version} ${mode} ${ttlMs(room)} ${room.status} ${pending} ${this.feedLength} ${logFrom} ${actionsFrom} ${room.actions.length} ${logAfter} ${this.peersFollow ? "1" : "0"} ${note?.due == null ? "-" : Math.round(note.due)} ${note?.lobby && summary !== "" ? "1" : "0"}`,
         head,
         mode === "seal" ? sealed() : "",
         chunk,
@@ -509,10 +518,15 @@ export class RedisRoomStore implements RoomStore {
   }
 
   async list(which: Listing): Promise<RoomSummary[]> {
+    return (await this.listVersions(which)).map((r) => r.summary);
+  }
+
+  async listVersions(which: Listing): Promise<Array<{ summary: RoomSummary; version: number }>> {
     const set = which === "open" ? this.k.open : which === "playing" ? this.k.playing : this.k.turnBased;
     const status = which === "open" ? "open" : "playing";
     const ids = await this.redis.smembers(set);
     if (ids.length === 0) return [];
+    // Each room's summary and version, side by side.
     const chunks: Promise<(string | null)[]>[] = [];
     for (let i = 0; i < ids.length; i += SUMMARIES_PER_CALL) {
       const keys = ids.slice(i, i + SUMMARIES_PER_CALL).map((id) => this.k.room(id));
@@ -520,17 +534,18 @@ export class RedisRoomStore implements RoomStore {
       chunks.push((this.redis as any).gbSummaries(keys.length, ...keys));
     }
     const res = (await Promise.all(chunks)).flat();
-    const out: RoomSummary[] = [];
+    const out: Array<{ summary: RoomSummary; version: number }> = [];
     const gone: string[] = [];
     const moved: string[] = [];
-    res.forEach((v, i) => {
+    for (let i = 0; i < ids.length; i++) {
+      const v = res[2 * i];
       if (typeof v === "string") {
         const s = JSON.parse(v) as RoomSummary;
         // Builds before 2026-11-26 listed turn-based games in play with the others: moved apart.
         if (which === "playing" && s.status === "playing" && isTurnBasedPace(s.clock)) moved.push(s.id);
-        else if (s.status === status) out.push(s);
+        else if (s.status === status) out.push({ summary: s, version: Number(res[2 * i + 1] ?? 0) });
       } else gone.push(ids[i]!);
-    });
+    }
     // Rooms that expired leave their id behind in the set; tidy up.
     if (gone.length > 0) await this.redis.srem(set, ...gone);
     if (moved.length > 0) {
@@ -538,7 +553,7 @@ export class RedisRoomStore implements RoomStore {
       for (const id of moved) m.smove(set, this.k.turnBased, id);
       await m.exec();
     }
-    return out.sort(byNewest);
+    return out.sort((a, b) => byNewest(a.summary, b.summary));
   }
 
   async appendChat(roomId: string, message: Omit<ChatMessage, "n">, maxMessages: number): Promise<ChatMessage | "full" | null> {
@@ -666,7 +681,9 @@ export class RedisRoomStore implements RoomStore {
                 // follower reads the room from the store.
                 const head = f.h;
                 const chunk = f.t;
+                const lobby = f.u ? (JSON.parse(f.u.toString()) as RoomSummary) : undefined;
                 onChange({
+                  ...(lobby ? { lobby } : {}),
                   roomId: m.roomId,
                   version,
                   logFrom,

@@ -9,10 +9,12 @@ import { randomBytes } from "node:crypto";
 import type { Action, Seat } from "../games/types.js";
 import { newSeed } from "./commitment.js";
 import { AppError, err } from "./errors.js";
-import { FreshRead, lobbyOf, pageOf, type Listed, type LobbyLists, type Page } from "./lobby.js";
+import { lobbyOf, pageOf, type Listed, type LobbyLists, type Page } from "./lobby.js";
+import { LOBBY_RESYNC_MS, LobbyMirror } from "./lobby-mirror.js";
 import { nameKey, type Player } from "./identity.js";
 import {
   actInRoom,
+  summarize,
   closeAbandoned,
   hostPresence,
   resign,
@@ -207,6 +209,17 @@ export function changeNote(prev: Room | null, next: Room): ChangeNote {
   return { logFrom: logLength(prev), actionsFrom: prev?.actions.length ?? 0, leftPlayers: left, ...(seats.length ? { turns: { game: next.game, seats } } : {}) };
 }
 
+/**
+ * The room's lobby summary after a change when it differs from the one before (a new room:
+ * always), else undefined (ChangeNote.lobby). A game action that leaves the game in play never
+ * changes it (its seats and status stay), so it is not compared.
+ */
+export function lobbyChange(prev: Room | null, next: Room, gameAction: boolean): RoomSummary | undefined {
+  if (gameAction && prev?.status === "playing" && next.status === "playing") return undefined;
+  const after = summarize(next);
+  return prev && JSON.stringify(summarize(prev)) === JSON.stringify(after) ? undefined : after;
+}
+
 export class RoomService {
   private readonly listeners: ChangeListener[] = [];
   private readonly now: () => number;
@@ -228,8 +241,13 @@ export class RoomService {
   private readonly vacations: VacationSource | undefined;
 
   /** The lobby's reads of the store's lists, shared by callers at the same time (lobby.ts). */
-  private readonly openListed = new FreshRead(() => this.store.list("open"));
-  private readonly playingListed = new FreshRead(() => this.store.list("playing"));
+  /** What the lobby lists, kept on this node from the changes (lobby-mirror.ts). */
+  private readonly lobby = new LobbyMirror();
+  /** The full read of the store's lists under way, if one is (shared by whoever asks meanwhile). */
+  private resyncing: Promise<void> | null = null;
+  /** When the lobby was last read whole (the service's clock). */
+  private lobbyReadAt = 0;
+  private readonly lobbyListeners: Array<(summary: RoomSummary) => void> = [];
 
   constructor(
     readonly store: RoomStore,
@@ -282,6 +300,54 @@ export class RoomService {
   private emit(prev: Room | null, next: Room, note: ChangeNote): void {
     if (next.status === "finished" && prev?.status !== "finished") this.metrics.gameFinished(next.game);
     for (const l of this.listeners) l(prev, next, note);
+    if (note.lobby) this.lobbyChanged(note.lobby, next.version);
+  }
+
+  /**
+   * A room's lobby summary changed (ChangeNote.lobby) at `version`: by this node's change, or by
+   * another node's, read from the change feed (transport/socket.ts). Kept in this node's lobby
+   * (lobby-mirror.ts); when newer than what it held, the lobby listeners hear of it (the lobby
+   * pages on this node: each node tells its own, in the order it keeps).
+   */
+  lobbyChanged(summary: RoomSummary, version: number): void {
+    if (!this.lobby.apply(summary, version)) return;
+    for (const l of this.lobbyListeners) l(summary);
+  }
+
+  /** Hears every lobby change this node keeps (lobbyChanged), in order. */
+  onLobbyChange(listener: (summary: RoomSummary) => void): void {
+    this.lobbyListeners.push(listener);
+  }
+
+  /**
+   * Reads the store's lists whole into this node's lobby (lobby-mirror.ts install): at start, then
+   * every LOBBY_RESYNC_MS (the transport's timer), healing whatever the change feed missed. One at
+   * a time: a caller during a read waits for it.
+   */
+  resyncLobby(): Promise<void> {
+    if (this.resyncing) return this.resyncing;
+    this.lobbyReadAt = this.now();
+    const mark = this.lobby.mark();
+    const run = Promise.all([this.store.listVersions("open"), this.store.listVersions("playing")])
+      .then(([open, playing]) => this.lobby.install([...open, ...playing], mark))
+      .finally(() => {
+        this.resyncing = null;
+      });
+    this.resyncing = run;
+    return run;
+  }
+
+  /** Reads the store's lists whole (resyncLobby) when the last read is LOBBY_RESYNC_MS old (the lobby's counts timer asks every 5 s). */
+  async healLobby(): Promise<void> {
+    const now = this.now();
+    if (this.lobby.ready && now - this.lobbyReadAt < LOBBY_RESYNC_MS) return;
+    await this.resyncLobby();
+  }
+
+  /** This node's lobby lists, read whole first if they never were. */
+  private async lobbyNow(): Promise<{ open: RoomSummary[]; playing: RoomSummary[] }> {
+    if (!this.lobby.ready) await this.resyncLobby();
+    return this.lobby.lists();
   }
 
   /** The room as stored now (always read from the store). */
@@ -365,6 +431,8 @@ export class RoomService {
       next = this.owe(room, next, note);
       note.due = nextDue(next, this.timing);
       if (gameAction) note.gameAction = true;
+      const lobby = lobbyChange(room, next, gameAction);
+      if (lobby) note.lobby = lobby;
       // Listed before it is written: an index entry whose write fails is dropped later, harmlessly.
       const listed = gameAction ? [] : newlyListed(room, next);
       if (listed.length > 0) await this.playerRooms.add(listed, this.now());
@@ -465,6 +533,7 @@ export class RoomService {
     await this.playerRooms.add(newlyListed(null, built), this.now());
     const note: ChangeNote = changeNote(null, built);
     const room = this.owe(null, built, note);
+    note.lobby = summarize(room);
     note.due = nextDue(room, this.timing);
     if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return null;
     this.remember(room);
@@ -1024,11 +1093,11 @@ export class RoomService {
    * waiting for players and of the games of one sitting being played, the first of each game and a
    * count per game. Turn-based games in play are left out, and never read here (the store lists
    * them apart): they last days (so the list would grow with them), and nobody watches one live;
-   * their players find them in Your games. Callers at the same time share the store's reads
-   * (FreshRead).
+   * their players find them in Your games. Read from this node's lobby (lobby-mirror.ts), kept
+   * from the changes: no store read.
    */
   async lobbyLists(): Promise<LobbyLists> {
-    const [open, playing] = await Promise.all([this.openListed.get(), this.playingListed.get()]);
+    const { open, playing } = await this.lobbyNow();
     return lobbyOf(open, playing);
   }
 
@@ -1044,7 +1113,7 @@ export class RoomService {
    * (GET /api/rooms/live, /waiting).
    */
   async listPage(which: Listed, game: string | null, before: Parameters<typeof pageOf>[3], limit: number): Promise<Page> {
-    const rooms = await (which === "live" ? this.playingListed : this.openListed).get();
-    return pageOf(which, rooms, game, before, limit);
+    const { open, playing } = await this.lobbyNow();
+    return pageOf(which, which === "live" ? playing : open, game, before, limit);
   }
 }

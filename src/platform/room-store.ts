@@ -33,6 +33,8 @@ export interface RoomStore {
    * as they last days and pile up, so that reading the games of one sitting never reads them).
    */
   list(which: Listing): Promise<RoomSummary[]>;
+  /** The same, each with the version of its room the summary describes (the lobby's mirror: lobby-mirror.ts). */
+  listVersions(which: Listing): Promise<Array<{ summary: RoomSummary; version: number }>>;
   /**
    * Durable timers. Every write stores the room's next deadline (ChangeNote.due) in a sorted set
    * (Redis) or its in-process equivalent, in the same atomic step as the room. `claimDue` takes up
@@ -107,6 +109,12 @@ export interface ChangeNote {
    * room from its actions: every change stores the room as it is (no game code runs on a read).
    */
   gameAction?: boolean;
+  /**
+   * The room's lobby summary after the change, when the change made it differ from the one before
+   * (a new room: always); absent otherwise. Every node's lobby is kept from these (lobby-mirror.ts):
+   * a shared store's feed entry carries it.
+   */
+  lobby?: RoomSummary;
 }
 
 /** A change made by another process, as read from a shared store's change feed. */

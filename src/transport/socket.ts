@@ -125,16 +125,6 @@ function requirePlayer(socket: Socket): Player {
   return p;
 }
 
-/** Whether a change touched the seats (a game move never does; it keeps the same array). */
-function seatsChanged(prev: Room, next: Room): boolean {
-  if (prev.seats === next.seats) return false;
-  if (prev.seats.length !== next.seats.length) return true;
-  return prev.seats.some((s, i) => {
-    const t = next.seats[i]!;
-    return s.playerId !== t.playerId || s.name !== t.name || s.bot !== t.bot;
-  });
-}
-
 /** An error that says the room store (Redis) is unreachable, as ioredis reports it. */
 function storeOutage(e: unknown): boolean {
   if (!(e instanceof Error) || e instanceof AppError) return false;
@@ -310,15 +300,13 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   /** A change made on this node: deliver it here at once, and tell the lobby if it shows. */
   service.onChange((prev, next, note) => {
     deliver(next, note.logFrom, note.leftPlayers);
-    if (!prev || prev.status !== next.status || seatsChanged(prev, next) || (prev.hostAwaySince === undefined) !== (next.hostAwaySince === undefined)) {
-      const summary = summarize(next);
-      if (listed(next)) io.to("lobby").emit("lobby:room", summary);
-      else {
-        // A private table is listed nowhere: only its players' pages (Your games) hear of it, those
-        // who sat in it before the change too (one who left or was removed).
-        const players = new Set([...(prev?.seats ?? []), ...next.seats].map((x) => x.playerId).filter((id): id is string => !!id));
-        if (players.size > 0) io.to([...players].map((id) => ch.player(id))).emit("lobby:room", summary);
-      }
+    // A listed room's lobby changes reach this node's lobby pages from the lobby it keeps
+    // (onLobbyChange below), every node's from its own. A private table is listed nowhere: only its
+    // players' pages (Your games) hear of it, those who sat in it before the change too (one who
+    // left or was removed), on any node.
+    if (note.lobby && !listed(note.lobby)) {
+      const players = new Set([...(prev?.seats ?? []), ...next.seats].map((x) => x.playerId).filter((id): id is string => !!id));
+      if (players.size > 0) io.to([...players].map((id) => ch.player(id))).emit("lobby:room", note.lobby);
     }
     // Your games: each person whose turn it now is hears it on their sockets here; other nodes
     // tell theirs from the change feed (the note's `turns`), so no adapter message per move.
@@ -340,8 +328,17 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     }
   }
 
+  /**
+   * The lobby pages on this node hear of each change of a listed room's summary as this node's
+   * lobby keeps it (in version order: RoomService.lobbyChanged), whichever node made the change.
+   */
+  service.onLobbyChange((summary) => {
+    if (listed(summary)) io.local.to("lobby").emit("lobby:room", summary);
+  });
+
   /** A change made on another node: deliver it here if anyone here watches the room. */
   service.store.follow?.((change) => {
+    if (change.lobby) service.lobbyChanged(change.lobby, change.version);
     if (change.turns) tellTurns(change.roomId, change.version, change.turns);
     if (!localRooms.has(ch.room(change.roomId)) && !localRooms.has(ch.spec(change.roomId))) return;
     // Already delivered this version or a newer one (read from the store after a gap).
@@ -776,6 +773,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     onlineOf,
     ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log, chat: service.store, ...(deps.vacations ? { vacations: deps.vacations } : {}) }, room, owed) } : {}),
     async pushLobbyCounts() {
+      // Every LOBBY_RESYNC_MS the lobby kept here is read whole again (lobby-mirror.ts), pages or not.
+      await service.healLobby();
       if ((localRooms.get("lobby")?.size ?? 0) === 0) return;
       const counts = await service.lobbyCounts();
       const text = JSON.stringify(counts);
