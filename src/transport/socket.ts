@@ -773,8 +773,9 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     onlineOf,
     ...(deps.push ? { notify: (room: Room, owed: readonly OwedPush[]) => sendOwedNotices({ push: deps.push!, onlineOf, now: clock, log, chat: service.store, ...(deps.vacations ? { vacations: deps.vacations } : {}) }, room, owed) } : {}),
     async pushLobbyCounts() {
-      // Every LOBBY_RESYNC_MS the lobby kept here is read whole again (lobby-mirror.ts), pages or not.
-      await service.healLobby();
+      // Every LOBBY_RESYNC_MS the lobby kept here is read whole again (lobby-mirror.ts), pages or
+      // not; if the store does not answer, the counts still go from the lobby as kept (read again in 30 s).
+      await service.healLobby().catch((e: unknown) => log.warn({ err: e }, "could not read the lobby's lists whole; kept as they are"));
       if ((localRooms.get("lobby")?.size ?? 0) === 0) return;
       const counts = await service.lobbyCounts();
       const text = JSON.stringify(counts);
