@@ -4,6 +4,7 @@
  */
 import { parseSecretKey } from "./platform/secret-box.js";
 import { hostname } from "node:os";
+import { LOBBY_RESYNC_MS } from "./platform/lobby-mirror.js";
 
 export interface Config {
   port: number;
@@ -55,6 +56,8 @@ export interface Config {
   maxOpenRoomsPerPlayer: number;
   /** Turn-based games (open or in play) one player may sit in at once; 0: no limit. */
   maxTurnBasedGames: number;
+  /** How often each node reads the store's lobby lists whole, healing its own lobby (platform/lobby-mirror.ts), ms; 0: only at start. */
+  lobbyResyncMs: number;
   /** Days of vacation from turn-based games an account may take in any 365 days (platform/vacations.ts). */
   vacationDays: number;
   /** A socket whose unsent outgoing data passes this many bytes (a reader that stopped reading) is disconnected; 0: never. */
@@ -303,6 +306,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     maxSubscriptionsPerSocket: int("MAX_SUBSCRIPTIONS_PER_SOCKET", env.MAX_SUBSCRIPTIONS_PER_SOCKET, 20),
     maxOpenRoomsPerPlayer: int("MAX_OPEN_ROOMS_PER_PLAYER", env.MAX_OPEN_ROOMS_PER_PLAYER, 5),
     maxTurnBasedGames: int("MAX_TURN_BASED_GAMES", env.MAX_TURN_BASED_GAMES, 30),
+    lobbyResyncMs: int("LOBBY_RESYNC_MS", env.LOBBY_RESYNC_MS, LOBBY_RESYNC_MS),
     vacationDays: int("VACATION_DAYS", env.VACATION_DAYS, 30, 365), // vacations.ts DEFAULT_VACATION_DAYS, MAX_VACATION_DAYS
     slowReaderMaxBytes: int("SLOW_READER_MAX_BYTES", env.SLOW_READER_MAX_BYTES, 1_048_576),
     nodeId: word("NODE_ID", env.NODE_ID, `${hostname()}-${process.pid}`),

@@ -202,6 +202,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     openRooms: { maxPerPlayer: config.maxOpenRoomsPerPlayer, hosted: heldRooms },
     maxTurnBasedGames: config.maxTurnBasedGames,
     turnBasedSeats: heldRooms,
+    lobbyResyncMs: config.lobbyResyncMs,
     // With Web Push keys, changes owe notices to closed pages, kept in the room until sent (timers).
     pushes: config.push !== undefined,
     playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),

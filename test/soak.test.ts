@@ -24,6 +24,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../src/games/legal.js";
+import { lobbyOf } from "../src/platform/lobby.js";
 import type { LegalAction } from "../src/games/types.js";
 import type { RunningServer } from "../src/server.js";
 import { account } from "./support/accounts.js";
@@ -378,6 +379,25 @@ async function soak(seed: number, nodes: RunningServer[], clock: TestClock, opts
     }
     fresh.close();
   }
+  // Every live node's lobby, kept from the changes (its own and the feed's: lobby-mirror.ts), lists
+  // what the store lists, with no full read since the node started (lobbyResyncMs 0): the changes alone.
+  const truth = JSON.stringify(lobbyOf(await servers[0]!.store.list("open"), await servers[0]!.store.list("playing")));
+  for (const s of servers) {
+    try {
+      await until(async () => JSON.stringify(await s.service.lobbyLists()) === truth || undefined, `${s.url}'s lobby to list what the store lists`);
+    } catch (e) {
+      const mine = await s.service.lobbyLists();
+      const want = JSON.parse(truth) as typeof mine;
+      const key = (r: { id: string }) => JSON.stringify(r);
+      for (const k of ["open", "live"] as const) {
+        const a = new Set(mine[k].map(key));
+        const b = new Set(want[k].map(key));
+        console.log(k, "extra", [...a].filter((x) => !b.has(x)), "missing", [...b].filter((x) => !a.has(x)));
+      }
+      console.log("counts", mine.liveCounts, want.liveCounts, mine.waitingCounts, want.waitingCounts);
+      throw e;
+    }
+  }
   if (process.env.SOAK_VERBOSE) console.log(seed, compared, "ranked seats' chats", chatChecked, [...codes].sort().map(([k, n]) => `${k}: ${n}`).join("\n"));
   expect(internal, JSON.stringify(internal.slice(0, 3))).toEqual([]);
   expect(failures.length, JSON.stringify(failures.slice(0, 3))).toBe(0);
@@ -406,7 +426,7 @@ const ALL = (process.env.SOAK_SEED ? [Number(process.env.SOAK_SEED)] : []) as nu
 
 describe.skipIf(!REDIS_URL)("soak: random clients on two nodes, one Redis", () => {
   const clock = new TestClock();
-  const nodes = useTwoNodes({ clock: clock.now });
+  const nodes = useTwoNodes({ clock: clock.now, config: { lobbyResyncMs: 0 } });
   for (const seed of ALL.length ? ALL : [11]) {
     it(`seed ${seed}: no INTERNAL, every held view exact after settling, every game ends and is recorded`, () => soak(seed, [nodes.a, nodes.b], clock), 240_000);
   }
@@ -414,7 +434,7 @@ describe.skipIf(!REDIS_URL)("soak: random clients on two nodes, one Redis", () =
 
 describe.skipIf(!REDIS_URL)("soak: random clients on two nodes, one of which dies mid-run", () => {
   const clock = new TestClock();
-  const nodes = useTwoNodes({ clock: clock.now });
+  const nodes = useTwoNodes({ clock: clock.now, config: { lobbyResyncMs: 0 } });
   for (const seed of ALL.length ? ALL : [14]) {
     it(`seed ${seed}: the surviving node finishes what the dead one had under way (timers, quick play, records)`, () => soak(seed, [nodes.a, nodes.b], clock, { dies: STEPS / 3 }), 240_000);
   }
@@ -423,7 +443,7 @@ describe.skipIf(!REDIS_URL)("soak: random clients on two nodes, one of which die
 describe("soak: random clients on one node, in-process rooms", () => {
   const clock = new TestClock();
   // With Web Push keys: changes owe notices to closed pages, sent and settled by the timers.
-  const t = useTestServer(backends()[0]!, { clock: clock.now, config: { push: { ...vapidKeys(), subject: "mailto:operators@bazaar.example" } } });
+  const t = useTestServer(backends()[0]!, { clock: clock.now, config: { lobbyResyncMs: 0, push: { ...vapidKeys(), subject: "mailto:operators@bazaar.example" } } });
   for (const seed of ALL.length ? ALL : [13]) {
     it(`seed ${seed}: no INTERNAL, every held view exact after settling, every game ends and is recorded`, () => soak(seed, [t.server], clock), 240_000);
   }

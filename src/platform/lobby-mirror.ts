@@ -19,6 +19,7 @@
  */
 import type { RoomSummary } from "../protocol/wire.js";
 import { isTurnBasedPace } from "./clocks.js";
+import { byNewest } from "./room-store.js";
 
 /** How often each node reads the store's lists whole, to heal what the change feed missed (ms). */
 export const LOBBY_RESYNC_MS = 30_000;
@@ -101,7 +102,7 @@ export class LobbyMirror {
     this.built = null;
   }
 
-  /** The open rooms and the games of one sitting in play, newest first (as RoomStore.list gives them). */
+  /** The open rooms and the games of one sitting in play, newest first, then by id (as RoomStore.list gives them). */
   lists(): { open: RoomSummary[]; playing: RoomSummary[] } {
     if (this.built) return this.built;
     const open: RoomSummary[] = [];
@@ -110,8 +111,7 @@ export class LobbyMirror {
       if (e.summary === null) continue;
       (e.summary.status === "open" ? open : playing).push(e.summary);
     }
-    const newest = (a: RoomSummary, b: RoomSummary) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    this.built = { open: open.sort(newest), playing: playing.sort(newest) };
+    this.built = { open: open.sort(byNewest), playing: playing.sort(byNewest) };
     return this.built;
   }
 

@@ -108,6 +108,8 @@ export interface RoomServiceOptions {
    * Default: `openRooms.hosted`, else kept in this process.
    */
   turnBasedSeats?: HostedRooms;
+  /** How often `healLobby` reads the store's lobby lists whole (default LOBBY_RESYNC_MS; 0: never after the first). */
+  lobbyResyncMs?: number;
   /**
    * This server sends notices to players' closed pages (push.ts: Web Push keys set): a change that
    * makes it a player's turn in a turn-based room, keeps an invitation or ends the game owes them
@@ -247,6 +249,7 @@ export class RoomService {
   private resyncing: Promise<void> | null = null;
   /** When the lobby was last read whole (the service's clock). */
   private lobbyReadAt = 0;
+  private readonly lobbyResyncMs: number;
   private readonly lobbyListeners: Array<(summary: RoomSummary) => void> = [];
 
   constructor(
@@ -265,6 +268,7 @@ export class RoomService {
     this.playerRooms = opts.playerRooms ?? new MemoryPlayerRooms();
     this.maxTurnBasedGames = opts.maxTurnBasedGames ?? 0;
     this.turnBasedSeats = opts.turnBasedSeats ?? opts.openRooms?.hosted ?? new MemoryHostedRooms();
+    this.lobbyResyncMs = opts.lobbyResyncMs ?? LOBBY_RESYNC_MS;
     this.pushes = opts.pushes ?? false;
     this.vacations = opts.vacations;
     const hosted = this.openRooms?.hosted;
@@ -337,10 +341,10 @@ export class RoomService {
     return run;
   }
 
-  /** Reads the store's lists whole (resyncLobby) when the last read is LOBBY_RESYNC_MS old (the lobby's counts timer asks every 5 s). */
+  /** Reads the store's lists whole (resyncLobby) when the last read is `lobbyResyncMs` old (the lobby's counts timer asks every 5 s). */
   async healLobby(): Promise<void> {
     const now = this.now();
-    if (this.lobby.ready && now - this.lobbyReadAt < LOBBY_RESYNC_MS) return;
+    if (this.lobby.ready && (this.lobbyResyncMs <= 0 || now - this.lobbyReadAt < this.lobbyResyncMs)) return;
     await this.resyncLobby();
   }
 

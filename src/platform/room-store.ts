@@ -28,7 +28,7 @@ export interface RoomStore {
    */
   follow?(onChange: (change: RoomChange) => void): () => void;
   /**
-   * Summaries, newest first, of the rooms listed as `which`: "open" (not started, of any pace),
+   * Summaries, newest first (then by id), of the rooms listed as `which`: "open" (not started, of any pace),
    * "playing" (games of one sitting in play), "turn-based" (turn-based games in play: kept apart,
    * as they last days and pile up, so that reading the games of one sitting never reads them).
    */
@@ -179,5 +179,5 @@ function latestWait(room: Room): number | null {
 }
 
 export function byNewest(a: RoomSummary, b: RoomSummary): number {
-  return b.createdAt - a.createdAt;
+  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
