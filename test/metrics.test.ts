@@ -122,6 +122,7 @@ describe.each(backends())("GET /metrics ($name)", (backend: Backend) => {
       goblin_bazaar_move_duration_seconds: "histogram",
       goblin_bazaar_room_cas_conflicts_total: "counter",
       goblin_bazaar_change_feed_lag_seconds: "histogram",
+      goblin_bazaar_lobby_healed_rooms_total: "counter",
       goblin_bazaar_timer_lag_seconds: "histogram",
       goblin_bazaar_finished_game_writes_total: "counter",
       goblin_bazaar_rate_limited_total: "counter",

@@ -47,10 +47,17 @@ describe("LobbyMirror", () => {
     expect(m.ready).toBe(false);
     m.apply(summary("gone", "open", 1), 1); // expired without a change
     m.apply(summary("old", "open", 2), 1);
-    const mark = m.mark();
-    m.install([{ summary: summary("old", "open", 2, { hostAway: true }), version: 4 }, { summary: summary("new", "playing", 3), version: 7 }], mark);
+    const read = [{ summary: summary("old", "open", 2, { hostAway: true }), version: 4 }, { summary: summary("new", "playing", 3), version: 7 }];
+    // The first read is the lobby's start: nothing to count as healed.
+    expect(m.install(read, m.mark())).toBe(0);
     expect(m.ready).toBe(true);
     expect(m.lists()).toEqual({ open: [summary("old", "open", 2, { hostAway: true })], playing: [summary("new", "playing", 3)] });
+    // Then each read says how many rooms it put right: "old" changed unseen, "new" gone; "c", heard of, agrees.
+    m.apply(summary("c", "open", 4), 1);
+    const next = [{ summary: summary("old", "open", 2), version: 5 }, { summary: summary("c", "open", 4), version: 1 }];
+    expect(m.install(next, m.mark())).toBe(2);
+    expect(m.lists()).toEqual({ open: [summary("c", "open", 4), summary("old", "open", 2)], playing: [] });
+    expect(m.install(next, m.mark())).toBe(0);
   });
 
   it("changes that arrive while a full read runs win over it: a newer version, a room opened, a room that left", () => {

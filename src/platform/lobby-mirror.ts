@@ -83,23 +83,34 @@ export class LobbyMirror {
    * wins; a room held but not read leaves the lists unless it arrived after the read began (it
    * becomes a tombstone); a tombstone goes once it is older than the read before this one (a
    * change overtaken by a newer one here may still be on its way from another node a moment).
+   * Returns how many rooms it put right (after the first read): a newer version than held, or a
+   * room the lists no longer hold.
    */
-  install(read: readonly VersionedSummary[], mark: number): void {
+  install(read: readonly VersionedSummary[], mark: number): number {
     const seen = new Set<string>();
+    let healed = 0;
     for (const r of read) {
       seen.add(r.summary.id);
       const held = this.rooms.get(r.summary.id);
-      if (!held || held.version < r.version) this.rooms.set(r.summary.id, { version: r.version, summary: listOf(r.summary) ? r.summary : null, seq: held?.seq ?? 0 });
+      if (held && held.version >= r.version) continue;
+      const listed = listOf(r.summary) ? r.summary : null;
+      if (!held ? listed !== null : JSON.stringify(held.summary) !== JSON.stringify(listed)) healed++;
+      this.rooms.set(r.summary.id, { version: r.version, summary: listed, seq: held?.seq ?? 0 });
     }
     for (const [id, e] of this.rooms) {
       if (seen.has(id) || e.seq > mark) continue;
       if (e.summary === null) {
         if (e.seq <= this.lastMark) this.rooms.delete(id);
-      } else e.summary = null;
+      } else {
+        e.summary = null;
+        healed++;
+      }
     }
     this.lastMark = mark;
+    const first = !this.installed;
     this.installed = true;
     this.built = null;
+    return first ? 0 : healed;
   }
 
   /** The open rooms and the games of one sitting in play, newest first, then by id (as RoomStore.list gives them). */

@@ -37,6 +37,8 @@ export interface PlatformMetrics {
   rateLimited(scope: RateLimitScope): void;
   /** This node recorded an outage of the whole service, `ms` long (downtime.ts). */
   downtime(ms: number): void;
+  /** A full read of the lobby's lists changed `rooms` rooms of this node's lobby that its changes had not (lobby-mirror.ts). */
+  lobbyHealed(rooms: number): void;
 }
 
 /** Measures nothing: the default wherever no observer is given. */
@@ -49,4 +51,5 @@ export const NO_METRICS: PlatformMetrics = {
   finishedGameWrite() {},
   rateLimited() {},
   downtime() {},
+  lobbyHealed() {},
 };

@@ -333,7 +333,10 @@ export class RoomService {
     this.lobbyReadAt = this.now();
     const mark = this.lobby.mark();
     const run = Promise.all([this.store.listVersions("open"), this.store.listVersions("playing")])
-      .then(([open, playing]) => this.lobby.install([...open, ...playing], mark))
+      .then(([open, playing]) => {
+        const healed = this.lobby.install([...open, ...playing], mark);
+        if (healed > 0) this.metrics.lobbyHealed(healed);
+      })
       .finally(() => {
         this.resyncing = null;
       });

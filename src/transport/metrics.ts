@@ -66,6 +66,7 @@ export class PromMetrics implements PlatformMetrics {
   private readonly refusals: Counter<"scope">;
   private readonly outages: Counter;
   private readonly outageSeconds: Counter;
+  private readonly healed: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -97,6 +98,11 @@ export class PromMetrics implements PlatformMetrics {
       name: "goblin_bazaar_change_feed_lag_seconds",
       help: "How late other nodes' room changes reach this node through the room store's change feed (Redis only), from the write's time in Redis.",
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.healed = new Counter({
+      name: "goblin_bazaar_lobby_healed_rooms_total",
+      help: "Rooms of this node's lobby that a full read of the store's lists put right (a change the feed did not bring, a room that expired without one, or a read racing a change in flight).",
       registers,
     });
     this.timerLag = new Histogram({
@@ -174,6 +180,10 @@ export class PromMetrics implements PlatformMetrics {
   downtime(ms: number): void {
     this.outages.inc();
     this.outageSeconds.inc(ms / 1000);
+  }
+
+  lobbyHealed(rooms: number): void {
+    this.healed.inc(rooms);
   }
 }
 
