@@ -37,6 +37,7 @@ import {
   joinAndStart,
   keepInvitation,
   admit,
+  heldUntil,
   owePushes,
   oweChatNotices,
   settlePushes,
@@ -484,10 +485,21 @@ export class RoomService {
    */
   async applyVacation(playerId: string): Promise<string[]> {
     const changed: string[] = [];
-    for (const r of await this.roomsOf(playerId)) {
-      if (r.status !== "playing" || !isTurnBased(r.clock)) continue;
+    // Notices held for the player's vacation (heldUntil) are owed again from its end as it stands
+    // now: at once when it was ended early. In the rooms they sit in or are invited to.
+    let heldTill: number | null = null;
+    if (this.vacations && this.pushes) {
+      const now = this.now();
+      const v = (await this.vacationsOf([playerId])).get(playerId);
+      heldTill = v && onVacationAt(v, now) ? v.until : now;
+    }
+    for (const r of await this.roomsOf(playerId, { invited: heldTill !== null })) {
+      if (!isTurnBased(r.clock)) continue;
+      const held = heldTill !== null && r.pushOwed?.some((o) => o.playerId === playerId && o.kind !== "turn" && o.at > heldTill!);
+      if (r.status !== "playing" && !held) continue;
       try {
-        if ((await this.mutate(r.id, () => null)).credited) changed.push(r.id);
+        const done = await this.mutate(r.id, (room) => (heldTill === null ? null : heldUntil(room, playerId, heldTill)));
+        if (done.credited || done.changed) changed.push(r.id);
       } catch (e) {
         // Gone or ended meanwhile: nothing to stop.
         if (!(e instanceof AppError)) throw e;

@@ -244,6 +244,18 @@ export interface HeldNotice {
 }
 
 /**
+ * The room with the notices held for a player on vacation (settlePushes' `held`: owed again from
+ * its planned end) owed again by `until` at the latest: their vacation ended early (`until`: now),
+ * or a shorter one replaced it. A turn's notice needs nothing (owedDueAt reads the clock's pause);
+ * null when nothing changes.
+ */
+export function heldUntil(room: Room, playerId: string, until: number): Room | null {
+  const owed = room.pushOwed;
+  if (!owed?.some((o) => o.playerId === playerId && o.kind !== "turn" && o.at > until)) return null;
+  return { ...room, version: room.version + 1, pushOwed: owed.map((o) => (o.playerId === playerId && o.kind !== "turn" && o.at > until ? { ...o, at: until } : o)) };
+}
+
+/**
  * The room without the owed notices in `sent` (by identity: the entries as read), those of them in
  * `held` owed again from their new time (a player on vacation: owed-notices.ts), a version on, its
  * last change's time kept (nothing happened at the table); null when none of them is owed now.

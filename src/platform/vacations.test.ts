@@ -181,6 +181,43 @@ describe("clocks on vacation", () => {
     expect(handed).toEqual([{ playerId: players[waiting]!.id, kind: "turn", at: T0 + 3 * day + h, seat: waiting }]);
   });
 
+  it("a notice held for a player's vacation (a chat message's) is owed again from its end; ended early, at once", async () => {
+    const handed: OwedPush[] = [];
+    let watched = "";
+    let away: { id: string; until: number } | null = null;
+    // The transport's notify (owed-notices.ts): a notice to a player on vacation is held until its end.
+    const s = setup("turn-1d", async (room, owed) => {
+      if (room.id !== watched) return;
+      const held = owed.filter((o) => o.playerId === away?.id && s.now < away.until);
+      handed.push(...owed.filter((o) => !held.includes(o)));
+      return held.map((o) => ({ owed: o, at: away!.until }));
+    });
+    const room = await s.start();
+    watched = room.id;
+    await s.timers.tick();
+    handed.length = 0;
+    const writer = players[0]!;
+    const resting = players[1]!;
+    away = { id: resting.id, until: T0 + 5 * day };
+    s.book.spans.set(resting.id, { from: T0, until: away.until });
+    await s.service.oweChatNotices(room.id, writer.id);
+    s.at(T0 + 5_000);
+    await s.timers.tick();
+    expect(handed.map((o) => o.playerId)).toEqual([players[2]!.id]);
+    expect((await s.service.get(room.id)).pushOwed).toEqual([expect.objectContaining({ playerId: resting.id, kind: "chat", at: away.until })]);
+    handed.length = 0;
+    // A day on, the vacation is ended early: the held notice is owed from now, and goes.
+    s.at(T0 + day);
+    away = null;
+    s.book.spans.set(resting.id, { from: T0, until: s.now });
+    expect(await s.service.applyVacation(resting.id)).toContain(room.id);
+    expect((await s.service.get(room.id)).pushOwed).toEqual([expect.objectContaining({ playerId: resting.id, kind: "chat", at: T0 + day })]);
+    await s.timers.tick();
+    expect(handed).toEqual([expect.objectContaining({ playerId: resting.id, kind: "chat" })]);
+    // Nothing left to bring forward: the next time changes nothing.
+    expect(await s.service.applyVacation(resting.id)).not.toContain(room.id);
+  });
+
   it("a vacation ended early gives the clock back the time after its end", async () => {
     const s = setup();
     const room = await s.start();
