@@ -12,7 +12,7 @@ import { seededRandom } from "../games/testing.js";
 import { createLogger } from "../logger.js";
 import { deadlineOf } from "./clocks.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { gameOf, summarizeFor, type OwedPush, type Room } from "./room.js";
+import { gameOf, summarizeFor, type HeldNotice, type OwedPush, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
 import { ttlMs } from "./room-store.js";
 import { DEFAULT_TIMING, TimerDriver } from "./timers.js";
@@ -34,7 +34,7 @@ class Book implements VacationSource {
   }
 }
 
-function setup(clock = "turn-1d", notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void>) {
+function setup(clock = "turn-1d", notify?: (room: Room, owed: readonly OwedPush[]) => Promise<void | readonly HeldNotice[]>) {
   let now = T0;
   const book = new Book();
   const service = new RoomService(new MemoryRoomStore(() => now), { now: () => now, vacations: book, timing: DEFAULT_TIMING, pushes: notify !== undefined });
