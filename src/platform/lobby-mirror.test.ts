@@ -1,7 +1,7 @@
 /** The lobby each node keeps from the changes (lobby-mirror.ts): order by version, and healing by a full read that races with changes. */
 import { describe, expect, it } from "vitest";
 import type { RoomSummary } from "../protocol/wire.js";
-import { LobbyMirror } from "./lobby-mirror.js";
+import { LobbyMirror, TOMBSTONES_KEPT } from "./lobby-mirror.js";
 
 const summary = (id: string, status: RoomSummary["status"], createdAt: number, over: Partial<RoomSummary> = {}): RoomSummary => ({
   id,
@@ -93,6 +93,16 @@ describe("LobbyMirror", () => {
     // ...and another node's earlier change (a seat taken, version 5) arrives only now.
     expect(m.apply(summary("r", "open", 1), 5)).toBe(false);
     expect(m.lists().open).toEqual([]);
+  });
+
+  it("keeps at most TOMBSTONES_KEPT tombstones without full reads: memory stays bounded", () => {
+    const m = new LobbyMirror();
+    for (let i = 0; i < TOMBSTONES_KEPT + 50; i++) m.apply(summary(`r${i}`, "finished", i), 2);
+    expect(m.size).toBe(TOMBSTONES_KEPT);
+    // The newest are kept: an older change of one of them is still refused.
+    expect(m.apply(summary(`r${TOMBSTONES_KEPT + 49}`, "open", 1), 1)).toBe(false);
+    m.apply(summary("live", "open", 1), 1);
+    expect(m.lists().open.map((r) => r.id)).toEqual(["live"]);
   });
 
   it("builds its lists once between changes", () => {

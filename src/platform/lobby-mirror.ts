@@ -24,6 +24,9 @@ import { byNewest } from "./room-store.js";
 /** How often each node reads the store's lists whole, to heal what the change feed missed (ms). */
 export const LOBBY_RESYNC_MS = 30_000;
 
+/** The most tombstones kept between full reads (forgetOldTombstones). */
+export const TOMBSTONES_KEPT = 10_000;
+
 /** A summary with the version of its room it describes. */
 export interface VersionedSummary {
   summary: RoomSummary;
@@ -48,6 +51,8 @@ interface Entry {
 export class LobbyMirror {
   private readonly rooms = new Map<string, Entry>();
   private seq = 0;
+  /** Tombstones in the order they were made, with the seq that made each (forgetOldTombstones). */
+  private readonly tombstones: Array<[string, number]> = [];
   /** The mark of the last full read installed (tombstones older than it go at the next). */
   private lastMark = 0;
   /** Whether a full read has been installed yet (until then the lists are not known whole). */
@@ -68,9 +73,25 @@ export class LobbyMirror {
     const held = this.rooms.get(summary.id);
     if (held && held.version >= version) return false;
     const listed = listOf(summary) ? summary : null;
-    this.rooms.set(summary.id, { version, summary: listed, seq: ++this.seq });
+    const seq = ++this.seq;
+    this.rooms.set(summary.id, { version, summary: listed, seq });
     if (held?.summary || listed) this.built = null;
+    if (!listed) this.forgetOldTombstones(summary.id, seq);
     return true;
+  }
+
+  /**
+   * Tombstones go with the full reads, and without them (LOBBY_RESYNC_MS 0) once TOMBSTONES_KEPT
+   * newer ones were made: memory stays bounded however long a node runs. A change overtaken by a
+   * newer one arrives within moments, long before that many rooms leave the lists.
+   */
+  private forgetOldTombstones(id: string, seq: number): void {
+    this.tombstones.push([id, seq]);
+    while (this.tombstones.length > TOMBSTONES_KEPT) {
+      const [oldId, oldSeq] = this.tombstones.shift()!;
+      const e = this.rooms.get(oldId);
+      if (e && e.summary === null && e.seq === oldSeq) this.rooms.delete(oldId);
+    }
   }
 
   /** The sequence number a full read takes before it starts (pass it to `install`). */
