@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { TURN_BASED_OPEN_MS } from "../src/protocol/clock.js";
 import type { GameInfo, RoomView, YourRoom } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
-import { backends, guest, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
+import { backends, guest, lcg, playAnyActive, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
 interface Summary { id: string; status: string; createdAt: number; hostAway?: boolean; closesAt?: number }
 const day = 24 * 60 * 60_000;
@@ -132,6 +132,30 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
     const fresh = (await hosts[3]!.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-3d" })).roomId as string;
     expect((await pia.call("room:join", { roomId: fresh })).ok).toBe(true);
     for (const c of [...hosts, pia]) c.close();
+  });
+
+  it("a rematch of a turn-based game is one more game under the limit: offered or accepted, it is refused to a player who has as many", async () => {
+    const [tom, rae] = await Promise.all([client("Tomas"), client("Raelyn")]);
+    const finished = (await tom.call("room:create", { game: "goblin-teeth", seats: 2, clock: "turn-1d" })).roomId as string;
+    expect((await rae.call("room:join", { roomId: finished })).ok).toBe(true);
+    await tom.sync(finished);
+    await rae.sync(finished);
+    await playAnyActive(t.server.store, finished, [tom, rae], lcg(7));
+    // Raelyn takes on three others (the limit here): the finished game no longer counts.
+    const hosts = await Promise.all(["Sela", "Teo", "Ulla"].map(client));
+    for (const h of hosts) {
+      const roomId = (await h.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-3d" })).roomId as string;
+      expect((await rae.call("room:join", { roomId })).ok).toBe(true);
+    }
+    expect((await rae.call("room:rematch", { roomId: finished })).error?.code).toBe("TOO_MANY_TURN_BASED_GAMES");
+    const offered = await tom.call("room:rematch", { roomId: finished });
+    expect(offered.ok, JSON.stringify(offered.error)).toBe(true);
+    expect((await rae.call("room:rematch", { roomId: finished })).error?.code).toBe("TOO_MANY_TURN_BASED_GAMES");
+    // The seat kept for her in the new room stays hers, to take once she has room.
+    const old = (await t.server.store.get(finished))!;
+    const raeId = old.seats.find((s) => s.name === "Raelyn")!.playerId;
+    expect((await t.server.store.get(old.rematch!.roomId))!.reserved).toContain(raeId);
+    for (const c of [tom, rae, ...hosts]) c.close();
   });
 
   it("the limit holds for joins and creations of one player at the same instant: only as many as it leaves room for pass", async () => {

@@ -1057,9 +1057,17 @@ export class RoomService {
     const old = await this.get(oldId);
     // A rematch of a turn-based game is another turn-based game: not while on vacation.
     if (isTurnBased(old.clock) && player.account) await this.checkNotOnVacation(player.id);
+    // And one more under MAX_TURN_BASED_GAMES: its seat is held as a join's is (holdTurnBasedSeat).
+    const limited = isTurnBased(old.clock) && !!player.account && this.maxTurnBasedGames > 0;
     if (!old.rematch) {
       const fresh = createRematchRoom(this.roomId(), old, player, this.now());
-      if (!(await this.storeNew(fresh))) throw err("BUSY", "Could not create a room; please try again.");
+      await this.withSeatHeld(player.id, limited, async (ids) => {
+        if (limited) {
+          ids.push(fresh.id);
+          await this.holdTurnBasedSeat(player.id, fresh.id);
+        }
+        if (!(await this.storeNew(fresh))) throw err("BUSY", "Could not create a room; please try again.");
+      });
       try {
         await this.mutate(oldId, (r) => offerRematch(r, player.id, fresh.id, this.now()));
         return await this.startRematchIfReady(fresh.id);
@@ -1068,15 +1076,21 @@ export class RoomService {
         if (!(e instanceof AppError && e.code === "REMATCH_OFFERED")) throw e;
       }
     }
-    return this.acceptRematch(oldId, player);
+    return this.acceptRematch(oldId, player, limited);
   }
 
-  private async acceptRematch(oldId: string, player: Player): Promise<Room> {
+  private async acceptRematch(oldId: string, player: Player, limited = false): Promise<Room> {
     const offer = rematchFor(await this.get(oldId), player.id);
     const mine = offer.accepted.includes(player.id);
     let next: Room;
     try {
-      next = (await this.mutate(offer.roomId, (r) => (mine && seatOf(r, player.id) !== null ? null : joinRoom(r, player, r.reserved?.indexOf(player.id) ?? -1, this.now())))).room;
+      next = await this.withSeatHeld(player.id, limited && !mine, async (ids) => {
+        if (limited && !mine) {
+          ids.push(offer.roomId);
+          await this.holdTurnBasedSeat(player.id, offer.roomId);
+        }
+        return (await this.mutate(offer.roomId, (r) => (mine && seatOf(r, player.id) !== null ? null : joinRoom(r, player, r.reserved?.indexOf(player.id) ?? -1, this.now())))).room;
+      });
     } catch (e) {
       if (e instanceof AppError && (e.code === "ROOM_NOT_OPEN" || e.code === "NO_SUCH_ROOM")) throw err("REMATCH_GONE", "The rematch room has started without you or closed; find another game in the lobby.");
       if (e instanceof AppError && (e.code === "BAD_SEAT" || e.code === "SEAT_TAKEN" || e.code === "ROOM_FULL")) throw err("REMATCH_SEAT_GONE", "Your seat in the rematch was given up (you left it); join the room as anyone would.");
