@@ -352,6 +352,15 @@ export class RoomService {
     await this.resyncLobby();
   }
 
+  /**
+   * The open rooms of every pace as this node's lobby holds them (lobby-mirror.ts; private tables
+   * too: callers that list them filter with `listed`), newest first: a caller that acts on one reads
+   * it from the store first (room:find), so a change on its way changes nothing.
+   */
+  async lobbyOpen(): Promise<RoomSummary[]> {
+    return (await this.lobbyNow()).open;
+  }
+
   /** This node's lobby lists, read whole first if they never were. */
   private async lobbyNow(): Promise<{ open: RoomSummary[]; playing: RoomSummary[] }> {
     if (!this.lobby.ready) await this.resyncLobby();

@@ -578,7 +578,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       // The request checked as room:create checks it (same codes), on a room never stored.
       const wanted = createRoom("find", player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock }, clock());
       const free = (r: RoomSummary) => r.seats.filter((x) => !x.taken).length;
-      const candidates = (await service.store.list("open"))
+      // From this node's lobby, not a store read; each candidate is read from the store before the join.
+      const candidates = (await service.lobbyOpen())
         .filter((r) => listed(r) && r.game === wanted.game && r.clock === p.clock && r.ranked === wanted.ranked && r.seats.length === wanted.seats.length && free(r) > 0)
         .sort((a, b) => free(a) - free(b) || a.createdAt - b.createdAt)
         .slice(0, FIND_TRIES);
