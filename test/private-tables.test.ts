@@ -130,22 +130,26 @@ for (const backend of backends()) {
 
       // Bealdor, online, is invited and sits; Cydney, offline, is let in all the same and sits when she comes.
       const invited = await host.call("room:invite", { roomId: secret, name: "Bealdor" });
-      expect(invited).toEqual({ ok: true, roomId: secret, invited: "Bealdor", admitted: true });
+      expect(invited).toEqual({ ok: true, roomId: secret, invited: "Bealdor", kept: true, admitted: true });
       await until(() => b.received.some(([e, p]) => e === "room:invited" && (p as { room: RoomSummary }).room.id === secret) || undefined, "Bealdor invited");
       expect((b.received.find(([e]) => e === "room:invited")![1] as { room: RoomSummary }).room).toMatchObject({ private: true, invitedOnly: true });
       const joined = await b.call("room:join", { roomId: secret });
       expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
       const offline = await b.call("room:invite", { roomId: secret, name: "Cydney" });
-      expect(offline).toEqual({ ok: true, roomId: secret, invited: "Cydney", admitted: true, online: false });
+      expect(offline).toEqual({ ok: true, roomId: secret, invited: "Cydney", kept: true, admitted: true, online: false });
+      // When she comes, Your games holds the invitation (from Bealdor), with the table as the lobby would list it.
       const c = track(await new TestClient(url, cyd.token).ready());
+      const invitedList = (await c.call("lobby:subscribe", {})).invited as Array<{ room: RoomSummary; from: { name: string } }>;
+      expect(invitedList.map((i) => [i.room.id, i.room.invitedOnly, i.from.name])).toEqual([[secret, true, "Bealdor"]]);
       expect((await c.call("room:join", { roomId: secret })).ok).toBe(true);
+      expect((await c.call("lobby:mine", {})).invited).toEqual([]);
       // Still not the stranger.
       expect((await stranger.call("room:join", { roomId: secret })).error?.code).toBe("INVITED_ONLY");
 
       // Who was let in is nobody's to see: Hollis, let in but never seated, is in no view, pushed or
       // synced, in no reply and in no listing (the seated players' ids are, as at every table).
       const hol = await account(url, "Hollis");
-      expect(await c.call("room:invite", { roomId: secret, name: "Hollis" })).toMatchObject({ ok: true, admitted: true, online: false });
+      expect(await c.call("room:invite", { roomId: secret, name: "Hollis" })).toMatchObject({ ok: true, kept: true, admitted: true, online: false });
       now += 1_000;
       expect((await host.call("chat:send", { roomId: secret, text: "soon" })).ok).toBe(true);
       const shown = [

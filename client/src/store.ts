@@ -283,7 +283,7 @@ export class Store {
       this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
     s.on("room:invited", (p: RoomInvited) => {
       // A turn-based room keeps it (its summary says when it closes): Your games lists it too.
-      if (p?.room?.closesAt !== undefined) this.keptInvitations = [p, ...this.keptInvitations.filter((i) => i.room.id !== p.room.id)];
+      if (p?.room?.closesAt !== undefined || p?.room?.invitedOnly) this.keptInvitations = [p, ...this.keptInvitations.filter((i) => i.room.id !== p.room.id)];
       absorbInvitation(this, p);
     });
     // The host removed this player from an open room's seat: their page now shows it as a spectator.

@@ -36,7 +36,6 @@ import {
   startIfFull,
   joinAndStart,
   keepInvitation,
-  admit,
   heldUntil,
   owePushes,
   oweChatNotices,
@@ -804,15 +803,7 @@ export class RoomService {
     }
   }
 
-  /**
-   * An invitation to an open invited-only table of one sitting lets its invitee sit (room.ts
-   * admit); nothing changes on a table open to anyone, or for a player already let in.
-   */
-  async admit(id: string, playerId: string): Promise<Room> {
-    return (await this.mutate(id, (r) => admit(r, playerId, this.now()))).room;
-  }
-
-  /** Keeps an invitation in an open turn-based room (room.ts keepInvitation). */
+  /** Keeps an invitation in an open turn-based room or invited-only table (room.ts keepInvitation). */
   async keepInvitation(id: string, invitation: KeptInvitation): Promise<Room> {
     // The change owes the invitee a notice to their closed pages (owe).
     return (await this.mutate(id, (r) => keepInvitation(r, invitation, this.now()))).room;

@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, ADMITTED_KEPT, admit, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -250,6 +250,8 @@ describe("tables for invited players only", () => {
   const acct = (p: { id: string; name: string }) => ({ ...p, account: true });
   const dan = { id: "p_dan", name: "Dan", account: true };
   const invitedOnly = (clock?: string) => createRoom("i1", acct(ann), { game: "goblin-market", seats: 3, invitedOnly: true, ...(clock ? { clock } : {}) }, 1);
+  /** An invitation by Ann (invitations.ts checked it), kept: at an invited-only table it lets its player sit. */
+  const admit = (room: Room, playerId: string, at: number) => keepInvitation(room, { playerId, from: { id: ann.id, name: ann.name, account: true }, at }, at);
 
   it("is a private table, says so in its summary and every view, and refuses what is not true or false", () => {
     const room = invitedOnly();
@@ -270,12 +272,15 @@ describe("tables for invited players only", () => {
     const room = invitedOnly();
     for (const seat of [undefined, 1, 2]) expect(code(() => joinRoom(room, acct(bob), seat, 2))).toBe("INVITED_ONLY");
     expect(code(() => joinRoom(room, bob, undefined, 2))).toBe("INVITED_ONLY");
-    const let_in = admit(room, bob.id, 2)!;
+    const let_in = admit(room, bob.id, 2);
     expect(let_in.version).toBe(room.version + 1);
     expect(let_in.admitted).toEqual([bob.id]);
-    expect(admit(let_in, bob.id, 3)).toBeNull();
-    expect(admit(let_in, ann.id, 3)).toBeNull();
+    // Invited again: still one invitation, and one place in `admitted`.
+    const again = admit(let_in, bob.id, 3);
+    expect([again.invited?.length, again.admitted]).toEqual([1, [bob.id]]);
     const seated = joinRoom(let_in, acct(bob), 2, 3);
+    // Taking the seat answers the invitation (it leaves Your games); the player stays let in.
+    expect([seated.invited, seated.admitted]).toEqual([[], [bob.id]]);
     expect(seated.seats[2]!.playerId).toBe(bob.id);
     expect(code(() => joinRoom(seated, acct(cat), undefined, 4))).toBe("INVITED_ONLY");
     // Bob leaves and comes back: still invited. The host too, once hosting passed on.
@@ -285,20 +290,22 @@ describe("tables for invited players only", () => {
     expect(hostLeft.hostId).toBe(bob.id);
     expect(mayTakeSeat(hostLeft, ann.id)).toBe(false);
     // Who was let in is not shown to anyone: not in the summary, nor in any view.
-    for (const shown of [summarize(seated), roomView(seated, { kind: "spectator" }), roomView(seated, { kind: "seat", seat: 0 })]) {
+    const invitedDan = admit(seated, dan.id, 4);
+    for (const shown of [summarize(invitedDan), roomView(invitedDan, { kind: "spectator" }), roomView(invitedDan, { kind: "seat", seat: 0 })]) {
       expect(JSON.stringify(shown)).not.toContain("admitted");
+      expect(JSON.stringify(shown)).not.toContain(dan.id);
     }
-    // A table open to anyone has nothing to admit; a started one nothing to join.
-    expect(admit(base(), bob.id, 2)).toBeNull();
-    const full = joinRoom(admit(seated, cat.id, 4)!, acct(cat), undefined, 5);
+    // A table of one sitting open to anyone keeps no invitation; a started one has nothing to join.
+    expect(code(() => admit(base(), bob.id, 2))).toBe("BAD_INVITE");
+    const full = joinRoom(admit(seated, cat.id, 4), acct(cat), undefined, 5);
     const started = startRoom(full, ann, "seed", 6);
-    expect("admitted" in started).toBe(false);
+    expect("admitted" in started || "invited" in started).toBe(false);
     expect(code(() => admit(started, dan.id, 7))).toBe("ROOM_NOT_OPEN");
   });
 
   it("remembers the last ADMITTED_KEPT players let in", () => {
     let room = invitedOnly();
-    for (let i = 0; i <= ADMITTED_KEPT; i++) room = admit(room, `p_${i}`, 2 + i)!;
+    for (let i = 0; i <= ADMITTED_KEPT; i++) room = admit(room, `p_${i}`, 2 + i);
     expect(room.admitted).toHaveLength(ADMITTED_KEPT);
     expect(mayTakeSeat(room, "p_0")).toBe(false);
     expect(mayTakeSeat(room, `p_${ADMITTED_KEPT}`)).toBe(true);
@@ -328,7 +335,7 @@ describe("tables for invited players only", () => {
     const freed = releaseSeat(rematch, ann.id, 3)!;
     expect(code(() => joinRoom(freed, acct(ann), undefined, 4))).toBe("INVITED_ONLY");
     expect(code(() => joinRoom(freed, dan, 0, 4))).toBe("INVITED_ONLY");
-    expect(joinRoom(admit(freed, dan.id, 4)!, dan, 0, 5).seats[0]!.playerId).toBe(dan.id);
+    expect(joinRoom(admit(freed, dan.id, 4), dan, 0, 5).seats[0]!.playerId).toBe(dan.id);
   });
 });
 

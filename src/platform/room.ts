@@ -141,8 +141,8 @@ export interface Room {
   /** A finished room: the rematch offered from its end screen (rematch.ts in transport; see offerRematch). */
   rematch?: RematchOffer;
   /**
-   * An open turn-based room: the invitations kept for accounts (keepInvitation), oldest first, at
-   * most INVITATIONS_KEPT. Each goes when its player takes a seat or declines, and all go with the
+   * An open turn-based room or invited-only table: the invitations kept for accounts
+   * (keepInvitation), oldest first, at most INVITATIONS_KEPT. Each goes when its player takes a seat or declines, and all go with the
    * room's start or close (only open rooms show them).
    */
   invited?: KeptInvitation[];
@@ -590,25 +590,14 @@ function unadmitted(room: Room, playerId: string): { admitted?: string[] } {
 }
 
 /**
- * An invitation (checked by invitations.ts) to an open invited-only table of one sitting lets its
- * invitee take a free seat (room.admitted); null when it changes nothing (already admitted, or the
- * table is open to anyone: an invitation there is only a message). A turn-based table's invitation
- * is kept instead (keepInvitation), which admits too.
- */
-export function admit(room: Room, playerId: string, now: number): Room | null {
-  requireOpen(room);
-  if (!room.invitedOnly || mayTakeSeat(room, playerId)) return null;
-  return bump(room, now, admitting(room, playerId));
-}
-
-/**
  * Keeps an invitation (checked by invitations.ts) in an open turn-based room, whose invitee may
- * come by days later: a newer one for the same player replaces theirs. On an invited-only table it
- * also lets them sit (room.admitted).
+ * come by days later, or at an invited-only table of any pace, where the invitation is what lets
+ * its invitee sit (room.admitted) and Your games shows it until answered: a newer one for the same
+ * player replaces theirs.
  */
 export function keepInvitation(room: Room, invitation: KeptInvitation, now: number): Room {
   requireOpen(room);
-  if (!isTurnBased(room.clock)) throw err("BAD_INVITE", "Only turn-based rooms keep invitations for later.");
+  if (!isTurnBased(room.clock) && !room.invitedOnly) throw err("BAD_INVITE", "Only turn-based rooms and tables for invited players keep invitations for later.");
   const others = (room.invited ?? []).filter((i) => i.playerId !== invitation.playerId);
   return bump(room, now, { invited: [...others, invitation].slice(-INVITATIONS_KEPT), ...admitting(room, invitation.playerId) });
 }

@@ -34,21 +34,20 @@ export function registerInviteEvents(
     // pages is open: owed-notices.ts). Any other room wants them online now: every node is asked
     // whether the account has a device (onlineOf), so one on another node counts; if a node does
     // not answer in time, the invitation goes anyway and reaches whoever is there.
-    // An invited-only table (room.ts invitedOnly) also lets its invitee sit: a turn-based one as it
-    // keeps the invitation, one of one sitting by admitting them (room.ts admit), even while they are
-    // offline, since its link alone would not seat them.
-    const kept = isTurnBased(room.clock);
+    // An invited-only table (room.ts invitedOnly) of any pace keeps it too, since there the
+    // invitation is what lets its invitee sit (its link alone would not): even while they are
+    // offline, and Your games shows it to them until they answer or the table starts or closes.
+    const kept = isTurnBased(room.clock) || room.invitedOnly === true;
     let offline = false;
-    if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
-    else {
+    if (!isTurnBased(room.clock)) {
       const online = await deps.onlineOf([id]).catch((e: unknown) => {
         deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
         return null;
       });
       offline = online !== null && !online.has(id);
       if (offline && !room.invitedOnly) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
-      if (room.invitedOnly) await deps.service.admit(room.id, id);
     }
+    if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
     if (!offline) io.to(deps.channel(id)).emit("room:invited", invitation.message);
     return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}), ...(room.invitedOnly ? { admitted: true } : {}), ...(offline ? { online: false } : {}) };
   };
