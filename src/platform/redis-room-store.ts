@@ -472,7 +472,8 @@ export class RedisRoomStore implements RoomStore {
           : undefined;
     const sealed = (): Buffer => deflateJson((logs ??= LogsBytes.of(JSON.stringify(room.actions), JSON.stringify(log))).json());
     // A game action that leaves the game playing changes neither seats nor status: the lobby summary stays.
-    const summary = note?.gameAction === true && expectedVersion > 0 && room.status === "playing" ? "" : JSON.stringify(summarize(room));
+    // A change that altered the summary carries it already (ChangeNote.lobby, from the service).
+    const summary = note?.gameAction === true && expectedVersion > 0 && room.status === "playing" ? "" : JSON.stringify(note?.lobby ?? summarize(room));
     const pending = awaitsRecord(room) ? "1" : "0";
     const write = (mode: "seal" | "append") =>
       // eslint-disable-next-line @typescript-eslint/no-explicit-any

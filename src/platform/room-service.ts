@@ -242,7 +242,6 @@ export class RoomService {
   private readonly pushes: boolean;
   private readonly vacations: VacationSource | undefined;
 
-  /** The lobby's reads of the store's lists, shared by callers at the same time (lobby.ts). */
   /** What the lobby lists, kept on this node from the changes (lobby-mirror.ts). */
   private readonly lobby = new LobbyMirror();
   /** The full read of the store's lists under way, if one is (shared by whoever asks meanwhile). */
@@ -503,8 +502,7 @@ export class RoomService {
     }
     for (const r of await this.roomsOf(playerId, { invited: heldTill !== null })) {
       if (!isTurnBased(r.clock)) continue;
-      const held = heldTill !== null && r.pushOwed?.some((o) => o.playerId === playerId && o.kind !== "turn" && o.at > heldTill!);
-      if (r.status !== "playing" && !held) continue;
+      if (r.status !== "playing" && (heldTill === null || heldUntil(r, playerId, heldTill) === null)) continue;
       try {
         const done = await this.mutate(r.id, (room) => (heldTill === null ? null : heldUntil(room, playerId, heldTill)));
         if (done.credited || done.changed) changed.push(r.id);
@@ -560,7 +558,7 @@ export class RoomService {
     await this.playerRooms.add(newlyListed(null, built), this.now());
     const note: ChangeNote = changeNote(null, built);
     const room = this.owe(null, built, note);
-    note.lobby = summarize(room);
+    note.lobby = lobbyChange(null, room, false);
     note.due = nextDue(room, this.timing);
     if (!(await this.store.compareAndSetOrGet(room, 0, note)).ok) return null;
     this.remember(room);
@@ -615,18 +613,16 @@ export class RoomService {
     // The new room's seat is held for the turn-based limit before the room is written (the hold
     // goes again if it is not).
     const heldSeat = turnBased && !!host.account && this.maxTurnBasedGames > 0;
-    const hold = heldSeat ? (id: string) => this.holdTurnBasedSeat(host.id, id) : async () => {};
     const limit = this.openRooms;
-    if (!limit) return this.withSeatHeld(host.id, heldSeat, (ids) => this.createNow(host, input, async (id) => { ids.push(id); await hold(id); }));
+    if (!limit) return this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => (heldSeat ? hold(id) : undefined)));
     const key = hostedKey(host.id, turnBased);
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
       await this.checkOpenRooms(key, host.id, turnBased, limit);
       let listed: string | null = null;
       try {
-        return await this.withSeatHeld(host.id, heldSeat, (ids) => this.createNow(host, input, async (id) => {
-          ids.push(id);
-          await hold(id);
+        return await this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => {
+          if (heldSeat) await hold(id);
           listed = null;
           if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) {
             // Another node listed one since the check, or an entry went stale meanwhile: check
@@ -732,9 +728,8 @@ export class RoomService {
       const room = this.cache.get(roomId) ?? (await this.get(roomId));
       if (room.status === "open" && isTurnBased(room.clock) && seatOf(room, player.id) === null) {
         await this.checkNotOnVacation(player.id);
-        if (this.maxTurnBasedGames > 0) return this.withSeatHeld(player.id, true, async (ids) => {
-          ids.push(roomId);
-          await this.holdTurnBasedSeat(player.id, roomId);
+        if (this.maxTurnBasedGames > 0) return this.withSeatHeld(player.id, async (hold) => {
+          await hold(roomId);
           return this.joinNow(roomId, player, seat);
         });
       }
@@ -792,13 +787,19 @@ export class RoomService {
     if (n >= max || !(await this.turnBasedSeats.reserve(key, roomId, max, now))) throw tooManyTurnBased(Math.max(n, max), max);
   }
 
-  /** Runs `op`, which pushes the ids of rooms it held a turn-based seat in; a failure lets them go (`held`: any may be). */
-  private async withSeatHeld<T>(playerId: string, held: boolean, op: (ids: string[]) => Promise<T>): Promise<T> {
+  /**
+   * Runs `op` with a `hold` that holds the player's seat in a turn-based room (holdTurnBasedSeat);
+   * if `op` fails, the seats it held are let go.
+   */
+  private async withSeatHeld<T>(playerId: string, op: (hold: (roomId: string) => Promise<void>) => Promise<T>): Promise<T> {
     const ids: string[] = [];
     try {
-      return await op(ids);
+      return await op((roomId) => {
+        ids.push(roomId);
+        return this.holdTurnBasedSeat(playerId, roomId);
+      });
     } catch (e) {
-      if (held && ids.length > 0) await this.turnBasedSeats.remove(turnSeatsKey(playerId), ids).catch(() => {});
+      if (ids.length > 0) await this.turnBasedSeats.remove(turnSeatsKey(playerId), ids).catch(() => {});
       throw e;
     }
   }
@@ -1061,11 +1062,8 @@ export class RoomService {
     const limited = isTurnBased(old.clock) && !!player.account && this.maxTurnBasedGames > 0;
     if (!old.rematch) {
       const fresh = createRematchRoom(this.roomId(), old, player, this.now());
-      await this.withSeatHeld(player.id, limited, async (ids) => {
-        if (limited) {
-          ids.push(fresh.id);
-          await this.holdTurnBasedSeat(player.id, fresh.id);
-        }
+      await this.withSeatHeld(player.id, async (hold) => {
+        if (limited) await hold(fresh.id);
         if (!(await this.storeNew(fresh))) throw err("BUSY", "Could not create a room; please try again.");
       });
       try {
@@ -1084,11 +1082,8 @@ export class RoomService {
     const mine = offer.accepted.includes(player.id);
     let next: Room;
     try {
-      next = await this.withSeatHeld(player.id, limited && !mine, async (ids) => {
-        if (limited && !mine) {
-          ids.push(offer.roomId);
-          await this.holdTurnBasedSeat(player.id, offer.roomId);
-        }
+      next = await this.withSeatHeld(player.id, async (hold) => {
+        if (limited && !mine) await hold(offer.roomId);
         return (await this.mutate(offer.roomId, (r) => (mine && seatOf(r, player.id) !== null ? null : joinRoom(r, player, r.reserved?.indexOf(player.id) ?? -1, this.now())))).room;
       });
     } catch (e) {

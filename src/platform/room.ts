@@ -104,8 +104,7 @@ export interface Room {
    */
   invitedOnly?: true;
   /**
-   * An open invited-only table: the players invited to it (admit, keepInvitation), who may take a
-   * free seat, at most ADMITTED_KEPT (the oldest forgotten first). Gone with the start; never shown
+   * An open invited-only table: the players invited to it (keepInvitation), who may take a free seat, at most ADMITTED_KEPT (the oldest forgotten first). Gone with the start; never shown
    * to viewers (who invited whom is the inviters' business).
    */
   admitted?: string[];
@@ -142,7 +141,8 @@ export interface Room {
   rematch?: RematchOffer;
   /**
    * An open turn-based room or invited-only table: the invitations kept for accounts
-   * (keepInvitation), oldest first, at most INVITATIONS_KEPT. Each goes when its player takes a seat or declines, and all go with the
+   * (keepInvitation), oldest first, at most INVITATIONS_KEPT. Each goes when its player takes a
+   * seat or declines, and all go with the
    * room's start or close (only open rooms show them).
    */
   invited?: KeptInvitation[];
@@ -251,8 +251,9 @@ export interface HeldNotice {
  */
 export function heldUntil(room: Room, playerId: string, until: number): Room | null {
   const owed = room.pushOwed;
-  if (!owed?.some((o) => o.playerId === playerId && o.kind !== "turn" && o.at > until)) return null;
-  return { ...room, version: room.version + 1, pushOwed: owed.map((o) => (o.playerId === playerId && o.kind !== "turn" && o.at > until ? { ...o, at: until } : o)) };
+  const late = (o: OwedPush) => o.playerId === playerId && o.kind !== "turn" && o.at > until;
+  if (!owed?.some(late)) return null;
+  return { ...room, version: room.version + 1, pushOwed: owed.map((o) => (late(o) ? { ...o, at: until } : o)) };
 }
 
 /**
