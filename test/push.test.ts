@@ -140,6 +140,47 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     for (const c of [host, jonPage, kitPage]) c.close();
   });
 
+  it("an invitation to a table of one sitting for invited players reaches an invitee with no page open (for an hour); one with a page open gets none; the game owes no turn notices", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [ivy, jon, kit] = await Promise.all(["Ivy", "Jon", "Kit"].map((n) => account(t.server.url, `${n}${run}`)));
+    const keys = { jon: browserKeys(), kit: browserKeys() };
+    for (const [p, k] of [[jon, keys.jon], [kit, keys.kit]] as const) {
+      expect((await api("POST", "/api/push/subscribe", p!.token, { endpoint: `${service.url}table-${p!.player.name}`, keys: k.json })).status).toBe(200);
+    }
+    const host = await new TestClient(t.server.url, ivy!.token).ready();
+    const kitPage = await new TestClient(t.server.url, kit!.token).ready();
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, invitedOnly: true })).roomId as string;
+    expect(await host.call("room:invite", { roomId, name: `Jon${run}` })).toMatchObject({ ok: true, kept: true, admitted: true, online: false });
+    expect(await host.call("room:invite", { roomId, name: `Kit${run}` })).toMatchObject({ ok: true, kept: true });
+    expect((await t.server.service.get(roomId)).pushOwed?.map((o) => [o.playerId, o.kind])).toEqual([
+      [jon!.player.id, "invite"],
+      [kit!.player.id, "invite"],
+    ]);
+    const before = service.received.length;
+    await t.server.timers.tick();
+    const got = await until(() => service.received.slice(before).find((r) => r.path === `/table-Jon${run}`), "Jon's notice");
+    expect(got.headers.ttl).toBe("3600");
+    expect(JSON.parse(decrypt(got.body, keys.jon))).toEqual({
+      title: `Ivy${run} invites you to Goblin Market`,
+      body: "A table for invited players, to play now (Standard clock): take your seat while it is open. The invitation waits in Your games.",
+      path: `/room/${roomId}`,
+      tag: `invite-${roomId}`,
+    });
+    await until(async () => (await t.server.service.get(roomId)).pushOwed === undefined, "the owed notices settled");
+    await new Promise((r) => setTimeout(r, 200));
+    // Kit had a page open: nothing for Kit.
+    expect(service.received.slice(before).map((r) => r.path)).toEqual([`/table-Jon${run}`]);
+
+    // Jon comes and sits, Kit too: the game starts, and a game of one sitting owes no turn notices.
+    const jonPage = await new TestClient(t.server.url, jon!.token).ready();
+    expect((await jonPage.call("room:join", { roomId })).ok).toBe(true);
+    expect((await kitPage.call("room:join", { roomId })).ok).toBe(true);
+    expect((await host.call("room:start", { roomId })).ok).toBe(true);
+    expect((await t.server.service.get(roomId)).status).toBe("playing");
+    expect((await t.server.service.get(roomId)).pushOwed).toBeUndefined();
+    for (const c of [host, jonPage, kitPage]) c.close();
+  });
+
   it("a notice owed is sent only if still due when the timers come to it: a turn already taken, an invitation declined, owe nothing", async () => {
     const run = Math.random().toString(36).slice(2, 7);
     const [lee, mo, ned] = await Promise.all(["Lee", "Mo", "Ned"].map((n) => account(t.server.url, `${n}${run}`)));

@@ -28,7 +28,7 @@ export async function inviteByName(s: Store, room: RoomView, name: string): Prom
   const ack = await s.request<{ invited: string; admitted?: true; online?: false }>("room:invite", { roomId: room.roomId, name });
   invite.busy = false;
   // An invited-only table lets its invitee sit even while they are offline: they need its link.
-  if (ack.ok) s.toast(ack.online === false ? `${ack.invited} is not online now, but may sit here: send them this table's link.` : ack.admitted ? `Invitation sent to ${ack.invited}: they may take a seat.` : `Invitation sent to ${ack.invited}.`, "info");
+  if (ack.ok) s.toast(ack.online === false ? `${ack.invited} is not online now, but may sit here: their browser is told if they turned on notifications, and you can send them this table's link.` : ack.admitted ? `Invitation sent to ${ack.invited}: they may take a seat.` : `Invitation sent to ${ack.invited}.`, "info");
   else invite.error = friendly(ack.error);
   s.changed();
   return ack.ok;

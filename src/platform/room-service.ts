@@ -570,12 +570,16 @@ export class RoomService {
    * `next` owing a notice to the closed pages of each player whose turn the change made, of each
    * player it keeps a new invitation for (room:invite, a rematch), and of each player of a game it
    * ends, in a turn-based room on a server that sends them (RoomServiceOptions.pushes): kept in the
-   * room, in the same write, until a node sends them (timers.ts "notify").
+   * room, in the same write, until a node sends them (timers.ts "notify"). A table of one sitting
+   * for invited players owes only its invitations' notices (its players are at their pages).
    */
   private owe(prev: Room | null, next: Room, note: ChangeNote): Room {
-    if (!this.pushes || !isTurnBased(next.clock)) return next;
-    const turns = (note.turns?.seats ?? []).map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat }));
+    if (!this.pushes) return next;
+    const turnBased = isTurnBased(next.clock);
+    if (!turnBased && !next.invitedOnly) return next;
     const invites = next.invited === prev?.invited ? [] : (next.invited ?? []).filter((i) => !prev?.invited?.includes(i)).map((i) => ({ playerId: i.playerId, kind: "invite" as const, at: i.at }));
+    if (!turnBased) return owePushes(next, invites);
+    const turns = (note.turns?.seats ?? []).map((t) => ({ playerId: t.playerId, kind: "turn" as const, at: next.updatedAt, seat: t.seat }));
     // The game over: each of its players is told how it went (they come by once a day).
     const ended =
       prev?.status === "playing" && next.status === "finished"

@@ -159,7 +159,8 @@ export interface Room {
   /**
    * Notices owed to players' closed pages (push.ts), kept in the room from the change that made
    * them until a node has sent them (timers.ts, "notify"), so none is lost with the node that made
-   * the change. Only a turn-based room has any, and only on a server with Web Push keys.
+   * the change. Only a turn-based room has any, and a table of one sitting for invited players its
+   * invitations' (`invitedOnly`), and only on a server with Web Push keys.
    */
   pushOwed?: OwedPush[];
 }

@@ -77,6 +77,11 @@ describe("notices to a player on vacation", () => {
     const ended: OwedPush[] = players.map((p, seat) => ({ playerId: p.id, kind: "ended", at: now, seat }));
     expect(await sendOwedNotices(deps(push, { vacations: away }), finished([1, 2, 3]), ended)).toEqual([]);
     expect(sent.map((x) => x.playerId)).toEqual(["p_Ann", "p_Cy"]);
+    // So is an invitation to a table of one sitting for invited players: a vacation is from turn-based games.
+    sent.length = 0;
+    const table: Room = { ...createRoom("r3", host, { game: "goblin-market", seats: 4, invitedOnly: true }, now), invited: room.invited! };
+    expect(await sendOwedNotices(deps(push, { vacations: away }), table, owed)).toEqual([]);
+    expect(sent.map((x) => x.playerId)).toEqual(["p_Ann", "p_Cy"]);
   });
 
   it("go as ever when the vacations cannot be read (a notice too many beats one lost)", async () => {

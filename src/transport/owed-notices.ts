@@ -1,7 +1,7 @@
 /**
  * The notices a room owes to players' closed pages (room.ts OwedPush: a turn in a turn-based game,
- * an invitation kept in a turn-based room, the end of a turn-based game, a message in its players'
- * chat), sent by whichever node's timers find them due (timers.ts "notify"), so that the node which
+ * an invitation kept in a turn-based room or at a table for invited players, the end of a
+ * turn-based game, a message in its players' chat), sent by whichever node's timers find them due (timers.ts "notify"), so that the node which
  * made the change may die before sending them. Each is sent only if it is still due (the turn still
  * theirs, the invitation still kept, the chat not read meanwhile) and only to a player with no page
  * of the site open on any node; the words are made here, from the room (and its chat). One to a
@@ -10,7 +10,7 @@
  */
 import { findGame } from "../games/registry.js";
 import type { Logger } from "../logger.js";
-import { TURN_BASED_OPEN_MS } from "../platform/clocks.js";
+import { isTurnBased, TURN_BASED_OPEN_MS } from "../platform/clocks.js";
 import type { PushNotice, PushNotices } from "../platform/push.js";
 import type { RoomStore } from "../platform/room-store.js";
 import { onVacationAt, type VacationSource, type VacationSpan } from "../platform/vacations.js";
@@ -29,6 +29,9 @@ export interface OwedNoticeDeps {
   /** The players' vacations (vacations.ts): a notice to a player on vacation waits for its end. Absent: none are read. */
   vacations?: VacationSource;
 }
+
+/** How long a push service keeps trying to deliver an invitation to a table of one sitting (s). */
+export const INVITE_NOTICE_TTL_S = 3600;
 
 /** The most of a message a chat notice quotes (characters). */
 export const CHAT_NOTICE_QUOTE = 120;
@@ -59,8 +62,9 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
   const game = findGame(room.game)?.name ?? room.game;
   for (const o of due) {
     if (online.has(o.playerId)) continue;
-    // A game's end is told at once: news, not a call to act (and its room is not kept for long).
-    const v = o.kind === "ended" ? undefined : away.get(o.playerId);
+    // A game's end is told at once: news, not a call to act (and its room is not kept for long);
+    // so is an invitation to a game of one sitting (a vacation is from turn-based games).
+    const v = o.kind === "ended" || !isTurnBased(room.clock) ? undefined : away.get(o.playerId);
     if (v && onVacationAt(v, now)) {
       held.push({ owed: o, at: v.until });
       continue;
@@ -86,13 +90,17 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       } else {
         const invitation = room.invited!.find((i) => i.playerId === o.playerId)!;
         const from = invitation.from.name;
-        const notice = invitation.rematch
-          ? { title: `${from} offers a rematch of ${game}`, body: "A turn-based game: your seat is kept, and it starts once every seat is taken. The offer waits in Your games." }
-          : { title: `${from} invites you to ${game}`, body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games." };
+        const turnBased = isTurnBased(room.clock);
+        const notice = !turnBased
+          ? { title: `${from} invites you to ${game}`, body: `A table for invited players, to play now (${room.clock ? `${room.clock.label.split(":")[0]} clock` : "no clock"}): take your seat while it is open. The invitation waits in Your games.` }
+          : invitation.rematch
+            ? { title: `${from} offers a rematch of ${game}`, body: "A turn-based game: your seat is kept, and it starts once every seat is taken. The offer waits in Your games." }
+            : { title: `${from} invites you to ${game}`, body: "A turn-based game: it starts once every seat is taken. The invitation waits in Your games." };
         await deps.push.send(
           o.playerId,
           { ...notice, path: `/room/${room.id}`, tag: `invite-${room.id}` },
-          Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - deps.now()) / 1000),
+          // A table of one sitting is worth telling for an hour: its host is waiting at it now.
+          turnBased ? Math.max(0, (room.createdAt + TURN_BASED_OPEN_MS - deps.now()) / 1000) : INVITE_NOTICE_TTL_S,
           `i${room.id}`.slice(0, 32),
         );
       }
