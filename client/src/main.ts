@@ -1,4 +1,5 @@
 /** The client shell: header with connection state and identity, the name screen, the lobby and rooms. */
+import { findPlayerBox } from "./player-search.js";
 import { RATING_RANGE_CHOICES, type RoomInvited } from "../../src/protocol/wire.js";
 import { yourDataSection } from "./your-data.js";
 import { html, nothing, render, type TemplateResult } from "lit-html";
@@ -45,6 +46,25 @@ function closeOnEscape(e: KeyboardEvent): void {
   if (e.key !== "Escape" || !menu.open) return;
   menu.open = false;
   menu.querySelector("summary")?.focus();
+}
+
+/**
+ * The top bar's "Find a player" (as Lichess's search in its top bar): a menu holding the
+ * Leaderboards page's box, on every page; it closes when a profile is opened from it.
+ */
+function findPlayerMenu(): TemplateResult {
+  const close = () => {
+    const menu = document.querySelector<HTMLDetailsElement>("details.find-menu");
+    if (menu) menu.open = false;
+  };
+  return html`<details class="menu find-menu" data-testid="find-menu" @keydown=${closeOnEscape} @toggle=${(e: Event) => {
+    // Opened: the name field takes the focus.
+    if ((e.currentTarget as HTMLDetailsElement).open) document.querySelector<HTMLInputElement>("#find-player-top")?.focus();
+  }}>
+    <summary aria-label="Find a player" title="Find a player"><svg class="find-icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <circle cx="8.5" cy="8.5" r="5.5" fill="none" stroke="currentColor" stroke-width="2.2" /><path d="M12.6 12.6 17.5 17.5" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" /></svg></summary>
+    <div class="menu-body find-menu-body">${findPlayerBox(s, { id: "find-player-top", chosen: close })}</div>
+  </details>`;
 }
 
 let renameError = "";
@@ -125,7 +145,7 @@ function shell(): TemplateResult {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" data-nav aria-label="Goblin Bazaar: the lobby">${logo()}<span>Goblin Bazaar</span></a>
-      <div class="topbar-right"><a class="topnav-link topnav-live" href="/live" data-nav data-testid="nav-live" title="The games being played now">Watch</a><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${queuePill(s)}${connBadge()}${identityMenu()}</div>
+      <div class="topbar-right"><a class="topnav-link topnav-live" href="/live" data-nav data-testid="nav-live" title="The games being played now">Watch</a><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${findPlayerMenu()}${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.outdated
       ? html`<div class="conn-banner" role="alert" data-testid="outdated">Goblin Bazaar has been updated. Reload the page to keep playing: your seats are kept.
@@ -1044,6 +1064,9 @@ s.subscribe(draw);
 startClockTicker(s);
 window.addEventListener("popstate", () => s.onRoute());
 document.addEventListener("click", (e) => {
+  // A click outside the open "Find a player" menu closes it.
+  const find = document.querySelector<HTMLDetailsElement>("details.find-menu[open]");
+  if (find && !find.contains(e.target as Node)) find.open = false;
   const a = (e.target as Element).closest?.("a");
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   if (a.origin !== location.origin || a.target || a.hasAttribute("download") || a.pathname.startsWith("/api/")) return;

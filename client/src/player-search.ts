@@ -1,7 +1,7 @@
 /**
  * Finding players by the start of their name (GET /api/players?q=), as Lichess's player search:
- * the Leaderboards page's "Find a player" box lists the names that match as links to their
- * profiles while one types, and the waiting room's invite field suggests names (a datalist: only
+ * the Leaderboards page's "Find a player" box, and the same in the top bar's search menu on every
+ * page, list the names that match as links to their profiles while one types, and the waiting room's invite field suggests names (a datalist: only
  * accounts this player may invite, `for=invite`, as the invitation would refuse the others). One
  * request per pause in typing, the newest 200 answers kept, and an answer to an older query
  * never replaces a newer one's (a refusal is shown, and asked again at the next keystroke).
@@ -70,27 +70,46 @@ export function nameSuggestions(id: string): TemplateResult {
   return html`<datalist id=${`${id}-names`}>${(found?.names ?? []).map((n) => html`<option value=${n}></option>`)}</datalist>`;
 }
 
-/** "Find a player": a name field whose matches are listed below it as links to their profiles; Enter opens the exact one, or the only one. */
-export function findPlayerBox(s: Store): TemplateResult {
-  const id = "find-player";
+/**
+ * "Find a player": a name field whose matches are listed below it as links to their profiles;
+ * Enter opens the exact one, or the only one. `id`: the field's (the Leaderboards page's box and
+ * the top bar's each keep their own query); `chosen`: told when a profile is opened from it (the
+ * top bar's menu closes).
+ */
+export function findPlayerBox(s: Store, opts: { id?: string; chosen?: () => void } = {}): TemplateResult {
+  const id = opts.id ?? "find-player";
   const { q, found } = answerFor(id);
   const t = q.trim();
-  const open = (name: string) => s.navigate(`/player/${encodeURIComponent(name)}`);
-  return html`<section class="panel find-player" aria-labelledby="find-player-h">
-    <h2 id="find-player-h" class="panel-title">Find a player</h2>
-    <form class="row" role="search" @submit=${(e: Event) => {
+  const open = (name: string) => {
+    opts.chosen?.();
+    s.navigate(`/player/${encodeURIComponent(name)}`);
+  };
+  return html`<section class="panel find-player" aria-labelledby=${`${id}-h`}>
+    <h2 id=${`${id}-h`} class="panel-title">Find a player</h2>
+    <form class="row" role="search" @submit=${async (e: Event) => {
       e.preventDefault();
-      const names = found?.names ?? [];
-      const pick = names.find((n) => n.toLowerCase() === t.toLowerCase()) ?? (names.length === 1 ? names[0] : undefined);
-      // Several names and none exactly this: the first of them takes the focus, to choose from.
+      // What the field holds now, answered now if typing has not paused yet (Enter right after a letter).
+      const held = ((e.currentTarget as HTMLFormElement).elements.namedItem(id) as HTMLInputElement).value;
+      const name = held.trim();
+      if (name.length < SEARCH_MIN || name.length > SEARCH_MAX) return;
+      typed(s, id, held);
+      await ask(s, held, "any");
+      // Typed on meanwhile: the newer text is the one to answer.
+      if (fields.get(id)?.q !== held) return;
+      s.changed();
+      const names = answers.get(keyOf(held, "any"))?.names ?? [];
+      const pick = names.find((n) => n.toLowerCase() === name.toLowerCase()) ?? (names.length === 1 ? names[0] : undefined);
+      // Several names and none exactly this: the first of them takes the focus, to choose from (once drawn).
       if (pick) open(pick);
-      else (document.querySelector(".found-players a") as HTMLAnchorElement | null)?.focus();
+      else if (names.length > 0) await Promise.resolve().then(() => (document.querySelector(`#${id}-found .found-players a`) as HTMLAnchorElement | null)?.focus());
     }}>
       <input id=${id} type="search" .value=${q} maxlength=${SEARCH_MAX} autocomplete="off" spellcheck="false" aria-label="A player's name, or its start"
-        aria-describedby="find-player-found" placeholder="Name (2 letters or more)" @input=${(e: Event) => typed(s, id, (e.target as HTMLInputElement).value)} />
+        aria-describedby=${`${id}-found`} placeholder="Name (2 letters or more)" @input=${(e: Event) => typed(s, id, (e.target as HTMLInputElement).value)} />
       <button class="btn small">Open profile</button>
     </form>
-    <div id="find-player-found" aria-live="polite" data-testid="find-player-found">
+    <div id=${`${id}-found`} aria-live="polite" data-testid=${`${id}-found`} @click=${(e: Event) => {
+      if ((e.target as HTMLElement).closest("a")) opts.chosen?.();
+    }}>
       ${t.length === 0
         ? nothing
         : t.length < SEARCH_MIN

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { account, call } from "../support/accounts.js";
-import { axeViolations, chromiumAvailable, createRoom, enterAccount, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, chromiumAvailable, createRoom, DESKTOP, enterAccount, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => {
   const t = useBrowserBazaar();
@@ -49,5 +49,46 @@ describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => 
     await createRoom(page, { seats: 3, ranked: false });
     await page.locator("#invite-name").fill("ada");
     await expect.poll(() => page.locator("#invite-name-names option").evaluateAll((os) => os.map((o) => o.getAttribute("value")))).toEqual(["Ada", "Adalind"]);
+  });
+
+  it("the top bar finds a player from any page, on a phone too: the menu opens with the field focused, and closes on a profile opened, Escape or a click outside", async () => {
+    const url = t.bazaar.server.url;
+    for (const n of ["Bartholomew", "Barnaby"]) await account(url, n);
+    for (const size of ["desktop", "phone"] as const) {
+      const { context, page } = await newPage(t.browser, size === "phone" ? PHONE : DESKTOP);
+      await enterAccount(page, url, `Finder${size}`);
+      const menu = page.getByTestId("find-menu");
+      expect(await page.locator("#find-player-top").isVisible()).toBe(false);
+      await menu.locator("summary").click();
+      await expect.poll(() => page.evaluate<string | undefined>("document.activeElement?.id")).toBe("find-player-top");
+      // The whole menu is in the window, on a phone too.
+      const box = (await page.locator(".find-menu-body").boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual((size === "phone" ? PHONE : DESKTOP).width);
+      await page.keyboard.type("bar");
+      const found = page.getByTestId("find-player-top-found");
+      await found.getByRole("link", { name: "Barnaby" }).waitFor();
+      expect(await found.locator("a").allTextContents()).toEqual(["Barnaby", "Bartholomew"]);
+      if (size === "desktop") expect(await axeViolations(page), "the lobby with the top bar's search open passes axe").toEqual([]);
+      if (process.env.SHOT) await page.screenshot({ path: `scratch/find-menu-${size}.png` });
+      await found.getByRole("link", { name: "Bartholomew" }).click();
+      await page.waitForURL(`${url}/player/Bartholomew`);
+      expect(await page.locator("details.find-menu").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+      // Escape closes it and gives the focus back; so does a click outside.
+      await menu.locator("summary").click();
+      await page.locator("#find-player-top").waitFor();
+      await page.keyboard.press("Escape");
+      expect(await page.locator("details.find-menu").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+      await menu.locator("summary").click();
+      await page.locator("main").click({ position: { x: 5, y: 300 } });
+      expect(await page.locator("details.find-menu").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+      // Enter on an exact name opens it from another page, pressed at once (before typing pauses
+      // and while the names found for "bar" still show).
+      await menu.locator("summary").click();
+      await page.locator("#find-player-top").fill("barnaby");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(`${url}/player/Barnaby`);
+      await context.close();
+    }
   });
 });

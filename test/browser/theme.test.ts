@@ -22,7 +22,7 @@ const chosen = (page: Page) => page.evaluate(`[document.documentElement.dataset.
 async function choose(page: Page, theme: "System" | "Light" | "Dark"): Promise<void> {
   await page.locator('details[data-testid="me"] > summary').click();
   // Every option shows whole inside the menu (it is 260 px wide, on a phone too).
-  const menu = (await page.locator(".menu-body").boundingBox())!;
+  const menu = (await page.locator(".account-menu-body").boundingBox())!;
   for (const label of ["System", "Light", "Dark"]) {
     const box = (await page.getByTestId("theme").locator("label", { hasText: label }).boundingBox())!;
     expect(box.x + box.width, `${label} inside the menu`).toBeLessThanOrEqual(menu.x + menu.width);
@@ -87,7 +87,7 @@ describe.skipIf(!available)("light and dark themes", () => {
     // A panel of the page turns dark; its menu inside the (light) top bar does too.
     expect((await look(".panel"))[1]).toBe("rgb(34, 30, 26)");
     await page.locator('details[data-testid="me"] > summary').click();
-    expect(await look(".menu-body")).toEqual(["light dark", "rgb(34, 30, 26)"]);
+    expect(await look(".account-menu-body")).toEqual(["light dark", "rgb(34, 30, 26)"]);
     await context.close();
     // On a phone the menu's picker fits as well.
     const phone = await newPage(t.browser, PHONE);
