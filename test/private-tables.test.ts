@@ -166,6 +166,33 @@ for (const backend of backends()) {
       expect(shown[1]).toContain(cyd.player.id);
     });
 
+    it("invited only, of one sitting: an account closed is forgotten there, its invitations for it and from it dropped", async () => {
+      const url = t.server.url;
+      const [ivo, jem, kai] = await Promise.all(["Ivorine", "Jemison", "Kaiulani"].map((n) => account(url, n)));
+      const host = track(await new TestClient(url, ivo.token).ready());
+      const j = track(await new TestClient(url, jem.token).ready());
+      const secret = (await host.call("room:create", { game: "goblin-market", seats: 4, invitedOnly: true })).roomId as string;
+      expect(await host.call("room:invite", { roomId: secret, name: "Jemison" })).toMatchObject({ ok: true, kept: true, admitted: true });
+      expect((await j.call("room:join", { roomId: secret })).ok).toBe(true);
+      // Jemison, seated, invites Kaiulani (offline); Ivorine invites Kaiulani too (the newer replaces it) and then Lark.
+      expect(await j.call("room:invite", { roomId: secret, name: "Kaiulani" })).toMatchObject({ ok: true, kept: true, online: false });
+      const lark = await account(url, "Larkspur");
+      expect(await j.call("room:invite", { roomId: secret, name: "Larkspur" })).toMatchObject({ ok: true, kept: true, online: false });
+      const before = await t.server.service.get(secret);
+      expect(before.invited?.map((i) => i.playerId).sort()).toEqual([kai.player.id, lark.player.id].sort());
+      // Kaiulani closes her account: her invitation and her place go.
+      expect((await call(url, "POST", "/api/account/close", kai.token, { password: "password of Kaiulani" })).body).toMatchObject({ ok: true });
+      const after = await t.server.service.get(secret);
+      expect(after.invited?.map((i) => i.playerId)).toEqual([lark.player.id]);
+      expect(after.admitted).not.toContain(kai.player.id);
+      // Jemison closes his: he leaves the table, and the invitation he made goes with him.
+      expect((await call(url, "POST", "/api/account/close", jem.token, { password: "password of Jemison" })).body).toMatchObject({ ok: true, left: [secret] });
+      const last = await t.server.service.get(secret);
+      expect(last.invited ?? []).toEqual([]);
+      expect(last.admitted ?? []).not.toContain(jem.player.id);
+      expect(last.seats.map((x) => x.playerId)).not.toContain(jem.player.id);
+    });
+
     it("invited only, turn-based: the kept invitation lets its player sit; a refused invitation closes the seat to them again", async () => {
       const url = t.server.url;
       const [eda, fen, gus] = await Promise.all(["Edalyn", "Fennick", "Gustavo"].map((n) => account(url, n)));

@@ -228,7 +228,7 @@ export class Moderation {
       }
     }
     const leftQueue = this.queue ? await this.queue.leave(playerId).catch(() => false) : false;
-    // Invitations kept in open turn-based rooms, for them or from them, go too.
+    // Invitations kept in open rooms (turn-based, or for invited players only), for them or from them, go too.
     const invitations = await this.service.dropInvitations(playerId);
     if (invitations.length > 0) this.log.info({ player: playerId, rooms: invitations }, "giving up: invitations for or from the player dropped");
     return { resigned, left, leftQueue };

@@ -815,12 +815,13 @@ export class RoomService {
   }
 
   /**
-   * Drops the invitations kept for a player or made by them in every open turn-based room (their
-   * account closed or erased: room.ts dropInvitationsOf). Reads each open turn-based room (closing
-   * an account is rare). Returns the rooms changed.
+   * Drops the invitations kept for a player or made by them in every open room that keeps
+   * invitations (turn-based, or for invited players only), and forgets that they were let in
+   * (their account closed or erased: room.ts dropInvitationsOf). Reads each such room (closing an
+   * account is rare). Returns the rooms changed.
    */
   async dropInvitations(playerId: string): Promise<string[]> {
-    const open = (await this.store.list("open")).filter((r) => isTurnBasedPace(r.clock));
+    const open = (await this.store.list("open")).filter((r) => isTurnBasedPace(r.clock) || r.invitedOnly);
     const changed: string[] = [];
     for (const r of open) {
       try {
