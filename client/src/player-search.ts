@@ -1,8 +1,9 @@
 /**
  * Finding players by the start of their name (GET /api/players?q=), as Lichess's player search:
- * the Leaderboards page's "Find a player" box, and the same in the top bar's search menu on every
- * page, list the names that match as links to their profiles while one types, and the waiting room's invite field suggests names (a datalist: only
- * accounts this player may invite, `for=invite`, as the invitation would refuse the others). One
+ * the Leaderboards page's "Find a player" box, and the same in the top bar's menu on every page,
+ * list the names that match as links to their profiles while one types, and the waiting room's
+ * invite field suggests names (a datalist: only accounts this player may invite, `for=invite`, as
+ * the invitation would refuse the others). One
  * request per pause in typing, the newest 200 answers kept, and an answer to an older query
  * never replaces a newer one's (a refusal is shown, and asked again at the next keystroke).
  */
