@@ -1,7 +1,7 @@
 /** Many complete random games: every legal action accepted, the game ends, invariants hold, replays match. */
 import { describe, expect, it } from "vitest";
 import { BASIC_DECK } from "../decktet/cards.js";
-import { started, stepped } from "../testing.js";
+import { replayed } from "../testing.js";
 import { randomGame } from "./fixtures.js";
 import { goblinMarket } from "./index.js";
 import type { GoblinMarketState } from "./state.js";
@@ -39,12 +39,7 @@ describe("random games", () => {
         for (let seat = 0; seat < players; seat++) expect(goblinMarket.legalActions(g.final, seat)).toEqual([]);
 
         // Replay: same seed + same actions = byte-identical JSON (state and log).
-        let s = started(goblinMarket.setup({ players, options: {}, seed }));
-        for (const [seat, action] of g.moves) {
-          const r = stepped(s, goblinMarket.apply(s.state, seat, JSON.parse(JSON.stringify(action))));
-          expect(r.ok).toBe(true);
-          if (r.ok) s = r.value;
-        }
+        const s = replayed(goblinMarket, { players, options: {}, seed }, g.moves);
         expect(JSON.stringify(s.state)).toBe(JSON.stringify(g.final));
         expect(JSON.stringify(s.log)).toBe(JSON.stringify(g.log));
         // JSON round trip loses nothing.

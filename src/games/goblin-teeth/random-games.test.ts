@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { matchesLegal } from "../legal.js";
-import { started, stepped } from "../testing.js";
+import { replayed } from "../testing.js";
 import type { Action } from "../types.js";
 import { cheatParams } from "./cheats/index.js";
 import { CHEAT_IDS, isCheat, isItem, ITEM_IDS } from "./data.js";
@@ -137,12 +137,7 @@ describe("random games", () => {
         games++;
         if (i % 5 !== 0) continue;
         // Replay: same seed + same actions = byte-identical JSON (the state and the log kept beside it).
-        let s = started(game.setup({ players, options, seed }));
-        for (const [seat, action] of g.moves) {
-          const r = stepped(s, game.apply(s.state, seat, JSON.parse(JSON.stringify(action))));
-          expect(r.ok).toBe(true);
-          if (r.ok) s = r.value;
-        }
+        const s = replayed(game, { players, options, seed }, g.moves);
         expect(JSON.stringify(s.state)).toBe(JSON.stringify(g.final));
         expect(JSON.stringify(s.log)).toBe(JSON.stringify(g.log));
       }

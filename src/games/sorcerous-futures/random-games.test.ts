@@ -1,10 +1,10 @@
 /** Many complete random games: legal actions accepted, games end, cards and money conserved, replays identical. */
 import { describe, expect, it } from "vitest";
 import { gameDeck } from "./deal.js";
-import { randomGame, started } from "./fixtures.js";
+import { randomGame } from "./fixtures.js";
 import { isPawnOrCourt } from "./sale.js";
 import { sorcerousFutures as game } from "./index.js";
-import { stepped } from "../testing.js";
+import { replayed } from "../testing.js";
 import type { LogEntry } from "../types.js";
 import { STARTING_MONEY, type SorcerousFuturesOptions, type SorcerousFuturesState } from "./state.js";
 
@@ -76,12 +76,7 @@ describe("random games", () => {
       for (let seat = 0; seat < players; seat++) expect(game.legalActions(g.final, seat)).toEqual([]);
 
       // Replay: same seed + same actions = byte-identical JSON (the state and its log).
-      let s = started(game.setup({ players, options, seed }));
-      for (const [seat, action] of g.moves) {
-        const r = stepped(s, game.apply(s.state, seat, JSON.parse(JSON.stringify(action))));
-        expect(r.ok).toBe(true);
-        if (r.ok) s = r.value;
-      }
+      const s = replayed(game, { players, options, seed }, g.moves);
       expect(JSON.stringify(s.state)).toBe(JSON.stringify(g.final));
       expect(JSON.stringify(s.log)).toBe(JSON.stringify(g.log));
       expect(JSON.parse(JSON.stringify(g.final))).toEqual(g.final);
