@@ -1,12 +1,13 @@
 /**
  * The notices a room owes to players' closed pages (room.ts OwedPush: a turn in a turn-based game,
  * an invitation kept in a turn-based room or at a table for invited players, the end of a
- * turn-based game, a message in its players' chat), sent by whichever node's timers find them due (timers.ts "notify"), so that the node which
- * made the change may die before sending them. Each is sent only if it is still due (the turn still
- * theirs, the invitation still kept, the chat not read meanwhile) and only to a player with no page
- * of the site open on any node; the words are made here, from the room (and its chat). One to a
- * player on vacation from turn-based games is held until the vacation ends (vacations.ts), but for
- * the end of a game.
+ * turn-based game, a message in its players' chat), sent by whichever node's timers find them due
+ * (timers.ts "notify"), so that the node which made the change may die before sending them. Each
+ * is sent only if it is still due (the turn still theirs, the invitation still kept, the chat not
+ * read meanwhile) and only to a player with no page of the site open on any node; the words are
+ * made here, from the room (and its chat). One to a player on vacation from turn-based games is
+ * held until the vacation ends (vacations.ts), but for the end of a game and an invitation to a
+ * game of one sitting.
  */
 import { findGame } from "../games/registry.js";
 import type { Logger } from "../logger.js";
