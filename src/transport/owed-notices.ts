@@ -61,11 +61,12 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       })
     : new Map<string, VacationSpan>();
   const game = findGame(room.game)?.name ?? room.game;
+  const turnBased = isTurnBased(room.clock);
   for (const o of due) {
     if (online.has(o.playerId)) continue;
     // A game's end is told at once: news, not a call to act (and its room is not kept for long);
     // so is an invitation to a game of one sitting (a vacation is from turn-based games).
-    const v = o.kind === "ended" || !isTurnBased(room.clock) ? undefined : away.get(o.playerId);
+    const v = o.kind === "ended" || !turnBased ? undefined : away.get(o.playerId);
     if (v && onVacationAt(v, now)) {
       held.push({ owed: o, at: v.until });
       continue;
@@ -91,7 +92,6 @@ export async function sendOwedNotices(deps: OwedNoticeDeps, room: Room, owed: re
       } else {
         const invitation = room.invited!.find((i) => i.playerId === o.playerId)!;
         const from = invitation.from.name;
-        const turnBased = isTurnBased(room.clock);
         const notice = !turnBased
           ? { title: `${from} invites you to ${game}`, body: `A table for invited players, to play now (${room.clock ? `${room.clock.label.split(":")[0]} clock` : "no clock"}): take your seat while it is open. The invitation waits in Your games.` }
           : invitation.rematch
