@@ -304,11 +304,13 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
   // Before any timer fires: a node starting after the whole service was down learns it first.
   await downtime.start();
-  // One read of every open and in-play room at start, before anyone is served: Your games reads
-  // each player's rooms through an index (player-rooms.ts), so rooms written before it, or while it
-  // was kept in a process that restarted, are listed; and polling timers adopt rooms stored
-  // without a deadline in the same read (TimerDriver.adopt).
-  log.info({ rooms: timers.polls ? await timers.adopt() : await service.indexPlayers() }, "players' rooms indexed");
+  // One read of every open and in-play room at start, before anyone is served, unless a node of
+  // this build or a later one did it over this store already (TimerDriver.readAtStart): Your games
+  // reads each player's rooms through an index (player-rooms.ts), so rooms written before it are
+  // listed; and polling timers adopt rooms stored without a deadline in the same read.
+  const startRead = await timers.readAtStart();
+  if (startRead === null) log.info("start-up read skipped: a node of this build or a later one has read every room of this store");
+  else log.info({ rooms: startRead }, "players' rooms indexed");
   timers.start();
   // This node's lobby (lobby-mirror.ts), read whole once now that the change feed is followed
   // (socket.ts): from here on kept from the changes, and read whole again every LOBBY_RESYNC_MS.

@@ -2,7 +2,8 @@
  * The players' room index (player-rooms.ts) behind Your games: roomsOf reads the player's own rooms
  * only, however many others are in play; a room is listed before the change that seats or invites
  * the player is written; entries for rooms over, gone or left are dropped once past the grace;
- * indexPlayers lists rooms written without the index. Both indexes, the Redis one on Redis.
+ * indexPlayers lists rooms written without the index, at the first start over them only
+ * (TimerDriver.readAtStart). Both indexes, the Redis one on Redis.
  */
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,19 +14,42 @@ import type { Room } from "./room.js";
 import { GAMES } from "../games/registry.js";
 import { clockPresets, longestTurnMs } from "./clocks.js";
 import { MAX_VACATION_DAYS } from "./vacations.js";
+import { START_READ, TimerDriver } from "./timers.js";
+import { createLogger } from "../logger.js";
+
+const silent = createLogger("silent", "test");
 
 const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const conns: Redis[] = [];
 afterAll(() => conns.forEach((c) => c.disconnect()));
 
-const kinds: Array<{ name: string; make: () => PlayerRooms }> = [{ name: "in-process", make: () => new MemoryPlayerRooms() }];
+/**
+ * `make()`: a fresh index. `shared()`: a fresh backing index; each call of what it returns is one
+ * node's index on it (in the process, the same object; on Redis, another connection, one prefix).
+ */
+const kinds: Array<{ name: string; make: () => PlayerRooms; shared: () => () => PlayerRooms }> = [
+  {
+    name: "in-process",
+    make: () => new MemoryPlayerRooms(),
+    shared: () => {
+      const one = new MemoryPlayerRooms();
+      return () => one;
+    },
+  },
+];
 if (REDIS_URL) {
+  const onRedis = (prefix: string) => {
+    const r = new Redis(REDIS_URL);
+    conns.push(r);
+    return new RedisPlayerRooms(r, prefix);
+  };
+  const fresh = () => `gbt:${Math.random().toString(36).slice(2)}:`;
   kinds.push({
     name: "Redis",
-    make: () => {
-      const r = new Redis(REDIS_URL);
-      conns.push(r);
-      return new RedisPlayerRooms(r, `gbt:${Math.random().toString(36).slice(2)}:`);
+    make: () => onRedis(fresh()),
+    shared: () => {
+      const prefix = fresh();
+      return () => onRedis(prefix);
     },
   });
 }
@@ -81,9 +105,67 @@ describe.each(kinds)("players' room index ($name)", ({ make }) => {
     const index = make();
     const after = new RoomService(store, { now: () => now, playerRooms: index });
     expect(await after.roomsOf("p_Eli")).toEqual([]);
-    expect(await after.indexPlayers()).toBe(1);
+    expect(await after.indexPlayers()).toEqual({ rooms: 1, failed: 0 });
     expect((await after.roomsOf("p_Eli")).map((r) => r.id)).toEqual([room.id]);
     expect((await after.roomsOf("p_Dee")).map((r) => r.id)).toEqual([room.id]);
+  });
+});
+
+describe.each(kinds)("the start-up read ($name index)", ({ shared }) => {
+  const now = 1_800_000_000_000;
+  /** A store holding one room of Dee and Eli written as by a build before the index (its index thrown away). */
+  async function olderRooms(): Promise<{ store: CountingStore; room: Room }> {
+    const store = new CountingStore(() => now);
+    const older = new RoomService(store, { now: () => now, playerRooms: new MemoryPlayerRooms() });
+    const room = await older.create(p("Dee"), { game: "goblin-market", seats: 3 });
+    await older.join(room.id, p("Eli"));
+    return { store, room };
+  }
+  /** A node starting over `store` with its index on `index`: timers that poll (not started) unless `polls` is false. */
+  function starting(store: CountingStore, index: PlayerRooms, polls = true): { service: RoomService; timers: TimerDriver } {
+    const service = new RoomService(store, { now: () => now, playerRooms: index });
+    return { service, timers: new TimerDriver(service, silent, { pollMs: polls ? 250 : 0, localTimers: false }) };
+  }
+
+  it("the first node reads every room once; later starts over the same rooms read none, and still find them", async () => {
+    const { store, room } = await olderRooms();
+    const node = shared();
+    const first = starting(store, node());
+    store.reads = 0;
+    expect(await first.timers.readAtStart()).toBe(1);
+    expect(store.reads).toBe(1);
+    expect(await node().startReadDone()).toBe(START_READ);
+    store.reads = 0;
+    const second = starting(store, node());
+    expect(await second.timers.readAtStart()).toBeNull();
+    expect(store.reads).toBe(0);
+    expect((await second.service.roomsOf("p_Eli")).map((r) => r.id)).toEqual([room.id]);
+    // A build that needs every room once more (a newer generation than the one recorded) reads again.
+    await node().markStartReadDone(START_READ - 1);
+    store.reads = 0;
+    expect(await starting(store, node()).timers.readAtStart()).toBe(1);
+    expect(store.reads).toBe(1);
+    expect(await node().startReadDone()).toBe(START_READ);
+  });
+
+  it("is recorded only after a read that adopted deadlines too and in which no room failed", async () => {
+    const { store, room } = await olderRooms();
+    // Timers that do not poll adopt nothing: the index is filled, the read not recorded.
+    const node = shared();
+    expect(await starting(store, node(), false).timers.readAtStart()).toBe(1);
+    expect(await node().startReadDone()).toBe(0);
+    expect((await starting(store, node()).service.roomsOf("p_Dee")).map((r) => r.id)).toEqual([room.id]);
+    // A read that fails (the store briefly unreachable) is not recorded: the next start reads again.
+    const other = shared();
+    const get = store.get.bind(store);
+    store.get = () => Promise.reject(new Error("connection lost"));
+    expect(await starting(store, other()).timers.readAtStart()).toBe(1);
+    store.get = get;
+    expect(await other().startReadDone()).toBe(0);
+    store.reads = 0;
+    expect(await starting(store, other()).timers.readAtStart()).toBe(1);
+    expect(store.reads).toBe(1);
+    expect(await other().startReadDone()).toBe(START_READ);
   });
 });
 

@@ -9,7 +9,8 @@
  * keeps those where the player still sits or is invited, and drops the others (finished, closed,
  * expired, left) once they are older than INDEX_GRACE_MS (a room listed a moment ago may not be
  * written yet). Rooms written before the index existed are listed at start-up
- * (RoomService.indexPlayers, reading every open and live room once).
+ * (RoomService.indexPlayers, reading every open and live room once), by the first node of a
+ * build to start over them: it records that here, and later starts skip the read (startReadDone).
  *
  * Kept in Redis when the rooms are (a sorted set per player, by when each was listed, expiring
  * PLAYER_ROOMS_TTL_MS after its last addition or read), else in this process.
@@ -37,6 +38,15 @@ export interface PlayerRooms {
   add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void>;
   list(playerId: string): Promise<Listed[]>;
   remove(playerId: string, roomIds: readonly string[]): Promise<void>;
+  /**
+   * The newest start-up read (START_READ, timers.ts) that a node completed over the rooms kept
+   * beside this index, 0 for none: a node starting finds it done and skips reading every room
+   * (TimerDriver.readAtStart). Kept with the index, so an index that starts empty (this process's)
+   * or is lost (Redis flushed) says 0.
+   */
+  startReadDone(): Promise<number>;
+  /** Records that a start-up read of this generation completed without a failed read. */
+  markStartReadDone(generation: number): Promise<void>;
 }
 
 /**
@@ -67,6 +77,7 @@ export class RoomTimesByPlayer {
 
 export class MemoryPlayerRooms implements PlayerRooms {
   private readonly times = new RoomTimesByPlayer();
+  private startRead = 0;
 
   async add(entries: ReadonlyArray<{ playerId: string; roomId: string }>, at: number): Promise<void> {
     for (const { playerId, roomId } of entries) this.times.set(playerId, roomId, at);
@@ -76,6 +87,12 @@ export class MemoryPlayerRooms implements PlayerRooms {
   }
   async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
     this.times.remove(playerId, roomIds);
+  }
+  async startReadDone(): Promise<number> {
+    return this.startRead;
+  }
+  async markStartReadDone(generation: number): Promise<void> {
+    this.startRead = generation;
   }
 }
 
@@ -103,5 +120,12 @@ export class RedisPlayerRooms implements PlayerRooms {
   }
   async remove(playerId: string, roomIds: readonly string[]): Promise<void> {
     if (roomIds.length > 0) await this.redis.zrem(this.key(playerId), ...roomIds);
+  }
+  /** `<prefix>start-read`: a number, never expiring (the rooms' own keys do). */
+  async startReadDone(): Promise<number> {
+    return Number(await this.redis.get(`${this.prefix}start-read`)) || 0;
+  }
+  async markStartReadDone(generation: number): Promise<void> {
+    await this.redis.set(`${this.prefix}start-read`, String(generation));
   }
 }

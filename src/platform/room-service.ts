@@ -993,17 +993,20 @@ export class RoomService {
    * Lists every open and live room for the players seated or invited there (player-rooms.ts): at
    * start-up, for rooms written before the index or while it was lost (kept in a process that
    * restarted). `alsoVisit`: more start-up work on each room as read (the timers' adoption), so
-   * that the start reads every room once. Returns how many rooms it read.
+   * that the start reads every room once. Returns how many rooms it listed to read and how many of
+   * those reads failed (a room gone meanwhile is not a failure).
    */
-  async indexPlayers(alsoVisit?: (room: Room) => Promise<void>): Promise<number> {
+  async indexPlayers(alsoVisit?: (room: Room) => Promise<void>): Promise<{ rooms: number; failed: number }> {
     const { open, live, turnBased } = await this.list();
     const ids = [...open, ...live, ...turnBased].map((r) => r.id);
+    let failed = 0;
     for (let i = 0; i < ids.length; i += 50) {
-      const rooms = (await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => null)))).filter((r): r is Room => r !== null);
+      const read = await Promise.all(ids.slice(i, i + 50).map((id) => this.store.get(id).catch(() => (failed++, null))));
+      const rooms = read.filter((r): r is Room => r !== null);
       await this.playerRooms.add(rooms.flatMap((r) => newlyListed(null, r)), this.now());
       if (alsoVisit) await Promise.all(rooms.map((r) => alsoVisit(r)));
     }
-    return ids.length;
+    return { rooms: ids.length, failed };
   }
 
   /** NAME_IN_ROOM if another player at one of these tables goes by `name` (checked before a rename is stored). */

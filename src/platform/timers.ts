@@ -148,6 +148,12 @@ const LOCAL_HORIZON_MS = 5_000;
  * gc-watch.ts); nothing is built when no one does.
  */
 export const timerFired = channel("goblin-bazaar:timer-fired");
+/**
+ * The start-up read's generation (TimerDriver.readAtStart): 1 = the players' index and stored
+ * deadlines. A build that adds something every room must be given once at start raises it, so the
+ * first node of that build reads every room again.
+ */
+export const START_READ = 1;
 const LAG_SAMPLES = 4096;
 
 export class TimerDriver {
@@ -190,14 +196,39 @@ export class TimerDriver {
   }
 
   /**
+   * The start-up read (server.ts), before this node serves: every open and in-play room read once,
+   * its players listed in their index (RoomService.indexPlayers) and, when this driver polls, its
+   * deadline adopted (adopt). Both exist for rooms written by builds before the index and stored
+   * deadlines: every build since writes both with each change. So a node skips the read when a
+   * start of generation START_READ or later completed it over this store (PlayerRooms.
+   * startReadDone: kept with the index, in Redis beside the rooms), and records it after a full
+   * read (with adoption) in which no read failed. Returns the rooms read, or null when skipped.
+   */
+  async readAtStart(): Promise<number | null> {
+    const index = this.service.playerRooms;
+    if ((await index.startReadDone()) >= START_READ) return null;
+    const { rooms, failed } = this.polls ? await this.adopt() : await this.service.indexPlayers();
+    if (failed > 0) this.log.warn({ rooms, failed }, "start-up read: some rooms could not be read; the next start reads every room again");
+    else if (this.polls) await index.markStartReadDone(START_READ);
+    return rooms;
+  }
+
+  /**
    * Gives every open and playing room that has no stored deadline its own (rooms written by a
    * build that kept bot moves in a node's memory: without this, a bot due to move when that node
    * was replaced would never move). Rooms that have one are left alone. The same one read of every
    * room lists it for its players (RoomService.indexPlayers): a start reads each room once.
-   * Returns how many rooms it read.
+   * Returns how many rooms it listed to read and how many could not be read or adopted.
    */
-  async adopt(): Promise<number> {
-    return this.service.indexPlayers((room) => this.adoptRoom(room).catch((e: unknown) => this.log.error({ err: e, roomId: room.id }, "could not adopt a room's deadline")));
+  async adopt(): Promise<{ rooms: number; failed: number }> {
+    let unadopted = 0;
+    const read = await this.service.indexPlayers((room) =>
+      this.adoptRoom(room).catch((e: unknown) => {
+        unadopted++;
+        this.log.error({ err: e, roomId: room.id }, "could not adopt a room's deadline");
+      }),
+    );
+    return { rooms: read.rooms, failed: read.failed + unadopted };
   }
 
   /** adopt's step for one room as stored: its deadline recorded unless it has one. */
