@@ -956,13 +956,6 @@ export class RoomService {
   }
 
   /**
-   * The open and playing rooms a player sits in. Found from the lobby's lists (every open and
-   * playing room), each read from the store: no per-player index is kept, since renames are rare
-   * and a read per live room is cheap next to keeping an index in step with every join and leave
-   * on every node. Rooms that vanish while being read are skipped. `listed`: the lobby's lists, when
-   * the caller has them already.
-   */
-  /**
    * The open and playing rooms a player sits in (`invited`: and open ones keeping an invitation for
    * them), from the player's index (player-rooms.ts): only their rooms are read. Entries for rooms
    * gone, over, or no longer theirs are dropped once past INDEX_GRACE_MS.
