@@ -78,7 +78,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: { moderation: Mo
       description: "Marks a report dealt with, with a note (kept with it; the reporter is not told).",
       params: obj({ id: str("The report's id.") }),
       body: bodyOf({ note: noteField("The note") }),
-      response: { 200: okReply({ report }), ...errors(400, 401, 404) },
+      response: { 200: okReply({ report }), ...errors(400, 401, 404, 409) },
     }),
   }, async (req) => ({ ok: true, report: await moderation.resolveReport(req.params.id, req.body.note) }));
 
