@@ -1,7 +1,7 @@
 /**
  * `node dist/db/migrate-cli.js` (or `npm run migrate`): applies prisma/migrations to
- * DATABASE_URL, or, when that is unset, to the embedded PGlite database in PGLITE_DIR
- * (default ./data/pglite). Honours Prisma's `?schema=` URL parameter. Prints what it did;
+ * DATABASE_URL, or, when that is unset, to the embedded PGlite database the server uses
+ * (PGLITE_DIR, default $DATA_DIR/pglite, DATA_DIR default ./data: config.ts). Honours Prisma's `?schema=` URL parameter. Prints what it did;
  * exits 1 on failure. MIGRATIONS_DIR overrides the migrations folder.
  */
 import { mkdirSync } from "node:fs";
@@ -9,7 +9,6 @@ import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { defaultMigrationsDir, migrate } from "./migrate.js";
 import { pgConnection, quoteIdent, redactUrl } from "./pg-url.js";
-
 
 async function main(): Promise<void> {
   const dir = process.env.MIGRATIONS_DIR || defaultMigrationsDir();
@@ -28,7 +27,8 @@ async function main(): Promise<void> {
       await client.end();
     }
   } else {
-    const pgliteDir = process.env.PGLITE_DIR || "./data/pglite";
+    // The server's own choice (config.ts), so that this migrates the database `npm start` opens.
+    const pgliteDir = process.env.PGLITE_DIR || `${process.env.DATA_DIR || "./data"}/pglite`;
     console.log(`Migrating embedded PGlite in ${pgliteDir} from ${dir}`);
     if (!pgliteDir.includes("://")) mkdirSync(pgliteDir, { recursive: true });
     const db = await PGlite.create(pgliteDir);
