@@ -1,8 +1,9 @@
 /**
  * `node dist/db/migrate-cli.js` (or `npm run migrate`): applies prisma/migrations to
  * DATABASE_URL, or, when that is unset, to the embedded PGlite database the server uses
- * (PGLITE_DIR, default $DATA_DIR/pglite, DATA_DIR default ./data: config.ts). Honours Prisma's `?schema=` URL parameter. Prints what it did;
- * exits 1 on failure. MIGRATIONS_DIR overrides the migrations folder.
+ * (PGLITE_DIR, default $DATA_DIR/pglite, DATA_DIR default ./data: config.ts). Honours Prisma's
+ * `?schema=` URL parameter. Prints what it did; exits 1 on failure. MIGRATIONS_DIR overrides the
+ * migrations folder.
  */
 import { mkdirSync } from "node:fs";
 import pg from "pg";
