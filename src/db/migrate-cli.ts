@@ -1,19 +1,21 @@
 /**
  * `node dist/db/migrate-cli.js` (or `npm run migrate`): applies prisma/migrations to
  * DATABASE_URL, or, when that is unset, to the embedded PGlite database the server uses
- * (PGLITE_DIR, default $DATA_DIR/pglite, DATA_DIR default ./data: config.ts). Honours Prisma's
- * `?schema=` URL parameter. Prints what it did; exits 1 on failure. MIGRATIONS_DIR overrides the
- * migrations folder.
+ * (PGLITE_DIR, default $DATA_DIR/pglite): both read by config.ts's loadConfig, as the server reads
+ * them, so this migrates the database `npm start` opens (and refuses the settings the server would).
+ * Honours Prisma's `?schema=` URL parameter. Prints what it did; exits 1 on failure.
+ * MIGRATIONS_DIR overrides the migrations folder.
  */
 import { mkdirSync } from "node:fs";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
+import { loadConfig } from "../config.js";
 import { defaultMigrationsDir, migrate } from "./migrate.js";
 import { pgConnection, quoteIdent, redactUrl } from "./pg-url.js";
 
 async function main(): Promise<void> {
   const dir = process.env.MIGRATIONS_DIR || defaultMigrationsDir();
-  const url = process.env.DATABASE_URL || undefined;
+  const { databaseUrl: url, pgliteDir } = loadConfig();
   const log = (msg: string) => console.log(msg);
   let applied: string[];
   if (url) {
@@ -28,8 +30,6 @@ async function main(): Promise<void> {
       await client.end();
     }
   } else {
-    // The server's own choice (config.ts), so that this migrates the database `npm start` opens.
-    const pgliteDir = process.env.PGLITE_DIR || `${process.env.DATA_DIR || "./data"}/pglite`;
     console.log(`Migrating embedded PGlite in ${pgliteDir} from ${dir}`);
     if (!pgliteDir.includes("://")) mkdirSync(pgliteDir, { recursive: true });
     const db = await PGlite.create(pgliteDir);
