@@ -69,11 +69,13 @@ describe.each(backends())("replays ($name)", (backend) => {
     }, "the game to be recorded");
     const last = finished.actions.length as number;
     expect(last).toBeGreaterThan(10);
+    // Played under Goblin Teeth's rules 2 (the room's at its start), recorded and replayed under them.
+    expect(finished.rules).toBe(2);
     const firstWindow = Math.min(REPLAY_WINDOW, last + 1);
 
     // Default: everything, the first window of views.
     const all = (await getAs(`${base}/api/replay/${roomId}`)).body;
-    expect(all).toMatchObject({ ok: true, roomId, game: "goblin-teeth", viewer: "all", proven: true, total: last + 1, from: 0, to: firstWindow - 1 });
+    expect(all).toMatchObject({ ok: true, roomId, game: "goblin-teeth", rules: 2, viewer: "all", proven: true, total: last + 1, from: 0, to: firstWindow - 1 });
     expect(all.seedCheck).toEqual({ seed: finished.seed, commitment: finished.commitment, sha256: finished.commitment, ok: true });
     expect(all.actionsCheck).toEqual({ ok: true });
     expect(all.outcomeCheck).toMatchObject({ ok: true, recorded: finished.outcome, replayed: finished.outcome });

@@ -297,9 +297,9 @@ describe.each(backends)("finished games on $name", (backend) => {
     expect(await playerRatings(db, solo)).toEqual([]);
   });
 
-  it("getFinishedGame round-trips the record and its rating changes", async () => {
+  it("getFinishedGame round-trips the record (its rules version too) and its rating changes", async () => {
     const chat = [{ n: 1, at: 1_793_534_400_000, from: { id: "p_spec", name: "Watcher" }, channel: "spectators" as const, text: "Well played, both" }];
-    const rec = { ...game({ players: [randomId("p"), null, randomId("p")], places: [1, 3, 2], scores: [12.5, 3, 7] }), chat };
+    const rec = { ...game({ players: [randomId("p"), null, randomId("p")], places: [1, 3, 2], scores: [12.5, 3, 7] }), chat, rules: 2 };
     const { ratingChanges } = await recordFinishedGame(db, rec);
     const got = await getFinishedGame(db, rec.roomId);
     expect(got).toEqual({ ...rec, daily: null, ratingChanges });
@@ -310,8 +310,10 @@ describe.each(backends)("finished games on $name", (backend) => {
     const bare = game({ players: [randomId("p"), randomId("p")], places: [1, 2], ranked: false });
     const noOpts = { ...bare, options: null, outcome: { scores: bare.outcome.scores, places: bare.outcome.places }, actions: [] };
     await recordFinishedGame(db, noOpts);
-    // A record written without a chat reads back with none.
-    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, daily: null, chat: [], ratingChanges: [] });
+    // A record written without a chat reads back with none; without a rules version (as every
+    // record made before a game had a second), with rules 1.
+    expect(await getFinishedGame(db, bare.roomId)).toEqual({ ...noOpts, rules: 1, daily: null, chat: [], ratingChanges: [] });
+    await expect(recordFinishedGame(db, { ...game({ players: [randomId("p"), randomId("p")], places: [1, 2] }), rules: 0 })).rejects.toThrow(/rules must be an integer >= 1/);
   });
 
   it("a forfeited seat ranks below every other in the rating update, whatever its place; the record keeps the place", async () => {

@@ -37,6 +37,11 @@ export interface FinishedGameRecord {
   options: unknown;
   seed: string;
   commitment: string;
+  /**
+   * The game's rules version it was dealt and played under (GameDefinition.rulesVersion; absent:
+   * 1, as in every record made before a game had a second version): its replay uses the same.
+   */
+  rules?: number;
   /** `bot`: made by the bot that played the seat of a player who was away. */
   actions: Array<{ seat: number; action: unknown; at: number /* epoch ms */; bot?: true }>;
   outcome: { scores: number[]; places: number[]; details?: unknown };
@@ -106,6 +111,7 @@ function validate(rec: FinishedGameRecord): void {
   };
   if (typeof rec.roomId !== "string" || rec.roomId === "") fail("roomId must be a non-empty string");
   if (typeof rec.gameType !== "string" || rec.gameType === "") fail("gameType must be a non-empty string");
+  if (rec.rules !== undefined && (!Number.isInteger(rec.rules) || rec.rules < 1)) fail("rules must be an integer >= 1");
   const n = rec.seats.length;
   if (n === 0) fail("no seats");
   const seen = new Set<number>();
@@ -203,8 +209,8 @@ async function writeGame(
   //    createMany walks every action object of the game through its argument serialiser, which
   //    cost the server ~15 ms of one event loop per finished game; the JSON text goes as is.
   const inserted = await tx.$executeRaw`
-    INSERT INTO "Game" ("id", "gameType", "ranked", "options", "playerCount", "seed", "commitment", "actions", "outcome", "startedAt", "finishedAt", "daily", "chat")
-    VALUES (${rec.roomId}, ${rec.gameType}, ${rec.ranked}, ${jsonText(rec.options)}::jsonb, ${seats.length}::integer, ${rec.seed}, ${rec.commitment},
+    INSERT INTO "Game" ("id", "gameType", "ranked", "options", "playerCount", "seed", "commitment", "rules", "actions", "outcome", "startedAt", "finishedAt", "daily", "chat")
+    VALUES (${rec.roomId}, ${rec.gameType}, ${rec.ranked}, ${jsonText(rec.options)}::jsonb, ${seats.length}::integer, ${rec.seed}, ${rec.commitment}, ${rec.rules ?? 1}::integer,
       ${jsonText(rec.actions)}::jsonb, ${jsonText(rec.outcome)}::jsonb, ${rec.startedAt}, ${rec.finishedAt}, ${rec.daily ?? null}, ${jsonText(rec.chat ?? [])}::jsonb)
     ON CONFLICT ("id") DO NOTHING`;
   if (inserted === 0) {
@@ -360,6 +366,7 @@ export async function getFinishedGame(
     options: game.options,
     seed: game.seed,
     commitment: game.commitment,
+    rules: game.rules,
     actions: (game.actions ?? []) as unknown as FinishedGameRecord["actions"],
     outcome: game.outcome as unknown as FinishedGameRecord["outcome"],
     startedAt: game.startedAt,

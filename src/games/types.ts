@@ -127,6 +127,12 @@ export interface SetupContext<O> {
   players: number;
   options: O;
   seed: string;
+  /**
+   * The game's rules version to deal and play this game under (absent: the game's current
+   * `rulesVersion`): the room's when it starts, a finished record's when it is replayed. A game
+   * whose legality changed between versions keeps the version in its state.
+   */
+  rules?: number;
 }
 
 /** What every game state must carry for the platform's benefit. */

@@ -5,6 +5,7 @@
  * and every private entry; the proof holds for a true record and fails for a tampered seed, a
  * tampered action log or a tampered outcome.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../games/legal.js";
 import { findGame } from "../games/registry.js";
@@ -17,12 +18,12 @@ import { actInRoom, createRoom, joinRoom, startRoom, type Room } from "./room.js
 import { roomView } from "./views.js";
 
 /** A live room played to the end by random legal moves, and the room at every version after the start. */
-function playRoom(game: string, players: number, seed: string): { rooms: Room[]; record: ReplayRecord } {
+function playRoom(game: string, players: number, seed: string, started: (room: Room) => Room = (r) => r): { rooms: Room[]; record: ReplayRecord } {
   const def = findGame(game)!;
   const people = Array.from({ length: players }, (_, i) => ({ id: `p${i}`, name: `P${i}` }));
   let room = createRoom("replay-test", people[0]!, { game, seats: players, clock: "none" }, 1);
   for (const p of people.slice(1)) room = joinRoom(room, p, undefined, 2);
-  room = startRoom(room, people[0]!, seed, 3);
+  room = started(startRoom(room, people[0]!, seed, 3));
   const rooms = [room];
   const random = seededRandom(`replay/${game}/${seed}`);
   for (let i = 0; i < 5000 && room.status === "playing"; i++) {
@@ -159,5 +160,54 @@ describe("parseViewer", () => {
 
   it("refuses a record of a game this server does not offer", () => {
     expect(() => replayRecord({ roomId: "x", gameType: "chess", options: {}, seed: "s", commitment: "c", actions: [], outcome: { scores: [], places: [] }, seats: [] })).toThrow(/does not offer/);
+  });
+});
+
+describe("rules versions: a game is played and replayed under the rules it was dealt under", () => {
+  it("a room records its game's rules version at the start, and its record and replay carry it", () => {
+    const teeth = playRoom("goblin-teeth", 3, "rules-today");
+    expect(teeth.rooms.every((r) => r.playedUnder === 2 && r.rules === 2)).toBe(true);
+    expect(teeth.rooms[0]!.state).toMatchObject({ rules: 2 });
+    expect(teeth.record.rules).toBe(2);
+    const replay = replayRecord(teeth.record);
+    expect(replay).toMatchObject({ rules: 2, actionsCheck: { ok: true }, outcomeCheck: { ok: true } });
+    // A game with one version records 1, and its rooms say nothing more than before.
+    const market = playRoom("goblin-market", 3, "rules-one");
+    expect(market.rooms.some((r) => "playedUnder" in r)).toBe(false);
+    expect(market.record.rules).toBe(1);
+    expect(replayRecord(market.record).rules).toBe(1);
+  });
+
+  it("a Goblin Teeth game started by the build before rules 2 finishes under rules 1, and its record says so", () => {
+    // As that build stored it: room rules 1, no playedUnder, a state without `rules`.
+    const before = (room: Room): Room => {
+      const { playedUnder: _p, ...rest } = room;
+      const { rules: _r, ...state } = room.state as { rules?: number };
+      return { ...rest, rules: 1, state };
+    };
+    const { rooms, record } = playRoom("goblin-teeth", 2, "rules-before", before);
+    expect(rooms[0]!.rules).toBe(1);
+    // This build writes its state version with the next change; the game's rules stay those it was dealt under.
+    for (const r of rooms.slice(1)) {
+      expect(r.rules).toBe(2);
+      expect(r.playedUnder).toBeUndefined();
+      expect(r.state).not.toHaveProperty("rules");
+    }
+    expect(record.rules).toBe(1);
+    expect(replayRecord(record)).toMatchObject({ rules: 1, actionsCheck: { ok: true }, outcomeCheck: { ok: true } });
+  });
+
+  it("a record of rules 1 holding a play rules 2 forbid replays and checks; under rules 2 the replay stops there; newer rules are refused", () => {
+    // src/tools/replay-game.test.ts: Pass through Sneak Preview at the end of the round with nothing to draw (actions 163-164).
+    const old = JSON.parse(readFileSync(new URL("../tools/fixtures/goblin-teeth-rules-1-record.json", import.meta.url), "utf8")) as Omit<ReplayRecord, "seats">;
+    const record: ReplayRecord = { ...old, seats: [0, 1].map((seat) => ({ seat, name: `P${seat}`, isBot: false })) };
+    expect(record.rules).toBeUndefined();
+    const r = replayRecord(record, { to: 0 });
+    expect(r).toMatchObject({ rules: 1, seedCheck: { ok: true }, actionsCheck: { ok: true }, outcomeCheck: { ok: true }, total: record.actions.length + 1 });
+    expect(r.steps[164]!.log).toContainEqual(expect.objectContaining({ type: "draw", seat: 0, count: 0, reason: "pass" }));
+    const asIfToday = replayRecord({ ...record, rules: 2 }, { to: 0 });
+    expect(asIfToday.actionsCheck).toEqual({ ok: false, refused: expect.objectContaining({ step: 164, seat: 0, code: "NOTHING_TO_DRAW" }) });
+    expect(asIfToday.proven).toBe(false);
+    expect(() => replayRecord({ ...record, rules: 3 })).toThrow(expect.objectContaining({ code: "RULES_TOO_NEW" }));
   });
 });

@@ -21,7 +21,7 @@ import { findGame } from "../games/registry.js";
 import { appendEvents, visibleLog } from "../games/log.js";
 import type { LogEntry, Outcome, Seat, Viewer } from "../games/types.js";
 import type { ActionsCheck, OutcomeCheck, Replay, ReplayStep, SeedCheck } from "../protocol/replay.js";
-import { checkOutcome, type ReplayResult } from "../tools/replay-game.js";
+import { checkOutcome, recordedRules, type ReplayResult } from "../tools/replay-game.js";
 import type { Action, RatingChangeInfo } from "../protocol/wire.js";
 
 export type { ActionsCheck, OutcomeCheck, Replay, ReplayStep, SeedCheck };
@@ -35,6 +35,8 @@ export interface ReplayRecord {
   options: unknown;
   seed: string;
   commitment: string;
+  /** The game's rules version it was played under (absent: 1). */
+  rules?: number;
   actions: ReadonlyArray<{ seat: number; action: unknown; at?: number; bot?: true }>;
   outcome: Outcome;
   seats: ReadonlyArray<{ seat: number; name: string; isBot: boolean; playerId?: string | null; forfeit?: string | null }>;
@@ -82,7 +84,7 @@ export interface ReplayOptions {
 /**
  * Replays `record` with its game's own rules. Never throws on a bad record (a tampered seed or
  * action log): the checks say what failed, and the steps stop at the first refused action.
- * Throws UNKNOWN_GAME / BAD_OPTIONS for a record this server cannot replay at all.
+ * Throws UNKNOWN_GAME / BAD_OPTIONS / RULES_TOO_NEW for a record this server cannot replay at all.
  */
 export function replayRecord(record: ReplayRecord, opts: ReplayOptions = {}): Replay {
   const game = findGame(record.gameType);
@@ -97,7 +99,8 @@ export function replayRecord(record: ReplayRecord, opts: ReplayOptions = {}): Re
   const from = Math.max(0, opts.from ?? 0);
   const to = opts.to ?? total - 1;
 
-  const start = game.setup({ players, options: parsed.value, seed: record.seed });
+  const rules = recordedRules(game, record.rules);
+  const start = game.setup({ players, options: parsed.value, seed: record.seed, rules });
   let state: unknown = start.state;
   let log = appendEvents([], start.events);
   const steps: ReplayStep[] = [];
@@ -139,6 +142,7 @@ export function replayRecord(record: ReplayRecord, opts: ReplayOptions = {}): Re
   return {
     roomId: record.roomId,
     game: game.id,
+    rules,
     options: parsed.value,
     players: [...record.seats]
       .sort((x, y) => x.seat - y.seat)

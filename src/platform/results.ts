@@ -24,6 +24,7 @@ export function toRecord(room: Room, chat: ChatMessage[] = []): FinishedGameReco
     options: room.options,
     seed: room.seed,
     commitment: room.commitment,
+    rules: room.playedUnder ?? 1,
     actions: room.actions.map((a) => (a.bot ? { seat: a.seat, action: a.action, at: a.at, bot: true as const } : { seat: a.seat, action: a.action, at: a.at })),
     outcome: room.outcome,
     startedAt: new Date(room.startedAt),

@@ -72,6 +72,12 @@ export interface Room {
    * the new version with the room's next change.
    */
   rules?: number;
+  /**
+   * The game's `rulesVersion` when the game started (absent: 1): the rules it is played under to
+   * its end, whichever build serves it (its setup was given them), and that its record keeps for
+   * the replay. Unlike `rules`, never changes.
+   */
+  playedUnder?: number;
   /** The game's event log, beside the state: append-only, numbered from 1 (empty until the game starts). */
   log: LogEntry[];
   actions: ActionRecord[];
@@ -761,7 +767,8 @@ export function joinAndStart(room: Room, player: Player, seat: unknown, seed: st
 
 function beginGame(room: Room, seed: string, now: number): Room {
   const game = gameOf(room);
-  const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed });
+  const rules = game.rulesVersion ?? 1;
+  const { state, events } = game.setup({ players: room.seats.length, options: room.options, seed, rules });
   const clocks = room.clock ? startClocks(room.clock, room.seats.length, game.activeSeats(state), (s) => personPlays(room, s), now) : undefined;
   // Invitations, and who they let sit, are for open rooms: they go with the start.
   const { hostAwaySince: _a, hostSeenAt: _s, invited: _i, admitted: _d, ...rest } = room;
@@ -771,7 +778,8 @@ function beginGame(room: Room, seed: string, now: number): Room {
     seed,
     commitment: commit(seed),
     state,
-    rules: game.rulesVersion ?? 1,
+    rules,
+    ...(rules > 1 ? { playedUnder: rules } : {}),
     log: appendEvents([], events),
     actions: [],
     ...(clocks ? { clocks } : {}),

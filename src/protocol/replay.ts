@@ -48,6 +48,8 @@ export interface OutcomeCheck {
 export interface Replay {
   roomId: string;
   game: string;
+  /** The game's rules version it was played under, and replayed under here. */
+  rules: number;
   options: unknown;
   players: Array<{ seat: Seat; name: string; bot: boolean; forfeit: string | null }>;
   ranked: boolean;

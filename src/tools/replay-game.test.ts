@@ -71,3 +71,44 @@ describe("records scored before a scoring change keep their result", () => {
     expect(checkOutcome("goblin-market", replayed, { scores: [1, 2, 3], places: [3, 2, 1] })).toEqual({ matches: false, current: null });
   });
 });
+
+/**
+ * A Goblin Teeth game played under rules 1 (made with the engine of commit 48a43ad, before rules
+ * 2, by seeded play steered to the position): at the end of round, with the Cheat deck and discard
+ * pile empty, the Patient holder plays Sneak Preview (action 163) and through it Pass (action 164),
+ * which rules 1 allowed (it drew nothing) and rules 2 refuse. Its record, like every record made
+ * before rules 2, says no rules version.
+ */
+const TEETH_1: { roomId: string; gameType: string; options: unknown; seed: string; commitment: string; actions: Array<{ seat: number; action: unknown }>; outcome: Outcome } =
+  JSON.parse(readFileSync(new URL("./fixtures/goblin-teeth-rules-1-record.json", import.meta.url), "utf8"));
+
+describe("records replay under the rules they were played under", () => {
+  const input = (rules?: number) => ({ gameType: TEETH_1.gameType, players: 2, options: TEETH_1.options, seed: TEETH_1.seed, actions: TEETH_1.actions, ...(rules === undefined ? {} : { rules }) });
+
+  it("a Goblin Teeth record of rules 1 with Pass through Sneak Preview at the end of the round replays and checks", () => {
+    expect(TEETH_1.actions.slice(162, 164)).toEqual([
+      { seat: 0, action: { type: "cheat", card: "cheat-sneak-preview" } },
+      { seat: 0, action: { type: "cheat", card: "cheat-pass" } },
+    ]);
+    for (const replayed of [replayGame(input()), replayGame(input(1))]) {
+      expect(replayed.commitment).toBe(TEETH_1.commitment);
+      expect(checkOutcome(TEETH_1.gameType, replayed, TEETH_1.outcome)).toEqual({ matches: true, current: replayed.outcome });
+      // The play drew nothing; the state says nothing of rules (a rules 1 state, as that build made it).
+      expect(replayed.log.filter((e) => e.type === "draw" && (e as { reason?: string }).reason === "pass").at(-1)).toMatchObject({ seat: 0, count: 0 });
+      expect(replayed.state).not.toHaveProperty("rules");
+    }
+  });
+
+  it("under rules 2 the same moves are refused at that play, so a game dealt today can't make it", () => {
+    // Sneak Preview is still playable (the holder has another Action card to play through it); Pass through it is not.
+    expect(() => replayGame(input(2))).toThrow(/action 164 \(seat 0\) was refused on replay: NOTHING_TO_DRAW/);
+    expect(() => replayGame(input())).not.toThrow();
+  });
+
+  it("a record of rules newer than this build's is refused, not replayed under the wrong ones", () => {
+    expect(() => replayGame(input(3))).toThrow(expect.objectContaining({ code: "RULES_TOO_NEW" }));
+    expect(() => replayGame(input(0))).toThrow(expect.objectContaining({ code: "BAD_RULES" }));
+    // A game with one version: only rules 1.
+    expect(() => replayGame({ gameType: "goblin-market", players: 3, options: {}, seed: "s", actions: [], rules: 2 })).toThrow(expect.objectContaining({ code: "RULES_TOO_NEW" }));
+  });
+});

@@ -6,13 +6,16 @@
 import { createHash } from "node:crypto";
 import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
-import type { Action, LogEntry, Outcome } from "../games/types.js";
+import type { Action, AnyGame, LogEntry, Outcome } from "../games/types.js";
+import { err } from "../platform/errors.js";
 
 export interface ReplayInput {
   gameType: string;
   players: number;
   options: unknown;
   seed: string;
+  /** The game's rules version it was played under (absent: 1, as records made before it say). */
+  rules?: number;
   actions: Array<{ seat: number; action: unknown }>;
 }
 
@@ -29,7 +32,7 @@ export function replayGame(input: ReplayInput): ReplayResult {
   if (!game) throw new Error(`unknown game ${input.gameType}`);
   const opts = game.parseOptions(input.options ?? {});
   if (!opts.ok) throw new Error(`bad options: ${opts.error.message}`);
-  const start = game.setup({ players: input.players, options: opts.value, seed: input.seed });
+  const start = game.setup({ players: input.players, options: opts.value, seed: input.seed, rules: recordedRules(game, input.rules) });
   let state: unknown = start.state;
   const events = [...start.events];
   input.actions.forEach((a, i) => {
@@ -39,6 +42,18 @@ export function replayGame(input: ReplayInput): ReplayResult {
     events.push(...r.value.events);
   });
   return { state, log: appendEvents([], events), outcome: game.outcome(state), commitment: createHash("sha256").update(input.seed, "utf8").digest("hex") };
+}
+
+/**
+ * The rules version a record says its game was played under (absent: 1), checked against this
+ * build's: a record of newer rules than it has is refused (RULES_TOO_NEW), never replayed wrong.
+ */
+export function recordedRules(game: AnyGame, rules: number | undefined): number {
+  const v = rules ?? 1;
+  const have = game.rulesVersion ?? 1;
+  if (!Number.isInteger(v) || v < 1) throw err("BAD_RULES", `The recorded rules version must be a whole number from 1 (got ${String(rules)}).`);
+  if (v > have) throw err("RULES_TOO_NEW", `This game was played under ${game.name} rules ${v}; this server has ${have}.`);
+  return v;
 }
 
 export interface OutcomeCheck {

@@ -32,10 +32,17 @@ const rec = await load(process.argv.slice(2)).catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : e);
   process.exit(2);
 });
-const result = replayGame({ gameType: rec.gameType, players: rec.seats.length, options: rec.options, seed: rec.seed, actions: rec.actions });
+console.log(`game        ${rec.roomId} (${rec.gameType}, ${rec.seats.length} players, ${rec.actions.length} actions, rules ${rec.rules ?? 1})`);
+let result: ReturnType<typeof replayGame>;
+try {
+  // Under the rules version the game was played under (the record's `rules`).
+  result = replayGame({ gameType: rec.gameType, players: rec.seats.length, options: rec.options, seed: rec.seed, rules: rec.rules, actions: rec.actions });
+} catch (e) {
+  console.log(`replay      FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}
 const seedOk = result.commitment === rec.commitment;
 const check = checkOutcome(rec.gameType, result, rec.outcome);
-console.log(`game        ${rec.roomId} (${rec.gameType}, ${rec.seats.length} players, ${rec.actions.length} actions)`);
 console.log(`commitment  ${rec.commitment}`);
 console.log(`sha256(seed) ${result.commitment}  ${seedOk ? "MATCHES" : "DOES NOT MATCH"}`);
 console.log(`recorded scores ${JSON.stringify(rec.outcome.scores)} places ${JSON.stringify(rec.outcome.places)}`);

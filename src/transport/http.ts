@@ -252,6 +252,7 @@ export async function registerRoutes(app: FastifyInstance, deps: HttpDeps): Prom
           game: obj({
             roomId: str(), gameType: str(), ranked: bool(), options: { description: "The room's options." },
             seed: nullable(str("Null while its daily deal's day lasts.")), commitment: str(),
+            rules: int("The game's rules version it was played under (1 for every record made before its game had a second)."),
             seedRevealedAt: num("When a withheld seed is published (epoch ms)."),
             actions: arrayOf(obj({ seat: int(), action: { description: "The game's action." }, at: num("epoch ms"), bot: { type: "boolean", const: true } }, { optional: ["bot"] })),
             outcome: obj({ scores: arrayOf(num()), places: arrayOf(int()), details: { description: "The game's score breakdown." } }, { optional: ["details"] }),

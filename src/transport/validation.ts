@@ -67,6 +67,8 @@ const STATUS: Record<string, number> = {
   VACATIONS_UNAVAILABLE: 503,
   RATE_LIMITED: 429,
   PUSH_OFF: 503,
+  // A record or room of a game's newer rules met by an older node during a deploy: another node (or a retry after it) serves it.
+  RULES_TOO_NEW: 503,
 };
 
 export const statusOf = (code: string): number => STATUS[code] ?? 400;

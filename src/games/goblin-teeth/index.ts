@@ -4,7 +4,7 @@ import { apply } from "./apply.js";
 import { activeSeats, legalActions } from "./legal.js";
 import { parseOptions } from "./options.js";
 import { setup } from "./setup.js";
-import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
+import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
 import { outcome, view } from "./view.js";
 import { clockPresets } from "./pace.js";
 import { goblinTeethBot } from "./bot.js";
@@ -14,6 +14,8 @@ export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> =
   name: "Goblin Teeth",
   minPlayers: MIN_PLAYERS,
   maxPlayers: MAX_PLAYERS,
+  // States of version 1 read as they are (same shape); each keeps its own rules (state.rules).
+  rulesVersion: RULES_VERSION,
   clockPresets,
   optionSpecs: [
     {

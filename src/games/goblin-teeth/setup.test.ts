@@ -31,6 +31,18 @@ describe("setup", () => {
     expect(setup(4, "x").itemDeck).not.toEqual(setup(4, "y").itemDeck);
   });
 
+  it("deals under the rules version it is given (absent: today's, 2); version 1 deals the same game, its state without the field", () => {
+    expect(game.rulesVersion).toBe(2);
+    const today = game.setup({ players: 3, options: {}, seed: "v" });
+    expect(today.state.rules).toBe(2);
+    expect(game.setup({ players: 3, options: {}, seed: "v", rules: 2 })).toEqual(today);
+    const then = game.setup({ players: 3, options: {}, seed: "v", rules: 1 });
+    expect(then.state).not.toHaveProperty("rules");
+    const { rules: _r, ...rest } = today.state;
+    expect(then).toEqual({ state: rest, events: today.events });
+    for (const rules of [0, 3, 1.5]) expect(() => game.setup({ players: 3, options: {}, seed: "v", rules })).toThrow(RangeError);
+  });
+
   it("lays out the 6-Item Offering and a random A and B (basic); an A and a B in front of each player (advanced)", () => {
     const basic = setup(3);
     expect(basic.offerings[0]).toBe("six");

@@ -11,13 +11,17 @@ import { diceOf, rollAll } from "./dice.js";
 import { emit, finish, type Draft } from "./draft.js";
 import { settle } from "./flow.js";
 import { startRound } from "./round.js";
-import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
+import { GAME_ID, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, type GoblinTeethOptions, type GoblinTeethState } from "./state.js";
 
 export function setup(ctx: SetupContext<GoblinTeethOptions>): Step<GoblinTeethState> {
   const { players, seed } = ctx;
   const advanced = ctx.options?.advanced === true;
   if (!Number.isInteger(players) || players < MIN_PLAYERS || players > MAX_PLAYERS) {
     throw new RangeError(`Goblin Teeth needs ${MIN_PLAYERS}-${MAX_PLAYERS} players, got ${players}`);
+  }
+  const rules = ctx.rules ?? RULES_VERSION;
+  if (!Number.isInteger(rules) || rules < 1 || rules > RULES_VERSION) {
+    throw new RangeError(`Goblin Teeth has rules versions 1-${RULES_VERSION}, not ${rules}`);
   }
   let rng = seedRng(seed);
   const items = shuffle(rng, ITEM_IDS);
@@ -54,6 +58,8 @@ export function setup(ctx: SetupContext<GoblinTeethOptions>): Step<GoblinTeethSt
     patientDone: false,
     lastAwards: null,
     result: null,
+    // Version 1 states have no field: a game dealt under it now is the same state as it was then.
+    ...(rules > 1 ? { rules } : {}),
     events: [],
   };
   emit(d, { type: "game-start", players, advanced, offerings: d.offerings, seatOfferings: d.seatOfferings });

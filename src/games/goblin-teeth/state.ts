@@ -16,6 +16,13 @@ export const GAME_ID = "goblin-teeth";
 export const MIN_PLAYERS = 2;
 export const MAX_PLAYERS = 5;
 
+/**
+ * The version of these rules (GameDefinition.rulesVersion). 2: at the end of the round Pass can't
+ * be played with nothing to draw, through Sneak Preview either (1 allowed that play, which drew
+ * nothing). A game keeps the rules it was dealt under to its end (`GoblinTeethState.rules`).
+ */
+export const RULES_VERSION = 2;
+
 /** Room options as given (after parseOptions). */
 export interface GoblinTeethOptions {
   /** Advanced play: each player gets their own A and B Offering. */
@@ -147,4 +154,9 @@ export interface GoblinTeethState extends BaseState {
   /** The previous round's awards (public). */
   lastAwards: Award[] | null;
   result: GameResult | null;
+  /**
+   * The rules version this game is played under, from its setup to its end (absent: 1, as in
+   * every state made before version 2). Public: the same for everyone, and never in a view.
+   */
+  rules?: number;
 }

@@ -68,6 +68,52 @@ describe("Pass: draw a Cheat card; you do not have to place a die this turn", ()
     const v = play({ ...end, cheatDeck: ["cheat-borrow"] }, [[1, { type: "altar", die: 5 }], [0, { type: "cheat", card: "cheat-pass" }]]);
     expect(v.round).toBe(2);
   });
+
+  it("at the end of the round, through Sneak Preview too (rules 2); a game dealt under rules 1 keeps that play, which draws nothing", () => {
+    // The last die placed; the Patient holder has Sneak Preview and Pass (and Distraction, another Action card it could play); nothing to draw.
+    const end = (hand: string[], rules?: number) => {
+      const { rules: _today, ...v1 } = position({
+        players: 2,
+        dice: [[4, 2, 6], [5, 1, 3]],
+        at: [[1, "altar", "altar"], [1, "altar", "supply"]],
+        pot: ["item-bone-1", "item-tooth-1"],
+        turn: 1,
+        hands: [hand, []],
+        ongoing: [["cheat-patient"], []],
+        cheatDeck: [],
+        discard: [],
+      });
+      return play(rules === undefined ? v1 : { ...v1, rules }, [[1, { type: "altar", die: 5 }]]);
+    };
+    const preview = { type: "cheat", card: "cheat-sneak-preview" };
+    const pass = { type: "cheat", card: "cheat-pass" };
+    // Rules 2 (a game dealt today): Pass can't be played through Sneak Preview either ...
+    const today = end(["cheat-sneak-preview", "cheat-pass", "cheat-distraction"], 2);
+    expect(today.rules).toBe(2);
+    expect(today.pending).toEqual([{ kind: "patient", seat: 0 }]);
+    const previewing = play(today, [[0, preview]]);
+    expect(codeOf(previewing, 0, pass)).toBe("NOTHING_TO_DRAW");
+    expect(new Set(legalInstances(previewing, 0).map((a) => a.card))).toEqual(new Set(["cheat-distraction"]));
+    expect(legalInstances(previewing, 0, "cheat-pass")).toEqual([]);
+    // ... so with Pass its only other Action card, Sneak Preview can't be played, and the holder
+    // (with no card to play) is not asked: the round ends.
+    const onlyPass = end(["cheat-sneak-preview", "cheat-pass"], 2);
+    expect(onlyPass.pending).toEqual([]);
+    expect(onlyPass.round).toBe(2);
+    // Rules 1 (a state without the field, as dealt before rules 2): allowed; Pass draws nothing, and the round ends.
+    for (const hand of [["cheat-sneak-preview", "cheat-pass"], ["cheat-sneak-preview", "cheat-pass", "cheat-distraction"]]) {
+      const then = end(hand);
+      expect(then).not.toHaveProperty("rules");
+      expect(legalInstances(then, 0, "cheat-sneak-preview")).toEqual([preview]);
+      const g = played(then, [[0, preview], [0, pass]]);
+      expect(logOf(g, "draw").filter((e) => (e as { reason?: string }).reason === "pass")).toEqual([expect.objectContaining({ seat: 0, count: 0 })]);
+      // As Sneak Preview says: the card it played (Pass) back to the hand, Sneak Preview discarded.
+      expect(logOf(g, "back-to-hand")).toEqual([expect.objectContaining({ seat: 0, card: "cheat-pass" })]);
+      expect(logOf(g, "discarded")).toContainEqual(expect.objectContaining({ seat: 0, card: "cheat-sneak-preview" }));
+      expect(g.state.round).toBe(2);
+      expect(g.state).not.toHaveProperty("rules");
+    }
+  });
 });
 
 describe("Pilfer: draw a Cheat card; you may move 1 of your opponent's Ongoing cards in front of you", () => {

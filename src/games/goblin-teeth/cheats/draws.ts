@@ -15,9 +15,11 @@ import { err, NONE, type CheatRule } from "./rule.js";
 export const pass: CheatRule = {
   params: [],
   domains: () => ({}),
-  // At the end of the round (Patient) there is no die to place: with nothing to draw, nothing would happen.
+  // At the end of the round there is no die to place: with nothing to draw, nothing would happen.
+  // Rules 1 refused only the Patient play, not Pass played through Sneak Preview then (it drew
+  // nothing); games dealt under rules 1 keep that, so their records replay as they were played.
   precondition: (s, ctx) =>
-    ctx.mode === "patient" && cheatSupply(s) === 0
+    (ctx.mode === "patient" || (s.phase === "end" && (s.rules ?? 1) >= 2)) && cheatSupply(s) === 0
       ? err("NOTHING_TO_DRAW", "Pass: the Cheat deck and the discard pile are empty, and there is no die left to place this round.")
       : null,
   check: () => null,
