@@ -96,6 +96,9 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     await page.getByTestId("replay-seed-ok").waitFor();
     expect(await page.getByTestId("replay-seed-ok").textContent()).toContain("Deal verified: the seed matches the commitment published at the start.");
     expect(await page.getByTestId("replay-seed").textContent()).toBe(record.seed);
+    // The rules version the record says it was played under (Goblin Teeth's today: 2).
+    expect(record.rules).toBe(2);
+    expect(await page.getByTestId("replay-rules").textContent()).toContain("Version 2");
     // Everything hidden: every hand at the deal.
     await page.getByTestId("replay-hidden").waitFor();
     expect(await page.getByTestId("replay-hidden").locator("dt").allTextContents()).toEqual(expect.arrayContaining(["Rae's hand", "Bot 1's hand", "Bot 2's hand"]));
