@@ -49,6 +49,7 @@ import { attachSockets, LOBBY_COUNTS_EVERY_MS } from "./transport/socket.js";
 import { TableChat } from "./platform/chat.js";
 import { connectionCounter } from "./transport/socket-quotas.js";
 import { MemoryHostedRooms, RedisHostedRooms } from "./platform/hosted-rooms.js";
+import { MemoryFindSlots, RedisFindSlots } from "./platform/find-slots.js";
 import { MemoryPlayerRooms, RedisPlayerRooms } from "./platform/player-rooms.js";
 import { PromMetrics, registerMetricsRoute } from "./transport/metrics.js";
 import { NO_METRICS, type PlatformMetrics } from "./platform/metrics.js";
@@ -206,6 +207,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     // With Web Push keys, changes owe notices to closed pages, kept in the room until sent (timers).
     pushes: config.push !== undefined,
     playerRooms: redis ? new RedisPlayerRooms(redis, prefix) : new MemoryPlayerRooms(),
+    // The room room:find opens, named for its request so finders on any node arriving together share it.
+    findSlots: redis ? new RedisFindSlots(redis, prefix) : new MemoryFindSlots(),
   });
   async function creditDowntime(): Promise<void> {
     try {

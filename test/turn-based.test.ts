@@ -282,7 +282,7 @@ describe.each(backends())("turn-based games ($name)", (backend) => {
   });
 });
 
-describe("the turn-based limit across two nodes (Redis)", () => {
+describe("turn-based games across two nodes (Redis): the limit, room:find", () => {
   const nodes = useTwoNodes({ config: { maxTurnBasedGames: 2 } });
 
   it("one player's two joins at the same instant on two nodes, one place left: one passes, one is refused", async () => {
@@ -298,6 +298,23 @@ describe("the turn-based limit across two nodes (Redis)", () => {
       expect(answers.map((x) => x.ok).sort(), `round ${round}: ${JSON.stringify(answers.map((x) => x.error))}`).toEqual([false, true]);
       expect(answers.find((x) => !x.ok)!.error?.code).toBe("TOO_MANY_TURN_BASED_GAMES");
       for (const c of [...hosts, onA, onB]) c.close();
+    }
+  });
+
+  it("players finding the same game at the same instant on two nodes share one room (find-slots.ts), round after round", async () => {
+    const { a, b } = nodes;
+    const want = { game: "goblin-teeth", seats: 3, clock: "turn-3d" };
+    for (const round of [1, 2, 3]) {
+      // Each round's room fills (three seats) and starts: the next round's finders clear its name and open another.
+      const finders = await Promise.all(["Fay", "Fin", "Flo"].map(async (n, i) => new TestClient((i % 2 ? b : a).url, (await account(a.url, `${n}${round}`)).token).ready()));
+      const answers = await Promise.all(finders.map((f) => f.call("room:find", want)));
+      expect(answers.map((x) => x.ok), JSON.stringify(answers.map((x) => x.error))).toEqual([true, true, true]);
+      expect(new Set(answers.map((x) => x.roomId)).size, `round ${round}`).toBe(1);
+      expect(answers.filter((x) => x.found === false)).toHaveLength(1);
+      const roomId = answers[0]!.roomId as string;
+      // Every finder's page shows it started, though another's join may have been pushed before its own answer arrived.
+      for (const f of finders) await until(() => (f.rooms.get(roomId)?.state.status as string) === "playing", "the room to start");
+      for (const c of finders) c.close();
     }
   });
 });

@@ -91,6 +91,8 @@ const ACT_ATTEMPTS = 4;
 const RESENT = new Set(["TIMEOUT", "OFFLINE", "BUSY", "STORE_UNAVAILABLE"]);
 /** The first wait before a move refused with STORE_UNAVAILABLE is sent again, ms; each next wait doubles (1, 2, 4 s). */
 const STORE_RETRY_MS = 1000;
+/** Rooms whose early push (keepEarly) is kept while their view is on its way. */
+const EARLY_ROOMS = 8;
 
 export class Store {
   identity: Identity | null = loadIdentity();
@@ -108,6 +110,8 @@ export class Store {
   rooms = new Map<string, RoomView>();
   /** Each room's view exactly as the server made it (what updates apply to); `rooms` has it as shown. */
   private held = new Map<string, RoomView>();
+  /** The newest push per room that came before this page held a view of it (keepEarly). */
+  private readonly early = new Map<string, RoomState>();
   presence = new Map<string, Set<string>>();
   /** Each room's spectators (room:presence): how many (this page included when it is one), and the named ones' names. */
   watching = new Map<string, { count: number; names: string[] }>();
@@ -687,6 +691,25 @@ export class Store {
     if (connected) this.presence.set(state.roomId, new Set(connected));
     this.roomErrors.delete(state.roomId);
     this.changed();
+    // A push that came just before this reply (another player's join made as ours was answered)
+    // follows it now: applied if newer, ignored if not, a re-sync if there is a gap.
+    const early = this.early.get(state.roomId);
+    if (early) {
+      this.early.delete(state.roomId);
+      this.absorb(early);
+    }
+  }
+
+  /**
+   * A push for a room this page holds no view of yet: the view is in the reply on its way (the
+   * server writes pushes as they happen, and a push can overtake the reply to the request that
+   * began the watch, or come in the same packet and be read first). The newest one per room is
+   * kept for that reply (keep); a few rooms at most.
+   */
+  private keepEarly(roomId: string, p: RoomState): void {
+    this.early.delete(roomId);
+    this.early.set(roomId, p);
+    if (this.early.size > EARLY_ROOMS) this.early.delete(this.early.keys().next().value!);
   }
 
   /**
@@ -698,7 +721,7 @@ export class Store {
     const roomId = roomOf(p);
     const cur = this.rooms.get(roomId);
     const held = this.held.get(roomId);
-    if (!cur || !held) return;
+    if (!cur || !held) return this.keepEarly(roomId, p);
     const r = absorbPush(held, p);
     if (r.kind === "stale") return;
     // Updates carry no serverTime: the offset stays the one of the last whole view or reply.

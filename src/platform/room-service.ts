@@ -63,6 +63,7 @@ import { RoomCache } from "./room-cache.js";
 import { DEFAULT_TIMING, nextDue, type Timing } from "./timers.js";
 import { NO_METRICS, type PlatformMetrics } from "./metrics.js";
 import { MemoryHostedRooms, RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
+import { MemoryFindSlots, type FindSlots } from "./find-slots.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { isTurnBased, isTurnBasedPace } from "./clocks.js";
 import { creditDowntime, type DowntimeWatch } from "./downtime.js";
@@ -122,7 +123,12 @@ export interface RoomServiceOptions {
    * create or join a turn-based room (ON_VACATION). Absent: nobody is ever on vacation.
    */
   vacations?: VacationSource;
+  /** Where room:find names the room it opens for its request (find-slots.ts); default: in this process. */
+  findSlots?: FindSlots;
 }
+
+/** Thrown inside createForFinders' write: another finder's room is named for the request. */
+class NamedForFinders extends Error {}
 
 /**
  * The players a change newly seats or invites (player-rooms.ts lists the room for them before the
@@ -241,6 +247,7 @@ export class RoomService {
   private readonly turnBasedSeats: HostedRooms;
   private readonly pushes: boolean;
   private readonly vacations: VacationSource | undefined;
+  private readonly findSlots: FindSlots;
 
   /** What the lobby lists, kept on this node from the changes (lobby-mirror.ts). */
   private readonly lobby = new LobbyMirror();
@@ -270,6 +277,7 @@ export class RoomService {
     this.lobbyResyncMs = opts.lobbyResyncMs ?? LOBBY_RESYNC_MS;
     this.pushes = opts.pushes ?? false;
     this.vacations = opts.vacations;
+    this.findSlots = opts.findSlots ?? new MemoryFindSlots();
     const hosted = this.openRooms?.hosted;
     if (hosted) {
       // Keeps the index small; a miss (another node's change, an expiry, a failed write) is
@@ -611,14 +619,20 @@ export class RoomService {
    * node; across nodes, the new room is listed for its host only while fewer than the limit are
    * listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one through.
    */
-  async create(host: Player, input: CreateRoomInput): Promise<Room> {
+  /** `beforeWrite`: called first with the new room's id, before anything is stored for it (it may throw: nothing is written). */
+  async create(host: Player, input: CreateRoomInput, beforeWrite?: (roomId: string) => Promise<void>): Promise<Room> {
     const turnBased = isTurnBasedPace(input.clock);
     if (turnBased && host.account) await this.checkNotOnVacation(host.id);
     // The new room's seat is held for the turn-based limit before the room is written (the hold
     // goes again if it is not).
     const heldSeat = turnBased && !!host.account && this.maxTurnBasedGames > 0;
     const limit = this.openRooms;
-    if (!limit) return this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => (heldSeat ? hold(id) : undefined)));
+    if (!limit) {
+      return this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => {
+        await beforeWrite?.(id);
+        if (heldSeat) await hold(id);
+      }));
+    }
     const key = hostedKey(host.id, turnBased);
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
@@ -626,6 +640,7 @@ export class RoomService {
       let listed: string | null = null;
       try {
         return await this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => {
+          await beforeWrite?.(id);
           if (heldSeat) await hold(id);
           listed = null;
           if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) {
@@ -684,6 +699,29 @@ export class RoomService {
       if (stored) return stored;
     }
     throw err("BUSY", "Could not create a room; please try again.");
+  }
+
+  /**
+   * Opens a room for room:find, named for its request (`key`, find-slots.ts) before it is written,
+   * unless another finder's room was named for that request a moment ago: then that room's id,
+   * and nothing is opened (the finder joins it instead).
+   */
+  async createForFinders(host: Player, input: CreateRoomInput, key: string): Promise<Room | string> {
+    let named: string | null = null;
+    try {
+      return await this.create(host, input, async (id) => {
+        named = await this.findSlots.claim(key, id, this.now());
+        if (named !== null) throw new NamedForFinders();
+      });
+    } catch (e) {
+      if (e instanceof NamedForFinders && named !== null) return named;
+      throw e;
+    }
+  }
+
+  /** Forgets `roomId` as the room for finders of `key`, if it still is (it can't take them now). */
+  async releaseFinders(key: string, roomId: string): Promise<void> {
+    await this.findSlots.release(key, roomId);
   }
 
   /** Stores a room built elsewhere (a daily-challenge deal); its id must be new. */

@@ -36,6 +36,7 @@ import { blockedJoin, type Blocks } from "../platform/blocks.js";
 import { mayPlayRanked, type Leaves } from "../platform/leaves.js";
 import { outOfRange, parseRangeWidth, rangeAround } from "../platform/rating-range.js";
 import { listed } from "../platform/lobby.js";
+import { findKey } from "../platform/find-slots.js";
 import { leftTooMany, parseReliableOnly, unreliableReading } from "../platform/reliability.js";
 import type { Reliability } from "../protocol/profiles.js";
 import type { Moderation } from "../platform/moderation.js";
@@ -154,6 +155,10 @@ export function gamesList(): GameInfo[] {
 
 /** Waiting rooms room:find tries, nearest to starting first, before it opens one. */
 const FIND_TRIES = 20;
+/** Rooms named by other finders of the same request (find-slots.ts) room:find tries before it opens one regardless. */
+const FIND_NAMED_TRIES = 3;
+/** How long room:find waits for a room another finder named to be written (it is named just before), ms. */
+const NAMED_ROOM_WAIT_MS = 2_000;
 
 /** A kept invitation as `room:invited` and Your games' `invited` give it. */
 function invitedOf(room: Room, i: KeptInvitation): RoomInvited {
@@ -429,11 +434,19 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       await socket.join(ch.spec(room.id));
     }
     announcePresence(room.id);
+    const who = await presence(room.id);
+    // A change to the room after the caller read or wrote it (another player's join, made here or
+    // arriving from another node while the lookup above waited) went to this socket, or to the
+    // room's channels before it was in them. A client drops a push for a room it holds no view of
+    // yet (its answer is on the way), so the answer must be the newest version this node knows,
+    // read after the last wait: it then covers every push sent before it.
+    const newest = service.known(room.id);
+    if (newest && newest.version > room.version) room = newest;
     const now = daily.now();
     const state = history.forWatch(room, pid, since, now);
     // serverTime on the reply itself: an update (sync with since) carries none, and a client
     // takes its clock offset from each reply (docs/protocol.md, "Clocks").
-    return { state, ...(await presence(room.id)), serverTime: now };
+    return { state, ...who, serverTime: now };
   }
 
   /**
@@ -583,22 +596,52 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
         .filter((r) => listed(r) && r.game === wanted.game && r.clock === p.clock && r.ranked === wanted.ranked && r.seats.length === wanted.seats.length && free(r) > 0)
         .sort((a, b) => free(a) - free(b) || a.createdAt - b.createdAt)
         .slice(0, FIND_TRIES);
-      for (const c of candidates) {
+      /** Seats the player at `target` if it is a waiting room like the one asked for that would take them; null otherwise. */
+      const tryJoin = async (target: Room): Promise<Room | null> => {
         try {
-          const target = await service.get(c.id);
-          if (seatOf(target, player.id) !== null || JSON.stringify(target.options) !== JSON.stringify(wanted.options)) continue;
+          if (target.status !== "open" || seatOf(target, player.id) !== null || JSON.stringify(target.options) !== JSON.stringify(wanted.options)) return null;
           if (player.account) await mayTakeSeat(player, target);
-          const room = await service.join(target.id, player);
-          reseat(room, player.id, true);
-          return { roomId: room.id, found: true, ...(await watch(socket, room)) };
+          return await service.join(target.id, player);
         } catch (e) {
           // Not for this player (full now, a range, a block, their own removal...): the next one.
           if (!(e instanceof AppError) || e.code === "RANKED_PAUSED" || e.code === "TOO_MANY_TURN_BASED_GAMES" || e.code === "ON_VACATION") throw e;
+          return null;
         }
+      };
+      const stored = (id: string): Promise<Room | null> =>
+        service.get(id).catch((e: unknown) => (e instanceof AppError && e.code === "NO_SUCH_ROOM" ? null : Promise.reject(e)));
+      /** A room another finder named: it is named just before it is written, so give the write a moment (real time: another request's I/O). */
+      const namedRoom = async (id: string): Promise<Room | null> => {
+        const end = Date.now() + NAMED_ROOM_WAIT_MS;
+        for (;;) {
+          const room = await stored(id);
+          if (room || Date.now() >= end) return room;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const seated = async (room: Room, found: boolean) => {
+        reseat(room, player.id, true);
+        return { roomId: room.id, found, ...(await watch(socket, room)) };
+      };
+      for (const c of candidates) {
+        const target = await stored(c.id);
+        const room = target && (await tryJoin(target));
+        if (room) return seated(room, true);
       }
-      const room = await service.create(player, { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock });
-      reseat(room, player.id, true);
-      return { roomId: room.id, found: false, ...(await watch(socket, room)) };
+      // None: open one, named for this request (find-slots.ts), unless another finder of the same
+      // request opened one a moment ago, on any node (not in this lobby yet): then join that.
+      const key = findKey(wanted);
+      const input = { game: p.game, seats: p.seats, ranked: p.ranked, options: p.options, clock: p.clock };
+      for (let tries = 0; tries < FIND_NAMED_TRIES; tries++) {
+        const made = await service.createForFinders(player, input, key);
+        if (typeof made !== "string") return seated(made, false);
+        const named = await namedRoom(made);
+        if (named && seatOf(named, player.id) !== null) break; // their own (a second find of theirs): open another, as the lobby's would
+        const room = named && (await tryJoin(named));
+        if (room) return seated(room, true);
+        await service.releaseFinders(key, made);
+      }
+      return seated(await service.create(player, input), false);
     },
 
     "room:remove": async (socket, p) => {

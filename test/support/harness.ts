@@ -212,8 +212,10 @@ export class TestClient {
   gaps = 0;
   /** Updates received (pushed, or in a sync reply). */
   updates = 0;
-  /** Pushes for rooms this client holds no view of (dropped, as the web client drops them). */
+  /** Pushes for rooms this client holds no view of, and no reply gave one after (the web client keeps the newest for such a reply). */
   unwatched = 0;
+  /** The newest push per room that came before a view of it (as the web client's keepEarly). */
+  private readonly early = new Map<string, RoomState>();
 
   constructor(url: string, token?: string) {
     this.socket = connect(url, { transports: ["websocket"], auth: token ? { token } : {}, reconnection: false, forceNew: true });
@@ -243,7 +245,12 @@ export class TestClient {
   private absorb(payload: RoomState): void {
     const held = this.held(roomOf(payload));
     if (isUpdate(payload)) this.updates++;
-    if (held === undefined) return void this.unwatched++;
+    if (held === undefined) {
+      // As the web client: kept for the reply on its way (its keepEarly), applied after it.
+      this.early.delete(roomOf(payload));
+      this.early.set(roomOf(payload), payload);
+      return void this.unwatched++;
+    }
     const r: Absorbed = absorbPush(held, payload);
     if (r.kind === "stale") return;
     if (r.kind === "applied") return this.hold(r.view, payload, held ? (isUpdate(payload) ? baseOf(payload) : held.version) : null);
@@ -272,8 +279,18 @@ export class TestClient {
       this.states.push(state as unknown as Record<string, unknown>);
       if (isUpdate(state)) this.updates++;
       else if (ack.ok && event !== "room:sync") this.takeReply(undefined, state);
+      this.takeEarly(roomOf(state));
     }
     return ack;
+  }
+
+  /** A push that came before the reply that gave this room's view (the web client's keepEarly): applied after it. */
+  private takeEarly(roomId: string): void {
+    const early = this.early.get(roomId);
+    if (early === undefined || this.held(roomId) === undefined) return;
+    this.early.delete(roomId);
+    this.unwatched--;
+    this.absorb(early);
   }
 
   private takeReply(sent: RoomView | undefined, state: RoomState): Absorbed {
@@ -290,6 +307,7 @@ export class TestClient {
     const sent = whole ? undefined : this.held(roomId);
     const ack = await this.call("room:sync", sent ? { roomId, since: sent.version } : { roomId });
     if (ack.ok && this.takeReply(sent, ack.state as RoomState).kind === "broken") return this.sync(roomId, true);
+    this.takeEarly(roomId);
     return ack;
   }
 
