@@ -12,7 +12,9 @@
  * - a page older than the server's protocol (a deploy happened) asks to be reloaded;
  * - the Aucteraden table fits a 1280 px desktop (its live score once made the page 1,291-1,317 px wide);
  * - a move the store saved while its answer was lost to STORE_UNAVAILABLE is sent again by itself
- *   (same actionId), made once, and no error is shown (it once said "try again").
+ *   (same actionId), made once, and no error is shown (it once said "try again");
+ * - a push that reaches the page before the reply giving it the room's view (another player's join
+ *   pushed as the page's sync was answered) is applied after that reply, not dropped (keepEarly).
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -148,6 +150,54 @@ describe.skipIf(!available)("small faults in the web client", () => {
       expect(toasts.join(" | ")).toContain("sending your move again");
       expect(await page.locator('[data-testid="toast"][role="alert"]').count(), `no error shown: ${toasts.join(" | ")}`).toBe(0);
     } finally {
+      await context.close();
+    }
+  });
+
+  it("applies a push that came before the reply giving the page its view, after that reply (keepEarly)", async () => {
+    const url = t.bazaar.server.url;
+    const host = await new TestClient(url, (await guest(url, "Hana")).token).ready();
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    // The reply to the page's room:sync of this room is held back until a change made after it
+    // (another player's join) has reached the page: the push comes first, as it can on a network.
+    let syncId: string | null = null;
+    let heldReply: string | null = null;
+    let pushed = false;
+    let release: (() => void) | null = null;
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        const sync = typeof m === "string" && syncId === null ? /^42(\d+)\["room:sync",\{"roomId":"([^"]+)"/.exec(m) : null;
+        if (sync && sync[2] === roomId) syncId = sync[1]!;
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        if (typeof m === "string" && syncId !== null && heldReply === null && m.startsWith(`43${syncId}[`)) {
+          heldReply = m;
+          release = () => ws.send(m);
+          return;
+        }
+        if (typeof m === "string" && heldReply !== null && m.startsWith('42["room:state"') && m.includes(roomId)) pushed = true;
+        ws.send(m);
+      });
+    });
+    try {
+      await enterName(page, url, "Pip");
+      await page.goto(`${url}/room/${roomId}`);
+      await until(() => heldReply !== null, "the page's room:sync answered (and held)");
+      const quin = await new TestClient(url, (await guest(url, "Quin")).token).ready();
+      expect((await quin.call("room:join", { roomId })).ok).toBe(true);
+      await until(() => pushed, "the join pushed to the page before its reply");
+      release!();
+      // The page shows the room as it is now: Quin seated, at the stored version.
+      const now = (await t.bazaar.server.store.get(roomId))!;
+      expect(now.seats.map((x) => x.name)).toEqual(["Hana", "Quin", null]);
+      await until(async () => (await renderedVersion(page)) === now.version, `the page at v${now.version}`, 10_000);
+      expect(await page.locator(".room").textContent()).toContain("Quin");
+      quin.close();
+    } finally {
+      host.close();
       await context.close();
     }
   });
