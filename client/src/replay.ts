@@ -273,7 +273,7 @@ function proofPanel(s: Store, sc: ReplayScreen): TemplateResult {
     <dl>
       <dt>Seed</dt><dd><code data-testid="replay-seed">${m.seedCheck.seed}</code></dd>
       <dt>Commitment (SHA-256 of the seed, published at the start)</dt><dd><code>${m.seedCheck.commitment}</code></dd>
-      <dt>Rules</dt><dd data-testid="replay-rules">Version ${m.rules}: the game's rules as they were when this game started (a game is played to its end, and replayed, under those)</dd>
+      <dt>Rules</dt><dd data-testid="replay-rules">Version ${m.rules}: the game's rules as they were when this game started (a game is played to its end, and replayed, under those)${m.rulesToday !== m.rules ? html`; games started now are played under version ${m.rulesToday}` : nothing}</dd>
       <dt>Recorded scores</dt><dd>${m.outcomeCheck.recorded.scores.map((x, i) => `${nameOf(m, i)} ${x}`).join(" · ")}${m.outcomeCheck.rules ? html` <span class="muted small">(scored under ${m.outcomeCheck.rules})</span>` : nothing}</dd>
     </dl>
     ${seedCheck(s, synthRoom(sc, null, m.total - 1))}

@@ -170,12 +170,12 @@ describe("rules versions: a game is played and replayed under the rules it was d
     expect(teeth.rooms[0]!.state).toMatchObject({ rules: 2 });
     expect(teeth.record.rules).toBe(2);
     const replay = replayRecord(teeth.record);
-    expect(replay).toMatchObject({ rules: 2, actionsCheck: { ok: true }, outcomeCheck: { ok: true } });
+    expect(replay).toMatchObject({ rules: 2, rulesToday: 2, actionsCheck: { ok: true }, outcomeCheck: { ok: true } });
     // A game with one version records 1, and its rooms say nothing more than before.
     const market = playRoom("goblin-market", 3, "rules-one");
     expect(market.rooms.some((r) => "playedUnder" in r)).toBe(false);
     expect(market.record.rules).toBe(1);
-    expect(replayRecord(market.record).rules).toBe(1);
+    expect(replayRecord(market.record)).toMatchObject({ rules: 1, rulesToday: 1 });
   });
 
   it("a Goblin Teeth game started by the build before rules 2 finishes under rules 1, and its record says so", () => {
@@ -203,7 +203,7 @@ describe("rules versions: a game is played and replayed under the rules it was d
     const record: ReplayRecord = { ...old, seats: [0, 1].map((seat) => ({ seat, name: `P${seat}`, isBot: false })) };
     expect(record.rules).toBeUndefined();
     const r = replayRecord(record, { to: 0 });
-    expect(r).toMatchObject({ rules: 1, seedCheck: { ok: true }, actionsCheck: { ok: true }, outcomeCheck: { ok: true }, total: record.actions.length + 1 });
+    expect(r).toMatchObject({ rules: 1, rulesToday: 2, seedCheck: { ok: true }, actionsCheck: { ok: true }, outcomeCheck: { ok: true }, total: record.actions.length + 1 });
     expect(r.steps[164]!.log).toContainEqual(expect.objectContaining({ type: "draw", seat: 0, count: 0, reason: "pass" }));
     const asIfToday = replayRecord({ ...record, rules: 2 }, { to: 0 });
     expect(asIfToday.actionsCheck).toEqual({ ok: false, refused: expect.objectContaining({ step: 164, seat: 0, code: "NOTHING_TO_DRAW" }) });

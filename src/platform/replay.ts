@@ -143,6 +143,7 @@ export function replayRecord(record: ReplayRecord, opts: ReplayOptions = {}): Re
     roomId: record.roomId,
     game: game.id,
     rules,
+    rulesToday: game.rulesVersion ?? 1,
     options: parsed.value,
     players: [...record.seats]
       .sort((x, y) => x.seat - y.seat)

@@ -50,6 +50,8 @@ export interface Replay {
   game: string;
   /** The game's rules version it was played under, and replayed under here. */
   rules: number;
+  /** The game's rules version of today (this server's): a game started now is played under it. */
+  rulesToday: number;
   options: unknown;
   players: Array<{ seat: Seat; name: string; bot: boolean; forfeit: string | null }>;
   ranked: boolean;

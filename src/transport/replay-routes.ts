@@ -57,7 +57,7 @@ export function registerReplayRoutes(app: FastifyInstance, deps: ReplayDeps): vo
       response: {
         200: okReply(
           {
-            roomId: str(), game: str(), rules: int("The game's rules version the record was played and replayed under."), options: { description: "The room's options." },
+            roomId: str(), game: str(), rules: int("The game's rules version the record was played and replayed under."), rulesToday: int("The game's rules version a game started now is played under."), options: { description: "The room's options." },
             players: arrayOf(obj({ seat: int(), name: str(), bot: bool(), forfeit: nullable(str()) })),
             ranked: bool(), startedAt: nullable(num("epoch ms")), finishedAt: nullable(num("epoch ms")), daily: nullable(str()),
             ratingChanges: arrayOf({ type: "object", additionalProperties: true }),

@@ -11,8 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finished-games.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, DESKTOP, launchChromium, newPage, PHONE, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, DESKTOP, launchChromium, newPage, PHONE, ROOT, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) {
@@ -99,6 +102,7 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     // The rules version the record says it was played under (Goblin Teeth's today: 2).
     expect(record.rules).toBe(2);
     expect(await page.getByTestId("replay-rules").textContent()).toContain("Version 2");
+    expect(await page.getByTestId("replay-rules").textContent()).not.toContain("games started now");
     // Everything hidden: every hand at the deal.
     await page.getByTestId("replay-hidden").waitFor();
     expect(await page.getByTestId("replay-hidden").locator("dt").allTextContents()).toEqual(expect.arrayContaining(["Rae's hand", "Bot 1's hand", "Bot 2's hand"]));
@@ -239,6 +243,28 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     await context.close();
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("replays a game played under earlier rules under those, and says today's differ", async () => {
+    // A Goblin Teeth record of rules 1 (src/tools/replay-game.test.ts), as the build before rules 2 stored it.
+    const old = JSON.parse(readFileSync(join(ROOT, "src/tools/fixtures/goblin-teeth-rules-1-record.json"), "utf8")) as FinishedGameRecord;
+    const at = Date.parse("2026-11-30T12:00:00Z");
+    await recordFinishedGame(bazaar.db, {
+      ...old,
+      roomId: "gt-rules-1-replay",
+      ranked: false,
+      actions: old.actions.map((a, i) => ({ ...a, at: at + i * 1000 })),
+      startedAt: new Date(at),
+      finishedAt: new Date(at + old.actions.length * 1000),
+      seats: [0, 1].map((seat) => ({ seat, playerId: null, name: `Bot ${seat + 1}`, isBot: true })),
+    });
+    const { context, page } = await open("/game/gt-rules-1-replay");
+    await page.getByTestId("replay-seed-ok").waitFor();
+    expect(await page.getByTestId("replay-proof").getAttribute("data-proven")).toBe("yes");
+    const rules = await page.getByTestId("replay-rules").textContent();
+    expect(rules).toContain("Version 1");
+    expect(rules).toContain("games started now are played under version 2");
+    await context.close();
+  });
 
   it("says plainly when there is nothing to replay", async () => {
     const { context, page } = await newPage(browser);
