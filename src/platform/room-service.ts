@@ -618,21 +618,21 @@ export class RoomService {
    * of one sitting are counted apart: hostedKey). One player's creations run one at a time on a
    * node; across nodes, the new room is listed for its host only while fewer than the limit are
    * listed, atomically (HostedRooms.reserve), so two nodes at once cannot both let one through.
+   * `beforeWrite`: called first with the new room's id, before anything is stored for it (it may
+   * throw: then nothing is written or held).
    */
-  /** `beforeWrite`: called first with the new room's id, before anything is stored for it (it may throw: nothing is written). */
   async create(host: Player, input: CreateRoomInput, beforeWrite?: (roomId: string) => Promise<void>): Promise<Room> {
     const turnBased = isTurnBasedPace(input.clock);
     if (turnBased && host.account) await this.checkNotOnVacation(host.id);
     // The new room's seat is held for the turn-based limit before the room is written (the hold
     // goes again if it is not).
     const heldSeat = turnBased && !!host.account && this.maxTurnBasedGames > 0;
+    const prepare = async (id: string, hold: (roomId: string) => Promise<void>) => {
+      await beforeWrite?.(id);
+      if (heldSeat) await hold(id);
+    };
     const limit = this.openRooms;
-    if (!limit) {
-      return this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => {
-        await beforeWrite?.(id);
-        if (heldSeat) await hold(id);
-      }));
-    }
+    if (!limit) return this.withSeatHeld(host.id, (hold) => this.createNow(host, input, (id) => prepare(id, hold)));
     const key = hostedKey(host.id, turnBased);
     const before = this.creating.get(host.id) ?? Promise.resolve();
     const run = before.then(async () => {
@@ -640,8 +640,7 @@ export class RoomService {
       let listed: string | null = null;
       try {
         return await this.withSeatHeld(host.id, (hold) => this.createNow(host, input, async (id) => {
-          await beforeWrite?.(id);
-          if (heldSeat) await hold(id);
+          await prepare(id, hold);
           listed = null;
           if (!(await limit.hosted.reserve(key, id, limit.maxPerPlayer, this.now()))) {
             // Another node listed one since the check, or an entry went stale meanwhile: check
