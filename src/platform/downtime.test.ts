@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { roomStoreKinds, type StoreKind } from "../../test/support/store-kinds.js";
 import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
 import { createLogger } from "../logger.js";
@@ -15,13 +15,11 @@ import { deadlineOf } from "./clocks.js";
 import { BEAT_MS, creditDowntime, DowntimeWatch, GAP_MS, KEEP_OUTAGES, STALE_MS, type Outage } from "./downtime.js";
 import { spellSpan as spell } from "../protocol/durations.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
-import { RedisRoomStore } from "./redis-room-store.js";
 import { gameOf, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
 import type { RoomStore } from "./room-store.js";
 import { DEFAULT_TIMING, TimerDriver } from "./timers.js";
 
-const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const log = createLogger("silent", "test");
 const players = ["ann", "bob", "cat"].map((n) => ({ id: `p_${n}`, name: n[0]!.toUpperCase() + n.slice(1), account: true }));
 const T0 = 1_700_000_000_000;
@@ -32,34 +30,13 @@ class TestClock {
   now = () => this.t;
 }
 
-const conns: Redis[] = [];
-/** Each call: a fresh backing store; `another()` is a second node's store on the same one. */
-const kinds: Array<{ name: string; fresh: () => { store: RoomStore; another: () => RoomStore } }> = [
-  {
-    name: "in-process store",
-    fresh: () => {
-      const mem = new MemoryRoomStore();
-      return { store: mem, another: () => mem };
-    },
-  },
-];
-if (REDIS_URL) {
-  kinds.push({
-    name: "Redis store",
-    fresh: () => {
-      const prefix = `gbt:${Math.random().toString(36).slice(2)}:`;
-      const make = () => {
-        const r = new Redis(REDIS_URL);
-        conns.push(r);
-        return new RedisRoomStore(r, prefix);
-      };
-      return { store: make(), another: make };
-    },
-  });
+/** `group()`: a fresh backing store; each call of what it returns is one node's store on it. */
+const kinds = roomStoreKinds();
+/** A fresh backing store: `store`, and `another()`, a second node's store on the same one. */
+function fresh(kind: StoreKind<RoomStore>): { store: RoomStore; another: () => RoomStore } {
+  const another = kind.group();
+  return { store: another(), another };
 }
-afterAll(() => {
-  for (const c of conns.splice(0)) c.disconnect();
-});
 
 async function startedRoom(service: RoomService): Promise<Room> {
   const room = await service.create(players[0]!, { game: "goblin-market", seats: 3, ranked: true, clock: "quick" });
@@ -131,7 +108,7 @@ describe("creditDowntime", () => {
 
 describe.each(kinds)("heartbeats and outages ($name)", (kind) => {
   it("records a gap of more than GAP_MS as one outage, whichever node beats first, and keeps the newest", async () => {
-    const { store, another } = kind.fresh();
+    const { store, another } = fresh(kind);
     const other = another();
     expect(await store.beat(T0, GAP_MS)).toEqual({ outages: [], recorded: null });
     expect((await other.beat(T0 + BEAT_MS, GAP_MS)).recorded).toBeNull();
@@ -184,7 +161,7 @@ describe("the rooms file keeps the heartbeat", () => {
 describe.each(kinds)("the room service gives the downtime back ($name)", (kind) => {
   it("a node back after the service was down learns of it before judging a clock: no time-out, the seat keeps its time", async () => {
     const clock = new TestClock();
-    const { store } = kind.fresh();
+    const { store } = fresh(kind);
     const watch = new DowntimeWatch(store, { now: clock.now, log });
     const service = new RoomService(store, { now: clock.now, downtime: watch, timing: DEFAULT_TIMING });
     const timers = new TimerDriver(service, log, { pollMs: 0, localTimers: false });
@@ -219,7 +196,7 @@ describe.each(kinds)("the room service gives the downtime back ($name)", (kind) 
 
   it("a move that arrives first after the outage is judged on the credited clock", async () => {
     const clock = new TestClock();
-    const { store } = kind.fresh();
+    const { store } = fresh(kind);
     const watch = new DowntimeWatch(store, { now: clock.now, log });
     const service = new RoomService(store, { now: clock.now, downtime: watch });
     await watch.beat();
@@ -235,7 +212,7 @@ describe.each(kinds)("the room service gives the downtime back ($name)", (kind) 
 
   it("the node that records an outage credits every room in play; another node's stale copy is credited by its next change", async () => {
     const clock = new TestClock();
-    const { store, another } = kind.fresh();
+    const { store, another } = fresh(kind);
     const storeB = another();
     let credited = 0;
     const watchA: DowntimeWatch = new DowntimeWatch(store, { now: clock.now, log, onOutage: () => void serviceA.creditDowntime().then((n) => (credited = n)) });
@@ -261,7 +238,7 @@ describe.each(kinds)("the room service gives the downtime back ($name)", (kind) 
 
   it("with `auto`, a stale heartbeat is renewed before a change; a fresh one costs nothing", async () => {
     const clock = new TestClock();
-    const { store } = kind.fresh();
+    const { store } = fresh(kind);
     let beats = 0;
     const counting = { beat: (now: number, gap: number) => (beats++, store.beat(now, gap)) };
     const watch = new DowntimeWatch(counting, { now: clock.now, log });

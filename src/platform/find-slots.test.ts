@@ -4,8 +4,8 @@
  * after FIND_SLOT_MS of the server's clock, is cleared only by who names its room, and nothing is
  * opened or held for a finder sent to another's room. In-process and Redis (when the test run has one).
  */
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { storeKinds } from "../../test/support/store-kinds.js";
 import { FIND_SLOT_MS, findKey, MemoryFindSlots, RedisFindSlots, type FindSlots } from "./find-slots.js";
 import { MemoryHostedRooms } from "./hosted-rooms.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
@@ -14,37 +14,12 @@ import { createRoom, type CreateRoomInput } from "./room.js";
 import { RoomService } from "./room-service.js";
 import type { RoomStore } from "./room-store.js";
 
-const REDIS_URL = process.env.GB_TEST_REDIS_URL;
-
 /** One node's view of a shared backing: its room store and its names. */
 type Node = { store: RoomStore; slots: FindSlots };
-type Kind = { name: string; group: () => () => Node };
 
-const conns: Redis[] = [];
-const kinds: Kind[] = [
-  {
-    name: "in-process",
-    group: () => {
-      const node = { store: new MemoryRoomStore(), slots: new MemoryFindSlots() };
-      return () => node;
-    },
-  },
-];
-if (REDIS_URL) {
-  kinds.push({
-    name: "Redis",
-    group: () => {
-      const prefix = `gbf:${Math.random().toString(36).slice(2)}:`;
-      return () => {
-        const r = new Redis(REDIS_URL);
-        conns.push(r);
-        return { store: new RedisRoomStore(r, prefix), slots: new RedisFindSlots(r, prefix) };
-      };
-    },
-  });
-}
-afterAll(() => {
-  for (const c of conns.splice(0)) c.disconnect();
+const kinds = storeKinds<Node>({
+  memory: () => ({ store: new MemoryRoomStore(), slots: new MemoryFindSlots() }),
+  redis: (r, prefix) => ({ store: new RedisRoomStore(r, prefix), slots: new RedisFindSlots(r, prefix) }),
 });
 
 const WANT: CreateRoomInput = { game: "goblin-teeth", seats: 3, clock: "turn-1d" };

@@ -7,6 +7,7 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { storeKinds } from "../../test/support/store-kinds.js";
 import { AppError } from "./errors.js";
 import { LIST_TTL_MS, MemoryHostedRooms, RedisHostedRooms, RESERVATION_GRACE_MS, type HostedRooms } from "./hosted-rooms.js";
 import { TURN_BASED_OPEN_MS } from "./clocks.js";
@@ -19,31 +20,12 @@ const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 
 /** One node's view of a shared backing: its room store and its hosted-rooms index. */
 type Node = { store: RoomStore; hosted: HostedRooms };
-type Kind = { name: string; group: () => () => Node };
 
+const kinds = storeKinds<Node>({
+  memory: () => ({ store: new MemoryRoomStore(), hosted: new MemoryHostedRooms() }),
+  redis: (r, prefix) => ({ store: new RedisRoomStore(r, prefix), hosted: new RedisHostedRooms(r, prefix) }),
+});
 const conns: Redis[] = [];
-const kinds: Kind[] = [
-  {
-    name: "in-process",
-    group: () => {
-      const node = { store: new MemoryRoomStore(), hosted: new MemoryHostedRooms() };
-      return () => node;
-    },
-  },
-];
-if (REDIS_URL) {
-  kinds.push({
-    name: "Redis",
-    group: () => {
-      const prefix = `gbh:${Math.random().toString(36).slice(2)}:`;
-      return () => {
-        const r = new Redis(REDIS_URL);
-        conns.push(r);
-        return { store: new RedisRoomStore(r, prefix), hosted: new RedisHostedRooms(r, prefix) };
-      };
-    },
-  });
-}
 afterAll(() => {
   for (const c of conns.splice(0)) c.disconnect();
 });

@@ -7,6 +7,7 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { storeKinds, type StoreKind } from "../../test/support/store-kinds.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { INDEX_GRACE_MS, MemoryPlayerRooms, PLAYER_ROOMS_TTL_MS, RedisPlayerRooms, type PlayerRooms } from "./player-rooms.js";
 import { RoomService } from "./room-service.js";
@@ -23,36 +24,10 @@ const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const conns: Redis[] = [];
 afterAll(() => conns.forEach((c) => c.disconnect()));
 
-/**
- * `make()`: a fresh index. `shared()`: a fresh backing index; each call of what it returns is one
- * node's index on it (in the process, the same object; on Redis, another connection, one prefix).
- */
-const kinds: Array<{ name: string; make: () => PlayerRooms; shared: () => () => PlayerRooms }> = [
-  {
-    name: "in-process",
-    make: () => new MemoryPlayerRooms(),
-    shared: () => {
-      const one = new MemoryPlayerRooms();
-      return () => one;
-    },
-  },
-];
-if (REDIS_URL) {
-  const onRedis = (prefix: string) => {
-    const r = new Redis(REDIS_URL);
-    conns.push(r);
-    return new RedisPlayerRooms(r, prefix);
-  };
-  const fresh = () => `gbt:${Math.random().toString(36).slice(2)}:`;
-  kinds.push({
-    name: "Redis",
-    make: () => onRedis(fresh()),
-    shared: () => {
-      const prefix = fresh();
-      return () => onRedis(prefix);
-    },
-  });
-}
+/** `group()`: a fresh backing index; each call of what it returns is one node's index on it. */
+const kinds = storeKinds<PlayerRooms>({ memory: () => new MemoryPlayerRooms(), redis: (r, prefix) => new RedisPlayerRooms(r, prefix) });
+/** A fresh index. */
+const fresh = (kind: StoreKind<PlayerRooms>) => kind.group()();
 
 const p = (n: string) => ({ id: `p_${n}`, name: n, account: true });
 
@@ -65,7 +40,8 @@ class CountingStore extends MemoryRoomStore {
   }
 }
 
-describe.each(kinds)("players' room index ($name)", ({ make }) => {
+describe.each(kinds)("players' room index ($name)", (kind) => {
+  const make = () => fresh(kind);
   it("finds a player's rooms by reading only theirs, and drops what is no longer theirs after the grace", async () => {
     let now = 1_800_000_000_000;
     const store = new CountingStore(() => now);
@@ -111,7 +87,8 @@ describe.each(kinds)("players' room index ($name)", ({ make }) => {
   });
 });
 
-describe.each(kinds)("the start-up read ($name index)", ({ shared }) => {
+describe.each(kinds)("the start-up read ($name index)", (kind) => {
+  const shared = kind.group;
   const now = 1_800_000_000_000;
   /** A store holding one room of Dee and Eli written as by a build before the index (its index thrown away). */
   async function olderRooms(): Promise<{ store: CountingStore; room: Room }> {

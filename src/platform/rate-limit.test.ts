@@ -1,27 +1,15 @@
 /** The counting limits behind login and registration, in-process and in Redis, on an injected clock. */
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { storeKinds } from "../../test/support/store-kinds.js";
 import { AppError } from "./errors.js";
 import { enforce, MemoryRateLimiter, record, RedisRateLimiter, type Limit, type RateLimiter } from "./rate-limit.js";
 
-const REDIS_URL = process.env.GB_TEST_REDIS_URL;
-const clients: Redis[] = [];
-afterAll(() => clients.forEach((c) => c.disconnect()));
-
 type Make = (now: () => number) => RateLimiter;
-const kinds: Array<{ name: string; make: Make }> = [{ name: "memory", make: (now) => new MemoryRateLimiter(now) }];
-if (REDIS_URL) {
-  kinds.push({
-    name: "redis",
-    make: (now) => {
-      const r = new Redis(REDIS_URL);
-      clients.push(r);
-      return new RedisRateLimiter(r, `gbt:${Math.random().toString(36).slice(2)}:`, now);
-    },
-  });
-} else {
-  console.log("rate-limit tests: no Redis available, Redis variant SKIPPED");
-}
+const kinds = storeKinds<Make>(
+  { memory: () => (now) => new MemoryRateLimiter(now), redis: (r, prefix) => (now) => new RedisRateLimiter(r, prefix, now) },
+  { memory: "memory", redis: "redis" },
+);
+if (kinds.length === 1) console.log("rate-limit tests: no Redis available, Redis variant SKIPPED");
 
 async function refusal(p: Promise<unknown>): Promise<AppError | null> {
   try {
@@ -33,7 +21,8 @@ async function refusal(p: Promise<unknown>): Promise<AppError | null> {
   }
 }
 
-describe.each(kinds)("rate limits ($name)", ({ make }) => {
+describe.each(kinds)("rate limits ($name)", (kind) => {
+  const make: Make = (now) => kind.group()()(now);
   it("counts within a window, refuses at the limit with the wait in seconds, and starts again in the next window", async () => {
     let t = 16_666_667 * 60_000; // a window boundary for 60 s windows
     const limiter = make(() => t);

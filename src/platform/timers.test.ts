@@ -3,7 +3,6 @@
  * injected clock (nothing here waits for real time). Run against both room stores; with Redis,
  * "nodes" are separate services and stores on one Redis, as separate processes would be.
  */
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/client.js";
 import { getFinishedGame } from "../db/finished-games.js";
@@ -11,8 +10,6 @@ import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
 import { createLogger } from "../logger.js";
 import { AppError } from "./errors.js";
-import { MemoryRoomStore } from "./memory-room-store.js";
-import { RedisRoomStore } from "./redis-room-store.js";
 import { ResultRecorder } from "./results.js";
 import { gameOf, gameState, owePushes, personPlays, type OwedPush, type Room } from "./room.js";
 import { roomView } from "./views.js";
@@ -23,8 +20,8 @@ import { DEFAULT_TIMING, dueWork, nextDue, TimerDriver } from "./timers.js";
 import { deadlineOf, parseClock, TURN_BASED_OPEN_MS } from "./clocks.js";
 import { parseQueueRequest } from "./queue-service.js";
 import { findGame } from "../games/registry.js";
+import { roomStoreKinds } from "../../test/support/store-kinds.js";
 
-const REDIS_URL = process.env.GB_TEST_REDIS_URL;
 const log = createLogger("silent", "test");
 const timing = { ...DEFAULT_TIMING, botDelayMs: 600 };
 // Accounts (the server sets `account` from a verified account token): ranked rooms need one.
@@ -45,33 +42,7 @@ interface Node {
 }
 
 /** `group()`: a fresh backing store; each call of what it returns is one node's store on it. */
-type StoreKind = { name: string; group: () => () => RoomStore; done?: () => Promise<void> };
-const kinds: StoreKind[] = [
-  {
-    name: "in-process store",
-    group: () => {
-      const mem = new MemoryRoomStore();
-      return () => mem;
-    },
-  },
-];
-if (REDIS_URL) {
-  const conns: Redis[] = [];
-  kinds.push({
-    name: "Redis store",
-    group: () => {
-      const prefix = `gbt:${Math.random().toString(36).slice(2)}:`;
-      return () => {
-        const r = new Redis(REDIS_URL);
-        conns.push(r);
-        return new RedisRoomStore(r, prefix);
-      };
-    },
-    done: async () => {
-      for (const c of conns.splice(0)) c.disconnect();
-    },
-  });
-}
+const kinds = roomStoreKinds();
 
 /** Waits (for the database, not a clock) until a finished room is recorded. */
 async function recorded(db: Database, id: string) {
@@ -128,7 +99,6 @@ describe.each(kinds)("timers ($name)", (kind) => {
     db = await openDatabase({ pgliteDir: "memory://" });
   });
   afterAll(async () => {
-    await kind.done?.();
     await db.close();
   });
 
