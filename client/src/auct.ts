@@ -188,6 +188,21 @@ function payNote(o: Offer, v: AuctView): TemplateResult {
   return html`<p class="auct-note">Pay with ${o.pay.map((p, i) => html`${i > 0 ? " or " : ""}<span class="nowrap">${suitIcon(p as Suit)} ${p} <span class="muted">(${v.chips[p as Suit]} left)</span></span>`)}</p>`;
 }
 
+/**
+ * What discarding the market does: every card in it leaves the game (three while the deck lasts,
+ * one to three once it is empty). Then the market is dealt again; with the deck empty it stays
+ * empty and the game ends (rulings 7 and 8).
+ */
+function discardHint(v: AuctView, forced: boolean): string {
+  const n = v.market.filter((o) => o.card !== null).length;
+  const leave = n === 1 ? "the one card leaves" : n === 2 ? "both cards leave" : "all three cards leave";
+  if (v.deckCount === 0) {
+    const end = "with the deck empty no market is dealt: the game ends";
+    return forced ? `The only move: ${leave} the game, and ${end}.` : `Instead of buying: ${leave} the game, it costs 3 VP, and ${end}.`;
+  }
+  return forced ? `The only move: ${leave} the game and the market is dealt again.` : `Instead of buying: ${leave} the game, the market is dealt again, and it costs 3 VP.`;
+}
+
 function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys: Map<string, Map<string, string[]>>): TemplateResult {
   const busy = s.busy;
   const discard = room.legal.find((l) => l.type === "discard-market");
@@ -234,7 +249,7 @@ function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys:
       ? html`<div class="auct-discard">
           <button type="button" class="btn ${forced ? "primary" : ""}" data-testid="discard-market" ?disabled=${busy}
             @click=${(e: MouseEvent) => act(s, room, { type: "discard-market" }, e.detail === 0)}>Discard the market (−3 VP)</button>
-          <span class="hint">${forced ? "The only move: all three cards leave the game and the market is dealt again." : "Instead of buying: all three cards leave the game, the market is dealt again, and it costs 3 VP."}</span>
+          <span class="hint">${discardHint(v, forced)}</span>
         </div>`
       : nothing}
     ${s.actError && mine ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}

@@ -69,7 +69,7 @@ export const aucteradenRules: GameRules = {
       extended: true,
       intro: html`<p>The basic deck, or the extended deck with the room's option. Each suit also has 4 chips.</p>`,
       rankNotes: {
-        Ace: "Rank 1: can only start a chain (+1 VP). Not beside another Ace or Crown.",
+        Ace: "Rank 1: can only start a chain (+1 VP), or (extended deck) come right after a Pawn or Court and keep the +1. Not beside another Ace or Crown.",
         Crown: "Rank 10: can only end a chain (+2 VP). Not beside another Ace or Crown.",
         Pawn: "Extended deck: rank 0, costs one chip more; not beside another Pawn or Court.",
         Court: "Extended deck: rank 0, costs one chip more; not beside another Pawn or Court.",
@@ -86,7 +86,7 @@ export const aucteradenRules: GameRules = {
     { topic: "Chip penalties", open: "\"Out of chips\" or \"no chips used\" for a suit.", ours: "Judged at the end: 0 chips left or all 4 left is −5; anything between is no penalty." },
     { topic: "The Ace behind a Pawn or Court", open: "Does the Pawn or Court earn the +1, or let the Ace keep it?", ours: "The bonus stays the Ace's: Pawn → Ace → 5 earns +1; a Pawn or Court chain without an Ace earns none." },
     { topic: "A short deck", open: "The rules do not say what happens when the deck runs out mid-refill.", ours: "The market stays short and play goes on with the cards in it." },
-    { topic: "Where the first card goes", open: "Anywhere.", ours: "Always in the centre of the board: every start is the same, shifted." },
+    { topic: "Where the first card goes", open: "The rules never say: a card is played \"up/down/left/right of an existing card\", and the first has none.", ours: "Always in the centre of the board: every start is the same, shifted." },
   ],
   rulingsDoc: "docs/rules/aucteraden.md",
 };

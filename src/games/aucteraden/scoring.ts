@@ -75,8 +75,9 @@ export function chainVp(cards: readonly string[], rules: ScoringRules = SCORING_
     crown = long && rank(last) === "Crown";
   } else {
     // "If a chain starts with an Ace": the bonus is the Ace's. Extended: "An Ace does not have to
-    // start a chain ... if a Pawn or Court is the first card", so an Ace right after one keeps it;
-    // a Pawn or Court with no Ace earns nothing. (Ranks rise, so an Ace can only be there.)
+    // start a chain for 1 VP if there a Pawn or Court is the first card in the chain." (sic), so an
+    // Ace right after one keeps it; a Pawn or Court with no Ace earns nothing. (Ranks rise, so an
+    // Ace can only be there.)
     // One card is a chain length in the printed table, so a lone Ace or Crown earns its bonus.
     ace = rank(first) === "Ace" || (first !== undefined && isPawnOrCourt(first) && rank(cards[1]) === "Ace");
     crown = rank(last) === "Crown";

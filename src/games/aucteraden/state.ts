@@ -4,8 +4,9 @@
  * Coordinates: the tableau lives on a fixed 7x7 window of cells, rows and columns 0-6. The first
  * card always goes in the centre cell (row 3, column 3); cards never move afterwards. Because
  * the tableau may never be more than 4 cards wide or tall and always contains the centre, every
- * card fits in the window, and "the first card starts the tableau anywhere" loses nothing: every
- * start is the same up to a shift.
+ * card fits in the window. The rules never say where the first card goes (they place a card only
+ * "up/down/left/right of an existing card on the tableau"); our reading is that it may start
+ * anywhere, and fixing it in the centre loses nothing: every start is the same up to a shift.
  *
  * Secret parts (decided in view.ts, never sent as such): `rng` and `deck` (order and contents).
  */
