@@ -415,6 +415,14 @@ function chipList(ids: readonly string[]): TemplateResult {
   return ids.length ? html`<span class="chips">${ids.map((id) => cardChip(id))}</span>` : html`<span class="muted">none</span>`;
 }
 
+/** Set-aside cards as shown in a result: those the viewer may see, and how many are hidden (null) until the match is over. */
+function setAsideList(ids: ReadonlyArray<string | null>): TemplateResult {
+  const known = ids.filter((id): id is string => id !== null);
+  const hidden = ids.length - known.length;
+  if (!hidden) return chipList(known);
+  return html`${known.length ? html`${chipList(known)} ` : nothing}<span class="muted small" data-testid="sf-set-aside-hidden" title="Set-aside cards stay hidden until the match is over">${hidden} hidden until the match ends</span>`;
+}
+
 function rankText(id: string): string {
   const c = cardOf(id);
   return c.rank === "Ace" ? "Ace 1" : c.rank === "Crown" ? "Crown 10" : String(c.value ?? 0);
@@ -445,11 +453,11 @@ function gameResult(room: RoomView, v: SFView, r: GameResult): TemplateResult {
         ${seats.map((seat) => html`<tr class=${room.seat === seat ? "you" : ""} data-seat=${seat}>
           <th scope="row">${seatName(room, seat)}</th>
           <td data-testid="sf-revealed-valuations">${chipList(r.valuations[seat] ?? [])}</td>
-          <td>${chipList(r.faceDown[seat] ?? [])}</td>
+          <td>${setAsideList(r.faceDown[seat] ?? [])}</td>
           <td>${dollars(r.paid[seat] ?? 0)}</td>
         </tr>`)}
         ${r.extraValuations.length || r.extraSetAside.length
-          ? html`<tr><th scope="row">Extra cards</th><td data-testid="sf-revealed-valuations">${chipList(r.extraValuations)}</td><td>${chipList(r.extraSetAside)}</td><td></td></tr>`
+          ? html`<tr><th scope="row">Extra cards</th><td data-testid="sf-revealed-valuations">${chipList(r.extraValuations)}</td><td>${setAsideList(r.extraSetAside)}</td><td></td></tr>`
           : nothing}
       </tbody>
     </table>`)}

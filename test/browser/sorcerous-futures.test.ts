@@ -439,6 +439,15 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
           expect(sorted(await revealed.nth(i).locator("[data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-card")!)))).toEqual(sorted(last.valuations[i]!));
         }
         expect(sorted(await revealed.nth(3).locator("[data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-card")!))), "the three-player extras").toEqual(sorted(last.extraValuations));
+        // Set-aside cards stay hidden until the match is over (Bea confirmed without exchanging, so
+        // she never saw her own either): no card in that column, "2 hidden" in every row.
+        const valRows = shown.locator("table.sf-vals tbody tr");
+        expect(await valRows.count()).toBe(4);
+        for (let i = 0; i < 4; i++) {
+          const setAside = valRows.nth(i).locator("td").nth(1);
+          expect(await setAside.locator("[data-card]").count(), `row ${i}'s set-aside cards`).toBe(0);
+          expect(await setAside.getByTestId("sf-set-aside-hidden").textContent()).toContain("2 hidden until the match ends");
+        }
         const bank = results.getByTestId("sf-bankrolls");
         for (let i = 0; i < 3; i++) expect(await bank.locator("tbody tr").nth(i).textContent()).toContain(`$${last.moneyAfter[i]}`);
         expect(await bea.page.getByTestId("status").textContent()).toContain(`Game ${st.matchGame} of 3`);
@@ -484,6 +493,14 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
         expect(cells).toEqual(fst.results.map((r) => `$${r.moneyAfter[i]}`));
       }
       expect(await p.getByTestId("end-screen").getByTestId("result-row").count()).toBe(3);
+      // The match is over: every game's set-aside cards are shown (as the replay shows them).
+      for (const r of fst.results) {
+        const valRows = results.locator(`[data-testid="sf-result"][data-game="${r.game}"] table.sf-vals tbody tr`);
+        for (let i = 0; i < 4; i++) {
+          const cards = await valRows.nth(i).locator("td").nth(1).locator("[data-card]").evaluateAll((els) => els.map((e) => e.getAttribute("data-card")!));
+          expect(sorted(cards), `game ${r.game} row ${i}`).toEqual(sorted(i < 3 ? r.faceDown[i]! : r.extraSetAside));
+        }
+      }
     }
     expect(fst.results[1]!.moneyBefore[seat]! <= fst.results[0]!.moneyAfter[seat]!).toBe(true);
     expect(await fitsWidth(bea.page), "phone end screen fits").toBe(true);

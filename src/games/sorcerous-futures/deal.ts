@@ -4,7 +4,7 @@
  * ends a game (then either the next game of a match or the end).
  */
 import { BASIC_DECK, COURTS, PAWNS } from "../decktet/cards.js";
-import { learn, type Knowledge } from "../knowledge.js";
+import { knows, learn, type Knowledge } from "../knowledge.js";
 import { randomInt, shuffle } from "../rng.js";
 import type { GameEvent, Seat } from "../types.js";
 import { placesByMoney, sellItems, suitValues, type GameResult } from "./sale.js";
@@ -153,6 +153,7 @@ export function sell(state: SorcerousFuturesState, events: GameEvent[]): Sorcero
     game: state.matchGame,
     valuations: state.valuations.map((v) => [...v]),
     faceDown: state.faceDown.map((f) => [...f]),
+    faceDownSeen: state.faceDown.map((f, seat) => f.map((id) => knows(state.knowledge, id, { kind: "seat", seat }))),
     extraValuations: [...state.extraValuations],
     extraSetAside: [...state.extraSetAside],
     suitValues: values,
@@ -170,12 +171,12 @@ export function sell(state: SorcerousFuturesState, events: GameEvent[]): Sorcero
     excuse: null,
     auction: null,
   };
+  // The valuations only: set-aside cards are not revealed ("Other players may not look at them");
+  // view.ts shows them in the results once the match is over.
   emit(events, s, {
     type: "valuations",
     valuations: result.valuations,
-    faceDown: result.faceDown,
     extraValuations: result.extraValuations,
-    extraSetAside: result.extraSetAside,
     suitValues: values.map((v) => ({ suit: v.suit, value: v.value })),
   });
   for (const sale of sales) {

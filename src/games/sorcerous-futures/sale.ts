@@ -109,7 +109,14 @@ export function sellItems(seat: number, items: readonly string[], values: readon
 export interface GameResult {
   game: number;
   valuations: string[][];
+  /** Each seat's set-aside cards (the two it did not keep): hidden until the match is over (view.ts). */
   faceDown: string[][];
+  /**
+   * Per seat and card of `faceDown`: whether its owner had seen it (what the owner is shown while
+   * the match goes on). Absent in results written before 2026-12-02 (then nothing is shown). Never
+   * in the outcome's details, which keep the shape records were written in.
+   */
+  faceDownSeen?: boolean[][];
   extraValuations: string[];
   extraSetAside: string[];
   suitValues: SuitValue[];

@@ -68,7 +68,7 @@ function viewProblems(s: SorcerousFuturesState, log: readonly LogEntry[], fromLo
     }
     const json = JSON.stringify(v);
     for (const word of s.rng) bad(json.includes(String(word)), `${who}: contains an RNG word`);
-    // Previous games' results are public; this game's secrets must not appear elsewhere.
+    // Previous games' results are checked below; this game's secrets must not appear elsewhere.
     // `unaccounted` names every card the viewer can't place (checked separately below).
     const { results, unaccounted: unacc, ...current } = v;
     const text = JSON.stringify(over ? { ...v, unaccounted: null } : current);
@@ -81,6 +81,16 @@ function viewProblems(s: SorcerousFuturesState, log: readonly LogEntry[], fromLo
     if (viewer.kind === "seat") placed.push(...s.valuations[viewer.seat]);
     for (const id of placed) bad(listed.has(id), `${who}: unaccounted lists ${id}`);
     bad(results.length !== s.results.length, `${who}: results`);
+    // Set-aside cards in finished games' results: hidden while the match goes on (the owner sees
+    // those it had seen; the 3-player set-asides no one), all shown once it is over.
+    s.results.forEach((r, k) => {
+      const seen = (seat: number, i: number) => viewer.kind === "seat" && viewer.seat === seat && r.faceDownSeen![seat]![i]!;
+      const faceDown = over ? r.faceDown : r.faceDown.map((cards, seat) => cards.map((id, i) => (seen(seat, i) ? id : null)));
+      bad(JSON.stringify(results[k].faceDown) !== JSON.stringify(faceDown), `${who}: game ${r.game}'s set-aside cards`);
+      bad(JSON.stringify(results[k].extraSetAside) !== JSON.stringify(over ? r.extraSetAside : r.extraSetAside.map(() => null)), `${who}: game ${r.game}'s 3-player set-asides`);
+      bad(JSON.stringify(results[k].valuations) !== JSON.stringify(r.valuations), `${who}: game ${r.game}'s valuations`);
+      bad("faceDownSeen" in results[k], `${who}: game ${r.game}'s faceDownSeen`);
+    });
     if (viewer.kind === "seat" && !over) {
       bad(JSON.stringify(v.mine.valuations) !== JSON.stringify(s.valuations[viewer.seat]), `${who}: own valuations`);
       const fd = s.faceDown[viewer.seat].map((id) => (knows(s.knowledge, id, viewer) ? id : null));
@@ -96,6 +106,8 @@ function viewProblems(s: SorcerousFuturesState, log: readonly LogEntry[], fromLo
       const ej = JSON.stringify(e);
       for (const id of hidden) bad(names(ej, id), `${who}: log ${e.n} (${e.type}) names hidden ${id}`);
       if (viewer.kind === "spectator") bad(e.to !== undefined, `spectator gets private log ${e.n}`);
+      // The end of a game reveals the valuations, never the set-aside cards (in the log for good).
+      bad(e.type === "valuations" && ("faceDown" in e || "extraSetAside" in e), `${who}: log ${e.n} reveals set-aside cards`);
     }
   }
   return problems;
@@ -114,18 +126,31 @@ const VARIANTS: Array<[number, SorcerousFuturesOptions]> = [
 describe("view", () => {
   it("never reveals another seat's valuations, unseen face-down cards, extras, the deck or the RNG, at every step", () => {
     let steps = 0;
+    let seenCounted = 0;
     for (const [players, options] of VARIANTS) {
       for (let i = 0; i < 8; i++) {
         let logSeen = 0;
+        let before: SorcerousFuturesState | null = null;
         randomGame(players, `view-${players}-${JSON.stringify(options)}-${i}`, options, (s, log) => {
           const problems = viewProblems(s, log, logSeen);
           if (problems.length > 0) expect(problems.slice(0, 5)).toEqual([]);
+          // A game just ended: each seat's faceDownSeen is what it knew of its set-aside cards then.
+          if (before && s.results.length > before.results.length) {
+            const b = before;
+            const r = s.results.at(-1)!;
+            expect(r.faceDown).toEqual(b.faceDown);
+            expect(r.faceDownSeen).toEqual(b.faceDown.map((f, seat) => f.map((id) => knows(b.knowledge, id, { kind: "seat", seat }))));
+            seenCounted += r.faceDownSeen!.flat().filter(Boolean).length;
+          }
+          before = s;
           logSeen = log.length;
           steps++;
         });
       }
     }
     expect(steps).toBeGreaterThan(3000);
+    // Some set-aside cards had been seen by their owners (exchanges), so both cases were checked.
+    expect(seenCounted).toBeGreaterThan(0);
   });
 
   it("depends only on what the viewer knows: deck order and others' hidden cards don't change it", () => {

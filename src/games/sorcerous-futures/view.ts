@@ -2,8 +2,8 @@
  * What a viewer may know: the one place hidden information is decided.
  *
  * Public: money, setup payments and confirmations, the Excuse, the market, the auction, every
- * seat's items, the discard, the Pawns/Courts revealed in setup, the deck COUNT, and the full
- * results of finished games. A seat also gets `mine`: its own hand/valuations and its own
+ * seat's items, the discard, the Pawns/Courts revealed in setup, the deck COUNT, and the results
+ * of finished games (their set-aside cards only once the match is over: resultFor). A seat also gets `mine`: its own hand/valuations and its own
  * face-down cards as far as it has seen them (null = unseen). Never included before a game's
  * end: another seat's valuations, an unseen face-down card, the 3-player extras, the deck's
  * contents or order, the RNG state. The replay of a finished game (viewer `all`) gets the
@@ -19,7 +19,7 @@ import { knows } from "../knowledge.js";
 import type { Outcome, Viewer } from "../types.js";
 import { auctionTurn, highBid, isFinalChance, minBid } from "./auction.js";
 import { gameDeck } from "./deal.js";
-import { placesByMoney } from "./sale.js";
+import { placesByMoney, type GameResult } from "./sale.js";
 import type { SorcerousFuturesState } from "./state.js";
 
 export type Pending = "setup" | "pick" | "bid" | null;
@@ -112,7 +112,7 @@ export function view(state: SorcerousFuturesState, viewer: Viewer) {
     discard: [...state.discard],
     revealed: [...state.revealed],
     unaccounted: unaccounted(state, viewer),
-    results: structuredClone(state.results),
+    results: state.results.map((r) => resultFor(r, viewer, over)),
     outcome: outcome(state),
     // Only for the replay of a finished game: everything that was hidden at that point.
     ...(viewer.kind === "all"
@@ -127,12 +127,35 @@ export function view(state: SorcerousFuturesState, viewer: Viewer) {
   };
 }
 
+/** A finished game's result as `viewer` sees it (what `results` holds in a view). */
+export type ViewedResult = Omit<GameResult, "faceDown" | "extraSetAside" | "faceDownSeen"> & {
+  faceDown: Array<Array<string | null>>;
+  extraSetAside: Array<string | null>;
+};
+
+/**
+ * A finished game's result as `viewer` may see it. Set-aside cards ("Other players may not look at
+ * them") stay hidden while the match goes on: a seat sees its own as far as it had seen them, the
+ * 3-player set-asides no one; null stands for a hidden card. Once the match is over everything is
+ * shown, as the replay and the finished game's record show it (docs/rules/sorcerous-futures.md).
+ */
+export function resultFor(r: GameResult, viewer: Viewer, matchOver: boolean): ViewedResult {
+  const { faceDownSeen, ...rest } = structuredClone(r);
+  if (matchOver || viewer.kind === "all") return rest;
+  return {
+    ...rest,
+    faceDown: rest.faceDown.map((cards, seat) => cards.map((id, i) => (viewer.kind === "seat" && viewer.seat === seat && faceDownSeen?.[seat]?.[i] ? id : null))),
+    extraSetAside: rest.extraSetAside.map(() => null),
+  };
+}
+
 /** Scores = final money; places by money (ties share); details: every game's full result. */
 export function outcome(state: SorcerousFuturesState): Outcome | null {
   if (state.phase !== "over") return null;
   return {
     scores: [...state.money],
     places: placesByMoney(state.money),
-    details: { games: structuredClone(state.results) },
+    // In the shape records have always kept (without faceDownSeen): a replay's outcome equals theirs.
+    details: { games: state.results.map(({ faceDownSeen: _seen, ...r }) => structuredClone(r)) },
   };
 }
