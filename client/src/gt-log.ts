@@ -248,8 +248,9 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
       const completed = (e.completed as Array<string | null>) ?? [];
       const winners = (e.winners as number[]) ?? [];
       const made = completed.flatMap((o, seat) => (o ? [html`${who(seat)} completed ${offeringWords(o)}`] : []));
-      return html`<b>Game over after round ${e.round}.</b>
-        ${e.reason === "items-exhausted" ? html`The Item deck ran out. ` : nothing}${made.length ? html`${list(made, (x) => x)}. ` : nothing}
+      // `round` of an end by an empty Item deck is the round that could not be dealt.
+      return html`<b>${e.reason === "items-exhausted" ? `Game over: the Item deck is empty, so round ${e.round} can't be dealt.` : `Game over after round ${e.round}.`}</b>
+        ${made.length ? html`${list(made, (x) => x)}. ` : nothing}
         ${winners.length === 1 ? html`${who(winners[0])} wins!` : html`${list(winners, (s) => who(s))} share the win.`}`;
     }
     case "reveal":
