@@ -125,6 +125,38 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect((await me(other.token)).body.player.name).toBe("Sam");
   });
 
+  it("a guest whose name an account registers later must rename before acting again; the rename keeps their id and seat", async () => {
+    const star = await guest(srv.server.url, "Starling");
+    const bob = await guest(srv.server.url, "B0B");
+    const starSock = await socket(star.token);
+    const bobSock = await socket(bob.token);
+    const roomId = (await bobSock.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect((await starSock.call("room:join", { roomId })).ok).toBe(true);
+    // Before any account holds it, the token is good everywhere.
+    expect((await me(star.token)).body.player).toMatchObject({ id: star.player.id, name: "Starling" });
+    // Someone else registers the name, in other capitals: the guest's token now only renames.
+    await register("STARLING");
+    const refused = await me(star.token);
+    expect([refused.status, refused.body.error?.code]).toEqual([409, "GUEST_NAME_TAKEN"]);
+    expect(refused.body.error?.message).toContain('"Starling"');
+    expect(await refusedSocket(star.token)).toBe("GUEST_NAME_TAKEN");
+    expect((await call("GET", "/api/me/data", undefined, star.token)).body.error?.code).toBe("GUEST_NAME_TAKEN");
+    // Its own rename (the token and a new name) is the way on: the same player, at the same seat.
+    const renamed = await post("/api/guest", { name: "Starry", token: star.token });
+    expect(renamed.body.player).toEqual({ id: star.player.id, name: "Starry" });
+    expect((await me(renamed.body.token)).body.player).toMatchObject({ id: star.player.id, name: "Starry" });
+    const back = await socket(renamed.body.token);
+    expect((await back.sync(roomId)).ok).toBe(true);
+    const seatNames = () => ((back.rooms.get(roomId)?.state.seats ?? []) as Array<{ name: string | null }>).map((x) => x.name);
+    await until(() => seatNames().includes("Starry") || undefined, "the seat to show the new name");
+    // A look-alike counts as the name ("BOB" reads as the guest's "B0B").
+    await register("BOB");
+    expect(await refusedSocket(bob.token)).toBe("GUEST_NAME_TAKEN");
+    // Registering with that guest's token, under a free name, keeps the guest's id (as always).
+    const own = await register("Bobby Tables", "password-bobby-tables", bob.token);
+    expect(own.id).toBe(bob.player.id);
+  });
+
   it("fills in the skeletons of accounts made before them at start-up; two that already looked alike both keep their names", async () => {
     const db = srv.server.db.prisma;
     const at = new Date(now);

@@ -70,6 +70,8 @@ function findPlayerMenu(): TemplateResult {
 let renameError = "";
 function identityMenu(): TemplateResult {
   const me = s.me;
+  // A guest asked for a new name (its own was taken) renames on the name screen, not here.
+  if (s.renameNeeded) return html``;
   if (!me) {
     return s.watchOnly
       ? html`<button class="btn small" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name</button>`
@@ -195,7 +197,8 @@ function invitationNotice(): TemplateResult {
 }
 
 function nameScreen(): TemplateResult {
-  const invited = s.route.page === "room";
+  // A guest renaming at its own table (renameNeeded) was not invited there.
+  const invited = s.route.page === "room" && !s.renameNeeded;
   return html`<section class="welcome">
     <div class="welcome-art" aria-hidden="true">${logo()}</div>
     <h1>Goblin Bazaar</h1>
@@ -224,7 +227,7 @@ function nameScreen(): TemplateResult {
       <summary>Have an account? Log in, or create one</summary>
       ${accountForms(s, false)}
     </details>
-    <p><button class="linklike" @click=${() => s.justWatch()}>Just watch games</button></p>
+    ${s.renameNeeded ? nothing : html`<p><button class="linklike" @click=${() => s.justWatch()}>Just watch games</button></p>`}
   </section>`;
 }
 

@@ -101,6 +101,8 @@ export class Store {
   reconnectAttempt = 0;
   /** Why we last asked for a name again (e.g. the token was refused). */
   identityNotice: string | null = null;
+  /** This guest's name was taken by an account since it was chosen (GUEST_NAME_TAKEN): a new one renames the same guest. */
+  renameNeeded = false;
   /** Why the server refused the connection (a limit: its connect_error's data), in words; null once connected. */
   connRefused: string | null = null;
   /** The server speaks a newer protocol than this page (it was updated): the page should be reloaded. */
@@ -180,7 +182,7 @@ export class Store {
 
   /** Show the name screen (no identity and the visitor has not chosen to just watch). */
   get needsName(): boolean {
-    return !this.identity && !this.watchOnly;
+    return (!this.identity && !this.watchOnly) || this.renameNeeded;
   }
 
   subscribe(fn: () => void): void {
@@ -224,6 +226,15 @@ export class Store {
       if (reason === "io server disconnect") setTimeout(() => s.connect(), 1000);
     });
     s.on("connect_error", (e: Error) => {
+      if (e.message === "GUEST_NAME_TAKEN" && this.identity) {
+        // The name screen asks for another; chooseName renames this guest with its token and reconnects.
+        this.renameNeeded = true;
+        this.identityNotice = `An account has registered the name “${this.identity.player.name}” since you chose it. Choose another name: your seats and games stay yours.`;
+        // Not a lost connection: it connects again with the renamed guest's token.
+        this.setConn("connecting");
+        this.changed();
+        return;
+      }
       if (e.message === "BAD_TOKEN") {
         // Another tab may have logged in or registered meanwhile (a guest who registers loses its
         // guest token): take the identity it saved rather than forget it.
@@ -338,6 +349,7 @@ export class Store {
     this.dropViewsIfPlayerChanged(before);
     localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
     this.identityNotice = null;
+    this.renameNeeded = false;
     this.watchOnly = false;
     sessionStorage.removeItem(WATCH_KEY);
     // Reconnect so the socket acts for the new identity (and a renamed player's new name).
@@ -352,6 +364,7 @@ export class Store {
     this.dropViewsIfPlayerChanged(before);
     localStorage.removeItem(ID_KEY);
     this.identityNotice = notice;
+    this.renameNeeded = false;
     this.watchOnly = false;
     this.changed();
   }

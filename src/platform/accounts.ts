@@ -44,6 +44,17 @@ export interface AccountsOptions {
 export interface Verified {
   player: Player;
   session: string | null;
+  /**
+   * A guest whose name an account has taken (or one that looks like it) since the token was
+   * signed: the token still names the player, but only to rename it (POST /api/guest) or register
+   * it; anything else refuses it with GUEST_NAME_TAKEN (guestNameTaken).
+   */
+  nameTaken?: true;
+}
+
+/** GUEST_NAME_TAKEN: a guest must choose another name before acting (Verified.nameTaken). */
+export function guestNameTaken(name: string): AppError {
+  return err("GUEST_NAME_TAKEN", `An account has registered the name "${name}" (or one that looks like it) since you chose it. Choose another name: your seats and games stay yours.`);
 }
 
 export interface SessionInfo {
@@ -195,10 +206,13 @@ export class Accounts {
   /**
    * The player a token names, or null for a token that is malformed, not ours, of a revoked or
    * unknown session, or a guest token of a player who has since registered or been erased. An account's name is
-   * the account's, whatever the token says.
+   * the account's, whatever the token says. GUEST_NAME_TAKEN for a guest whose name an account
+   * has taken since (Verified.nameTaken).
    */
   async verify(token: unknown): Promise<Player | null> {
-    return (await this.resolve(token))?.player ?? null;
+    const v = await this.resolve(token);
+    if (v?.nameTaken) throw guestNameTaken(v.player.name);
+    return v?.player ?? null;
   }
 
   async resolve(token: unknown): Promise<Verified | null> {
@@ -206,9 +220,13 @@ export class Accounts {
     if (!c) return null;
     if (c.kind === "guest") {
       // Refused once the guest registered (the account's tokens take over) or had their data erased.
-      const [r] = await this.db.prisma.$queryRaw<Array<{ gone: boolean }>>`
-        SELECT EXISTS (SELECT 1 FROM "Account" WHERE "playerId" = ${c.id}) OR EXISTS (SELECT 1 FROM "ErasedPlayer" WHERE "id" = ${c.id}) AS "gone"`;
-      return r?.gone ? null : { player: { id: c.id, name: c.name }, session: null };
+      // "No guest may take an account's name": one registered since the token was signed (a guest
+      // name is checked when chosen, but an account may register it later) must be given up.
+      const [r] = await this.db.prisma.$queryRaw<Array<{ gone: boolean; taken: boolean }>>`
+        SELECT EXISTS (SELECT 1 FROM "Account" WHERE "playerId" = ${c.id}) OR EXISTS (SELECT 1 FROM "ErasedPlayer" WHERE "id" = ${c.id}) AS "gone",
+          EXISTS (SELECT 1 FROM "Account" WHERE "nameKey" = ${nameKey(c.name)} OR "nameSkeleton" = ${nameSkeleton(c.name)}) AS "taken"`;
+      if (!r || r.gone) return null;
+      return { player: { id: c.id, name: c.name }, session: null, ...(r.taken ? { nameTaken: true as const } : {}) };
     }
     const s = await this.db.prisma.session.findUnique({
       where: { id: c.session },
@@ -222,10 +240,11 @@ export class Accounts {
     return { player: { id: c.id, name: s.player.account.name, account: true }, session: c.session };
   }
 
-  /** Like resolve, but BAD_TOKEN instead of null. */
+  /** Like resolve, but BAD_TOKEN instead of null, and GUEST_NAME_TAKEN for a guest who must rename first. */
   async require(token: unknown): Promise<Verified> {
     const v = await this.resolve(token);
     if (!v) throw badToken();
+    if (v.nameTaken) throw guestNameTaken(v.player.name);
     return v;
   }
 

@@ -218,6 +218,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     accounts.resolve(token).then(
       (v) => {
         if (!v) return next(new Error("BAD_TOKEN"));
+        // The client asks for another name and renames the guest with the same token (POST /api/guest).
+        if (v.nameTaken) return next(new Error("GUEST_NAME_TAKEN"));
         if (!socket.recovered || !dataOf(socket).player) {
           socket.data = freshData(v.player, v.session);
         }

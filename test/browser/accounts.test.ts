@@ -5,7 +5,7 @@
  * the first one out at once (its socket is disconnected and its token refused).
  */
 import { describe, expect, it } from "vitest";
-import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, DESKTOP, enterAccount, enterName, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -108,4 +108,33 @@ describe.skipIf(!available)("accounts in the browser", () => {
     await one.context.close();
     await two.context.close();
   }, 120_000);
+
+  it("a guest whose name an account has registered since is asked for another at the next visit, keeping their seat", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    await enterName(page, url, "Wren");
+    const guestId = (await storedIdentity(page))!.player.id;
+    const roomPath = `/room/${await createRoom(page, { seats: 3, ranked: false })}`;
+    // Someone else registers "wren" meanwhile.
+    const reg = await fetch(`${url}/api/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "wren", password: "password of wren" }) });
+    expect(((await reg.json()) as { ok: boolean }).ok).toBe(true);
+    // Back at the table: the page asks for another name and says why; nothing else is offered.
+    await page.reload();
+    await expect.poll(() => page.locator(".welcome").textContent()).toContain("An account has registered the name “Wren” since you chose it");
+    if (process.env.GB_SHOT) await page.screenshot({ path: process.env.GB_SHOT });
+    expect(await page.getByRole("button", { name: "Just watch games" }).count()).toBe(0);
+    // The account's name again (any case) is refused in the server's words; a free one renames the guest.
+    await page.getByLabel("Your display name").fill("WREN");
+    await page.getByRole("button", { name: "Enter the bazaar" }).click();
+    await expect.poll(() => page.locator("#name-error").textContent()).toContain("belongs to an account");
+    await page.getByLabel("Your display name").fill("Wren the Guest");
+    await page.getByRole("button", { name: "Enter the bazaar" }).click();
+    await page.locator('[data-testid="conn"][data-state="connected"]').waitFor();
+    const now = (await storedIdentity(page))!;
+    expect(now.player).toMatchObject({ id: guestId, name: "Wren the Guest" });
+    // Still at the table, seated under the new name.
+    expect(new URL(page.url()).pathname).toBe(roomPath);
+    await expect.poll(() => page.locator("body").textContent()).toContain("Wren the Guest");
+    await context.close();
+  }, 60_000);
 });
