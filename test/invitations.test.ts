@@ -52,6 +52,25 @@ describe.each(backends())("invitations ($name)", (backend) => {
     for (const c of [host, phone, laptop]) c.close();
   });
 
+  it("answers the same whether an account that hides when it is online is online or not", async () => {
+    const url = srv.server.url;
+    const [hana, ivo] = await Promise.all([account(url, "Hanalei"), account(url, "Ivory")]);
+    expect((await post("/api/me/online", { on: false }, ivo.token)).body.showOnline).toBe(false);
+    const host = await new TestClient(url, hana.token).ready();
+    const room = async (more: Record<string, unknown> = {}) => (await host.call("room:create", { game: "goblin-market", seats: 3, ranked: false, clock: "standard", ...more })).roomId as string;
+    // Offline: not NOT_ONLINE, and no `online: false` at a table for invited players only.
+    const offline = await room();
+    expect(await host.call("room:invite", { roomId: offline, name: "Ivory" })).toEqual({ ok: true, roomId: offline, invited: "Ivory" });
+    const invitedOnly = await room({ private: true, invitedOnly: true });
+    expect(await host.call("room:invite", { roomId: invitedOnly, name: "Ivory" })).toEqual({ ok: true, roomId: invitedOnly, invited: "Ivory", kept: true, admitted: true });
+    // Online: the same answers, and the invitation reaches the device.
+    const device = await new TestClient(url, ivo.token).ready();
+    const online = await room();
+    expect(await host.call("room:invite", { roomId: online, name: "Ivory" })).toEqual({ ok: true, roomId: online, invited: "Ivory" });
+    await until(() => invitedIn(device).some((i) => (i as { room: { id: string } }).room.id === online) || undefined, "Ivory's device invited");
+    for (const c of [host, device]) c.close();
+  });
+
   it("refuses, with a code and words, what it cannot do, telling no one", async () => {
     const url = srv.server.url;
     const [cara, dov, eli, fay] = await Promise.all(["Carabel", "Dovetail", "Elidor", "Fayling"].map((n) => account(url, n)));

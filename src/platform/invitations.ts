@@ -37,7 +37,8 @@ export const INVITE_LIMITS = {
 
 /** An invitation checked and counted, ready to be delivered. */
 export interface Invitation {
-  to: { playerId: string; name: string };
+  /** `hidesOnline`: the account hides when it is online (Account.showOnline false): the inviter must not learn it from the answer. */
+  to: { playerId: string; name: string; hidesOnline: boolean };
   message: RoomInvited;
 }
 
@@ -76,7 +77,7 @@ export class Invitations {
     await enforce(this.limiter, limits, this.now(), "invitations");
     await record(this.limiter, limits);
     return {
-      to: { playerId: account.playerId, name: account.name },
+      to: { playerId: account.playerId, name: account.name, hidesOnline: !account.showOnline },
       message: { room: summarize(room), from: { id: inviter.id, name: room.seats[seatOf(room, inviter.id)!]!.name ?? inviter.name, account: inviter.account === true }, at: this.now() },
     };
   }

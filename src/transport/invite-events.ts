@@ -45,11 +45,14 @@ export function registerInviteEvents(
         return null;
       });
       offline = online !== null && !online.has(id);
-      if (offline && !room.invitedOnly) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
+      // An account that hides when it is online (its menu's switch, as for those who follow it) is
+      // answered as if it were: the invitation goes out and reaches its devices if there are any.
+      if (offline && !room.invitedOnly && !invitation.to.hidesOnline) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
     }
     if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
     if (!offline) io.to(deps.channel(id)).emit("room:invited", invitation.message);
-    return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}), ...(room.invitedOnly ? { admitted: true } : {}), ...(offline ? { online: false } : {}) };
+    const saysOffline = offline && !invitation.to.hidesOnline;
+    return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}), ...(room.invitedOnly ? { admitted: true } : {}), ...(saysOffline ? { online: false } : {}) };
   };
 
   handlers["room:decline"] = async (socket, p) => {
