@@ -135,7 +135,8 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
     forms.error = "";
     s.changed();
     forms.error = (await (m === "login" ? login(s, name, password, totp || undefined) : m === "recover" ? recover(s, name, code, password) : register(s, name, password))) ?? "";
-    if (!forms.error && m === "recover") forms.mode = "login";
+    // Done: the next time the form shows (after a log out, say), it offers logging in.
+    if (!forms.error) forms.mode = "login";
     forms.busy = false;
     if (!forms.error) (f.closest("details") as HTMLDetailsElement | null)?.removeAttribute("open");
     s.changed();

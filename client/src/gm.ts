@@ -47,6 +47,8 @@ export function gmStatus(room: RoomView): string {
   const high = a ? highBid(a) : null;
   switch (pendingOf(v)) {
     case "bid":
+      // Only Pass offered (not enough coins to outbid): say so, not "bid more".
+      if (mine && !room.legal.some((l) => l.type === "bid")) return high ? `Your turn: you cannot bid more than ${high.amount}, so pass.` : "Your turn: pass.";
       if (mine) return high ? `Your turn: bid more than ${high.amount} or pass.` : "Your turn: open the bidding or pass.";
       return `${who} is deciding: bid or pass.`;
     case "take":

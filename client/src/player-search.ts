@@ -92,7 +92,9 @@ export function findPlayerBox(s: Store, opts: { id?: string; chosen?: () => void
       // What the field holds now, answered now if typing has not paused yet (Enter right after a letter).
       const held = ((e.currentTarget as HTMLFormElement).elements.namedItem(id) as HTMLInputElement).value;
       const name = held.trim();
-      if (name.length < SEARCH_MIN || name.length > SEARCH_MAX) return;
+      if (name.length === 0 || name.length > SEARCH_MAX) return;
+      // Too short to search by its start, but a whole name (one letter is one): its profile, exactly.
+      if (name.length < SEARCH_MIN) return open(name);
       typed(s, id, held);
       await ask(s, held, "any");
       // Typed on meanwhile: the newer text is the one to answer.
@@ -114,7 +116,7 @@ export function findPlayerBox(s: Store, opts: { id?: string; chosen?: () => void
       ${t.length === 0
         ? nothing
         : t.length < SEARCH_MIN
-          ? html`<p class="muted small">Type at least ${SEARCH_MIN} letters.</p>`
+          ? html`<p class="muted small">Type at least ${SEARCH_MIN} letters to list names, or press Enter to open the player named “${t}”.</p>`
           : !found
             ? html`<p class="muted small">Looking…</p>`
             : found.error

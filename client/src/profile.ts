@@ -11,7 +11,7 @@ import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, Profil
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
-import { ordinal } from "./words.js";
+import { ordinal, plural } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
@@ -338,7 +338,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
       <div>
         <h1 data-testid="profile-name">${p.player.name}${isMe ? html` <span class="tag you-tag">you</span>` : nothing}</h1>
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}
-          · ${p.played.reduce((n, x) => n + x.games, 0)} finished games</p>
+          · ${plural(p.played.reduce((n, x) => n + x.games, 0), "finished game")}</p>
         ${p.player.formerly ? html`<p class="muted small" data-testid="formerly">Formerly “${p.player.formerly.name}”: renamed recently.</p>` : nothing}
         ${p.player.vacationUntil
           ? html`<p class="muted small" data-testid="profile-vacation">On vacation from turn-based games until ${shortWhen(Date.parse(p.player.vacationUntil))}: ${isMe ? "your" : "their"} clocks there are stopped.</p>`

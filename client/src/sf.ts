@@ -401,7 +401,9 @@ function pilesPanel(v: SFView): TemplateResult {
       <div><dt>Discarded</dt><dd>${cardsWord(v.discard.length)}</dd></div>
     </dl>
     ${v.extras
-      ? html`<p class="small muted">Three players: ${v.extras.valuationCount} random extra valuation cards and ${v.extras.setAsideCount} set-aside cards, unseen by anyone until the end.</p>`
+      ? html`<p class="small muted">${v.phase === "setup"
+          ? "Three players: when everyone has confirmed, 2 random cards join the valuations and 2 more are set aside, unseen by anyone."
+          : `Three players: ${cardsWord(v.extras.valuationCount)} joined the valuations at random (revealed at the end) and ${cardsWord(v.extras.setAsideCount)} were set aside, unseen by anyone.`}</p>`
       : nothing}
     ${v.revealed.length ? html`<h3 class="mini-title">Revealed in setup (shuffled back)</h3><div class="chips">${v.revealed.map((id) => cardChip(id))}</div>` : nothing}
     ${v.discard.length ? html`<h3 class="mini-title">Discard pile</h3><div class="chips">${v.discard.map((id) => cardChip(id))}</div>` : nothing}

@@ -172,6 +172,9 @@ export class Store {
       if (!this.socket.connected) {
         this.setConn("reconnecting");
         this.socket.connect();
+      } else if (this.conn === "offline") {
+        // A short drop the socket lived through: it never disconnected, so nothing else says so.
+        this.setConn("connected");
       }
     });
   }
@@ -345,6 +348,8 @@ export class Store {
   /** A token and player (a guest's from /api/guest, or from the account routes: account.ts): kept, socket reconnected. */
   adoptIdentity(token: string, player: Player, toast?: string): void {
     const before = this.identity?.player.id;
+    // Leaving the name screen (scrolled down to its account forms, perhaps): the page starts at its top.
+    const fromNameScreen = this.needsName;
     this.identity = { token, player };
     this.dropViewsIfPlayerChanged(before);
     localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
@@ -355,7 +360,9 @@ export class Store {
     // Reconnect so the socket acts for the new identity (and a renamed player's new name).
     this.socket.disconnect().connect();
     if (toast) this.toast(toast, "info");
+    if (fromNameScreen) this.focusHeading = true;
     this.changed();
+    if (fromNameScreen) window.scrollTo(0, 0);
   }
 
   forgetIdentity(notice: string | null): void {

@@ -21,7 +21,7 @@ describe.skipIf(!chromiumAvailable())("finding a player, in the browser", () => 
     await box.waitFor();
     const found = page.getByTestId("find-player-found");
     await box.fill("a");
-    await found.getByText("Type at least 2 letters.").waitFor();
+    await found.getByText("Type at least 2 letters to list names, or press Enter to open the player named “a”.").waitFor();
     await box.fill("ad");
     await found.locator("a").first().waitFor();
     expect(await found.locator("a").allTextContents()).toEqual(["Ada", "Adam", "Adalind"]);

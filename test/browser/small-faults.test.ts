@@ -84,6 +84,29 @@ describe.skipIf(!available)("small faults in the web client", () => {
     await context.close();
   });
 
+  it("opens the lobby at its top after a login; the menu links to your profile; Enter on a one-letter name opens it", async () => {
+    const url = t.bazaar.server.url;
+    // A short window: the name screen's account forms reach below it, so filling them scrolls.
+    const { context, page } = await newPage(t.browser, { width: 1280, height: 600 });
+    // Registering from the name screen scrolls down to its forms: the lobby that follows starts at its top.
+    await enterAccount(page, url, "Q");
+    await page.getByRole("heading", { name: "New room" }).waitFor({ state: "attached" });
+    expect(await page.evaluate("window.scrollY")).toBe(0);
+    // The account menu has "Your profile".
+    await page.locator('[data-testid="me"] > summary').click();
+    await page.getByTestId("my-profile").click();
+    await page.waitForURL(/\/player\/Q$/);
+    await expect.poll(() => page.getByTestId("profile-name").textContent()).toContain("Q");
+    // A one-letter name is too short to list names by, but Enter opens that player's profile.
+    await page.goto(url + "/leaderboards");
+    await page.locator("#find-player").fill("q");
+    await expect.poll(() => page.getByTestId("find-player-found").textContent()).toContain("press Enter to open the player named “q”");
+    await page.locator("#find-player").press("Enter");
+    await page.waitForURL(/\/player\/q$/);
+    await expect.poll(() => page.getByTestId("profile-name").textContent()).toContain("Q");
+    await context.close();
+  });
+
   it("asks to be reloaded when the server speaks a newer protocol than the page (a deploy happened)", async () => {
     const url = t.bazaar.server.url;
     // Today's server: no banner.
