@@ -119,7 +119,9 @@ function dailyBoards(s: Store, g: GameInfo): TemplateResult {
     <section class="panel" aria-labelledby="lb-today-h" data-testid="daily-today">
       <h2 class="panel-title" id="lb-today-h">Daily challenge: today${today ? html` <span class="badge ranked">${today}</span>` : nothing}</h2>
       ${loading(t, "today's board") ?? dailyTable(s, t.value!, false)}
-      <p class="muted small">Until you have played today's deal, its board shows names and scores only. <a href="/" data-nav>Play it from the lobby.</a></p>
+      ${t.value?.some((e) => e.playerId === s.me?.id)
+        ? nothing
+        : html`<p class="muted small" data-testid="daily-today-hint">Until you have played today's deal, its board shows names and scores only. <a href="/" data-nav>Play it from the lobby.</a></p>`}
     </section>
     <section class="panel" aria-labelledby="lb-best-h" data-testid="daily-best">
       <h2 class="panel-title" id="lb-best-h">Daily challenge: all-time best</h2>

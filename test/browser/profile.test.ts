@@ -181,6 +181,8 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     expect(await page.getByTestId("daily-today").getByTestId("daily-row").count()).toBe(1);
     expect(await page.getByTestId("daily-best").getByTestId("daily-row").count()).toBe(1);
     expect((await page.getByTestId("daily-today").getByTestId("daily-row").textContent())!).toContain("Bob");
+    // Someone not on today's board is told why it shows names and scores only.
+    expect(await page.getByTestId("daily-today-hint").count()).toBe(1);
 
     // A name opens that player's profile: a guest's by id, a registered one's by name.
     await page.goBack();
