@@ -951,7 +951,9 @@ function waitingRoom(room: RoomView): TemplateResult {
     <section class="panel">
       ${shareBox(room.roomId, room.private === true, false, room.invitedOnly ? (mySeat !== null ? "seated" : "watching") : false)}
       ${room.invitedOnly && mySeat === null && empty > 0
-        ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
+        ? [...s.invitations, ...s.keptInvitations].some((i) => i.room.id === room.roomId)
+          ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are invited: take a free seat.</p>`
+          : html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
         : nothing}
       ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>

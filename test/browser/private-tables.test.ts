@@ -152,6 +152,9 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     const card = friend.getByTestId("invitation-card");
     await card.waitFor();
     expect(await card.innerText()).toContain("a private table for invited players");
+    // At the table itself, the note tells her she is invited (not "if you were not, ask someone").
+    await friend.evaluate(`history.pushState(null, "", "/room/${roomId}"); dispatchEvent(new PopStateEvent("popstate"));`);
+    await expect.poll(() => friend.getByTestId("invited-only-note").textContent()).toContain("you are invited: take a free seat");
     await card.getByRole("button", { name: "Join" }).click();
     await friend.waitForURL(`${url}/room/${roomId}`);
     await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((x) => x.playerId !== null) || undefined, "Fidelia seated");
