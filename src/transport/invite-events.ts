@@ -38,20 +38,19 @@ export function registerInviteEvents(
     // invitation is what lets its invitee sit (its link alone would not): even while they are
     // offline, and Your games shows it to them until they answer or the table starts or closes.
     const kept = isTurnBased(room.clock) || room.invitedOnly === true;
-    let offline = false;
-    if (!isTurnBased(room.clock)) {
-      const online = await deps.onlineOf([id]).catch((e: unknown) => {
-        deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
-        return null;
-      });
-      offline = online !== null && !online.has(id);
-      // An account that hides when it is online (its menu's switch, as for those who follow it) is
-      // answered as if it were: the invitation goes out and reaches its devices if there are any.
-      if (offline && !room.invitedOnly && !invitation.to.hidesOnline) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
-    }
+    const online = isTurnBased(room.clock)
+      ? null
+      : await deps.onlineOf([id]).catch((e: unknown) => {
+          deps.log.warn({ err: e, player: id }, "could not ask every node for an invited account's devices; sent the invitation anyway");
+          return null;
+        });
+    const offline = online !== null && !online.has(id);
+    // An account that hides when it is online (its menu's switch, as for those who follow it) is
+    // answered as if it were: the invitation goes out and reaches its devices if there are any.
+    const saysOffline = offline && !invitation.to.hidesOnline;
+    if (saysOffline && !room.invitedOnly) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
     if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
     if (!offline) io.to(deps.channel(id)).emit("room:invited", invitation.message);
-    const saysOffline = offline && !invitation.to.hidesOnline;
     return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}), ...(room.invitedOnly ? { admitted: true } : {}), ...(saysOffline ? { online: false } : {}) };
   };
 

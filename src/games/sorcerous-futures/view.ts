@@ -155,7 +155,8 @@ export function outcome(state: SorcerousFuturesState): Outcome | null {
   return {
     scores: [...state.money],
     places: placesByMoney(state.money),
-    // In the shape records have always kept (without faceDownSeen): a replay's outcome equals theirs.
-    details: { games: state.results.map(({ faceDownSeen: _seen, ...r }) => structuredClone(r)) },
+    // Every result whole, in the shape records have always kept (without faceDownSeen): a replay's
+    // outcome equals theirs.
+    details: { games: state.results.map((r) => resultFor(r, { kind: "all" }, true)) },
   };
 }
