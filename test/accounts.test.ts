@@ -157,6 +157,47 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(own.id).toBe(bob.player.id);
   });
 
+  it("a connection that resumes (Socket.IO recovery skips the token check) is checked again: a revoked session or a guest's name taken meanwhile ends it", async () => {
+    /** A connection whose transport drops (the server keeps its state for recovery), then `meanwhile`, then it reconnects. */
+    async function dropAndResume(token: string, meanwhile: () => Promise<unknown>): Promise<{ recovered: boolean; closed: string | null; ack: { ok: boolean } | null }> {
+      const c = await socket(token);
+      await until(() => c.received.some(([e]) => e === "session") || undefined, "the first session");
+      const id = c.socket.id!;
+      const dropped = new Promise<string>((resolve) => c.socket.once("disconnect", resolve));
+      c.socket.io.engine.close();
+      // The client closed its transport itself; to the server it is a lost transport, which it keeps the state of.
+      expect(await dropped).toBe("forced close");
+      // What happens meanwhile happens after the server saw the drop (before it, a revoke would close the live socket).
+      await until(() => !srv.server.io.of("/").sockets.has(id) || undefined, "the server to see the drop");
+      await meanwhile();
+      // Connected again (resumed, or not: then the middleware would have refused these tokens).
+      const resumed = new Promise<boolean>((resolve, reject) => {
+        c.socket.once("connect", () => resolve(c.socket.recovered));
+        c.socket.once("connect_error", reject);
+      });
+      const closing = new Promise<string>((resolve) => c.socket.once("disconnect", resolve));
+      c.socket.connect();
+      const recovered = await resumed;
+      // Either the server closes it, or it answers.
+      const ack = await Promise.race([c.socket.emitWithAck("lobby:list", {}) as Promise<{ ok: boolean }>, closing.then(() => null)]);
+      const closed = ack === null ? await closing : null;
+      return { recovered, closed, ack };
+    }
+    // Nothing changed: it resumes and goes on.
+    const fine = await guest(srv.server.url, "Wren");
+    expect(await dropAndResume(fine.token, async () => {})).toMatchObject({ recovered: true, closed: null, ack: { ok: true } });
+    // A guest's name registered by an account while it was away: closed; connecting again says why.
+    const wren = await guest(srv.server.url, "Wrenfield");
+    expect(await dropAndResume(wren.token, () => register("WRENFIELD"))).toMatchObject({ recovered: true, closed: "io server disconnect" });
+    expect(await refusedSocket(wren.token)).toBe("GUEST_NAME_TAKEN");
+    // An account's session revoked while it was away (log out everywhere from another device): closed.
+    const acct = await register("Wrenna");
+    const other = await post("/api/login", { name: "Wrenna", password: "password-Wrenna" }, undefined, freshIp());
+    const revoke = () => post("/api/logout-all", {}, other.body.token);
+    expect(await dropAndResume(acct.token, revoke)).toMatchObject({ recovered: true, closed: "io server disconnect" });
+    expect(await refusedSocket(acct.token)).toBe("BAD_TOKEN");
+  });
+
   it("fills in the skeletons of accounts made before them at start-up; two that already looked alike both keep their names", async () => {
     const db = srv.server.db.prisma;
     const at = new Date(now);

@@ -792,10 +792,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     if (player) void socket.join(ch.player(player.id));
     const session = dataOf(socket).session;
     if (session) void socket.join(`session:${session}`);
-    // A recovered connection skips the middleware: its session may have been revoked while it was away.
-    if (socket.recovered && session) {
+    // A recovered connection skips the middleware, so its token is checked again here: while it was
+    // away its session may have been revoked, or an account may have registered its guest's name
+    // (then the next connection meets the middleware's GUEST_NAME_TAKEN).
+    if (socket.recovered && player) {
       accounts.resolve((socket.handshake.auth as { token?: unknown } | undefined)?.token).then(
-        (v) => v?.session === session || socket.disconnect(true),
+        (v) => (v !== null && v.nameTaken !== true && v.player.id === player.id && v.session === session) || socket.disconnect(true),
         () => socket.disconnect(true),
       );
     }
