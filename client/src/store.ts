@@ -149,6 +149,10 @@ export class Store {
   private listeners = new Set<() => void>();
   private scheduled = false;
   private lobbySubscribed = false;
+  /** Counts connections: a page that keeps a list from pushes reads it again after a reconnection (it may have missed some). */
+  connections = 0;
+  /** Called with every lobby:room push, listed or not (live-games.ts keeps its pages with them). */
+  readonly summaryListeners = new Set<(r: RoomSummary) => void>();
   private syncing = new Set<string>();
   /** Counts player changes: a room:sync reply asked before one is dropped. */
   private viewer = 0;
@@ -216,6 +220,7 @@ export class Store {
   private wire(): void {
     const s = this.socket;
     s.on("connect", () => {
+      this.connections++;
       this.reconnectAttempt = 0;
       this.connRefused = null;
       this.setConn("connected");
@@ -454,7 +459,7 @@ export class Store {
       await this.sync(this.route.roomId);
       // Opened straight at a room (a link, a notice): Your games, for the turns waiting elsewhere ("Next game").
       if (this.mine === null && this.me) void this.refreshMine();
-    } else if (this.route.page === "lobby") await this.subscribeLobby();
+    } else if (this.route.page === "lobby" || this.route.page === "live") await this.subscribeLobby();
   }
 
   // ---- lobby ------------------------------------------------------------------------------
@@ -492,6 +497,7 @@ export class Store {
 
   private absorbSummary(r: RoomSummary): void {
     this.mineSummary(r);
+    for (const fn of this.summaryListeners) fn(r);
     // A private table's players hear of it for Your games; the lobby lists it nowhere.
     if (!this.lobby || r.private) return;
     if (r.status !== "open") this.leftOpen.add(r.id);

@@ -1,11 +1,14 @@
 /**
  * The games being played, in the browser: the lobby lists the newest few of each game with the
  * count of all (kept current by lobby:counts), and links to /live, which pages through every one
- * of them by game, newest first, each with its Watch button (client/src/live-games.ts).
+ * of them by game, newest first, each with its Watch button, and keeps itself current: games that
+ * start come in, games that end leave, the count follows (client/src/live-games.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Player } from "../../src/platform/identity.js";
-import { guest, until } from "../support/harness.js";
+import { randomLegalAction } from "../../src/games/legal.js";
+import { gameOf, gameState, type Room } from "../../src/platform/room.js";
+import { guest, lcg, until } from "../support/harness.js";
 import { chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
 
 describe.skipIf(!chromiumAvailable())("the games being played, in the browser", () => {
@@ -65,13 +68,32 @@ describe.skipIf(!chromiumAvailable())("the games being played, in the browser", 
     expect(await page.getByTestId("live-more").count()).toBe(0);
     expect(await list.locator(".room-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-room")))).toEqual([late, market, ...teeth.slice(1)]);
     expect(await page.title()).toBe("Games being played · Goblin Bazaar");
+
+    // Without a Refresh: a game that starts comes in at the top, one that ends leaves (lobby:room),
+    // and the count follows with the next lobby:counts.
+    const rows = () => list.locator(".room-row").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-room")));
+    const newer = await start("goblin-market", 5);
+    await until(async () => (await rows())[0] === newer || undefined, "the new game at the top");
+    const ending = teeth[6]!;
+    let room: Room = await service.get(ending);
+    const random = lcg(7);
+    const byId = new Map(players.map((p) => [p.id, p]));
+    while (room.status === "playing") {
+      const seat = gameOf(room).activeSeats(gameState(room))[0]!;
+      room = (await service.act(ending, byId.get(room.seats[seat]!.playerId!)!, randomLegalAction(gameOf(room).legalActions(gameState(room), seat), random)!)).room;
+    }
+    await until(async () => !(await rows()).includes(ending) || undefined, "the ended game to leave");
+    expect(await rows()).toEqual([newer, late, market, ...teeth.slice(1).filter((x) => x !== ending)]);
+    await t.bazaar.server.pushLobbyCounts();
+    await until(async () => (await page.getByTestId("live-total").innerText()) === "25", "the count after one in, one out");
+    expect(await page.getByTestId("live-refresh").isEnabled()).toBe(true);
     if (process.env.SHOT) await page.evaluate("window.scrollTo(0, 0)").then(() => page.screenshot({ path: "scratch/live.png" }));
 
     // One game's tab; then Watch opens the table as a spectator.
     await page.getByTestId("live-tab").and(page.locator('[data-game="goblin-market"]')).click();
     await page.waitForURL(`${url}/live/goblin-market`);
-    await until(async () => (await page.getByTestId("live-total").innerText()) === "1", "one market game");
-    expect(await list.locator(".room-row").count()).toBe(1);
+    await until(async () => (await page.getByTestId("live-total").innerText()) === "2", "two market games");
+    expect(await list.locator(".room-row").count()).toBe(2);
     await list.locator(`[data-room="${market}"]`).getByRole("link", { name: /^Watch/ }).click();
     await page.waitForURL(`${url}/room/${market}`);
     await page.getByTestId("spectating").waitFor();
@@ -80,5 +102,6 @@ describe.skipIf(!chromiumAvailable())("the games being played, in the browser", 
     await page.getByTestId("nav-live").click();
     await page.waitForURL(`${url}/live`);
     await until(async () => (await page.getByTestId("live-total").innerText()) === "25", "all again");
+    expect(await list.locator(".room-row").count()).toBe(20);
   });
 });
