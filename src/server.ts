@@ -340,6 +340,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     : setInterval(() => void sockets.pushLobbyCounts().catch((e: unknown) => log.warn({ err: e }, "could not send the lobby's counts")), LOBBY_COUNTS_EVERY_MS);
   lobbyCountsTimer?.unref();
   const recorder = new ResultRecorder(service, db, log, metrics);
+  recorder.onRecorded = (room) => {
+    if (room.daily && room.ranked) sockets.dailyBoardChanged(room.game, room.daily);
+  };
   recorder.startSweeping(opts.sweepEveryMs ?? 30_000);
   // Notes the games waiting now (a crash's leftovers); the first timed sweep records those still waiting.
   void recorder.sweep().catch((e) => log.error({ err: e }, "startup sweep failed"));

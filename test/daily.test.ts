@@ -140,6 +140,8 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
       }
       seen = alice.c.received.length;
     };
+    // A lobby page (anonymous here) hears when a ranked attempt is recorded, to read the board again.
+    expect((await anon.c.call("lobby:subscribe", {})).ok).toBe(true);
     const end = await playSolo(alice.c, aRoom, 1, noLeaks);
     expect(end.seed).toBeNull();
     expect(checkedSecrets).toBeGreaterThan(50);
@@ -154,6 +156,9 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect(board.day).toBe("2026-11-22");
     expect(board.entries).toEqual([expect.objectContaining({ place: 1, playerId: alice.id, name: "Alice", score, roomId: aRoom })]);
     expect((await getAs(`${base}/api/daily/${GAME}/best`, alice.token)).body.entries[0]).toMatchObject({ playerId: alice.id, score, day: "2026-11-22", roomId: aRoom });
+    const boardNews = () => anon.c.received.filter(([e]) => e === "daily:board").map(([, p]) => p);
+    const told = await until(() => (boardNews().length > 0 ? boardNews() : undefined), "daily:board");
+    expect(told).toEqual([{ game: GAME, day: "2026-11-22" }]);
 
     // A second ranked attempt that day is refused, in words.
     const second = await alice.c.call("daily:start", { game: GAME });

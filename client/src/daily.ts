@@ -2,8 +2,9 @@
  * The daily challenge in the lobby (docs/protocol.md: `daily:start`, `daily:status`,
  * `GET /api/daily`, `/api/daily/:game/board`, `/best`): today's deal of each daily game (its day,
  * its commitment, the time until the next deal), your ranked attempt, a button to play or resume
- * it, the day's board and the all-time best list, and casual replays of past days. The server
- * decides everything (one ranked attempt a day, which days exist); refusals come back in words.
+ * it, the day's board and the all-time best list (read again when a ranked attempt is recorded:
+ * `daily:board`), and casual replays of past days. The server decides everything (one ranked
+ * attempt a day, which days exist); refusals come back in words.
  */
 import { isAccount, rankedNeedsAccount } from "./account.js";
 import { html, nothing, type TemplateResult } from "lit-html";
@@ -169,10 +170,41 @@ let lastPage = "";
 let lastConn = "";
 let lastMe = "";
 
+/** The boards read again after `daily:board` pushes, per game: when, and whether one is due. */
+const boardPushes = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> | null }>();
+/** At most one reading of a game's boards per this long for pushes (a busy day finishes many attempts). */
+const PUSHED_EVERY_MS = 15_000;
+
+/**
+ * `daily:board` {game, day}: a ranked attempt has just been recorded. Today's board and the best
+ * list of that game are read again if the lobby shows them, within a second or two (spread, so
+ * that every lobby page does not ask at once) and at most once per PUSHED_EVERY_MS; otherwise
+ * entering the lobby reads them as always.
+ */
+function boardPushed(s: Store, p: unknown): void {
+  const game = (p as { game?: unknown } | null)?.game;
+  if (typeof game !== "string" || !d.info?.some((x) => x.game === game)) return;
+  const b = boardPushes.get(game) ?? { at: 0, timer: null };
+  boardPushes.set(game, b);
+  if (b.timer !== null) return;
+  const wait = Math.max(0, b.at + PUSHED_EVERY_MS - Date.now()) + Math.random() * 1_500;
+  b.timer = setTimeout(() => {
+    b.timer = null;
+    b.at = Date.now();
+    const info = d.info?.find((x) => x.game === game);
+    if (s.route.page !== "lobby" || !info) return;
+    fetchBoard(s, game, info.day);
+    fetchBoard(s, game, null);
+    const other = d.boardDay.get(game);
+    if (d.tab.get(game) === "day" && other) fetchBoard(s, game, other);
+  }, wait);
+}
+
 /** Refresh when the lobby is shown again, on every (re)connection and when the player changes; tick the countdown. */
 function install(s: Store): void {
   if (installed) return;
   installed = true;
+  s.socket.on("daily:board", (p: unknown) => boardPushed(s, p));
   lastPage = s.route.page;
   lastConn = s.conn;
   lastMe = s.me?.id ?? "";

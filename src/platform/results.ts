@@ -45,6 +45,8 @@ export class ResultRecorder {
   private sweepTimer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<string>();
   private waitingAtLastSweep = new Set<string>();
+  /** Told of each finished game this node has just written (not of one found already written): server.ts tells the lobbies of a daily board that changed. */
+  onRecorded: ((room: Room) => void) | undefined;
 
   constructor(
     private readonly service: RoomService,
@@ -75,6 +77,7 @@ export class ResultRecorder {
       const { written: inserted, ratingChanges } = await recordFinishedGame(this.db, toRecord(room, await this.service.store.chat(roomId)));
       await this.service.markPersisted(roomId, ratingChanges);
       this.metrics.finishedGameWrite(inserted ? "written" : "already-written");
+      if (inserted) this.onRecorded?.(room);
       this.log.info({ room: roomId, game: room.game, written: inserted }, "finished game recorded");
     } catch (e) {
       this.metrics.finishedGameWrite("failed");

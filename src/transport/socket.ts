@@ -189,6 +189,12 @@ export interface AttachedSockets {
    * by `lobby:room` pushes, the counts by this.
    */
   pushLobbyCounts(): Promise<void>;
+  /**
+   * A ranked daily attempt has just been written (the day's board has a new entry): every lobby
+   * page, on every node, is told `daily:board` {game, day} (one adapter message), and reads the
+   * board again if it shows it.
+   */
+  dailyBoardChanged(game: string, day: string): void;
 }
 
 /** How often each node tells its lobby pages the lobby's counts (ms). */
@@ -830,6 +836,9 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       if (text === countsSent) return;
       countsSent = text;
       io.local.to("lobby").emit("lobby:counts", counts);
+    },
+    dailyBoardChanged(game, day) {
+      io.to("lobby").emit("daily:board", { game, day });
     },
     async drain(waitMs) {
       draining = true;

@@ -200,7 +200,10 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     await watcher.page.getByRole("heading", { name: "Room not available" }).waitFor();
     expect(await watcher.page.locator(".notfound").textContent()).toContain("you can watch it once you have played your own attempt today");
     expect(await cardsOnPage(watcher.page)).toEqual([]);
-    await watcher.context.close();
+    // The watcher waits in the lobby: today's board (Bea's row) will show Iris's score when it is recorded, without a reload.
+    await watcher.page.getByRole("link", { name: "Goblin Bazaar" }).click();
+    const watchedBoard = watcher.page.locator('[data-testid="daily-panel"][data-game="aucteraden"] [data-testid="daily-board"][data-board="today"]');
+    await expect.poll(() => watchedBoard.locator('[data-testid="board-row"]').count()).toBe(1);
 
     const stats: MoveStats = { payChoices: 0, keyboard: 0, discards: 0 };
     let resumed = false;
@@ -260,6 +263,13 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     expect(mine).toMatchObject({ roomId: null, details: null });
     expect(Number(await page.getByTestId("daily-place").getAttribute("data-place"))).toBe(mine.place);
     expect(await page.getByTestId("daily-place").textContent()).toContain(`of ${board.length}`);
+
+    // The watcher's lobby has it (daily:board), with the score only: the day is not over.
+    const theirs = watchedBoard.locator(`[data-testid="board-row"][data-player="${me}"]`);
+    await theirs.waitFor();
+    expect(Number(await theirs.getAttribute("data-score"))).toBe(recorded);
+    expect(await watchedBoard.locator('[data-testid="board-row"]').count()).toBe(2);
+    await watcher.context.close();
 
     // Back in the lobby: today's board shows the score; the status says it is done.
     await page.getByRole("link", { name: "Back to the lobby" }).click();
