@@ -35,7 +35,9 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       if (e.how === "all") return html`${who()} takes everything: ${chips(e.cards)}, paying ${paid}.`;
       if (e.how === "one") return html`${who()} takes ${chips(e.cards)}, paying ${paid}.`;
       if (e.how === "choice") return html`${who()} (${ordinal(e.place as number)} place) chooses ${chips(e.cards)}, paying ${paid}.`;
-      return html`${who()} (${ordinal(e.place as number)} place) gets ${chips(e.cards)}, paying ${paid}.`;
+      // "auto": the one card left, given without a choice (a one-card auction's winner, or the last place's card).
+      if (e.place === 1) return html`${who()} takes ${chips(e.cards)}, paying ${paid}.`;
+      return html`${who()} (${ordinal(e.place as number)} place) takes the last card, ${chips(e.cards)}, paying ${paid}.`;
     }
     case "discard":
       return html`Left over and discarded: ${chips(e.cards)}.`;

@@ -206,7 +206,7 @@ function nameScreen(): TemplateResult {
   return html`<section class="welcome">
     <div class="welcome-art" aria-hidden="true">${logo()}</div>
     <h1>Goblin Bazaar</h1>
-    <p class="tagline">Sly little auction games with the Decktet. Bid, pass, take the cards and let the goblins pay you.</p>
+    <p class="tagline">Sly little auction games of cards and dice. Bid, pass, bluff, and let the goblins pay you.</p>
     ${s.identityNotice ? html`<p class="notice" role="alert">${s.identityNotice}</p>` : nothing}
     ${invited ? invitationNotice() : nothing}
     <form class="name-form" @submit=${async (e: Event) => {
@@ -420,7 +420,7 @@ function createPanel(): TemplateResult {
               ${g?.clocks.find((c) => c.id === chosenClock(g))?.turnBased
                 ? html`Turn-based: the game starts by itself once every seat is taken, and each player moves when they come by (Your games shows where it is your turn). The room waits ${spanWords(TURN_BASED_OPEN_MS)} for players; you need not stay.`
                 : nothing}
-              ${createForm.ranked ? "Ranked games always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}
+              ${createForm.ranked ? "Ranked tables always have a clock, so that every game ends; run" : "Run"} out of time and a bot plays your seat until you take it back.`}
           ${canPlay && !isAccount(s) && g?.clocks.some((c) => c.turnBased)
             ? html`<span data-testid="turn-based-needs-account">Turn-based games, played over days, are for accounts, which find them on any device.</span>`
             : nothing}</p>

@@ -99,7 +99,8 @@ export class RateLimitedError extends AppError {
   readonly retryAfterSeconds: number;
   constructor(waitMs: number, what: string) {
     const secs = Math.max(1, Math.ceil(waitMs / 1000));
-    super("RATE_LIMITED", `Too many ${what}; try again in ${secs} second${secs === 1 ? "" : "s"} (retry after ${secs} s).`);
+    // The wait, once, in whole seconds (docs/protocol.md: "try again in N second(s)"; HTTP also sends Retry-After).
+    super("RATE_LIMITED", `Too many ${what}; try again in ${secs} second${secs === 1 ? "" : "s"}.`);
     this.retryAfterSeconds = secs;
   }
 }
