@@ -52,6 +52,19 @@ export function paceLabel(game: GameInfo | undefined, id: string | null): string
   return game?.clocks.find((c) => c.id === id)?.label ?? id;
 }
 
+/**
+ * A day, in local time: "2 Dec 2026". Pages that list past games (profiles, replays) write days
+ * and moments with these two, in the reader's time zone; a UTC day is only the daily challenge's.
+ */
+export function dateWords(t: number | string): string {
+  return new Date(t).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** A moment, in local time: "2 Dec 2026, 19:00". */
+export function dateTimeWords(t: number | string): string {
+  return new Date(t).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
 /** A moment in local time, short: "Wed, 2 Dec, 19:00" (as the browser's language writes it). */
 export function shortWhen(t: number): string {
   return new Date(t).toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });

@@ -18,7 +18,7 @@ import { reportButton } from "./report.js";
 import { blockButton } from "./blocks.js";
 import { followButton } from "./follows.js";
 import { noteSection } from "./notes.js";
-import { shortWhen } from "./clock.js";
+import { dateTimeWords, dateWords, shortWhen } from "./clock.js";
 
 const PAGE = 20;
 
@@ -120,9 +120,6 @@ function loadOlder(s: Store, key: string, entry: Loaded): void {
 
 // ---------------------------------------------------------------------------------------------
 
-const dateWords = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const timeWords = (iso: string) =>
-  new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
 /** A rating with its provisional mark, e.g. 1540? */
 export function ratingMark(rating: number, provisional: boolean): TemplateResult {
   return html`<span class="rating-num" data-rating=${rating} data-provisional=${provisional ? "yes" : "no"}>${rating}${provisional
@@ -219,7 +216,7 @@ function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
   const c = g.ratingChange;
   const solo = g.players.length === 1;
   return html`<tr data-testid="game-row" data-game-id=${g.id ?? ""} data-game=${g.game}>
-    <td class="nowrap"><time datetime=${g.finishedAt} title=${timeWords(g.finishedAt)}>${dateWords(g.finishedAt)}</time></td>
+    <td class="nowrap"><time datetime=${g.finishedAt} title=${dateTimeWords(g.finishedAt)}>${dateWords(g.finishedAt)}</time></td>
     <td>${s.gameName(g.game)}
       <div>${g.daily ? html`<span class="badge daily">Daily ${g.daily}</span>` : g.ranked ? html`<span class="badge ranked">Ranked</span>` : html`<span class="badge casual">Casual</span>`}</div></td>
     <td>${solo ? html`<span class="muted small">solitaire</span>` : playersCell(g, ownerId)}</td>

@@ -11,6 +11,7 @@ import type { Replay, ReplayStep } from "../../src/protocol/replay.js";
 import { friendly } from "./errors.js";
 import { gameTable, knownGame, loadedTable, tableLoading } from "./games.js";
 import { seedCheck } from "./table-common.js";
+import { dateTimeWords } from "./clock.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, LogEntry, RoomView } from "./types.js";
 
@@ -161,7 +162,7 @@ export function replayPage(s: Store, roomId: string): TemplateResult {
       <div>
         <h1>Replay · ${s.gameName(m.game)} <span class="badge ${m.ranked ? "ranked" : "casual"}">${m.ranked ? "Ranked" : "Casual"}</span>
           ${m.daily ? html`<span class="badge daily">Daily ${m.daily}</span>` : nothing}</h1>
-        <p class="muted small">${m.players.map((p) => p.name + (p.bot ? " (bot)" : "")).join(", ")} · game ${m.roomId}${m.finishedAt ? ` · finished ${new Date(m.finishedAt).toLocaleString()}` : ""}</p>
+        <p class="muted small">${m.players.map((p) => p.name + (p.bot ? " (bot)" : "")).join(", ")} · game ${m.roomId}${m.finishedAt ? ` · finished ${dateTimeWords(m.finishedAt)}` : ""}</p>
       </div>
       ${shareBox(s, sc)}
     </div>
