@@ -127,11 +127,14 @@ for (const backend of backends()) {
       }
       expect(((await stranger.call("room:join", { roomId: secret })).error as { message: string }).message).toMatch(/ask someone seated there to invite you by your account's name/);
       expect(((await guestC.call("room:join", { roomId: secret })).error as { message: string }).message).toMatch(/create an account/);
+      // room:seatable says the same beforehand (the page offers them no seat).
+      for (const c of [stranger, guestC]) expect((await c.call("room:seatable", { roomId: secret })).refusal).toMatchObject({ code: "INVITED_ONLY" });
 
       // Bealdor, online, is invited and sits; Cydney, offline, is let in all the same and sits when she comes.
       const invited = await host.call("room:invite", { roomId: secret, name: "Bealdor" });
       expect(invited).toEqual({ ok: true, roomId: secret, invited: "Bealdor", kept: true, admitted: true });
       await until(() => b.received.some(([e, p]) => e === "room:invited" && (p as { room: RoomSummary }).room.id === secret) || undefined, "Bealdor invited");
+      expect((await b.call("room:seatable", { roomId: secret })).refusal).toBeNull();
       expect((b.received.find(([e]) => e === "room:invited")![1] as { room: RoomSummary }).room).toMatchObject({ private: true, invitedOnly: true });
       const joined = await b.call("room:join", { roomId: secret });
       expect(joined.ok, JSON.stringify(joined.error)).toBe(true);
@@ -145,6 +148,7 @@ for (const backend of backends()) {
       expect((await c.call("lobby:mine", {})).invited).toEqual([]);
       // Still not the stranger.
       expect((await stranger.call("room:join", { roomId: secret })).error?.code).toBe("INVITED_ONLY");
+      expect((await stranger.call("room:seatable", { roomId: secret })).refusal).toMatchObject({ code: "INVITED_ONLY" });
 
       // Who was let in is nobody's to see: Hollis, let in but never seated, is in no view, pushed or
       // synced, in no reply and in no listing (the seated players' ids are, as at every table).

@@ -121,11 +121,20 @@ describe("rooms over the protocol", () => {
     expect(await code(host, { roomId, seat: 1 })).toBe("NOT_SEATED");
     const again = await kim.call("room:join", { roomId });
     expect(again.error).toEqual({ code: "REMOVED_FROM_ROOM", message: "The host removed you from this table; you may watch it, or find another." });
-    // Someone else takes the seat; once started, nobody can be removed.
+    // room:seatable says so beforehand (the page offers Kim no seat), as of the room's version; others may sit.
+    const version = (await server.store.get(roomId))!.version;
+    expect(await kim.call("room:seatable", { roomId })).toEqual({ ok: true, roomId, version, refusal: again.error });
     const max = await client("Max");
+    expect(await max.call("room:seatable", { roomId })).toEqual({ ok: true, roomId, version, refusal: null });
+    expect((await lou.call("room:seatable", { roomId })).refusal).toMatchObject({ code: "ALREADY_SEATED" });
+    expect((await max.call("room:seatable", { roomId: "nope!" })).error?.code).toBe("BAD_ROOM_ID");
+    const anonymous = await client();
+    expect((await anonymous.call("room:seatable", { roomId })).ok).toBe(false);
+    // Someone else takes the seat; once started, nobody can be removed.
     expect((await max.call("room:join", { roomId })).ok).toBe(true);
     expect((await host.call("room:start", { roomId })).ok).toBe(true);
     expect(await code(host, { roomId, seat: 2 })).toBe("ROOM_NOT_OPEN");
+    expect((await kim.call("room:seatable", { roomId })).refusal).toMatchObject({ code: "ROOM_NOT_OPEN" });
   });
 
   it("fills seats with bots that play legal moves to the end (casual, recorded, unrated)", async () => {

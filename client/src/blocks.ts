@@ -62,6 +62,8 @@ async function change(s: Store, verb: "block" | "unblock", name: string, shown: 
     if (verb === "block") set([r.blocked as Blocked, ...state.list.filter((b) => b.id !== (r.blocked as Blocked).id)].sort((a, b) => b.since - a.since));
     else set(state.list.filter((b) => b.id !== r.id));
     s.toast(verb === "block" ? `You block ${shown}: you will not be seated together, and their chat messages are hidden.` : `You no longer block ${shown}.`, "info");
+    // Whether you may sit at a table depends on who you block: asked again.
+    s.forgetSeatRefusals();
   }
   s.changed();
 }

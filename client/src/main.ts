@@ -17,6 +17,7 @@ import { leavesNotice, refundsNotice, silencedNotice, vacationNotice } from "./a
 import { tablePlayers } from "./table-ratings.js";
 import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
+import { friendly } from "./errors.js";
 import { accountForms, accountSettings, isAccount, openAccountMenu, rankedNeedsAccount, renameAccount } from "./account.js";
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
@@ -913,6 +914,10 @@ function waitingRoom(room: RoomView): TemplateResult {
   const isHost = !!me && room.hostId === me.id;
   const empty = room.seats.filter((x) => !x.bot && !x.playerId).length;
   const turnBased = room.clock?.turnBased === true;
+  // The server's word on whether you may sit (room:seatable): no "Sit here" it would refuse.
+  const refusal = empty > 0 ? s.seatRefusal(room) : undefined;
+  const invitedNote = room.invitedOnly && mySeat === null && empty > 0;
+  const invited = refusal === null || (refusal === undefined && [...s.invitations, ...s.keptInvitations].some((i) => i.room.id === room.roomId));
   return html`<div class="waiting">
     <section class="panel" aria-labelledby="seats-h">
       <h2 id="seats-h" class="panel-title">Seats</h2>
@@ -928,7 +933,7 @@ function waitingRoom(room: RoomView): TemplateResult {
             ${seat.bot ? html`<span class="tag">bot</span>` : nothing}
             ${away ? html`<span class="tag away-tag">away</span>` : nothing}
             <span class="seat-no muted small">Seat ${i + 1}</span>
-            ${!filled && me && mySeat === null ? html`<button class="btn small primary" @click=${() => void s.join(room.roomId, i)}>Sit here</button>` : nothing}
+            ${!filled && me && mySeat === null && !refusal ? html`<button class="btn small primary" data-testid="sit-here" @click=${() => void s.join(room.roomId, i)}>Sit here</button>` : nothing}
             ${isHost && seat.playerId && seat.playerId !== me?.id && !seat.bot
               ? html`<button class="btn small ghost" data-testid="remove-player" aria-label=${`Remove ${seatName(room, i)} from this table`}
                   @click=${() => { if (confirm(`Remove ${seatName(room, i)} from this table? They may not sit here again.`)) void s.removePlayer(room.roomId, i); }}>Remove</button>`
@@ -950,11 +955,14 @@ function waitingRoom(room: RoomView): TemplateResult {
     </section>
     <section class="panel">
       ${shareBox(room.roomId, room.private === true, false, room.invitedOnly ? (mySeat !== null ? "seated" : "watching") : false)}
-      ${room.invitedOnly && mySeat === null && empty > 0
-        ? [...s.invitations, ...s.keptInvitations].some((i) => i.room.id === room.roomId)
+      ${invitedNote
+        ? invited
           ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are invited: take a free seat.</p>`
-          : html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
+          : refusal?.code === "INVITED_ONLY"
+            ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are not invited: ask someone seated here to invite you by your account's name. You may watch.</p>`
+            : html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
         : nothing}
+      ${refusal && !(invitedNote && refusal.code === "INVITED_ONLY") ? html`<p class="small notice" data-testid="seat-refusal" data-code=${refusal.code}>${friendly(refusal)}</p>` : nothing}
       ${inviteForm(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock

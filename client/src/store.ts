@@ -221,6 +221,8 @@ export class Store {
     const s = this.socket;
     s.on("connect", () => {
       this.connections++;
+      // What changed while away (a block, a rating, a pause from ranked play) may change who may sit.
+      this.seatables.clear();
       this.reconnectAttempt = 0;
       this.connRefused = null;
       this.setConn("connected");
@@ -896,6 +898,42 @@ export class Store {
     this.navigate(`/room/${ack.roomId}`);
     this.toast(ack.found ? "You joined a game that was waiting for players." : "No game of this kind was waiting: this new room waits for players.", "info");
     return null;
+  }
+
+  /**
+   * room:seatable's answers, per room: for which player, the room's version the answer is as of
+   * (or the version asked about, when the question failed: not asked again until the room moves),
+   * and the refusal (null: may sit; undefined: not known).
+   */
+  private seatables = new Map<string, { playerId: string; version: number; refusal: ErrorInfo | null | undefined; asking: boolean }>();
+
+  /** Forget every room:seatable answer (after something outside the rooms changed, a block say): asked again when next needed. */
+  forgetSeatRefusals(): void {
+    this.seatables.clear();
+  }
+
+  /**
+   * Why you may not take a seat of this open room you do not sit in (the server's refusal:
+   * removed by the host, not invited, a rating range, a block...), null if you may, undefined
+   * while not known (the page offers the seats meanwhile, as it always did: the server decides on
+   * Sit here). Asked again when the room's version moves (seats, invitations and removals move it).
+   */
+  seatRefusal(room: RoomView): ErrorInfo | null | undefined {
+    const me = this.me;
+    if (!me || room.status !== "open" || room.seat !== null) return undefined;
+    const held = this.seatables.get(room.roomId);
+    const e = held?.playerId === me.id ? held : undefined;
+    if ((!e || (!e.asking && e.version < room.version)) && this.socket.connected) {
+      const entry = { playerId: me.id, version: e?.version ?? -1, refusal: e?.refusal, asking: true };
+      this.seatables.set(room.roomId, entry);
+      void this.request<{ version: number; refusal: ErrorInfo | null }>("room:seatable", { roomId: room.roomId }).then((ack) => {
+        entry.asking = false;
+        entry.version = ack.ok ? ack.version : room.version;
+        entry.refusal = ack.ok ? ack.refusal : undefined;
+        this.changed();
+      });
+    }
+    return e?.refusal;
   }
 
   async join(roomId: string, seat?: number): Promise<void> {

@@ -11,7 +11,7 @@ import { findGame } from "../games/registry.js";
 import { appendEvents } from "../games/log.js";
 import { commit } from "./commitment.js";
 import { dayOver } from "./daily-deal.js";
-import { err } from "./errors.js";
+import { err, type AppError } from "./errors.js";
 import { nameKey, type Player } from "./identity.js";
 import type { RatingChangeInfo, RoomNotice, RoomStatus, RoomSummary, SeatAway, YourRoom } from "../protocol/wire.js";
 import { spanWords } from "../protocol/clock.js";
@@ -534,21 +534,33 @@ function requireOpen(room: Room): void {
   if (room.status !== "open") throw err("ROOM_NOT_OPEN", "This game has already started or closed.");
 }
 
-export function joinRoom(room: Room, player: Player, seat: unknown, now: number): Room {
-  requireOpen(room);
+/**
+ * Why this player may not take a seat of this room, whichever seat (the room's own rules, as
+ * joinRoom checks them before picking the seat), or null: it is open, they do not sit in it, and
+ * none of these refuse them. The transport adds its own checks (ratings, blocks: room:seatable).
+ */
+export function seatRefusal(room: Room, player: Player): AppError | null {
+  if (room.status !== "open") return err("ROOM_NOT_OPEN", "This game has already started or closed.");
   const existing = seatOf(room, player.id);
-  if (existing !== null) throw err("ALREADY_SEATED", `You already sit in seat ${existing + 1} of this room.`);
-  if (room.ranked && !player.account) throw accountRequired();
-  if (isTurnBased(room.clock) && !player.account) throw turnBasedNeedsAccount();
-  if (room.removed?.includes(player.id)) throw err("REMOVED_FROM_ROOM", "The host removed you from this table; you may watch it, or find another.");
+  if (existing !== null) return err("ALREADY_SEATED", `You already sit in seat ${existing + 1} of this room.`);
+  if (room.ranked && !player.account) return accountRequired();
+  if (isTurnBased(room.clock) && !player.account) return turnBasedNeedsAccount();
+  if (room.removed?.includes(player.id)) return err("REMOVED_FROM_ROOM", "The host removed you from this table; you may watch it, or find another.");
   if (room.invitedOnly && !mayTakeSeat(room, player.id)) {
-    throw err("INVITED_ONLY", player.account
+    return err("INVITED_ONLY", player.account
       ? "Only players invited to this table may sit at it: ask someone seated there to invite you by your account's name. You may watch it."
       : "Only players invited to this table may sit at it, and invitations are by account name: create an account (Account, then Register) and ask someone seated there to invite you. You may watch it.");
   }
   if (nameAtTable(room, player.id, player.name)) {
-    throw err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
+    return err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
   }
+  return null;
+}
+
+export function joinRoom(room: Room, player: Player, seat: unknown, now: number): Room {
+  requireOpen(room);
+  const refused = seatRefusal(room, player);
+  if (refused) throw refused;
   let target: number;
   const keptFor = (i: number) => room.reserved?.[i] ?? null;
   if (seat === undefined || seat === null) {

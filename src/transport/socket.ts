@@ -17,7 +17,7 @@ import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import type { Player, TokenIssuer } from "../platform/identity.js";
 import type { Accounts } from "../platform/accounts.js";
-import { createRoom, logLength, seatOf, summarize, summarizeFor, type HeldNotice, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
+import { createRoom, logLength, seatOf, seatRefusal, summarize, summarizeFor, type HeldNotice, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
 import { sendOwedNotices } from "./owed-notices.js";
 import type { RoomService } from "../platform/room-service.js";
 import type { RoomChange } from "../platform/room-store.js";
@@ -586,6 +586,25 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       const room = await service.join(p.roomId, player, p.seat);
       reseat(room, player.id, true);
       return { roomId: room.id, ...(await watch(socket, room)) };
+    },
+
+    // Whether this player may take a seat here now, and if not why (the refusal room:join would
+    // give, without taking one): the waiting room offers "Sit here" only to those who may.
+    "room:seatable": async (socket, p) => {
+      const player = requirePlayer(socket);
+      const room = await service.get(p.roomId);
+      await daily.mayWatch(room, player.id);
+      let refusal = seatRefusal(room, player);
+      if (!refusal && player.account) {
+        refusal = await mayTakeSeat(player, room).then(
+          () => null,
+          (e: unknown) => {
+            if (e instanceof AppError) return e;
+            throw e;
+          },
+        );
+      }
+      return { roomId: room.id, version: room.version, refusal: refusal ? { code: refusal.code, message: refusal.message } : null };
     },
 
     // A turn-based game to join now: the waiting room of this game, size, pace, mode and options

@@ -66,15 +66,20 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     expect(await friend.getByTestId("invitation-card").count()).toBe(0);
 
     // The host removes the friend from the table (after a confirmation): the seat is free, the
-    // friend is told and watches now; sitting again is refused in the server's words.
+    // friend is told and watches now; the page offers them no seat, and says why in the server's words.
     host.once("dialog", (d) => void d.accept());
     await host.locator('.wait-seat[data-seat="1"]').getByTestId("remove-player").click();
     await expect.poll(async () => (await t.bazaar.server.store.get(roomId))!.seats.map((s) => s.name)).toEqual(["InviteHost", null, null]);
     await friend.getByTestId("toast").filter({ hasText: "InviteHost removed you from their table; you may watch it, or find another." }).waitFor();
     expect(await axeViolations(host), "the waiting room with Remove buttons passes axe").toEqual([]);
     await friend.evaluate(`document.querySelector('details[data-testid="me"]').open = false`); // the account menu, open since the switch
-    await friend.locator('.wait-seat[data-seat="2"]').getByRole("button", { name: "Sit here" }).click();
-    await friend.getByTestId("toast").filter({ hasText: "The host removed you from this table; you may watch it, or find another." }).waitFor();
+    const why = friend.getByTestId("seat-refusal");
+    await expect.poll(() => why.getAttribute("data-code")).toBe("REMOVED_FROM_ROOM");
+    expect(await why.textContent()).toBe("The host removed you from this table; you may watch it, or find another.");
+    expect(await friend.locator(".wait-seat.free").count()).toBe(2);
+    expect(await friend.getByTestId("sit-here").count()).toBe(0);
+    // The host still sees the free seats as theirs to fill; a newcomer is offered them.
+    expect(await host.getByTestId("seat-refusal").count()).toBe(0);
     await guestPage.context.close();
   });
 

@@ -161,8 +161,9 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await dee.getByTestId("chat-hidden").waitFor();
     expect(await dee.getByTestId("chat-hidden").textContent()).toMatch(/1 hidden \(\s*you block BlockCal\)/);
     expect(await dee.locator('[data-testid="chat-msg"]', { hasText: "Anyone for a game?" }).count()).toBe(0);
-    await dee.getByRole("button", { name: "Sit here" }).first().click();
-    await dee.getByText("You block BlockCal, who sits at this table; unblock them to join.").waitFor();
+    // The page offers her no seat, and says why.
+    await expect.poll(() => dee.getByTestId("seat-refusal").textContent()).toBe("You block BlockCal, who sits at this table; unblock them to join.");
+    expect(await dee.getByTestId("sit-here").count()).toBe(0);
 
     // Unblocked from the account menu: his message shows, and Dee sits down.
     await dee.locator('details[data-testid="me"] > summary').click();
@@ -173,6 +174,7 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await until(async () => (await dee.getByTestId("blocked-list").locator("summary").textContent()) === "Blocked players" || undefined, "the list to empty");
     await dee.keyboard.press("Escape");
     await dee.locator('[data-testid="chat-msg"]', { hasText: "Anyone for a game?" }).waitFor();
+    expect(await dee.getByTestId("seat-refusal").count()).toBe(0);
     await dee.getByRole("button", { name: "Sit here" }).first().click();
     await until(async () => (await t.bazaar.server.service.get(roomId)).seats.some((s) => s.name === "BlockDee") || undefined, "Dee seated");
   });

@@ -135,14 +135,17 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     expect(await host.getByTestId("share-label").textContent()).toBe("A private table: invite players below to seat them; this link lets them (or anyone) watch");
     expect((await t.bazaar.server.store.get(roomId))!).toMatchObject({ private: true, invitedOnly: true });
 
-    // The stranger has the link: the table says who may sit, and a try is refused in those words.
+    // The stranger has the link: the table says who may sit and that they are not invited, and offers them no seat.
     await stranger.goto(`${url}/room/${roomId}`);
-    await stranger.getByTestId("invited-only-note").waitFor();
+    await expect.poll(() => stranger.getByTestId("invited-only-note").textContent()).toContain("and you are not invited: ask someone seated here");
     expect(await stranger.getByTestId("share-label").textContent()).toBe("A private table for invited players: anyone with this link may watch it");
     expect(await axeViolations(stranger), "an invited-only table seen by a stranger passes axe").toEqual([]);
     if (process.env.SHOT) await stranger.screenshot({ path: "scratch/invited-only-stranger.png" });
-    await stranger.getByRole("button", { name: "Sit here" }).click();
-    await stranger.getByTestId("toast").filter({ hasText: "Only players invited to this table may sit at it" }).waitFor();
+    expect(await stranger.getByTestId("sit-here").count()).toBe(0);
+    expect(await stranger.getByTestId("seat-refusal").count()).toBe(0); // the note says it once
+    // A try anyway (an old page, another client) is refused in those words.
+    const tried = (await stranger.evaluate(`window.goblinBazaar.request("room:join", { roomId: "${roomId}" })`)) as { error: { code: string; message: string } };
+    expect(tried.error).toMatchObject({ code: "INVITED_ONLY", message: expect.stringContaining("Only players invited to this table may sit at it") });
     expect((await t.bazaar.server.store.get(roomId))!.seats[1]!.playerId).toBeNull();
 
     // The host invites Fidelia by name; she joins from the invitation, and the game starts.
@@ -155,6 +158,7 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     // At the table itself, the note tells her she is invited (not "if you were not, ask someone").
     await friend.evaluate(`history.pushState(null, "", "/room/${roomId}"); dispatchEvent(new PopStateEvent("popstate"));`);
     await expect.poll(() => friend.getByTestId("invited-only-note").textContent()).toContain("you are invited: take a free seat");
+    await friend.getByTestId("sit-here").first().waitFor();
     await card.getByRole("button", { name: "Join" }).click();
     await friend.waitForURL(`${url}/room/${roomId}`);
     await until(async () => (await t.bazaar.server.store.get(roomId))!.seats.every((x) => x.playerId !== null) || undefined, "Fidelia seated");
