@@ -913,8 +913,11 @@ export function returnToSeat(room: Room, player: Player, now: number): Room {
   if ((s.timeouts ?? 0) >= 2) throw err("TIMED_OUT_TWICE", "You ran out of time twice; a bot plays your seat to the end of this game.");
   const seats = room.seats.map((t, i) => (i === seat ? { playerId: t.playerId, name: t.name, bot: t.bot, timeouts: t.timeouts } : t));
   const next: Room = { ...room, seats };
+  // Back by their own hand, the player is here: the first move's shorter limit (meant to find a
+  // no-show fast) is over for their seat, and their turn allowance and what is left of the bank apply.
+  const here = room.clocks?.map((c, i) => (i === seat && !c.moved ? { ...c, moved: true } : c));
   const clocks =
-    room.clock && room.clocks ? advanceClocks(room.clock, room.clocks, null, gameOf(room).activeSeats(gameState(room)), (i) => personPlays(next, i), now) : undefined;
+    room.clock && here ? advanceClocks(room.clock, here, null, gameOf(room).activeSeats(gameState(room)), (i) => personPlays(next, i), now) : undefined;
   return bump(room, now, {
     seats,
     ...(clocks ? { clocks } : {}),

@@ -223,7 +223,10 @@ describe.each(kinds)("timers ($name)", (kind) => {
     // The bank is what the first-move time-out left of it (60 s waited, 30 s of them the turn's own), not refilled.
     const c = room.clock!;
     expect(room.clocks![seat]!.bankMs).toBe(c.bankMs - (c.firstMoveMs - c.turnMs));
-    expect(deadlineOf(c, room.clocks![seat]!)).toBe(clock.t + Math.min(c.firstMoveMs, c.turnMs + room.clocks![seat]!.bankMs));
+    // Back by their own hand, they are no no-show: the first move's shorter limit is over; the turn and what is left of the bank apply.
+    expect(room.clocks![seat]!.moved).toBe(true);
+    expect(deadlineOf(c, room.clocks![seat]!)).toBe(clock.t + c.turnMs + room.clocks![seat]!.bankMs);
+    expect(c.turnMs + room.clocks![seat]!.bankMs).toBeGreaterThan(c.firstMoveMs);
     clock.set(nextDue(room, timing)!);
     await n.timers.tick();
     room = await n.service.get(r.id);
