@@ -72,9 +72,12 @@ function load(s: Store, key: string): void {
   const entry: Loaded = cache.get(key) ?? { profile: null, error: "", asker, games: [], next: null, gamesError: "", loadingGames: true, versus: null, game: "", withMe: false };
   entry.asker = asker;
   cache.set(key, entry);
-  // You and them (any other player: a refusal, such as asking about yourself, shows nothing).
-  const vs = asker ? getApi<VersusReply>(s, `/api/players/${enc(`id:${asker}`)}/versus/${enc(key)}`) : Promise.resolve(null);
-  void Promise.all([getApi<ProfileReply>(s, `/api/players/${enc(key)}`), getApi<GamesPageReply>(s, gamesUrl(key, entry)), vs]).then(([p, g, v]) => {
+  // You and them: asked once the profile says whose it is, and only for another player (never yourself: SAME_PLAYER).
+  const prof = getApi<ProfileReply>(s, `/api/players/${enc(key)}`);
+  const vs = prof.then((p) =>
+    asker && p.ok && p.body.player.id !== asker ? getApi<VersusReply>(s, `/api/players/${enc(`id:${asker}`)}/versus/${enc(`id:${p.body.player.id}`)}`) : null,
+  );
+  void Promise.all([prof, getApi<GamesPageReply>(s, gamesUrl(key, entry)), vs]).then(([p, g, v]) => {
     inflight.delete(key);
     entry.versus = v?.ok ? v.body : null;
     entry.profile = p.ok ? p.body : null;

@@ -245,8 +245,12 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     const badge = ann.page.getByTestId("table-players").locator(`[data-seat="${catSeat}"]`).getByTestId("left-badge");
     await expect.poll(() => badge.textContent()).toBe("left 1 of 1");
     expect(await ann.page.getByTestId("table-players").getByTestId("left-badge").count()).toBe(1);
+    // Her own profile: no request of the page is refused (it asked "you and them" of herself: SAME_PLAYER, in the console).
+    const refused: string[] = [];
+    ann.page.on("response", (r) => void (r.url().includes("/api/") && r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`)));
     await ann.page.goto(`${url}/player/Ann`);
     await expect.poll(() => ann.page.getByTestId("reliability").textContent()).toContain("100% of ranked games played out: left none of your one ranked game");
+    expect(refused).toEqual([]);
     expect(await ann.page.getByTestId("reliability").getAttribute("class")).not.toContain("unreliable");
     expect(await ann.page.getByTestId("versus").count()).toBe(0); // nobody plays themselves
     console.log(`[browser] leaver game: ${moves} moves through the UI, ${botMoves} bot moves for the leaver`);
