@@ -161,6 +161,10 @@ function shell(): TemplateResult {
     ${s.conn !== "connected" && s.conn !== "connecting"
       ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : "Connection lost. Reconnecting… your seat is kept."}</div>`
       : nothing}
+    ${s.hostingAway && s.route.page !== "room"
+      ? html`<div class="conn-banner hosting-away" role="status" data-testid="hosting-away">Your ${s.gameName(s.hostingAway.game)} table is waiting for you: only you can start it, and it closes if you stay away a few minutes.
+          <a class="btn small primary" href=${`/room/${s.hostingAway.roomId}`} data-nav>Back to your table</a></div>`
+      : nothing}
     <main id="main" tabindex="-1">${page()}</main>
     ${s.me ? queueDialog(s) : nothing}
     ${toasts()}

@@ -149,6 +149,8 @@ export class Store {
   private listeners = new Set<() => void>();
   private scheduled = false;
   private lobbySubscribed = false;
+  /** An open table of one sitting you host and have left for another page: it waits for you (and closes if you stay away). */
+  hostingAway: { roomId: string; game: string } | null = null;
   /** Counts connections: a page that keeps a list from pushes reads it again after a reconnection (it may have missed some). */
   connections = 0;
   /** Called with every lobby:room push, listed or not (live-games.ts keeps its pages with them). */
@@ -447,7 +449,12 @@ export class Store {
     this.focusHeading = true;
     if (prev.page === "room" && (this.route.page !== "room" || this.route.roomId !== prev.roomId)) {
       void this.request("room:unwatch", { roomId: prev.roomId });
+      // The host of an open table of one sitting leaves it: the table shows them away and closes
+      // if they stay away (HOST_AWAY_MS); every page says so until they go back (main.ts).
+      const v = this.rooms.get(prev.roomId);
+      if (v && v.status === "open" && this.me && v.hostId === this.me.id && !v.clock?.turnBased && !v.daily) this.hostingAway = { roomId: v.roomId, game: v.game };
     }
+    if (this.route.page === "room" && this.route.roomId === this.hostingAway?.roomId) this.hostingAway = null;
     this.actError = null;
     this.changed();
     window.scrollTo(0, 0);
@@ -499,6 +506,8 @@ export class Store {
 
   private absorbSummary(r: RoomSummary): void {
     this.mineSummary(r);
+    // The table you host and left has started or closed: nothing waits for you there any more.
+    if (r.id === this.hostingAway?.roomId && r.status !== "open") this.hostingAway = null;
     for (const fn of this.summaryListeners) fn(r);
     // A private table's players hear of it for Your games; the lobby lists it nowhere.
     if (!this.lobby || r.private) return;

@@ -931,7 +931,7 @@ export function closeAbandoned(room: Room, now: number): Room {
   return bump(room, now, {
     status: "closed",
     ended: "host-away",
-    notices: notice(room, now, "closed", null, `${room.seats.find((s) => s.playerId === room.hostId)?.name ?? "The host"} left the room; it is closed. Find or create another room in the lobby.`),
+    notices: notice(room, now, "closed", null, `${room.seats.find((s) => s.playerId === room.hostId)?.name ?? "The host"} left the room and did not come back; it is closed. Find or create another room in the lobby.`),
   });
 }
 

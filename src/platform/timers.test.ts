@@ -352,7 +352,7 @@ describe.each(kinds)("timers ($name)", (kind) => {
     const closed = await service.get(left.id);
     expect(closed.status).toBe("closed");
     expect(closed.ended).toBe("host-away");
-    expect(closed.notices!.at(-1)!.text).toBe("Bob left the room; it is closed. Find or create another room in the lobby.");
+    expect(closed.notices!.at(-1)!.text).toBe("Bob left the room and did not come back; it is closed. Find or create another room in the lobby.");
     expect((await service.list()).open.map((s) => s.id)).not.toContain(left.id);
     expect((await service.get(kept.id)).status).toBe("open");
     // A host who comes back in time keeps the room.

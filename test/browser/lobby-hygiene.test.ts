@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Player } from "../../src/platform/identity.js";
 import { guest, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, enterName, launchChromium, newPage, startBazaar, type Bazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -107,5 +107,37 @@ describe.skipIf(!available)("lobby hygiene in the browser", () => {
     expect(await openInvite.innerText()).toContain("Choose a name to take a seat");
     await fresh.context.close();
     await other.context.close();
+  }, 120_000);
+
+  it("a host who leaves their open table for another page is told, on every page, that it waits for them, with the way back", async () => {
+    const url = bazaar.server.url;
+    const { page, context } = await newPage(browser);
+    await enterName(page, url, "Hostess");
+    const roomId = await createRoom(page, { seats: 3, ranked: false });
+    const banner = page.getByTestId("hosting-away");
+    expect(await banner.count()).toBe(0);
+    // To the leaderboards: the table shows the host away (the lobby's rule), and the page says so.
+    await page.getByTestId("nav-leaderboards").click();
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain("Your Goblin Market table is waiting for you: only you can start it, and it closes if you stay away a few minutes.");
+    await expect.poll(async () => (await bazaar.server.service.get(roomId)).hostAwaySince !== undefined).toBe(true);
+    // On to the lobby: still said; the way back leads to the table, where the host is here again.
+    await page.getByRole("link", { name: "Goblin Bazaar: the lobby" }).click();
+    await banner.waitFor();
+    await banner.getByRole("link", { name: "Back to your table" }).click();
+    await page.waitForURL(`${url}/room/${roomId}`);
+    expect(await banner.count()).toBe(0);
+    await expect.poll(async () => (await bazaar.server.service.get(roomId)).hostAwaySince).toBeUndefined();
+    // Once the game has started, leaving it says nothing of the kind.
+    for (const name of ["Guesta", "Guestb"]) {
+      const g = await guest(url, name);
+      await bazaar.server.service.join(roomId, g.player as Player);
+    }
+    await page.getByTestId("start").click();
+    await page.locator(`.room[data-room="${roomId}"][data-status="playing"]`).waitFor();
+    await page.getByTestId("nav-leaderboards").click();
+    await page.getByRole("heading", { name: /Leaderboards/ }).first().waitFor();
+    expect(await banner.count()).toBe(0);
+    await context.close();
   }, 120_000);
 });
