@@ -87,5 +87,20 @@ describe.each(backends())("two players' record against each other ($name)", (bac
     expect(await get("/api/players/Xan/versus/xan")).toEqual({ status: 400, body: { ok: false, error: { code: "SAME_PLAYER", message: "Name two different players." } } });
     expect((await get("/api/players/Xan/versus/Nobody")).body.error.code).toBe("NOT_FOUND");
     expect((await get(`/api/players/Xan/versus/${"n".repeat(81)}`)).body.error.code).toBe("NOT_FOUND");
+
+    // A guest before their first finished game has no record: asking with its own token about
+    // itself (a profile page's "you and them"), it has played nobody; anyone else is told NOT_FOUND.
+    const fresh = (await (await fetch(`${url}/api/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Newt" }) })).json()) as { token: string; player: { id: string } };
+    const mine = await fetch(`${url}/api/players/id:${fresh.player.id}/versus/Xan`, { headers: { authorization: `Bearer ${fresh.token}` } });
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toEqual({
+      ok: true,
+      player: { id: fresh.player.id, name: "Newt", profile: `/player/id:${fresh.player.id}` },
+      other: { id: ids.x, name: "Xan", profile: "/player/Xan" },
+      games: 0, ahead: 0, behind: 0, level: 0, byGame: [], recent: [],
+    });
+    expect((await get(`/api/players/id:${fresh.player.id}/versus/Xan`)).body.error.code).toBe("NOT_FOUND");
+    const other = await fetch(`${url}/api/players/id:${fresh.player.id}/versus/Xan`, { headers: { authorization: `Bearer ${y!.token}` } });
+    expect([other.status, ((await other.json()) as { error: { code: string } }).error.code]).toEqual([404, "NOT_FOUND"]);
   });
 });

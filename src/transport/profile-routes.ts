@@ -115,8 +115,9 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
   app.get<{ Params: { name: string; other: string } }>("/api/players/:name/versus/:other", {
     schema: routeDoc({
       summary: "Two players' record against each other",
-      description: `Every finished game both sat in as people, from the first player's side: who finished ahead (a seat a bot finished for its player, who ran out of time or resigned, is behind every other; tied places are level), in all and per game, and their latest ${VERSUS_RECENT} games together.`,
+      description: `Every finished game both sat in as people, from the first player's side: who finished ahead (a seat a bot finished for its player, who ran out of time or resigned, is behind every other; tied places are level), in all and per game, and their latest ${VERSUS_RECENT} games together. A guest with no finished game yet is known here to no one but themselves: asking with its token about \`id:<its id>\`, it has played nobody (games 0).`,
       tags: ["profiles"],
+      bearer: true,
       params: pairParams,
       response: {
         200: okReply({
@@ -126,12 +127,17 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
           byGame: arrayOf(obj({ game: str(), games: int(), ahead: int(), behind: int(), level: int() })),
           recent: arrayOf(obj({ id: str("The game: its replay is /game/<id>."), game: str(), finishedAt: str("ISO 8601."), ranked: bool(), result: { type: "string", enum: ["ahead", "behind", "level"], description: "The first player's result against the other." } }), "Newest first."),
         }),
-        ...errors(400, 404),
+        ...errors(400, 401, 404),
       },
     }),
   }, async (req): Promise<VersusReply> => {
     const now = deps.now();
-    const [p, o] = await Promise.all([owner(db, req.params.name, now), owner(db, req.params.other, now)]);
+    const viewer = await deps.requester(req);
+    // You, asking about yourself before your first finished game (a guest has no record until then): no games with anyone.
+    const first = async (): Promise<ProfileOwner> =>
+      (await findProfileOwner(db, req.params.name, now)) ??
+      (viewer && req.params.name === `id:${viewer.id}` ? { id: viewer.id, name: viewer.name, account: null, since: new Date(now), closed: null, formerly: null } : owner(db, req.params.name, now));
+    const [p, o] = await Promise.all([first(), owner(db, req.params.other, now)]);
     if (p.id === o.id) throw err("SAME_PLAYER", "Name two different players.");
     return { ok: true, player: side(p), other: side(o), ...(await versus(db, p.id, o.id)) };
   });
