@@ -52,7 +52,8 @@ function queueNow(s: Store): number {
 function clockName(s: Store, pool: QueuePool): string {
   if (pool.clock === "none") return "No clock";
   const label = s.lobby?.games.find((g) => g.id === pool.game)?.clocks.find((c) => c.id === pool.clock)?.label;
-  return label ? paceName(label) : pool.clock;
+  // Before the lobby's games list has come (a page opened straight at another address): the preset's id, written as its name is.
+  return label ? paceName(label) : pool.clock.charAt(0).toUpperCase() + pool.clock.slice(1).replace(/-/g, " ");
 }
 
 /** "any size (3–6 players)" for the any pool of a game. */
