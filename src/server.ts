@@ -270,7 +270,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     ...parserOptions(checked),
     maxHttpBufferSize: 1_000_000,
     serveClient: false,
-    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: true },
+    // A resumed connection meets the middlewares too (its token may have been revoked, or its
+    // guest name registered, while it was away; its address's connections are counted again).
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     ...(adapterRedis
       ? { adapter: createAdapter(adapterRedis, { streamName: `${prefix}socket.io`, channelPrefix: `${prefix}socket.io`, sessionKeyPrefix: `${prefix}sio:session:`, blockTimeInMs: 1000 }) }
       : {}),

@@ -157,10 +157,10 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(own.id).toBe(bob.player.id);
   });
 
-  it("a connection that resumes (Socket.IO recovery skips the token check) is checked again: a revoked session or a guest's name taken meanwhile ends it", async () => {
-    /** A connection whose transport drops (the server keeps its state for recovery), then `meanwhile`, then it reconnects. */
-    async function dropAndResume(token: string, meanwhile: () => Promise<unknown>): Promise<{ recovered: boolean; closed: string | null; ack: { ok: boolean } | null }> {
-      const c = await socket(token);
+  it("a connection that resumes (Socket.IO connection state recovery) meets the token check again: a revoked session or a guest's name taken meanwhile is refused; another token resumes nothing", async () => {
+    interface Resumed { recovered: boolean | null; refused: string | null; ack: { ok: boolean } | null; player: { id: string } | null }
+    /** A connection whose transport drops (the server keeps its state for recovery), then `meanwhile`, then it reconnects, with `auth` if given. */
+    async function dropAndResume(c: TestClient, meanwhile: () => Promise<unknown>, auth?: { token?: string }): Promise<Resumed> {
       await until(() => c.received.some(([e]) => e === "session") || undefined, "the first session");
       const id = c.socket.id!;
       const dropped = new Promise<string>((resolve) => c.socket.once("disconnect", resolve));
@@ -170,32 +170,44 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
       // What happens meanwhile happens after the server saw the drop (before it, a revoke would close the live socket).
       await until(() => !srv.server.io.of("/").sockets.has(id) || undefined, "the server to see the drop");
       await meanwhile();
-      // Connected again (resumed, or not: then the middleware would have refused these tokens).
-      const resumed = new Promise<boolean>((resolve, reject) => {
-        c.socket.once("connect", () => resolve(c.socket.recovered));
-        c.socket.once("connect_error", reject);
+      if (auth) c.socket.auth = auth;
+      const sessions = c.received.filter(([e]) => e === "session").length;
+      const outcome = new Promise<{ refused: string | null }>((resolve) => {
+        c.socket.once("connect", () => resolve({ refused: null }));
+        c.socket.once("connect_error", (e) => resolve({ refused: e.message }));
       });
-      const closing = new Promise<string>((resolve) => c.socket.once("disconnect", resolve));
       c.socket.connect();
-      const recovered = await resumed;
-      // Either the server closes it, or it answers.
-      const ack = await Promise.race([c.socket.emitWithAck("lobby:list", {}) as Promise<{ ok: boolean }>, closing.then(() => null)]);
-      const closed = ack === null ? await closing : null;
-      return { recovered, closed, ack };
+      const { refused } = await outcome;
+      if (refused) return { recovered: null, refused, ack: null, player: null };
+      const session = (await until(() => c.received.filter(([e]) => e === "session")[sessions]?.[1], "the session")) as Resumed;
+      const ack = (await c.socket.emitWithAck("lobby:list", {})) as { ok: boolean };
+      return { recovered: session.recovered, refused: null, ack, player: session.player };
     }
-    // Nothing changed: it resumes and goes on.
+    const rooms = (c: TestClient) => [...(srv.server.io.of("/").sockets.get(c.socket.id!)?.rooms ?? [])];
+    // Nothing changed: it resumes, in its rooms, and goes on.
     const fine = await guest(srv.server.url, "Wren");
-    expect(await dropAndResume(fine.token, async () => {})).toMatchObject({ recovered: true, closed: null, ack: { ok: true } });
-    // A guest's name registered by an account while it was away: closed; connecting again says why.
+    const fineSocket = await socket(fine.token);
+    expect(await dropAndResume(fineSocket, async () => {})).toMatchObject({ recovered: true, refused: null, ack: { ok: true }, player: { id: fine.player.id } });
+    expect(rooms(fineSocket)).toContain(`player:${fine.player.id}`);
+    // A guest's name registered by an account while it was away: refused, saying why.
     const wren = await guest(srv.server.url, "Wrenfield");
-    expect(await dropAndResume(wren.token, () => register("WRENFIELD"))).toMatchObject({ recovered: true, closed: "io server disconnect" });
+    expect(await dropAndResume(await socket(wren.token), () => register("WRENFIELD"))).toMatchObject({ refused: "GUEST_NAME_TAKEN", ack: null });
     expect(await refusedSocket(wren.token)).toBe("GUEST_NAME_TAKEN");
-    // An account's session revoked while it was away (log out everywhere from another device): closed.
+    // An account's session revoked while it was away (log out everywhere from another device): refused.
     const acct = await register("Wrenna");
     const other = await post("/api/login", { name: "Wrenna", password: "password-Wrenna" }, undefined, freshIp());
     const revoke = () => post("/api/logout-all", {}, other.body.token);
-    expect(await dropAndResume(acct.token, revoke)).toMatchObject({ recovered: true, closed: "io server disconnect" });
+    expect(await dropAndResume(await socket(acct.token), revoke)).toMatchObject({ refused: "BAD_TOKEN", ack: null });
     expect(await refusedSocket(acct.token)).toBe("BAD_TOKEN");
+    // Coming back with another player's token (or none) resumes nothing: a new connection of that player, in none of the old one's rooms.
+    const first = await guest(srv.server.url, "Wrenlet");
+    const second = await guest(srv.server.url, "Wrenny");
+    const switching = await socket(first.token);
+    expect(await dropAndResume(switching, async () => {}, { token: second.token })).toMatchObject({ recovered: false, ack: { ok: true }, player: { id: second.player.id } });
+    expect(rooms(switching)).toContain(`player:${second.player.id}`);
+    expect(rooms(switching)).not.toContain(`player:${first.player.id}`);
+    expect(await dropAndResume(switching, async () => {}, {})).toMatchObject({ recovered: false, ack: { ok: true }, player: null });
+    expect(rooms(switching).filter((r) => r.startsWith("player:"))).toEqual([]);
   });
 
   it("fills in the skeletons of accounts made before them at start-up; two that already looked alike both keep their names", async () => {

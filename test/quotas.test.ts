@@ -88,6 +88,28 @@ describe.each(backends())("limits ($name)", (backend) => {
     await until(async () => (await refusal(server.url)) === "connected", "a connection after one closed");
     v6a.close();
     await until(async () => (await refusal(server.url, "2001:db8:1:2::30")) === "connected", "an IPv6 connection after one closed");
+
+    // A connection that resumes after a drop (connection state recovery) is counted like any other:
+    // its place went when its transport dropped, and it is refused if another took it meanwhile.
+    const address = "198.51.100.40";
+    const dropping = track(await socketFrom(server.url, address));
+    const steady = track(await socketFrom(server.url, address));
+    const id = dropping.id!;
+    dropping.io.engine.close();
+    await until(() => !server.io.of("/").sockets.has(id) || undefined, "the server to see the drop");
+    const resume = (): Promise<{ code: string } | boolean> =>
+      new Promise((resolve) => {
+        dropping.once("connect", () => resolve(dropping.recovered));
+        dropping.once("connect_error", (e: Error & { data?: { code: string } }) => resolve(e.data ?? { code: e.message }));
+        dropping.connect();
+      });
+    const taker = track(await socketFrom(server.url, address));
+    expect(await resume()).toMatchObject({ code: "TOO_MANY_CONNECTIONS" });
+    taker.close();
+    // (Connected again; resumed with the in-process adapter, while Redis's took the session with the refused attempt.)
+    await until(async () => typeof (await resume()) === "boolean" || undefined, "the dropped connection to come back once a place is free");
+    expect(await refusal(server.url, address)).toMatchObject({ code: "TOO_MANY_CONNECTIONS" });
+    steady.close();
   });
 
   describe.runIf(backend.redis)("across nodes (Redis)", () => {

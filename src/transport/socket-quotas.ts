@@ -51,8 +51,6 @@ export interface QuotaLimits {
 export interface ConnectionCounter {
   /** Counts one more connection of `key` if that keeps it within `limit`; false: refused, nothing counted. */
   reserve(key: string, limit: number): Promise<boolean>;
-  /** Counts one more connection of `key` whatever the limit (a recovered connection: it was counted before). */
-  add(key: string): void;
   /** One connection of `key` closed. */
   release(key: string): void;
   /** This node's count of `key` (tests, logs). */
@@ -70,7 +68,7 @@ export class LocalConnectionCounter implements ConnectionCounter {
     this.add(key);
     return true;
   }
-  add(key: string): void {
+  protected add(key: string): void {
     this.counts.set(key, this.local(key) + 1);
   }
   release(key: string): void {
@@ -194,11 +192,6 @@ export class RedisConnectionCounter extends LocalConnectionCounter {
       this.failed(e);
       return true; // this node's count allowed it (above)
     }
-  }
-
-  override add(key: string): void {
-    super.add(key);
-    this.mirror(key);
   }
 
   override release(key: string): void {
@@ -394,13 +387,6 @@ export function attachSocketQuotas(io: Server, opts: { limits: QuotaLimits; coun
     connected(socket) {
       const st = stateOf(socket.conn);
       st.player = (socket.data as { player?: { id: string } | null }).player?.id ?? null;
-      // A recovered connection skips the middleware (connectionStateRecovery.skipMiddlewares): it
-      // was counted before its drop, so it is counted again, whatever the limit.
-      if (limits.connectionsPerAddress > 0 && !st.counted) {
-        const key = addressOf(socket);
-        counter.add(key);
-        count(socket.conn, st, key);
-      }
     },
   };
 }

@@ -209,14 +209,29 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   let inFlight = 0;
   let idle: (() => void) | undefined;
   let draining = false;
+  /** Resumed connections that came back with another token, told they were not resumed. */
+  const notResumed = new WeakSet<Socket>();
 
   io.use((socket, next) => {
     if (draining) return next(new Error("DRAINING"));
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (token === undefined || token === null || token === "") {
-      if (!socket.recovered || !dataOf(socket).player) {
-        socket.data = freshData(null, null);
+    // A resumed connection (connection state recovery) comes back with its data and rooms, and meets
+    // this check too: its session may have been revoked, or its guest name registered, while it was away.
+    const resumed = socket.recovered ? dataOf(socket) : null;
+    /** Who the connection is; a resumed one with a token of another player or session gets none of its rooms. */
+    const startAfresh = (player: Player | null, session: string | null) => {
+      if (resumed && resumed.player?.id === player?.id && resumed.session === session) {
+        if (player) resumed.player = player; // a renamed guest's new name
+        return;
       }
+      if (resumed) {
+        for (const room of [...socket.rooms]) if (room !== socket.id) void socket.leave(room);
+        notResumed.add(socket);
+      }
+      socket.data = freshData(player, session);
+    };
+    if (token === undefined || token === null || token === "") {
+      startAfresh(null, null);
       return next();
     }
     // Accounts.resolve: the signature, and an account token's session must not be revoked; the
@@ -226,9 +241,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
         if (!v) return next(new Error("BAD_TOKEN"));
         // The client asks for another name and renames the guest with the same token (POST /api/guest).
         if (v.nameTaken) return next(new Error("GUEST_NAME_TAKEN"));
-        if (!socket.recovered || !dataOf(socket).player) {
-          socket.data = freshData(v.player, v.session);
-        }
+        startAfresh(v.player, v.session);
         next();
       },
       (e: unknown) => {
@@ -817,16 +830,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     if (player) void socket.join(ch.player(player.id));
     const session = dataOf(socket).session;
     if (session) void socket.join(`session:${session}`);
-    // A recovered connection skips the middleware, so its token is checked again here: while it was
-    // away its session may have been revoked, or an account may have registered its guest's name
-    // (then the next connection meets the middleware's GUEST_NAME_TAKEN).
-    if (socket.recovered && player) {
-      accounts.resolve((socket.handshake.auth as { token?: unknown } | undefined)?.token).then(
-        (v) => (v !== null && v.nameTaken !== true && v.player.id === player.id && v.session === session) || socket.disconnect(true),
-        () => socket.disconnect(true),
-      );
-    }
-    socket.emit("session", { player, recovered: socket.recovered, protocol: PROTOCOL_VERSION });
+    socket.emit("session", { player, recovered: socket.recovered && !notResumed.has(socket), protocol: PROTOCOL_VERSION });
 
     // One listener per socket for every message (not one closure per event and socket).
     socket.onAny((event: string, ...args: unknown[]) => onMessage(socket, event, args));
