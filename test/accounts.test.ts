@@ -134,8 +134,12 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect((await starSock.call("room:join", { roomId })).ok).toBe(true);
     // Before any account holds it, the token is good everywhere.
     expect((await me(star.token)).body.player).toMatchObject({ id: star.player.id, name: "Starling" });
-    // Someone else registers the name, in other capitals: the guest's token now only renames.
+    // Someone else registers the name, in other capitals: the guest's connection ends (another guest's
+    // stays), and its token now only renames.
+    const bystander = await socket((await guest(srv.server.url, "Starlet")).token);
+    const starGone = new Promise<string>((resolve) => starSock.socket.once("disconnect", resolve));
     await register("STARLING");
+    expect(await starGone).toBe("io server disconnect");
     const refused = await me(star.token);
     expect([refused.status, refused.body.error?.code]).toEqual([409, "GUEST_NAME_TAKEN"]);
     expect(refused.body.error?.message).toContain('"Starling"');
@@ -149,8 +153,13 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect((await back.sync(roomId)).ok).toBe(true);
     const seatNames = () => ((back.rooms.get(roomId)?.state.seats ?? []) as Array<{ name: string | null }>).map((x) => x.name);
     await until(() => seatNames().includes("Starry") || undefined, "the seat to show the new name");
-    // A look-alike counts as the name ("BOB" reads as the guest's "B0B").
-    await register("BOB");
+    // A look-alike counts as the name ("BOB" reads as the guest's "B0B"): taken by an account's rename, too.
+    const bobGone = new Promise<string>((resolve) => bobSock.socket.once("disconnect", resolve));
+    const renaming = await register("Robert");
+    expect((await post("/api/rename", { name: "BOB" }, renaming.token)).body.ok).toBe(true);
+    expect(await bobGone).toBe("io server disconnect");
+    expect(bystander.socket.connected).toBe(true);
+    expect((await bystander.call("lobby:list", {})).ok).toBe(true);
     expect(await refusedSocket(bob.token)).toBe("GUEST_NAME_TAKEN");
     // Registering with that guest's token, under a free name, keeps the guest's id (as always).
     const own = await register("Bobby Tables", "password-bobby-tables", bob.token);

@@ -71,6 +71,9 @@ export type LoginListener = (playerId: string, login: { session: string; userAge
 /** Sessions just revoked: their sockets must go ("all": every socket of the player). */
 export type RevokeListener = (playerId: string, sessions: readonly string[] | "all") => void;
 
+/** An account now holds `name`: guests who hold it (or a look-alike) must give it up (Verified.nameTaken). */
+export type NameTakenListener = (name: string) => void;
+
 /** lastSeenAt of a session is written at most this often (not on every request). */
 const SEEN_EVERY_MS = 5 * 60_000;
 
@@ -162,6 +165,7 @@ export class Accounts {
   private readonly box: SecretBox;
   private readonly revokeListeners: RevokeListener[] = [];
   private readonly loginListeners: LoginListener[] = [];
+  private readonly nameTakenListeners: NameTakenListener[] = [];
 
   constructor(
     private readonly db: Database,
@@ -191,6 +195,18 @@ export class Accounts {
   /** Told of every login by password (the socket layer tells the account's devices that are connected). */
   onLogin(listener: LoginListener): void {
     this.loginListeners.push(listener);
+  }
+
+  /**
+   * Told of every name an account takes (a registration, a rename): the socket layer disconnects
+   * the guests connected under it (or a look-alike), whose next connection meets GUEST_NAME_TAKEN.
+   */
+  onNameTaken(listener: NameTakenListener): void {
+    this.nameTakenListeners.push(listener);
+  }
+
+  private nameTaken(name: string): void {
+    for (const l of this.nameTakenListeners) l(name);
   }
 
   /** Every socket of the player is disconnected, on every node (their data was erased: personal-data.ts). */
@@ -373,6 +389,7 @@ export class Accounts {
       });
       // The guest's tokens stop working (verify refuses a registered player's guest token): their sockets go too.
       if (guest) this.revoked(playerId, "all");
+      this.nameTaken(name);
       return { token: this.tokens.issueSession(playerId, session), player: { id: playerId, name, account: true }, session, recoveryCode: recovery.code };
     } catch (e) {
       if (isUniqueViolation(e)) {
@@ -606,6 +623,7 @@ export class Accounts {
       if (isUniqueViolation(e)) throw await this.lostRace(name, v.player.id);
       throw e;
     }
+    this.nameTaken(name);
     return { id: v.player.id, name, account: true };
   }
 }

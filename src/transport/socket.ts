@@ -15,7 +15,8 @@
 import type { Server, Socket } from "socket.io";
 import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
-import type { Player, TokenIssuer } from "../platform/identity.js";
+import { nameKey, type Player, type TokenIssuer } from "../platform/identity.js";
+import { nameSkeleton } from "../platform/name-skeleton.js";
 import type { Accounts } from "../platform/accounts.js";
 import { createRoom, logLength, seatOf, seatRefusal, summarize, summarizeFor, type HeldNotice, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
 import { sendOwedNotices } from "./owed-notices.js";
@@ -114,6 +115,8 @@ const ch = {
    * for presence: a lobby tab), which show nothing of the room.
    */
   watcher: (id: string, pid: string) => `r:${id}:w:${pid}`,
+  /** A guest's sockets, by their name's key and look (an account taking either ends them: onNameTaken). */
+  guestName: (name: string) => [`gn:k:${nameKey(name)}`, `gn:s:${nameSkeleton(name)}`],
 };
 
 function dataOf(socket: Socket): SocketData {
@@ -273,6 +276,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   // A login elsewhere: every connected device of the account is told (a login it did not make is a warning).
   accounts.onLogin((playerId, login) => {
     io.to(ch.player(playerId)).emit("account:login", { userAgent: login.userAgent, at: login.at });
+  });
+  // A name an account took: the guests connected under it (or a look-alike) go, on every node, and
+  // their next connection is refused with GUEST_NAME_TAKEN (the web client asks for another name).
+  accounts.onNameTaken((name) => {
+    io.in(ch.guestName(name)).disconnectSockets(true);
   });
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);
@@ -827,7 +835,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   io.on("connection", (socket) => {
     quotas.connected(socket);
     const player = dataOf(socket).player;
-    if (player) void socket.join(ch.player(player.id));
+    if (player) void socket.join(player.account ? ch.player(player.id) : [ch.player(player.id), ...ch.guestName(player.name)]);
+    if (socket.recovered && player && !player.account) {
+      // A guest renamed while away resumes under its new name only.
+      const names = ch.guestName(player.name);
+      for (const r of [...socket.rooms]) if (r.startsWith("gn:") && !names.includes(r)) void socket.leave(r);
+    }
     const session = dataOf(socket).session;
     if (session) void socket.join(`session:${session}`);
     socket.emit("session", { player, recovered: socket.recovered && !notResumed.has(socket), protocol: PROTOCOL_VERSION });
