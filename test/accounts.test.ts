@@ -166,7 +166,7 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(own.id).toBe(bob.player.id);
   });
 
-  it("a connection that resumes (Socket.IO connection state recovery) meets the token check again: a revoked session or a guest's name taken meanwhile is refused; another token resumes nothing", async () => {
+  it("a connection that resumes (Socket.IO connection state recovery) meets the token check again: a revoked session or a guest's name taken meanwhile is refused and hears nothing missed; another token resumes nothing", async () => {
     interface Resumed { recovered: boolean | null; refused: string | null; ack: { ok: boolean } | null; player: { id: string } | null }
     /** A connection whose transport drops (the server keeps its state for recovery), then `meanwhile`, then it reconnects, with `auth` if given. */
     async function dropAndResume(c: TestClient, meanwhile: () => Promise<unknown>, auth?: { token?: string }): Promise<Resumed> {
@@ -202,11 +202,27 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     const wren = await guest(srv.server.url, "Wrenfield");
     expect(await dropAndResume(await socket(wren.token), () => register("WRENFIELD"))).toMatchObject({ refused: "GUEST_NAME_TAKEN", ack: null });
     expect(await refusedSocket(wren.token)).toBe("GUEST_NAME_TAKEN");
-    // An account's session revoked while it was away (log out everywhere from another device): refused.
+    /** The events that reach a client's connection, connected or not (Socket.IO sends a resumed one what it missed before any check). */
+    const heardBy = (c: TestClient): string[] => {
+      const heard: string[] = [];
+      c.socket.io.on("packet", (p: { data?: unknown }) => void (Array.isArray(p.data) && heard.push(String(p.data[0]))));
+      return heard;
+    };
+    const loginElsewhere = (name: string) => post("/api/login", { name, password: `password-${name}` }, undefined, freshIp());
+    // An account that logs in elsewhere while this device is away hears of it when this one resumes...
+    const kept = await register("Wrennie");
+    const keptSocket = await socket(kept.token);
+    const keptHeard = heardBy(keptSocket);
+    expect(await dropAndResume(keptSocket, () => loginElsewhere("Wrennie"))).toMatchObject({ recovered: true, ack: { ok: true } });
+    expect(keptHeard).toContain("account:login");
+    // ...but a session revoked while it was away (log out everywhere from the other device) is
+    // refused, and hears nothing of what was sent to it meanwhile.
     const acct = await register("Wrenna");
-    const other = await post("/api/login", { name: "Wrenna", password: "password-Wrenna" }, undefined, freshIp());
-    const revoke = () => post("/api/logout-all", {}, other.body.token);
-    expect(await dropAndResume(await socket(acct.token), revoke)).toMatchObject({ refused: "BAD_TOKEN", ack: null });
+    const acctSocket = await socket(acct.token);
+    const acctHeard = heardBy(acctSocket);
+    const revoke = async () => post("/api/logout-all", {}, (await loginElsewhere("Wrenna")).body.token);
+    expect(await dropAndResume(acctSocket, revoke)).toMatchObject({ refused: "BAD_TOKEN", ack: null });
+    expect(acctHeard).not.toContain("account:login");
     expect(await refusedSocket(acct.token)).toBe("BAD_TOKEN");
     // Coming back with another player's token (or none) resumes nothing: a new connection of that player, in none of the old one's rooms.
     const first = await guest(srv.server.url, "Wrenlet");

@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { AppError, err } from "./errors.js";
-import { nameKey, validateName, type Player, type TokenIssuer } from "./identity.js";
+import { nameKey, validateName, type Player, type TokenClaims, type TokenIssuer } from "./identity.js";
 import { nameSkeleton } from "./name-skeleton.js";
 import { codeMatches, newRecoveryCode } from "./recovery-codes.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
@@ -233,7 +233,20 @@ export class Accounts {
 
   async resolve(token: unknown): Promise<Verified | null> {
     const c = this.tokens.decode(token);
-    if (!c) return null;
+    return c ? this.claimed(c) : null;
+  }
+
+  /**
+   * Whether a connection made as `player` (with its account `session`, or as a guest: null) is
+   * still good: what resolve says of its token, read from the server's own record of it (a
+   * connection resuming after a drop, before Socket.IO hands it what was sent meanwhile).
+   */
+  async stillGood(player: Player, session: string | null): Promise<boolean> {
+    const v = await this.claimed(session ? { kind: "account", id: player.id, session } : { kind: "guest", id: player.id, name: player.name });
+    return v !== null && v.nameTaken !== true && v.player.id === player.id;
+  }
+
+  private async claimed(c: TokenClaims): Promise<Verified | null> {
     if (c.kind === "guest") {
       // Refused once the guest registered (the account's tokens take over) or had their data erased.
       // "No guest may take an account's name": one registered since the token was signed (a guest

@@ -215,6 +215,20 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   /** Resumed connections that came back with another token, told they were not resumed. */
   const notResumed = new WeakSet<Socket>();
 
+  // Connection state recovery: a session kept at a drop comes back (its rooms, its data, and the
+  // packets sent to it meanwhile, which Socket.IO writes at once, before any middleware) only while
+  // it is still good. A revoked session, or a guest whose name an account took, connects as new
+  // instead: the token check below refuses it, and it gets none of what was sent while it was away.
+  const adapter = io.of("/").adapter;
+  const restore = adapter.restoreSession.bind(adapter);
+  adapter.restoreSession = async (pid, offset) => {
+    const kept = await restore(pid, offset);
+    const data = kept?.data as SocketData | undefined;
+    if (!kept || !data?.player) return kept;
+    const good = await accounts.stillGood(data.player, data.session ?? null).catch((e: unknown) => (log.warn({ err: e }, "could not check a resumed connection; it connects as new"), false));
+    return good ? kept : (null as unknown as typeof kept);
+  };
+
   io.use((socket, next) => {
     if (draining) return next(new Error("DRAINING"));
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
