@@ -5,7 +5,7 @@
  * revocation (HTTP and live sockets), and tokens that cannot be forged.
  */
 import { createHmac } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { recordFinishedGame } from "../src/db/finished-games.js";
 import { createLogger } from "../src/logger.js";
 import { Accounts } from "../src/platform/accounts.js";
@@ -196,7 +196,11 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     // Nothing changed: it resumes, in its rooms, and goes on.
     const fine = await guest(srv.server.url, "Wren");
     const fineSocket = await socket(fine.token);
+    // (Checked once, as its session is restored: the token check after it does not ask the database again.)
+    const resolves = vi.spyOn(Accounts.prototype, "resolve");
     expect(await dropAndResume(fineSocket, async () => {})).toMatchObject({ recovered: true, refused: null, ack: { ok: true }, player: { id: fine.player.id } });
+    expect(resolves).not.toHaveBeenCalled();
+    resolves.mockRestore();
     expect(rooms(fineSocket)).toContain(`player:${fine.player.id}`);
     // A guest's name registered by an account while it was away: refused, saying why.
     const wren = await guest(srv.server.url, "Wrenfield");

@@ -226,7 +226,18 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const data = kept?.data as SocketData | undefined;
     if (!kept || !data?.player) return kept;
     const good = await accounts.stillGood(data.player, data.session ?? null).catch((e: unknown) => (log.warn({ err: e }, "could not check a resumed connection; it connects as new"), false));
-    return good ? kept : (null as unknown as typeof kept);
+    if (!good) return null as unknown as typeof kept;
+    checkedAtRestore.add(data);
+    return kept;
+  };
+  /** Resumed sockets' data that restoreSession has just checked (the middleware need not ask the database again). */
+  const checkedAtRestore = new WeakSet<SocketData>();
+  /** Whether `token` names exactly the player and session that restoreSession checked for this resumed socket. */
+  const sameAsChecked = (resumed: SocketData | null, token: unknown): boolean => {
+    if (!resumed?.player || !checkedAtRestore.has(resumed)) return false;
+    const c = deps.tokens.decode(token);
+    if (!c || c.id !== resumed.player.id) return false;
+    return c.kind === "account" ? c.session === resumed.session : resumed.session === null && c.name === resumed.player.name;
   };
 
   io.use((socket, next) => {
@@ -251,6 +262,8 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       startAfresh(null, null);
       return next();
     }
+    // Resumed with the token of the player and session restoreSession just found good: nothing to ask.
+    if (sameAsChecked(resumed, token)) return next();
     // Accounts.resolve: the signature, and an account token's session must not be revoked; the
     // name and `account` come from the server, never from the client.
     accounts.resolve(token).then(
