@@ -243,7 +243,7 @@ export class Accounts {
    */
   async stillGood(player: Player, session: string | null): Promise<boolean> {
     const v = await this.claimed(session ? { kind: "account", id: player.id, session } : { kind: "guest", id: player.id, name: player.name });
-    return v !== null && v.nameTaken !== true && v.player.id === player.id;
+    return v !== null && v.nameTaken !== true;
   }
 
   private async claimed(c: TokenClaims): Promise<Verified | null> {

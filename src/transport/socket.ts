@@ -249,7 +249,11 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     /** Who the connection is; a resumed one with a token of another player or session gets none of its rooms. */
     const startAfresh = (player: Player | null, session: string | null) => {
       if (resumed && resumed.player?.id === player?.id && resumed.session === session) {
-        if (player) resumed.player = player; // a renamed guest's new name
+        if (player && !player.account && player.name !== resumed.player!.name) {
+          // A guest renamed while away resumes under its new name only (the connection joins its channels).
+          for (const r of ch.guestName(resumed.player!.name)) void socket.leave(r);
+        }
+        if (player) resumed.player = player;
         return;
       }
       if (resumed) {
@@ -863,11 +867,6 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     quotas.connected(socket);
     const player = dataOf(socket).player;
     if (player) void socket.join(player.account ? ch.player(player.id) : [ch.player(player.id), ...ch.guestName(player.name)]);
-    if (socket.recovered && player && !player.account) {
-      // A guest renamed while away resumes under its new name only.
-      const names = ch.guestName(player.name);
-      for (const r of [...socket.rooms]) if (r.startsWith("gn:") && !names.includes(r)) void socket.leave(r);
-    }
     const session = dataOf(socket).session;
     if (session) void socket.join(`session:${session}`);
     socket.emit("session", { player, recovered: socket.recovered && !notResumed.has(socket), protocol: PROTOCOL_VERSION });
