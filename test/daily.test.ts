@@ -14,7 +14,7 @@ import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
 import { backends, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
 import { apiRoutes } from "./support/routes.js";
-import { account } from "./support/accounts.js";
+import { account, call } from "./support/accounts.js";
 import { roomOf } from "../src/protocol/room-state.js";
 import type { RoomState } from "../src/protocol/wire.js";
 
@@ -156,6 +156,10 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect(board.day).toBe("2026-11-22");
     expect(board.entries).toEqual([expect.objectContaining({ place: 1, playerId: alice.id, name: "Alice", score, roomId: aRoom })]);
     expect((await getAs(`${base}/api/daily/${GAME}/best`, alice.token)).body.entries[0]).toMatchObject({ playerId: alice.id, score, day: "2026-11-22", roomId: aRoom });
+    // A board names each player as they are called now: Alice renames herself, and both boards follow.
+    expect((await call(base, "POST", "/api/rename", alice.token!, { name: "Alicia" })).body.ok).toBe(true);
+    expect((await getAs(`${base}/api/daily/${GAME}/board`, null)).body.entries[0]).toMatchObject({ playerId: alice.id, name: "Alicia" });
+    expect((await getAs(`${base}/api/daily/${GAME}/best`, null)).body.entries[0]).toMatchObject({ playerId: alice.id, name: "Alicia" });
     const boardNews = () => anon.c.received.filter(([e]) => e === "daily:board").map(([, p]) => p);
     const told = await until(() => (boardNews().length > 0 ? boardNews() : undefined), "daily:board");
     expect(told).toEqual([{ game: GAME, day: "2026-11-22" }]);

@@ -11,6 +11,9 @@ import { Prisma } from "../generated/prisma/client.js";
 /** The boards' condition on an attempt `d`: its player's account, if any, is not closed (platform/moderation.ts). */
 const byOpenAccount = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)`;
 
+/** The name a board shows for an attempt `d`: its account's name as it is now (renames follow), else the name it was played under. */
+const currentName = Prisma.sql`COALESCE((SELECT a."name" FROM "Account" a WHERE a."playerId" = d."playerId"), d."name") AS "name"`;
+
 export interface DailyAttemptRow {
   gameType: string;
   day: string;
@@ -84,7 +87,7 @@ function places<T extends { score: number }>(rows: T[]): Array<T & { place: numb
 export async function dailyBoard(db: Database, gameType: string, day: string, limit = 100): Promise<DailyBoardEntry[]> {
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
-    SELECT d."playerId", d."name", d."score", d."day", d."roomId", d."finishedAt", d."details"
+    SELECT d."playerId", ${currentName}, d."score", d."day", d."roomId", d."finishedAt", d."details"
     FROM "DailyAttempt" d
     WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL
       AND ${byOpenAccount}
@@ -98,7 +101,7 @@ export async function dailyBest(db: Database, gameType: string, limit = 100): Pr
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
     SELECT * FROM (
-      SELECT DISTINCT ON ("playerId") "playerId", "name", "score", "day", "roomId", "finishedAt", "details"
+      SELECT DISTINCT ON ("playerId") "playerId", ${currentName}, "score", "day", "roomId", "finishedAt", "details"
       FROM "DailyAttempt" d
       WHERE d."gameType" = ${gameType} AND d."finishedAt" IS NOT NULL
         AND ${byOpenAccount}
