@@ -249,6 +249,10 @@ function joinForm(s: Store): TemplateResult {
     ${g ? html`<p class="muted small qp-hint">${g.clocks.find((c) => c.id === form.clock)?.label ?? ""}.
       ${form.ranked ? `Ranked: the result changes your rating.${form.reliableOnly ? " Nobody who left more than 1 in 10 of their latest ranked games sits with you (it may take longer)." : ""}` : form.botsAfterMs !== null ? `Casual: if no table forms within ${BOT_WAITS.find((b) => b.ms === form.botsAfterMs)?.label}, bots take the empty seats.` : "Casual: no ratings change."}</p>` : nothing}
     ${form.error ? html`<p class="form-error" role="alert" data-testid="qp-error">${form.error}</p>` : nothing}
+    ${s.queueOut
+      ? html`<p class="qp-out" role="status" data-testid="qp-out">${s.queueOut}
+          <button type="button" class="btn ghost small" @click=${() => { s.queueOut = null; s.changed(); }}>Dismiss</button></p>`
+      : nothing}
     <div class="qp-go">
       <button class="btn primary qp-button" data-testid="quick-play" ?disabled=${!canPlay || form.busy || !g || pending}>Quick play</button>
       ${pool ? html`<span class="muted small" data-testid="qp-pool-count">${here ? `${plural(here, "player")} waiting for this table` : "Nobody waiting for this table yet"}</span>` : nothing}

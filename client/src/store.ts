@@ -135,6 +135,8 @@ export class Store {
   /** Quick play (quickplay.ts): where this player stands in the queue, and players queued per pool. */
   queue: QueueStatus | null = null;
   queueCounts: QueueCount[] = [];
+  /** Why quick play last put this player out of the queue (a table not accepted in time, declined...), kept on the form until they queue again or dismiss it. */
+  queueOut: string | null = null;
   /** Date.now() when `queue` arrived (the wait and the accept countdown tick from it). */
   queueAt = 0;
   /** Your games (the lobby's first section): the open and playing rooms you sit in; null before the lobby loads. */
@@ -1057,6 +1059,8 @@ export class Store {
     this.queueAt = Date.now();
     if (Array.isArray(st.counts)) this.queueCounts = st.counts;
     if (st.notice) this.toast(st.notice, "info");
+    if (st.queued || st.match) this.queueOut = null;
+    else if (st.notice) this.queueOut = st.notice;
     this.changed();
   }
 

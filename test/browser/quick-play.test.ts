@@ -333,6 +333,9 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await expect.poll(() => page.locator('[data-testid="toast"] span').allTextContents(), { timeout: 5000 }).toContain("You did not accept the table in time, so you left the queue.");
       await page.getByTestId("quick-play").waitFor();
       expect(await page.title()).not.toContain("Game found!");
+      // The toast goes in seconds; the form keeps the reason until she queues again (someone who
+      // was not looking when the table came is the one who missed it).
+      expect(await page.getByTestId("qp-out").textContent()).toContain("You did not accept the table in time, so you left the queue.");
 
       // 2. Found again; she declines: out of the queue, told so.
       const second = await queueWithBots();
@@ -341,8 +344,11 @@ describe.skipIf(!available)("quick play in chromium", () => {
       await expect.poll(() => page.locator('[data-testid="toast"] span').allTextContents(), { timeout: 5000 }).toContain("You declined the table and left the queue.");
       await page.getByTestId("quick-play").waitFor();
 
+      expect(await page.getByTestId("qp-out").textContent()).toContain("You declined the table and left the queue.");
+
       // 3. Found again; she accepts: a casual room with three bots, started, which she plays to the end.
       const third = await queueWithBots();
+      expect(await page.getByTestId("qp-out").count()).toBe(0);
       await third.getByTestId("queue-accept").click();
       await page.waitForURL(/\/room\/[^/]+$/);
       const roomId = new URL(page.url()).pathname.split("/").pop()!;
