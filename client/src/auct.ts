@@ -10,7 +10,7 @@ import { auctLogSentence } from "./auct-log.js";
 import { loadBoard } from "./daily.js";
 import { cardChip, cardFace, cardLabel, cardOf, rankMark, SUITS, suitIcon, type Suit } from "./decktet.js";
 import type { Store } from "./store.js";
-import { cardChips, logPanel, refocusAfterMove, seatClock, seedCheck, seatName } from "./table-common.js";
+import { cardChips, checkYourself, logPanel, refocusAfterMove, seatClock, seedCheck, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
@@ -558,7 +558,7 @@ function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
         <dt>Commitment (SHA-256 of the seed, sent at the start${room.daily ? ", the same for everyone's game of the day" : ""})</dt><dd><code>${room.commitment}</code></dd>
       </dl>
       ${seedOpen ? seedCheck(s, room) : nothing}
-      ${seedOpen ? html`<p class="small">Replay and check the whole game: <code>npm run replay -- ${room.roomId}</code>.</p>` : nothing}
+      ${seedOpen ? checkYourself(room) : nothing}
     </details>
     ${s.route.page !== "replay" ? rematchPanel(s, room) : nothing}
     <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>

@@ -71,7 +71,7 @@ export function sfTable(s: Store, room: RoomView): TemplateResult {
   const v = room.view as SFView;
   const finished = room.status === "finished";
   return html`
-    ${finished ? endScreen(s, room, endExtra(v)) : nothing}
+    ${finished ? endScreen(s, room, endExtra(v), v.matchGames > 1 ? `Match over (${v.matchGames} games)` : "Game over") : nothing}
     ${finished && v.results.length ? resultsPanel(room, v, true) : nothing}
     <div class="table-grid sf-table ${finished ? "is-finished" : ""}" data-phase=${v.phase} data-game=${v.matchGame}>
       <div class="col-main">

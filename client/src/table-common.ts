@@ -107,7 +107,7 @@ function verification(s: Store, room: RoomView): TemplateResult {
   }
   if (state === "yes") return html`<p class="verify ok" data-testid="seed-verified">✓ Checked in your browser: SHA-256 of the seed equals the commitment you were shown at the start.</p>`;
   if (state === "no") return html`<p class="verify bad">✗ The seed does NOT hash to the commitment.</p>`;
-  if (state === "unavailable") return html`<p class="verify muted">Your browser cannot hash here (not a secure context); use the command below.</p>`;
+  if (state === "unavailable") return html`<p class="verify muted">Your browser cannot hash here (not a secure context); the replay below checks it.</p>`;
   return html`<p class="verify muted">Checking the seed…</p>`;
 }
 
@@ -131,7 +131,8 @@ function ratingChangeCell(rc: RatingChange): TemplateResult {
     <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>`;
 }
 
-export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult): TemplateResult {
+/** The end screen of a finished room; `over` names what ended ("Game over", "Match over"). */
+export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult, over = "Game over"): TemplateResult {
   const out = room.outcome;
   if (!out) return html``;
   const order = out.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
@@ -141,7 +142,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
     youPlace === 1 && winners.length === 1 ? "You win!" : winners.length === 1 ? `${winners[0]} wins!` : `${winners.join(" and ")} share first place!`;
   return html`<section class="panel end" data-testid="end-screen" aria-labelledby="end-h">
     <div class="end-head">
-      <h2 id="end-h">Game over · ${headline}</h2>
+      <h2 id="end-h">${over} · ${headline}</h2>
       ${youPlace !== null ? html`<p class="end-you">You finished <b>${ordinal(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
     </div>
     ${scrollTable("Results", html`<table class="results">
@@ -172,13 +173,24 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
         <dt>Commitment (SHA-256 of the seed, sent to everyone at the start)</dt><dd><code>${room.commitment}</code></dd>
       </dl>
       ${verification(s, room)}
-      <p class="small">Anyone can check the whole game: <code>npm run replay -- ${room.roomId}</code> on the server replays every move from this seed
-        and confirms the shuffles and the result (or save <code>/api/finished/${room.roomId}</code> and use <code>npm run replay -- --file game.json</code>).</p>
+      ${checkYourself(room)}
     </details>
     ${s.route.page !== "replay" ? rematchPanel(s, room) : nothing}
     <p><a class="btn primary" href="/" data-nav>Back to the lobby</a>
       ${s.route.page !== "replay" ? html`<a class="btn" href=${`/game/${room.roomId}`} data-nav data-testid="replay-link">Replay</a>` : nothing}</p>
   </section>`;
+}
+
+/**
+ * How a player checks a finished game beyond the seed's hash: the replay page (the server re-runs
+ * every move from the seed with the game's rules), or, without trusting us, the saved record
+ * replayed by a copy of the code.
+ */
+export function checkYourself(room: RoomView): TemplateResult {
+  return html`<p class="small" data-testid="check-yourself">The <a href=${`/game/${room.roomId}`} data-nav>replay</a> re-runs every move from this seed
+    with the game's own rules and shows every card that was hidden. To check it without trusting us, save the game's record,
+    <a href=${`/api/finished/${room.roomId}`} download=${`game-${room.roomId}.json`}>game-${room.roomId}.json</a>, and replay it with a copy of
+    Goblin Bazaar's code: <code>npm run replay -- --file game-${room.roomId}.json</code>.</p>`;
 }
 
 /** The browser-side check that the revealed seed hashes to the commitment (for tables with their own end screen). */
