@@ -239,6 +239,34 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     expect(rooms(switching).filter((r) => r.startsWith("player:"))).toEqual([]);
   });
 
+  it("a rename reaches the account's other devices at once: they resume under the new name, told so, and act under it", async () => {
+    const kit = await register("Kit");
+    const login = await post("/api/login", { name: "Kit", password: "password-Kit" }, undefined, freshIp());
+    const there = await socket(login.body.token as string);
+    await until(() => there.received.some(([e]) => e === "session") || undefined, "the first session");
+    const seats = (roomId: string) => ((there.rooms.get(roomId)?.state.seats ?? []) as Array<{ name: string | null }>).map((x) => x.name);
+    const before = (await there.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect(seats(before)[0]).toBe("Kit");
+    const sessions = there.received.filter(([e]) => e === "session").length;
+
+    expect((await post("/api/rename", { name: "Kitty" }, kit.token)).body.ok).toBe(true);
+    // The other device is told; a page then drops its transport and resumes (as here)...
+    expect(await until(() => there.received.find(([e]) => e === "account:renamed")?.[1], "account:renamed")).toEqual({ player: { id: kit.id, name: "Kitty", account: true } });
+    const id = there.socket.id!;
+    const dropped = new Promise((resolve) => there.socket.once("disconnect", resolve));
+    there.socket.io.engine.close();
+    await dropped;
+    await until(() => !srv.server.io.of("/").sockets.has(id) || undefined, "the server to see the drop");
+    there.socket.connect();
+    // ...and resumes (its rooms kept, nothing missed) under the new name, which its session message says.
+    const session = (await until(() => there.received.filter(([e]) => e === "session")[sessions]?.[1], "the resumed session")) as Record<string, any>;
+    expect(session).toMatchObject({ recovered: true, player: { id: kit.id, name: "Kitty", account: true } });
+    await until(() => seats(before)[0] === "Kitty" || undefined, "its open table to show the new name");
+    // A table it opens now seats it as Kitty, not under the name it connected with.
+    const after = (await there.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
+    expect(seats(after)[0]).toBe("Kitty");
+  });
+
   it("fills in the skeletons of accounts made before them at start-up; two that already looked alike both keep their names", async () => {
     const db = srv.server.db.prisma;
     const at = new Date(now);

@@ -310,6 +310,17 @@ export class Store {
     // Someone logged in to this account on another device: say so here (a login you did not make is a warning).
     s.on("account:login", (p: { userAgent: string | null }) =>
       this.toast(`Your account was just logged in on ${deviceName(p.userAgent)}. Not you? Log that device out under “Where you're logged in…” in your menu, and change your password.`, "info"));
+    // This account was renamed (on another device, or this one): take the name here, and drop the
+    // transport so the connection resumes (its rooms kept, nothing missed) acting under it.
+    s.on("account:renamed", (p: { player?: Player }) => {
+      const cur = this.identity;
+      if (!cur || p?.player?.id !== cur.player.id || typeof p.player.name !== "string" || p.player.name === cur.player.name) return;
+      this.identity = { ...cur, player: { ...cur.player, name: p.player.name } };
+      localStorage.setItem(ID_KEY, JSON.stringify(this.identity));
+      this.toast(`This account is now called “${p.player.name}”.`, "info");
+      this.changed();
+      s.io.engine?.close();
+    });
     s.on("room:invited", (p: RoomInvited) => {
       // A turn-based room keeps it (its summary says when it closes): Your games lists it too.
       if (p?.room?.closesAt !== undefined || p?.room?.invitedOnly) this.keptInvitations = [p, ...this.keptInvitations.filter((i) => i.room.id !== p.room.id)];

@@ -73,6 +73,8 @@ export type RevokeListener = (playerId: string, sessions: readonly string[] | "a
 
 /** An account now holds `name`: guests who hold it (or a look-alike) must give it up (Verified.nameTaken). */
 export type NameTakenListener = (name: string) => void;
+/** An account's new name (its connected devices are told, and reconnect to act under it). */
+export type RenameListener = (playerId: string, name: string) => void;
 
 /** lastSeenAt of a session is written at most this often (not on every request). */
 const SEEN_EVERY_MS = 5 * 60_000;
@@ -166,6 +168,7 @@ export class Accounts {
   private readonly revokeListeners: RevokeListener[] = [];
   private readonly loginListeners: LoginListener[] = [];
   private readonly nameTakenListeners: NameTakenListener[] = [];
+  private readonly renameListeners: RenameListener[] = [];
 
   constructor(
     private readonly db: Database,
@@ -205,6 +208,11 @@ export class Accounts {
     this.nameTakenListeners.push(listener);
   }
 
+  /** Told of every account's rename (the socket layer tells the account's connected devices, on every node). */
+  onRename(listener: RenameListener): void {
+    this.renameListeners.push(listener);
+  }
+
   private nameTaken(name: string): void {
     for (const l of this.nameTakenListeners) l(name);
   }
@@ -237,13 +245,14 @@ export class Accounts {
   }
 
   /**
-   * Whether a connection made as `player` (with its account `session`, or as a guest: null) is
-   * still good: what resolve says of its token, read from the server's own record of it (a
-   * connection resuming after a drop, before Socket.IO hands it what was sent meanwhile).
+   * Who a connection made as `player` (with its account `session`, or as a guest: null) is now,
+   * if it is still good: what resolve says of its token, read from the server's own record of it
+   * (a connection resuming after a drop, before Socket.IO hands it what was sent meanwhile). An
+   * account renamed meanwhile comes back under its new name; null: the connection is not good.
    */
-  async stillGood(player: Player, session: string | null): Promise<boolean> {
+  async current(player: Player, session: string | null): Promise<Player | null> {
     const v = await this.claimed(session ? { kind: "account", id: player.id, session } : { kind: "guest", id: player.id, name: player.name });
-    return v !== null && v.nameTaken !== true;
+    return v !== null && v.nameTaken !== true ? v.player : null;
   }
 
   private async claimed(c: TokenClaims): Promise<Verified | null> {
@@ -637,6 +646,7 @@ export class Accounts {
       throw e;
     }
     this.nameTaken(name);
+    for (const l of this.renameListeners) l(v.player.id, name);
     return { id: v.player.id, name, account: true };
   }
 }

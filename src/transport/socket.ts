@@ -225,8 +225,10 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     const kept = await restore(pid, offset);
     const data = kept?.data as SocketData | undefined;
     if (!kept || !data?.player) return kept;
-    const good = await accounts.stillGood(data.player, data.session ?? null).catch((e: unknown) => (log.warn({ err: e }, "could not check a resumed connection; it connects as new"), false));
-    if (!good) return null as unknown as typeof kept;
+    const current = await accounts.current(data.player, data.session ?? null).catch((e: unknown) => (log.warn({ err: e }, "could not check a resumed connection; it connects as new"), null));
+    if (!current) return null as unknown as typeof kept;
+    // An account renamed meanwhile acts under its new name from here (its `session` message says it).
+    data.player = current;
     checkedAtRestore.add(data);
     return kept;
   };
@@ -312,6 +314,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   // their next connection is refused with GUEST_NAME_TAKEN (the web client asks for another name).
   accounts.onNameTaken((name) => {
     io.in(ch.guestName(name)).disconnectSockets(true);
+  });
+  // A rename: the account's devices, on every node, are told. A page then drops its transport and
+  // resumes (connection state recovery: its rooms, nothing missed), and the resume reads the account
+  // afresh (restoreSession above), so the connection acts under the new name from then on.
+  accounts.onRename((playerId, name) => {
+    io.to(ch.player(playerId)).emit("account:renamed", { player: { id: playerId, name, account: true } });
   });
   accounts.onRevoke((playerId, sessions) => {
     if (sessions === "all") io.in(ch.player(playerId)).disconnectSockets(true);

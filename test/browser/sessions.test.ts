@@ -4,6 +4,7 @@
  * browser marked and named from its User-Agent,
  * logs the other out from the list, and the other device is logged out at once (its socket
  * dropped, its page back at the entry screen saying why). The open list passes axe in both themes.
+ * A rename on one device shows on the other at once.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, DESKTOP, enterAccount, storedIdentity, useBrowserBazaar } from "./support.js";
@@ -26,6 +27,16 @@ describe.skipIf(!available)("where you're logged in, in the browser", () => {
     // The login on the other device is announced here.
     await here.getByTestId("toast").filter({ hasText: "Your account was just logged in on Firefox on Windows." }).waitFor();
 
+    // A rename here reaches the other device at once, without a reload: its top bar and its stored
+    // identity take the new name, and it says so.
+    await here.locator('details[data-testid="me"] > summary').click();
+    await here.locator("#rename").fill("SessionSiana");
+    await here.getByRole("button", { name: "Rename", exact: true }).click();
+    await there.getByTestId("toast").filter({ hasText: "This account is now called “SessionSiana”." }).waitFor();
+    await expect.poll(() => there.locator(".me-name").textContent()).toBe("SessionSiana");
+    expect((await storedIdentity(there))!.player.name).toBe("SessionSiana");
+    await expect.poll(() => here.locator(".me-name").textContent()).toBe("SessionSiana");
+
     await here.locator('details[data-testid="me"] > summary').click();
     await here.getByTestId("sessions").locator("summary").click();
     const rows = here.getByTestId("session");
@@ -46,6 +57,6 @@ describe.skipIf(!available)("where you're logged in, in the browser", () => {
     // Here stays logged in, and the list now holds this browser only.
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().getAttribute("data-current")).toBe("true");
-    expect((await storedIdentity(here))!.player.name).toBe("SessionSia");
+    expect((await storedIdentity(here))!.player.name).toBe("SessionSiana");
   });
 });
