@@ -388,6 +388,16 @@ describe.each(backends())("accounts and sessions ($name)", (backend) => {
     const upgraded = await socket((await register("Faye", "faye's password", fay.token)).token);
     const seen = await upgraded.call("daily:start", { game: "aucteraden" });
     expect(seen.error?.code).toBe("DAILY_SEEN");
+    // Its status says so before it tries, and it may replay the deal casually at once (unlike an
+    // account that has not seen it: DAILY_PLAY_RANKED_FIRST).
+    expect(await upgraded.call("daily:status", { game: "aucteraden" })).toMatchObject({ ok: true, attempt: null, seenUnrated: true });
+    expect((await acct.call("daily:status", { game: "aucteraden" })).seenUnrated).toBeUndefined();
+    const again = await upgraded.call("daily:start", { game: "aucteraden", ranked: false });
+    expect(again.ok, JSON.stringify(again)).toBe(true);
+    expect((again.state as { ranked: boolean }).ranked).toBe(false);
+    const fresh = await socket((await register("Fenna")).token);
+    expect((await fresh.call("daily:status", { game: "aucteraden" })).seenUnrated).toBeUndefined();
+    expect((await fresh.call("daily:start", { game: "aucteraden", ranked: false })).error?.code).toBe("DAILY_PLAY_RANKED_FIRST");
     expect((await upgraded.call("room:create", { game: "goblin-market", seats: 3, ranked: true })).ok).toBe(true);
   });
 

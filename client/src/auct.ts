@@ -162,7 +162,7 @@ function bringDecisionIntoView(key: string): void {
 function statusBar(s: Store, room: RoomView, v: AuctView, mine: boolean): TemplateResult {
   return html`<div class="status-bar ${mine ? "my-turn" : ""} ${v.pending === "discard" ? "auct-must-discard" : ""}" data-testid="status">
     ${mine ? html`<span class="pulse" aria-hidden="true"></span>` : nothing}<span>${auctStatus(room)}</span>
-    <span class="status-meta">${room.daily ? `Daily ${room.daily} · ${room.ranked ? "ranked" : "casual replay"} · ` : ""}${v.tableau.length} of 16 cards placed</span>
+    <span class="status-meta">${room.daily ? `Daily ${room.daily} · ${room.ranked ? "ranked" : "unrated"} · ` : ""}${v.tableau.length} of 16 cards placed</span>
     ${seatClock(s, room, 0)}
   </div>`;
 }
@@ -519,7 +519,7 @@ function boardPlace(s: Store, room: RoomView): PlaceInfo | null {
 
 function placeLine(s: Store, room: RoomView): TemplateResult {
   if (!room.daily || !room.ranked) {
-    return room.daily ? html`<p class="muted">A casual replay of the ${room.daily} deal: it does not count on the boards.</p>` : html``;
+    return room.daily ? html`<p class="muted">An unrated game of the ${room.daily} deal: it does not count on the boards.</p>` : html``;
   }
   const who = room.seat === 0 ? "You" : seatName(room, 0);
   const p = boardPlace(s, room);

@@ -50,7 +50,6 @@ const d = {
   /** The server's clock minus this browser's (ms), from the last GET /api/daily: days and countdowns go by the server's. */
   skew: 0,
   status: new Map<string, DailyStatus>(),
-  statusFor: "",
   boards: new Map<string, BoardCache>(),
   tab: new Map<string, Tab>(),
   /** The past day picked for a replay or its board, per game. */
@@ -100,14 +99,16 @@ function fetchBoard(s: Store, game: string, day: string | null): void {
     });
 }
 
+/** Whose status the panel holds: a guest who registers keeps their id, but not what their status says. */
+const whoKey = (s: Store): string => (s.me ? `${s.me.id}|${isAccount(s) ? "account" : "guest"}` : "");
+
 function fetchStatus(s: Store, game: string): void {
   if (!s.me || s.conn !== "connected" || d.inflight.has(`status:${game}`)) return;
   d.inflight.add(`status:${game}`);
-  const who = s.me.id;
-  d.statusFor = who;
+  const who = whoKey(s);
   void s.request<DailyStatus>("daily:status", { game }).then((ack) => {
     d.inflight.delete(`status:${game}`);
-    if (ack.ok && s.me?.id === who) d.status.set(game, { game: ack.game, day: ack.day, attempt: ack.attempt });
+    if (ack.ok && whoKey(s) === who) d.status.set(game, { game: ack.game, day: ack.day, attempt: ack.attempt, ...(ack.seenUnrated ? { seenUnrated: true as const } : {}) });
     s.changed();
   });
 }
@@ -207,10 +208,10 @@ function install(s: Store): void {
   s.socket.on("daily:board", (p: unknown) => boardPushed(s, p));
   lastPage = s.route.page;
   lastConn = s.conn;
-  lastMe = s.me?.id ?? "";
+  lastMe = whoKey(s);
   s.subscribe(() => {
     const page = s.route.page;
-    const me = s.me?.id ?? "";
+    const me = whoKey(s);
     const entered = page === "lobby" && lastPage !== "lobby";
     const reconnected = s.conn === "connected" && lastConn !== "connected";
     if (me !== lastMe) d.status.clear();
@@ -327,6 +328,10 @@ function statusLine(s: Store, info: DailyInfo): TemplateResult {
   const st = d.status.get(info.game);
   if (!st || st.day !== info.day) return html`<p class="muted" data-testid="daily-status" aria-busy="true">Checking your attempt…</p>`;
   const a = st.attempt;
+  if (!a && st.seenUnrated) {
+    return html`<p data-testid="daily-status" data-state="seen">You played today's deal as a guest, unrated, so you know its cards: the rated attempt is for players who have not seen them.
+      Your next rated attempt is tomorrow's deal; you can replay today's casually.</p>`;
+  }
   if (!a) return html`<p data-testid="daily-status" data-state="none">You have not played today's deal yet. You get <b>one ranked attempt</b> a day; a reload resumes it.</p>`;
   if (!a.finished) return html`<p data-testid="daily-status" data-state="live"><b>Your attempt is in progress.</b> Resume it where you left off.</p>`;
   const entry = d.boards.get(boardKey(info.game, info.day))?.entries?.find((e) => e.playerId === s.me?.id);
@@ -339,6 +344,8 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
   const a = st?.day === info.day ? st.attempt : null;
   const live = !!a && !a.finished;
   const done = !!a && a.finished;
+  /** Played as a guest before registering: no rated attempt today, a casual replay at once. */
+  const seen = !a && st?.day === info.day && st.seenUnrated === true && isAccount(s);
   const msg = d.message.get(info.game);
   const canPlay = !!s.me && s.conn === "connected";
   const left = info.endsAt - serverNow();
@@ -354,9 +361,11 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
         ? // The one ranked attempt is over: a link to its finished table (score and place), not a button the
           // server would refuse. (Not its replay: that opens only when the day is over, DAILY_REPLAY_LATER.)
           html`<a class="btn" data-testid="daily-play" data-state="done" href=${`/room/${a!.roomId}`} data-nav>See your result</a>`
-        : html`<button type="button" class="btn primary" data-testid="daily-play" data-state=${live ? "live" : "none"} ?disabled=${!canPlay || d.busy}
+        : seen
+          ? nothing
+          : html`<button type="button" class="btn primary" data-testid="daily-play" data-state=${live ? "live" : "none"} ?disabled=${!canPlay || d.busy}
             @click=${() => void startDaily(s, info, {})}>${live ? "Resume today's challenge" : "Play today's challenge"}</button>`}
-      ${done
+      ${done || seen
         ? html`<button type="button" class="btn primary" data-testid="daily-replay-today" ?disabled=${!canPlay || d.busy}
             @click=${() => void startDaily(s, info, { ranked: false, day: info.day })}>Replay today's deal casually</button>`
         : nothing}

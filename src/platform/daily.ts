@@ -74,7 +74,10 @@ export class DailyChallenges {
     const g = dailyGame(gameId);
     const day = utcDay(this.now());
     const a = await getDailyAttempt(this.db, g.id, day, player.id);
-    return { game: g.id, day, attempt: a ? await this.describe(a) : null };
+    if (a) return { game: g.id, day, attempt: await this.describe(a) };
+    // An account that played today's deal as a guest has no rated attempt to come (DAILY_SEEN).
+    const seen = player.account === true && (await this.playedUnrated(g.id, day, player.id));
+    return { game: g.id, day, attempt: null, ...(seen ? { seenUnrated: true } : {}) };
   }
 
   /** An attempt as the player sees it; "finished" also when the game ended but is not yet recorded. */
@@ -150,11 +153,13 @@ export class DailyChallenges {
     if (!day) throw err("BAD_DAY", "A day is written YYYY-MM-DD, for example 2026-11-21.");
     if (day < FIRST_DAY) throw err("BAD_DAY", `The first daily challenge was on ${FIRST_DAY}.`);
     if (day > today) throw err("DAILY_NOT_YET", `The deal for ${day} is not out yet; today is ${today} (UTC).`);
-    // An account plays today's deal casually only after its rated attempt; a guest (no rated
-    // attempt to protect) may play it unrated at once.
+    // An account plays today's deal casually only after its rated attempt, or once it has played
+    // the deal unrated as a guest (it knows the cards, and may not play it rated: DAILY_SEEN); a
+    // guest (no rated attempt to protect) may play it unrated at once.
     if (day === today && player.account) {
       const mine = await getDailyAttempt(this.db, g.id, today, player.id);
-      if (!mine || !(await this.describe(mine)).finished) {
+      const over = mine ? (await this.describe(mine)).finished : await this.playedUnrated(g.id, today, player.id);
+      if (!over) {
         throw err("DAILY_PLAY_RANKED_FIRST", "Play today's ranked attempt first; after it you can replay today's deal casually.");
       }
     }

@@ -339,6 +339,8 @@ export interface DailyStatus {
   day: string;
   /** This player's ranked attempt today, if any. */
   attempt: { roomId: string; finished: boolean; score: number | null } | null;
+  /** Set (true) for an account with no attempt that played today's deal unrated, as a guest: it may not play it rated (DAILY_SEEN), only replay it casually. */
+  seenUnrated?: true;
 }
 
 /** The longest private note on a player, in characters (platform/notes.ts; the web client's field). */

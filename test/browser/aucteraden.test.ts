@@ -298,6 +298,37 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     await context.close();
   });
 
+  it("a guest who plays today's deal and then registers is told the rated attempt is for tomorrow, and offered a casual replay at once", async () => {
+    const url = bazaar.server.url;
+    const { context, page } = await newPage(browser, DESKTOP);
+    await enterName(page, url, "Gwen");
+    await expect.poll(() => page.getByTestId("daily-status").getAttribute("data-state")).toBe("guest");
+    await page.getByTestId("daily-play").click();
+    await page.waitForURL(/\/room\/[^/]+$/);
+    await page.getByTestId("auct-table").waitFor();
+    expect(await page.getByTestId("status").textContent()).toContain(`Daily ${TODAY} · unrated`);
+
+    // Back in the lobby, Gwen makes her guest an account (the same player) from her menu.
+    await page.goto(url + "/");
+    await page.locator('details[data-testid="me"] > summary').click();
+    await page.getByTestId("acc-tab-register").click();
+    await page.getByLabel("Password").fill("password of Gwen");
+    await page.getByTestId("acc-submit").click();
+    await page.getByTestId("recovery-dialog").waitFor();
+    await page.getByTestId("recovery-done").click();
+    expect((await storedIdentity(page))!.player).toMatchObject({ name: "Gwen", account: true });
+
+    // No "Play today's challenge" the server would refuse (DAILY_SEEN): why not, and the casual replay.
+    await expect.poll(() => page.getByTestId("daily-status").getAttribute("data-state")).toBe("seen");
+    expect(await page.getByTestId("daily-status").textContent()).toContain("You played today's deal as a guest, unrated");
+    expect(await page.getByTestId("daily-play").count()).toBe(0);
+    await page.getByTestId("daily-replay-today").click();
+    await page.waitForURL(/\/room\/[^/]+$/);
+    await page.getByTestId("auct-table").waitFor();
+    expect(await page.getByTestId("status").textContent()).toContain(`Daily ${TODAY} · unrated`);
+    await context.close();
+  });
+
   it("at phone width, a casual replay of a past day is played through the UI while a spectator follows it", async () => {
     const url = bazaar.server.url;
     const store = bazaar.server.store;
@@ -313,7 +344,7 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     const room0 = (await store.get(roomId))!;
     expect(room0.daily).toBe(YESTERDAY);
     expect(room0.ranked).toBe(false);
-    expect(await juno.page.getByTestId("status").textContent()).toContain(`Daily ${YESTERDAY} · casual replay`);
+    expect(await juno.page.getByTestId("status").textContent()).toContain(`Daily ${YESTERDAY} · unrated`);
 
     // The spectator finds it in the lobby's live list and watches.
     await spec.page.goto(url + "/");
