@@ -35,7 +35,7 @@ const cellKey = (c: Cell) => `${c.row},${c.col}`;
 const POSITION_WORD: Record<string, string> = { left: "Left", middle: "Middle", right: "Right" };
 
 /** The card being bought and the cell chosen for it (reset whenever the room moves on). */
-const sel = { key: "", card: null as string | null, cell: null as Cell | null, preview: null as string | null };
+const sel = { key: "", card: null as string | null, cell: null as Cell | null, preview: null as string | null, discardAsked: false };
 /** The suit whose chain is highlighted on the tableau: hovered/focused, or pinned by a click. */
 const hl = { room: "", hover: null as Suit | null, pinned: null as Suit | null };
 
@@ -46,6 +46,7 @@ function resetSelection(room: RoomView): void {
     sel.card = null;
     sel.cell = null;
     sel.preview = null;
+    sel.discardAsked = false;
   }
   if (hl.room !== room.roomId) {
     hl.room = room.roomId;
@@ -211,7 +212,7 @@ function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys:
     data-pending=${forced ? "discard" : sel.cell ? "pay" : sel.card ? "cell" : "buy"} aria-busy=${busy ? "true" : "false"}>
     <header class="panel-head">
       <h2 id="market-h">Market</h2>
-      <span class="muted small">Left costs 2 chips, middle 1, right is free; a Pawn or Court costs 1 more. Pay the whole price in one suit of the card.</span>
+      <span class="muted small">Left costs 2 chips, middle 1, right is free${v.extended ? "; a Pawn or Court costs 1 more" : ""}. Pay the whole price in one suit of the card.</span>
     </header>
     ${forced
       ? html`<p class="auct-forced" role="status" data-testid="must-discard">No market card can be both paid for and placed, so ${mine ? "you must" : `${seatName(room, 0)} must`} discard the market (−3 VP).</p>`
@@ -234,6 +235,7 @@ function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys:
                   @click=${(e: MouseEvent) => {
                     sel.card = chosen ? null : o.card;
                     sel.cell = null;
+                    sel.discardAsked = false;
                     s.changed();
                     if (!chosen) {
                       if (e.detail === 0) focusSoon('[data-testid="cell"]');
@@ -246,11 +248,31 @@ function marketPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys:
       })}
     </ol>
     ${mine && discard
-      ? html`<div class="auct-discard">
-          <button type="button" class="btn ${forced ? "primary" : ""}" data-testid="discard-market" ?disabled=${busy}
-            @click=${(e: MouseEvent) => act(s, room, { type: "discard-market" }, e.detail === 0)}>Discard the market (−3 VP)</button>
-          <span class="hint">${discardHint(v, forced)}</span>
-        </div>`
+      ? forced || !sel.discardAsked
+        ? html`<div class="auct-discard">
+            <button type="button" class="btn ${forced ? "primary" : ""}" data-testid="discard-market" ?disabled=${busy}
+              @click=${(e: MouseEvent) => {
+                // The only move is made at once; a discard by choice costs 3 VP and cannot be taken back, so it is asked first.
+                if (forced) return act(s, room, { type: "discard-market" }, e.detail === 0);
+                sel.discardAsked = true;
+                sel.card = null;
+                sel.cell = null;
+                s.changed();
+                focusSoon('[data-testid="discard-confirm"]');
+              }}>Discard the market (−3 VP)</button>
+            <span class="hint">${discardHint(v, forced)}</span>
+          </div>`
+        : html`<div class="auct-discard asked" role="group" aria-labelledby="discard-q">
+            <p id="discard-q"><b>Discard the market for −3 VP?</b> ${discardHint(v, forced)} It cannot be taken back.</p>
+            <button type="button" class="btn primary" data-testid="discard-confirm" ?disabled=${busy}
+              @click=${(e: MouseEvent) => act(s, room, { type: "discard-market" }, e.detail === 0)}>Yes, discard it</button>
+            <button type="button" class="btn ghost" data-testid="discard-cancel" ?disabled=${busy}
+              @click=${(e: MouseEvent) => {
+                sel.discardAsked = false;
+                s.changed();
+                if (e.detail === 0) focusSoon('[data-testid="discard-market"]');
+              }}>Keep the market</button>
+          </div>`
       : nothing}
     ${s.actError && mine ? html`<p class="act-error" role="alert">${s.actError}</p>` : nothing}
     ${busy && mine ? html`<p class="muted sending" role="status">Sending…</p>` : nothing}
@@ -338,7 +360,7 @@ function tableauPanel(s: Store, room: RoomView, v: AuctView, mine: boolean, buys
             ? html`<span>Pay ${chipsWord(offer.cost ?? 0)} of one suit:</span>
                 ${pays.map((p) => html`<button type="button" class="btn small primary" data-testid="pay-choice" data-pay=${p} ?disabled=${busy}
                   @click=${(e: MouseEvent) => act(s, room, { type: "buy", card: chosen, row: sel.cell!.row, col: sel.cell!.col, pay: p }, e.detail === 0)}>
-                  ${suitIcon(p as Suit)} ${chipsWord(offer.cost ?? 0)} of ${p} <span class="muted">(${v.chips[p as Suit]} left)</span></button>`)}`
+                  ${suitIcon(p as Suit)} ${chipsWord(offer.cost ?? 0)} of ${p} <span class="btn-sub">(${v.chips[p as Suit]} left)</span></button>`)}`
             : html`<span>${legalCells.size === 1 ? "Choose the lit cell to place it." : `Choose one of the ${legalCells.size} lit cells to place it.`}</span>`}
           <button type="button" class="btn small ghost" data-testid="cancel-choice" @click=${() => {
             sel.card = null;

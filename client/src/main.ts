@@ -370,14 +370,16 @@ function createPanel(): TemplateResult {
             </div>`
         : nothing}
 
-      <label for="c-bots">Bots</label>
-      <div>
-        <select id="c-bots" ?disabled=${!canPlay || createForm.ranked} aria-describedby="c-bots-hint"
-          @change=${(e: Event) => upd({ bots: Number((e.target as HTMLSelectElement).value) })}>
-          ${Array.from({ length: createForm.seats }, (_, i) => i).map((n) => html`<option value=${n} ?selected=${n === createForm.bots}>${n === 0 ? "No bots" : `${n} bot${n === 1 ? "" : "s"}`}</option>`)}
-        </select>
-        <p class="muted small" id="c-bots-hint">${createForm.ranked ? "Ranked games are between people only." : "Bots take the last seats."}</p>
-      </div>
+      ${createForm.seats > 1
+        ? html`<label for="c-bots">Bots</label>
+            <div>
+              <select id="c-bots" ?disabled=${!canPlay || createForm.ranked} aria-describedby="c-bots-hint"
+                @change=${(e: Event) => upd({ bots: Number((e.target as HTMLSelectElement).value) })}>
+                ${Array.from({ length: createForm.seats }, (_, i) => i).map((n) => html`<option value=${n} ?selected=${n === createForm.bots}>${n === 0 ? "No bots" : `${n} bot${n === 1 ? "" : "s"}`}</option>`)}
+              </select>
+              <p class="muted small" id="c-bots-hint">${createForm.ranked ? "Ranked games are between people only." : "Bots take the last seats."}</p>
+            </div>`
+        : nothing}
 
       ${createForm.bots > 0 && !createForm.ranked
         ? html`<label for="c-bot-strength">Bots play</label>

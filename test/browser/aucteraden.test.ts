@@ -413,4 +413,30 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
     expect(stats.keyboard).toBeGreaterThan(0);
     await context.close();
   });
+
+  it("a discard by choice (−3 VP) is asked again before it is made; the answer 'keep' changes nothing", async () => {
+    const url = bazaar.server.url;
+    const store = bazaar.server.store;
+    const { context, page } = await newPage(browser, DESKTOP);
+    await enterName(page, url, "Lale");
+    const me = (await storedIdentity(page))!.player.id;
+    const room = await bazaar.server.service.create({ id: me, name: "Lale" }, { game: "aucteraden", seats: 1 });
+    await page.goto(`${url}/room/${room.id}`);
+    await page.locator('[data-testid="act-panel"][data-pending="buy"]').waitFor();
+    const version = (await store.get(room.id))!.version;
+    await page.getByTestId("discard-market").click();
+    expect(await page.locator(".auct-discard.asked").textContent()).toContain("Discard the market for −3 VP?");
+    // Asked, not made; "Keep the market" takes the question away.
+    expect((await store.get(room.id))!.version).toBe(version);
+    await page.getByTestId("discard-cancel").click();
+    await page.getByTestId("discard-market").waitFor();
+    expect(await page.getByTestId("discard-confirm").count()).toBe(0);
+    expect((await store.get(room.id))!.version).toBe(version);
+    // Asked again and confirmed: made once.
+    await page.getByTestId("discard-market").click();
+    await page.getByTestId("discard-confirm").click();
+    await expect.poll(() => page.getByTestId("market-discards").textContent()).toContain("1 (−3 VP)");
+    expect((await store.get(room.id))!.version).toBe(version + 1);
+    await context.close();
+  });
 });

@@ -416,6 +416,8 @@ async function auctMoveByUi(page: Page, action: Action): Promise<void> {
   await panel.waitFor();
   if (action.type === "discard-market") {
     await page.getByTestId("discard-market").click();
+    // A discard by choice is asked again (the forced one is not).
+    if ((await panel.getAttribute("data-pending")) !== "discard") await page.getByTestId("discard-confirm").click();
     return;
   }
   await page.locator(`[data-testid="market-card"][data-choice="${String(action.card)}"]`).click();
