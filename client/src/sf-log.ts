@@ -45,7 +45,7 @@ function sentence(e: LogEntry, name: (seat: number) => string): TemplateResult {
     case "exchange-seen":
       return html`<span class="log-private">Only you:</span> you put ${cardChip(e.gave as string)} face down (slot ${(e.slot as number) + 1}) and take ${cardChip(e.got as string)} into your hand.`;
     case "reveal":
-      return html`${who()} reveals ${kindOf(e.card as string)} ${cardChip(e.card as string)}, draws a replacement and shuffles it back into the deck.`;
+      return html`${who()} reveals ${kindOf(e.card as string)} ${cardChip(e.card as string)} and draws a replacement; the revealed card is shuffled back into the deck.`;
     case "replacement":
       return html`<span class="log-private">Only you:</span> your replacement card is ${cardChip(e.card as string)}.`;
     case "confirm":

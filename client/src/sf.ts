@@ -147,7 +147,9 @@ function privatePanel(s: Store, room: RoomView, v: SFView): unknown {
   const handOptions = choiceOptions(exchange, "hand").map(String);
   const slotOptions = choiceOptions(exchange, "slot").map(Number);
   let give = giving.get(room.roomId);
-  if (!give || !handOptions.includes(give)) give = handOptions[0];
+  // First choice: a Pawn or Court in hand (it may not be kept, so it is the card to give away).
+  const mustGo = choiceOptions(reveal, "card").map(String);
+  if (!give || !handOptions.includes(give)) give = handOptions.find((id) => mustGo.includes(id)) ?? handOptions[0];
   const act = (action: Record<string, unknown> & { type: string }) => void s.act(room.roomId, action);
   const choose = (id: string) => {
     giving.set(room.roomId, id);
@@ -545,8 +547,8 @@ export const sorcerousFuturesTable: GameTable = {
   status: sfStatus,
   logSentence: (e, ctx) => sfLogSentence(e, ctx.name),
   hiddenRows: (h, name) => {
-    const x = h as { seats: Array<{ seat: number; valuations: string[]; faceDown: string[] }>; extras: { valuations: string[]; setAside: string[] } | null; deck: string[] };
-    return html`${x.seats.map((st) => html`<dt>${name(st.seat)}'s valuations</dt><dd>${cardChips(st.valuations, cardChip)}</dd>
+    const x = h as { seats: Array<{ seat: number; valuations: string[]; faceDown: string[]; inHand?: boolean }>; extras: { valuations: string[]; setAside: string[] } | null; deck: string[] };
+    return html`${x.seats.map((st) => html`<dt>${name(st.seat)}'s ${st.inHand ? "hand (their valuations once kept)" : "valuations"}</dt><dd>${cardChips(st.valuations, cardChip)}</dd>
         <dt>${name(st.seat)}'s face-down cards</dt><dd>${cardChips(st.faceDown, cardChip)}</dd>`)}
       ${x.extras ? html`<dt>Extra valuations (three players)</dt><dd>${cardChips(x.extras.valuations, cardChip)}</dd><dt>Set aside (three players)</dt><dd>${cardChips(x.extras.setAside, cardChip)}</dd>` : nothing}
       <dt>Deck, top first</dt><dd>${cardChips(x.deck, cardChip)}</dd>`;

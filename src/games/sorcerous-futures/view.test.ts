@@ -192,6 +192,17 @@ describe("view", () => {
     expect(spec).not.toHaveProperty("you");
   });
 
+  it("the replay's everything view says which seats still hold a hand (they may exchange) and which have kept their valuations", () => {
+    const s0 = game.setup({ players: 4, options: {}, seed: "hands" }).state;
+    const inHand = (s: SorcerousFuturesState) => ((game.view(s, { kind: "all" }) as Record<string, any>).hidden.seats as Array<{ inHand: boolean }>).map((x) => x.inHand);
+    expect(inHand(s0)).toEqual([true, true, true, true]);
+    const s1 = play(s0, [[2, { type: "confirm" }]]);
+    expect(inHand(s1)).toEqual([true, true, false, true]);
+    const s2 = play(s1, [[0, { type: "confirm" }], [1, { type: "confirm" }], [3, { type: "confirm" }]]);
+    expect(s2.phase).not.toBe("setup");
+    expect(inHand(s2)).toEqual([false, false, false, false]);
+  });
+
   it("shows the public facts of an auction in progress", () => {
     const s = play(
       position({ players: 4, valuations: [["pact", "sea"], ["mill", "forest"], ["author", "end"], ["bard", "cave"]], market: ["journey", "diplomat", "mountain"], excuse: 2 }),

@@ -118,7 +118,8 @@ export function view(state: SorcerousFuturesState, viewer: Viewer) {
     ...(viewer.kind === "all"
       ? {
           hidden: {
-            seats: state.valuations.map((valuations, seat) => ({ seat, valuations: [...valuations], faceDown: [...state.faceDown[seat]] })),
+            // inHand: still the seat's hand, which it may exchange (setup, not yet confirmed), not yet its valuations.
+            seats: state.valuations.map((valuations, seat) => ({ seat, valuations: [...valuations], faceDown: [...state.faceDown[seat]], inHand: state.phase === "setup" && !state.confirmed[seat] })),
             extras: n === 3 ? { valuations: [...state.extraValuations], setAside: [...state.extraSetAside] } : null,
             deck: [...state.deck],
           },
