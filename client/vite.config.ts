@@ -42,10 +42,14 @@ function precompress(outDir: string): Plugin {
 const root = fileURLToPath(new URL(".", import.meta.url));
 const backend = process.env.GB_DEV_BACKEND ?? "http://127.0.0.1:3000";
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root,
   plugins: [lightDarkFallback(), precompress(join(root, "dist"))],
   base: "/",
+  // A build is always the production one, whatever NODE_ENV says: Vite picks packages' "development"
+  // builds (Lit's, with its dev-mode checks and console warning) when NODE_ENV is set to anything but
+  // "production", as it is under the test runner, which builds the client for the browser tests.
+  ...(command === "build" ? { resolve: { conditions: ["module", "browser", "production"] } } : {}),
   publicDir: "public",
   logLevel: "warn",
   build: {
@@ -63,4 +67,4 @@ export default defineConfig({
       "/socket.io": { target: backend, ws: true },
     },
   },
-});
+}));

@@ -35,6 +35,10 @@ describe.skipIf(!available)("first load: game tables load when a page needs them
     const url = t.bazaar.server.url;
     const { context, page } = await newPage(t.browser);
     const fetched = tablesFetched(page);
+    // The page runs the production builds of its dependencies, though the client was built under
+    // the test runner (NODE_ENV=test): no development build's warnings (Lit's "dev mode").
+    const logged: string[] = [];
+    page.on("console", (m) => logged.push(m.text()));
     await enterName(page, url, "Early");
     await page.getByTestId("daily-panel").waitFor();
     expect(fetched()).toEqual([]);
@@ -44,6 +48,7 @@ describe.skipIf(!available)("first load: game tables load when a page needs them
     expect(fetched()).toEqual(["goblin-market"]);
     // The announcer reads the game's own status line (from the same chunk).
     await expect.poll(() => page.getByTestId("announcer").textContent()).toMatch(/auction|bid/i);
+    expect(logged.filter((m) => /dev mode|development build/i.test(m))).toEqual([]);
     await context.close();
   }, 60_000);
 
