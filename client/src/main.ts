@@ -95,10 +95,8 @@ function identityMenu(): TemplateResult {
       <button class="btn small primary">Rename</button>
       <p class="muted small">You keep your seats and rating: it is the same player, and every table you sit at shows the new name.</p>
     </form>
-    ${isAccount(s)
-      ? html`<p><a href=${`/player/${encodeURIComponent(me.name)}`} data-nav data-testid="my-profile"
-          @click=${(e: Event) => ((e.currentTarget as HTMLElement).closest("details") as HTMLDetailsElement).removeAttribute("open")}>Your profile</a></p>`
-      : nothing}
+    <p><a href=${isAccount(s) ? `/player/${encodeURIComponent(me.name)}` : `/player/id:${encodeURIComponent(me.id)}`} data-nav data-testid="my-profile"
+      @click=${(e: Event) => ((e.currentTarget as HTMLElement).closest("details") as HTMLDetailsElement).removeAttribute("open")}>Your profile</a></p>
     <div class="account-menu">${isAccount(s)
       ? html`<p class="muted small" data-testid="account-status">Logged in to your account.</p>${accountSettings(s)}`
       : html`<p class="muted small" data-testid="account-status">Playing as a guest (this browser only).</p>${accountForms(s, true)}`}

@@ -323,9 +323,15 @@ export function profilePage(s: Store, key: string): TemplateResult {
     load(s, key);
     e = cache.get(key)!;
   }
+  if (e.error && !e.profile && s.me && key === `id:${s.me.id}`) {
+    // Your own profile before your first finished game: there is nothing on it yet.
+    return html`<section class="panel notfound" data-testid="profile-empty"><h1 data-testid="profile-name">${s.me?.name ?? "You"}</h1>
+      <p>Your profile begins with your first finished game: its results, ratings and game list appear here then.</p>
+      <p><a class="btn primary" href="/" data-nav>Find a game</a></p></section>`;
+  }
   if (e.error) {
     return html`<section class="panel notfound" data-testid="profile-missing"><h1>Player not found</h1><p>${e.error}</p>
-      <p class="muted small">Profiles are at /player/&lt;name&gt; for registered players; guests' profiles are linked from the leaderboards and game lists.</p>
+      <p class="muted small">Profiles are at /player/&lt;name&gt; for players with an account; a guest's profile is linked from the games they played (and from their own menu, "Your profile").</p>
       <p><a class="btn primary" href="/leaderboards" data-nav>Leaderboards</a> <a class="btn ghost" href="/" data-nav>Lobby</a></p></section>`;
   }
   const p = e.profile;

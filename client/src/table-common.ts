@@ -20,6 +20,13 @@ export function seatName(room: RoomView, seat: number): string {
   return room.seats[seat]?.name ?? `Seat ${seat + 1}`;
 }
 
+/** A seat's name, linked to its player's profile (a bot's is not). */
+export function profileLinked(room: RoomView, seat: number): TemplateResult | string {
+  const info = room.seats[seat];
+  if (!info?.playerId || info.bot) return seatName(room, seat);
+  return html`<a href=${`/player/id:${encodeURIComponent(info.playerId)}`} data-nav>${seatName(room, seat)}</a>`;
+}
+
 /** A seated human with no socket watching the room. */
 export function isAway(s: Store, room: RoomView, seat: number): boolean {
   const info = room.seats[seat];
@@ -152,7 +159,7 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
           const rc = room.ratingChanges?.find((r) => r.seat === seat);
           return html`<tr class="place-${place} ${room.seat === seat ? "you" : ""}" data-testid="result-row">
             <td><span class="medal medal-${place}">${ordinal(place)}</span></td>
-            <th scope="row">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}${forfeitNote(room, seat)}</th>
+            <th scope="row">${profileLinked(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}${forfeitNote(room, seat)}</th>
             <td><b class="big-score">${out.scores[seat]}</b> ${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
             <td>${!room.ranked
               ? html`<span class="muted">casual game</span>`

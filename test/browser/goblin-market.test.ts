@@ -187,6 +187,9 @@ describe.skipIf(!available)("web client in chromium", () => {
       await expect.poll(() => end.getByTestId("rating-change").count()).toBe(3);
     }
     expect(await ann.page.locator(".end h2").textContent()).toMatch(/Game over/);
+    // Each player's name in the results opens their profile.
+    const linked = await ann.page.locator('[data-testid="result-row"] th a').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(linked.sort()).toEqual(final.seats.map((x) => `/player/id:${encodeURIComponent(x.playerId!)}`).sort());
     // New players' ratings are provisional: said once under the table, not in each row.
     expect(await bob.page.getByTestId("provisional-note").count()).toBe(1);
     // On the phone, the results table fits without breaking a heading, a place or a name inside a word.

@@ -97,6 +97,17 @@ describe.skipIf(!available)("small faults in the web client", () => {
     await page.getByTestId("my-profile").click();
     await page.waitForURL(/\/player\/Q$/);
     await expect.poll(() => page.getByTestId("profile-name").textContent()).toContain("Q");
+    // A guest's menu links to their profile too (by id: a guest's name is not theirs alone).
+    const other = await newPage(t.browser);
+    await enterName(other.page, url, "Guesty");
+    const guestId = (await storedIdentity(other.page))!.player.id;
+    await other.page.locator('[data-testid="me"] > summary').click();
+    await other.page.getByTestId("my-profile").click();
+    await other.page.waitForURL(`${url}/player/id:${guestId}`);
+    await expect.poll(() => other.page.getByTestId("profile-name").textContent()).toContain("Guesty");
+    // With no finished game yet, it says so, not "Player not found".
+    expect(await other.page.getByTestId("profile-empty").textContent()).toContain("Your profile begins with your first finished game");
+    await other.context.close();
     // A one-letter name is too short to list names by, but Enter opens that player's profile.
     await page.goto(url + "/leaderboards");
     await page.locator("#find-player").fill("q");
