@@ -131,7 +131,7 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
         const high = top?.seat === seat;
         const place = placeOf.get(seat);
         const state = acting
-          ? pending === "bid" ? "deciding…" : pending === "take" ? "taking…" : "choosing…"
+          ? pending === "bid" ? (bid !== undefined ? `deciding… (bid ${bid})` : "deciding…") : pending === "take" ? "taking…" : "choosing…"
           : passed && bid === undefined ? "passed" : passed ? `passed (bid ${bid})` : bid !== undefined ? `bid ${bid}` : "waiting";
         return html`<div role="listitem" class="bidder ${acting ? "acting" : ""} ${passed ? "passed" : ""} ${high ? "high" : ""}" data-seat=${seat}>
           <span class="bidder-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="you-tag">you</span>` : nothing}</span>
@@ -231,7 +231,7 @@ function bidSummary(room: RoomView, v: GMView): TemplateResult {
         const st = v.seats[seat]!;
         const bid = bidsBy.get(seat);
         const passed = a.passed.includes(seat);
-        const move = turn === seat ? "deciding" : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
+        const move = turn === seat ? (bid !== undefined ? `deciding (bid ${bid})` : "deciding") : passed ? "passed" : bid !== undefined ? `bid ${bid}` : "";
         return html`<li class="decide-seat ${room.seat === seat ? "you" : ""}" data-testid="decide-seat" data-seat=${seat}>
           <span class="decide-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}</span>
           <span class="coins" data-testid="decide-coins" data-coins=${st.coins}>${coinIcon()}<b>${st.coins}</b><span class="sr-only"> coins</span></span>

@@ -159,7 +159,8 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
       return html`${dieWords(e.die)} ${e.rolled ? "is rerolled" : "changes"}: ${e.from} → <b>${e.value}</b>${why ? html` <span class="muted">(${why})</span>` : nothing}.`;
     }
     case "move": {
-      const why = DIE_REASON[e.reason as string] ?? String(e.reason ?? "");
+      // "altar": the player's own move to the Altar, which needs no note; other reasons are the cards that moved it.
+      const why = e.reason === "altar" ? "" : (DIE_REASON[e.reason as string] ?? String(e.reason ?? ""));
       return html`${dieWords(e.die, e.value)} moves from ${where(e.from)} to ${where(e.at)}${why ? html` <span class="muted">(${why})</span>` : nothing}.`;
     }
     case "peek":
@@ -277,7 +278,8 @@ function cheatSentence(
   const head = html`${who(e.seat)} plays ${cardChip(e.card as string)}${how}`;
   const has = (k: string) => Object.hasOwn(e, k);
   if (c.kind === "cheat" && c.type === "ongoing" && has("target")) {
-    return html`${head}, in front of ${num(e.target) === num(e.seat) ? "themselves" : who(e.target)}.`;
+    // Where it goes is the next line's ("places … in front of …"), said once.
+    return html`${head} (an Ongoing card).`;
   }
   switch (kind) {
     case "borrow":

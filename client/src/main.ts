@@ -191,11 +191,11 @@ let nameBusy = false;
  */
 function invitationNotice(): TemplateResult {
   const room = s.route.page === "room" ? s.rooms.get(s.route.roomId) : undefined;
-  if (!room) return html`<p class="notice" data-testid="invitation">You have been invited to a table.</p>`;
-  if (room.status === "open") return html`<p class="notice" data-testid="invitation" data-status="open">You have been invited to a table. Choose a name to take a seat.</p>`;
+  if (!room) return html`<p class="notice" data-testid="invitation">This link opens a game table.</p>`;
+  if (room.status === "open") return html`<p class="notice" data-testid="invitation" data-status="open">This link opens a table waiting for players. Choose a name to take a seat.</p>`;
   const why = room.status === "playing" ? "This game has already started, so its seats are taken." : room.status === "finished" ? "This game is over." : "This room has closed.";
   return html`<div class="notice invite-started" data-testid="invitation" data-status=${room.status}>
-    <p>You have been invited to a table. ${why}${room.status === "playing" ? " You can still watch it." : ""}</p>
+    <p>This link opens a game table. ${why}${room.status === "playing" ? " You can still watch it." : ""}</p>
     ${room.status === "playing" || room.status === "finished"
       ? html`<button class="btn primary" data-testid="watch-started" @click=${() => s.justWatch()}>Watch${room.status === "finished" ? " the end" : ""}</button>`
       : nothing}

@@ -39,7 +39,7 @@ export function apply(state: GoblinMarketState, seat: Seat, action: Action): Res
   const { type, fields } = shape.value;
   const spec = ACTIONS[type];
 
-  if (seat !== state.turn) return fail("NOT_YOUR_TURN", `It is not your turn; waiting for seat ${state.turn}.`);
+  if (seat !== state.turn) return fail("NOT_YOUR_TURN", "It is not your turn.");
   const a = state.auction;
   if (type === "take-one" && state.phase === "bidding" && a.offer.length === 1) {
     return fail("CANNOT_TAKE_ONE", "This auction is for a single card: the winner simply takes it.");

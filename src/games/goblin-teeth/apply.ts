@@ -93,7 +93,7 @@ export function apply(state: GoblinTeethState, seat: Seat, action: Action): Resu
 
   const active = activeSeats(state);
   if (!active.includes(seat)) {
-    return fail("NOT_YOUR_TURN", active.length > 0 ? `It is not your turn; waiting for seat ${active[0]}.` : "Nobody can act now.");
+    return fail("NOT_YOUR_TURN", active.length > 0 ? "It is not your turn." : "Nobody can act now.");
   }
   const head = state.pending[0];
   const allowed = head ? DECISION_ACTIONS[head.kind] : TURN_ACTIONS;

@@ -34,7 +34,7 @@ export function bidProblem(s: GoblinTeethState, seat: Seat, die: number, slot: u
   const total = t[seat] + s.dice[die].value;
   if (total > MAX_BID) return err("BID_OVER_10", `That would make your bid ${total}: goblins can't count higher than ${MAX_BID}.`);
   const tied = t.findIndex((x, other) => other !== seat && x === total);
-  if (tied >= 0) return err("BID_TIE", `That would make your bid ${total}, tying seat ${tied}: goblins hate ties.`);
+  if (tied >= 0) return err("BID_TIE", `That would make your bid ${total}, the same as another player's on that Item: goblins hate ties.`);
   return null;
 }
 

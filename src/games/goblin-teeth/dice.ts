@@ -70,11 +70,11 @@ export function positionProblem(dice: readonly Die[], slots: number | readonly n
     const t = slotTotals(dice, slot, players);
     for (let seat = 0; seat < players; seat++) {
       if (t[seat] > MAX_BID) {
-        return { code: "BID_OVER_10", message: `That would make seat ${seat}'s bid on slot ${slot} ${t[seat]}: no bid may be more than ${MAX_BID}.` };
+        return { code: "BID_OVER_10", message: `That would make a player's bid on an Item ${t[seat]}: no bid may be more than ${MAX_BID}.` };
       }
       for (let other = seat + 1; other < players; other++) {
         if (t[seat] > 0 && t[seat] === t[other]) {
-          return { code: "BID_TIE", message: `That would tie seats ${seat} and ${other} at ${t[seat]} on slot ${slot}: goblins hate ties.` };
+          return { code: "BID_TIE", message: `That would tie two players' bids on an Item at ${t[seat]}: goblins hate ties.` };
         }
       }
     }

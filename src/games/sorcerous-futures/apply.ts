@@ -77,7 +77,7 @@ export function apply(state: SorcerousFuturesState, seat: Seat, action: Action):
     return fail("UNKNOWN_ACTION", "Unknown action.");
   }
 
-  if (seat !== state.turn) return fail("NOT_YOUR_TURN", `It is not your turn; waiting for seat ${state.turn}.`);
+  if (seat !== state.turn) return fail("NOT_YOUR_TURN", "It is not your turn.");
   if (spec.phase !== state.phase) return fail("WRONG_STEP", `You can't ${type} now: ${PHASE_TEXT[state.phase]}.`);
 
   if (type === "pick") {
