@@ -293,7 +293,17 @@ export interface SocketQuotas {
   connected(socket: Socket): void;
 }
 
-export function attachSocketQuotas(io: Server, opts: { limits: QuotaLimits; counter: ConnectionCounter; trustProxy: boolean | string; log: Logger }): SocketQuotas {
+export function attachSocketQuotas(
+  io: Server,
+  opts: {
+    limits: QuotaLimits;
+    counter: ConnectionCounter;
+    trustProxy: boolean | string;
+    log: Logger;
+    /** A connection refused for a while (not for who it is): a resumed one keeps its session for its retry (socket.ts). */
+    onRefusedForNow?: (socket: Socket) => void;
+  },
+): SocketQuotas {
   const { limits, counter, log } = opts;
   const trusted = proxyTrust(opts.trustProxy);
   const conns = new WeakMap<EngineConn, ConnState>();
@@ -326,12 +336,16 @@ export function attachSocketQuotas(io: Server, opts: { limits: QuotaLimits; coun
           if (!ok) {
             // debug: a client retries every few seconds, and a flood of them must not flood the log.
             log.debug({ address: key, limit: limits.connectionsPerAddress }, "connection refused: too many from one address");
+            opts.onRefusedForNow?.(socket);
             return next(connectRefusal("TOO_MANY_CONNECTIONS", `Too many connections from your address (at most ${limits.connectionsPerAddress}); close some tabs or windows of this site and try again.`));
           }
           count(socket.conn, st, key);
           next();
         },
-        (e: unknown) => next(e instanceof Error ? e : new Error(String(e))),
+        (e: unknown) => {
+          opts.onRefusedForNow?.(socket);
+          next(e instanceof Error ? e : new Error(String(e)));
+        },
       );
     });
   }

@@ -224,13 +224,37 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   adapter.restoreSession = async (pid, offset) => {
     const kept = await restore(pid, offset);
     const data = kept?.data as SocketData | undefined;
+    if (kept && data) restoredIds.set(data, { sid: kept.sid, pid: kept.pid });
     if (!kept || !data?.player) return kept;
-    const current = await accounts.current(data.player, data.session ?? null).catch((e: unknown) => (log.warn({ err: e }, "could not check a resumed connection; it connects as new"), null));
+    let current: Player | null;
+    try {
+      current = await accounts.current(data.player, data.session ?? null);
+    } catch (e) {
+      // Not refused for who it is: the session goes back for the retry (see keepSessionForRetry).
+      log.warn({ err: e }, "could not check a resumed connection; it connects as new, and may resume when it retries");
+      adapter.persistSession({ sid: kept.sid, pid: kept.pid, rooms: [...kept.rooms], data });
+      return null as unknown as typeof kept;
+    }
     if (!current) return null as unknown as typeof kept;
     // An account renamed meanwhile acts under its new name from here (its `session` message says it).
     data.player = current;
     checkedAtRestore.add(data);
     return kept;
+  };
+  /** The session ids of resumed sockets' data, to put their session back if the resume is refused for now. */
+  const restoredIds = new WeakMap<SocketData, { sid: string; pid: string }>();
+  /**
+   * A resumed connection refused for a while (this node draining, the database unavailable, too many
+   * connections from its address), not for who it is: its session goes back to the adapter, as a
+   * disconnect would have stored it, so its retry (here or on another node) resumes with its rooms
+   * and what was sent meanwhile. Redis's adapter deletes a session as it reads it; without this,
+   * the retry would connect as new. (Its time to resume starts again: each refusal is a retry's wait.)
+   */
+  const keepSessionForRetry = (socket: Socket): void => {
+    const data = socket.recovered && !notResumed.has(socket) ? dataOf(socket) : null;
+    const ids = data ? restoredIds.get(data) : undefined;
+    if (!ids) return;
+    adapter.persistSession({ ...ids, rooms: [...socket.rooms], data });
   };
   /** Resumed sockets' data that restoreSession has just checked (the middleware need not ask the database again). */
   const checkedAtRestore = new WeakSet<SocketData>();
@@ -243,7 +267,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   };
 
   io.use((socket, next) => {
-    if (draining) return next(new Error("DRAINING"));
+    if (draining) return keepSessionForRetry(socket), next(new Error("DRAINING"));
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     // A resumed connection (connection state recovery) comes back with its data and rooms, and meets
     // this check too: its session may have been revoked, or its guest name registered, while it was away.
@@ -282,6 +306,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       },
       (e: unknown) => {
         log.warn({ err: e }, "could not verify a token");
+        keepSessionForRetry(socket);
         next(new Error("UNAVAILABLE"));
       },
     );
@@ -291,6 +316,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
   const quotas = attachSocketQuotas(io, {
     ...(deps.quotas ?? { limits: { connectionsPerAddress: 0, subscriptionsPerSocket: 0, slowReaderMaxBytes: 0 }, counter: new LocalConnectionCounter(), trustProxy: false }),
     log,
+    onRefusedForNow: keepSessionForRetry,
   });
   /** A room id as a message names it, for the subscription check (the handler itself validates it). */
   const named = (id: unknown): string | undefined => (typeof id === "string" ? id : undefined);
