@@ -8,11 +8,15 @@
 import type { Database } from "./client.js";
 import { Prisma } from "../generated/prisma/client.js";
 
-/** The boards' condition on an attempt `d`: its player's account, if any, is not closed (platform/moderation.ts). */
-const byOpenAccount = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."playerId" = d."playerId" AND a."closedAt" IS NOT NULL)`;
-
-/** The name a board shows for an attempt `d`: its account's name as it is now (renames follow), else the name it was played under. */
-const currentName = Prisma.sql`COALESCE((SELECT a."name" FROM "Account" a WHERE a."playerId" = d."playerId"), d."name") AS "name"`;
+/**
+ * The boards read each attempt `d` with its player's account `a`, if any (one join, not a lookup per
+ * row): `withAccount` joins it, `byOpenAccount` leaves out closed accounts' attempts
+ * (platform/moderation.ts), and `currentName` is the name the board shows: the account's name as it
+ * is now (renames follow), else the name the attempt was played under.
+ */
+const withAccount = Prisma.sql`LEFT JOIN "Account" a ON a."playerId" = d."playerId"`;
+const byOpenAccount = Prisma.sql`a."closedAt" IS NULL`;
+const currentName = Prisma.sql`COALESCE(a."name", d."name") AS "name"`;
 
 export interface DailyAttemptRow {
   gameType: string;
@@ -88,7 +92,7 @@ export async function dailyBoard(db: Database, gameType: string, day: string, li
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
     SELECT d."playerId", ${currentName}, d."score", d."day", d."roomId", d."finishedAt", d."details"
-    FROM "DailyAttempt" d
+    FROM "DailyAttempt" d ${withAccount}
     WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL
       AND ${byOpenAccount}
     ORDER BY d."score" DESC, d."finishedAt" ASC, d."playerId" ASC
@@ -101,11 +105,11 @@ export async function dailyBest(db: Database, gameType: string, limit = 100): Pr
   const take = Math.max(1, Math.min(1000, Math.floor(limit)));
   const rows = await db.prisma.$queryRaw<Array<{ playerId: string; name: string; score: number; day: string; roomId: string; finishedAt: Date; details: unknown }>>`
     SELECT * FROM (
-      SELECT DISTINCT ON ("playerId") "playerId", ${currentName}, "score", "day", "roomId", "finishedAt", "details"
-      FROM "DailyAttempt" d
+      SELECT DISTINCT ON (d."playerId") d."playerId", ${currentName}, d."score", d."day", d."roomId", d."finishedAt", d."details"
+      FROM "DailyAttempt" d ${withAccount}
       WHERE d."gameType" = ${gameType} AND d."finishedAt" IS NOT NULL
         AND ${byOpenAccount}
-      ORDER BY "playerId", "score" DESC, "day" ASC
+      ORDER BY d."playerId", d."score" DESC, d."day" ASC
     ) AS best
     ORDER BY "score" DESC, "day" ASC, "playerId" ASC
     LIMIT ${take}`;
@@ -115,7 +119,7 @@ export async function dailyBest(db: Database, gameType: string, limit = 100): Pr
 /** Place a score would take on a day's board (1 + finished attempts strictly above it, closed accounts' left out). */
 export async function dailyPlaceOf(db: Database, gameType: string, day: string, score: number): Promise<number> {
   const rows = await db.prisma.$queryRaw<Array<{ above: number }>>`
-    SELECT count(*)::int AS "above" FROM "DailyAttempt" d
+    SELECT count(*)::int AS "above" FROM "DailyAttempt" d ${withAccount}
     WHERE d."gameType" = ${gameType} AND d."day" = ${day} AND d."finishedAt" IS NOT NULL AND d."score" > ${score}::double precision
       AND ${byOpenAccount}`;
   return Number(rows[0]?.above ?? 0) + 1;
