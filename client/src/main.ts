@@ -107,6 +107,11 @@ function identityMenu(): TemplateResult {
   </details>`;
 }
 
+/** The top bar's Leaderboards link on a phone, where it shows as this icon alone. */
+function podiumIcon(): TemplateResult {
+  return html`<svg class="podium-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 4h6v17H9zM2 10h6v11H2zM16 13h6v8h-6z" /></svg>`;
+}
+
 function toasts(): TemplateResult {
   return html`<div class="toasts">
     ${invitationCards(s)}
@@ -150,7 +155,7 @@ function shell(): TemplateResult {
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" data-nav aria-label="Goblin Bazaar: the lobby">${logo()}<span>Goblin Bazaar</span></a>
-      <div class="topbar-right"><a class="topnav-link topnav-live" href="/live" data-nav data-testid="nav-live" title="The games being played now">Watch</a><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards">Leaderboards</a>${findPlayerMenu()}${queuePill(s)}${connBadge()}${identityMenu()}</div>
+      <div class="topbar-right"><a class="topnav-link topnav-live" href="/live" data-nav data-testid="nav-live" title="The games being played now">${eyeIcon()}<span class="topnav-label">Watch</span></a><a class="topnav-link" href="/leaderboards" data-nav data-testid="nav-leaderboards" title="Leaderboards">${podiumIcon()}<span class="topnav-label">Leaderboards</span></a>${findPlayerMenu()}${queuePill(s)}${connBadge()}${identityMenu()}</div>
     </header>
     ${s.outdated
       ? html`<div class="conn-banner" role="alert" data-testid="outdated">Goblin Bazaar has been updated. Reload the page to keep playing: your seats are kept.
@@ -410,12 +415,12 @@ function createPanel(): TemplateResult {
         <select id="c-clock" .value=${chosenClock(g)} ?disabled=${!canPlay || !g} aria-describedby="c-clock-hint"
           @change=${(e: Event) => upd({ clock: (e.target as HTMLSelectElement).value })}>
           <optgroup label="Played in one sitting">
-            ${(g?.clocks ?? []).filter((c) => !c.turnBased).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)}>${c.label}</option>`)}
+            ${(g?.clocks ?? []).filter((c) => !c.turnBased).map((c) => html`<option value=${c.id} ?selected=${c.id === chosenClock(g)} title=${c.label}>${paceName(c.label)}</option>`)}
             <option value=${NO_CLOCK} ?disabled=${createForm.ranked} ?selected=${chosenClock(g) === NO_CLOCK}>No clock${createForm.ranked ? " (casual only)" : ""}</option>
           </optgroup>
           ${g?.clocks.some((c) => c.turnBased)
             ? html`<optgroup label="Turn-based: played over days">
-                ${g.clocks.filter((c) => c.turnBased).map((c) => html`<option value=${c.id} ?disabled=${!isAccount(s)} ?selected=${c.id === chosenClock(g)}>${c.label}${isAccount(s) ? "" : " (accounts)"}</option>`)}
+                ${g.clocks.filter((c) => c.turnBased).map((c) => html`<option value=${c.id} ?disabled=${!isAccount(s)} ?selected=${c.id === chosenClock(g)} title=${c.label}>${paceName(c.label)}${isAccount(s) ? "" : " (accounts)"}</option>`)}
               </optgroup>`
             : nothing}
         </select>

@@ -219,16 +219,16 @@ function gameRow(s: Store, g: GameListEntry, ownerId: string): TemplateResult {
   const c = g.ratingChange;
   const solo = g.players.length === 1;
   return html`<tr data-testid="game-row" data-game-id=${g.id ?? ""} data-game=${g.game}>
-    <td class="nowrap"><time datetime=${g.finishedAt} title=${dateTimeWords(g.finishedAt)}>${dateWords(g.finishedAt)}</time></td>
-    <td>${s.gameName(g.game)}
+    <td class="nowrap gl-when"><time datetime=${g.finishedAt} title=${dateTimeWords(g.finishedAt)}>${dateWords(g.finishedAt)}</time></td>
+    <td class="gl-game">${s.gameName(g.game)}
       <div>${g.daily ? html`<span class="badge daily">Daily ${g.daily}</span>` : g.ranked ? html`<span class="badge ranked">Ranked</span>` : html`<span class="badge casual">Casual</span>`}</div></td>
-    <td>${solo ? html`<span class="muted small">solitaire</span>` : playersCell(g, ownerId)}</td>
-    <td class="nowrap"><b>${solo ? "" : ordinal(g.me.place)}</b> ${solo ? html`<b>${g.me.score}</b>` : html`<span class="muted small">(${g.me.score})</span>`}</td>
-    <td class="nowrap">${c
+    <td class="gl-players">${solo ? html`<span class="muted small">solitaire</span>` : playersCell(g, ownerId)}</td>
+    <td class="nowrap gl-result" data-label="Result"><b>${solo ? "" : ordinal(g.me.place)}</b> ${solo ? html`<b>${g.me.score}</b>` : html`<span class="muted small">(${g.me.score})</span>`}</td>
+    <td class="nowrap gl-rating" data-label="Rating">${c
       ? html`<span data-testid="game-rating-change">${c.before}${c.beforeProvisional ? "?" : ""} → ${c.after}${c.afterProvisional ? "?" : ""}</span>
           <span class=${c.delta >= 0 ? "up" : "down"}>(${deltaText(c.delta)})</span>`
       : html`<span class="muted small">${g.ranked && !g.daily ? "not rated" : "—"}</span>`}</td>
-    <td>${g.id
+    <td class="gl-replay">${g.id
       ? html`<a class="btn small ghost" href=${`/game/${g.id}`} data-nav data-testid="replay-link">Replay</a>`
       : html`<span class="muted small" title="Today's daily deal: its replay opens once you have played it, or when the day is over.">after the day</span>`}</td>
   </tr>`;

@@ -106,14 +106,9 @@ describe.skipIf(!available)("accessibility (axe-core)", () => {
       await expect.poll(focused).toBe(`H1 Welcome, Ally${tag}`);
       await page.goBack();
       await expect.poll(focused).toBe("H1 Leaderboards");
-      // The games being played (the header's Watch; a phone's header has no room for it): the game in progress above is listed.
-      if (tag === "desktop") {
-        await page.getByTestId("nav-live").click();
-        await expect.poll(focused).toBe("H1 Games being played");
-      } else {
-        expect(await page.getByTestId("nav-live").isVisible()).toBe(false);
-        await page.goto(`${url}/live`);
-      }
+      // The games being played (the header's Watch; a phone's header shows it as its eye alone): the game in progress above is listed.
+      await page.getByRole("link", { name: "Watch", exact: true }).click();
+      await expect.poll(focused).toBe("H1 Games being played");
       await page.getByTestId("live-list").locator("[data-room]").first().waitFor();
       found.push(...(await audit(page, `${tag} games being played`)));
       await page.goto(`${url}/player/Ally${tag}`);

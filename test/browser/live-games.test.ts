@@ -2,14 +2,16 @@
  * The games being played, in the browser: the lobby lists the newest few of each game with the
  * count of all (kept current by lobby:counts), and links to /live, which pages through every one
  * of them by game, newest first, each with its Watch button, and keeps itself current: games that
- * start come in, games that end leave, the count follows (client/src/live-games.ts).
+ * start come in, games that end leave, the count follows (client/src/live-games.ts). The top bar's
+ * Watch leads there from every page, a phone's too (as its eye alone, in a bar that fits 390 px).
  */
 import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import type { Player } from "../../src/platform/identity.js";
 import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import { guest, lcg, until } from "../support/harness.js";
-import { chromiumAvailable, enterName, newPage, useBrowserBazaar } from "./support.js";
+import { chromiumAvailable, enterName, newPage, PHONE, useBrowserBazaar } from "./support.js";
 
 describe.skipIf(!chromiumAvailable())("the games being played, in the browser", () => {
   let clock = Date.UTC(2026, 10, 26, 9, 0, 0);
@@ -103,5 +105,47 @@ describe.skipIf(!chromiumAvailable())("the games being played, in the browser", 
     await page.waitForURL(`${url}/live`);
     await until(async () => (await page.getByTestId("live-total").innerText()) === "25", "all again");
     expect(await list.locator(".room-row").count()).toBe(20);
+  });
+
+  it("a phone's top bar keeps Watch (its eye) in view beside the rest, fitting 390 px: on the name screen, watching, with a long name, with the quick play pill", async () => {
+    const url = t.bazaar.server.url;
+    /** Watch (its eye alone) and Leaderboards show, every part of the top bar is in the window, and the page is no wider than it. */
+    const barFits = async (page: Page, where: string) => {
+      const watch = page.getByRole("link", { name: "Watch", exact: true });
+      expect(await watch.isVisible(), `${where}: Watch shows`).toBe(true);
+      expect((await watch.boundingBox())!.width, `${where}: Watch is its eye alone`).toBeLessThan(40);
+      expect(await page.getByTestId("nav-leaderboards").isVisible(), `${where}: Leaderboards shows`).toBe(true);
+      const out = (await page.evaluate(
+        `[...document.querySelectorAll(".topbar-right > *")].filter((e) => e.getBoundingClientRect().left < 0 || e.getBoundingClientRect().right > ${PHONE.width}).map((e) => e.className)`,
+      )) as string[];
+      expect(out, `${where}: parts of the top bar past the window's edge`).toEqual([]);
+      expect(Number(await page.evaluate("document.documentElement.scrollWidth")), `${where}: the page's width`).toBeLessThanOrEqual(PHONE.width);
+    };
+    const first = await newPage(t.browser, PHONE);
+    await first.page.goto(url);
+    await first.page.getByLabel("Your display name").waitFor();
+    await barFits(first.page, "the name screen");
+    await first.page.getByRole("button", { name: "Just watch games" }).click();
+    await first.page.getByRole("button", { name: "Choose a name" }).waitFor();
+    await barFits(first.page, "watching without a name");
+    await first.context.close();
+
+    // The longest name (24 wide letters), then waiting in quick play (its pill joins the bar).
+    const { context, page } = await newPage(t.browser, PHONE);
+    await enterName(page, url, "WmWmWmWmWmWmWmWmWmWmWmWm");
+    await barFits(page, "a long name");
+    await page.getByTestId("quick-play").waitFor();
+    expect(await page.evaluate(`window.goblinBazaar.queueRequest("queue:join", { game: "goblin-market", seats: 4, ranked: false })`)).toBeFalsy();
+    await page.getByTestId("nav-leaderboards").click();
+    await page.getByTestId("queue-pill").waitFor();
+    await barFits(page, "a long name and the quick play pill");
+    if (process.env.SHOT) await page.screenshot({ path: "scratch/topbar-phone.png", clip: { x: 0, y: 0, width: PHONE.width, height: 60 } });
+    // The eye leads to the games being played; its title says what they are.
+    const watch = page.getByRole("link", { name: "Watch", exact: true });
+    expect(await watch.getAttribute("title")).toBe("The games being played now");
+    await watch.click();
+    await page.waitForURL(`${url}/live`);
+    await page.getByTestId("live-total").waitFor();
+    await context.close();
   });
 });

@@ -3,12 +3,13 @@
  * recording function (recordFinishedGame, as a finished room is written), then: /player/<name>
  * (any case) shows each game's rating as one number with its chart (one point per rated game),
  * the game list pages with "Show older games" (no duplicates), narrows to one game, and links every
- * game to its replay;
+ * game to its replay; on a phone the game list fits with nothing to scroll sideways (each game a
+ * block of lines), and stays the same table to a screen reader;
  * /leaderboards has a tab per game, ranks settled ratings and lists provisional ones unranked,
  * links names to profiles, and shows a daily game's boards.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { claimDailyAttempt } from "../../src/db/daily.js";
 import { recordFinishedGame, type FinishedGameRecord } from "../../src/db/finished-games.js";
 import { utcDay } from "../../src/platform/daily.js";
@@ -39,6 +40,37 @@ function rec(o: { game?: string; ranked?: boolean; at: number; players: Array<{ 
     seats: o.players.map((p, seat) => ({ seat, playerId: p.id, name: p.name, isBot: p.id === null })),
     daily: o.daily ?? null,
   };
+}
+
+interface AXNode {
+  nodeId: string;
+  role?: { value: string };
+  name?: { value: string };
+  childIds?: string[];
+}
+
+/**
+ * The table named `name` as the browser's own accessibility tree has it (Chromium's, through the
+ * DevTools protocol): one line per row, each cell as "role name" (column headings, cells).
+ */
+async function axTable(page: Page, name: string): Promise<string[][]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as unknown as { nodes: AXNode[] };
+  await cdp.detach();
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const children = (n: AXNode) => (n.childIds ?? []).map((id) => byId.get(id)).filter((c): c is AXNode => !!c);
+  const rows: string[][] = [];
+  const cells = (n: AXNode): string[] =>
+    children(n).flatMap((c) => (["cell", "gridcell", "columnheader", "rowheader"].includes(c.role?.value ?? "") ? [`${c.role!.value} ${c.name?.value ?? ""}`] : cells(c)));
+  const walk = (n: AXNode): void => {
+    for (const c of children(n)) {
+      if (c.role?.value === "row") rows.push(cells(c));
+      else walk(c);
+    }
+  };
+  const table = nodes.find((n) => n.role?.value === "table" && n.name?.value === name);
+  if (table) walk(table);
+  return rows;
 }
 
 describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
@@ -215,15 +247,43 @@ describe.skipIf(!available)("profiles and leaderboards in the browser", () => {
     // The chart fits a phone's width.
     const box = await phone.page.getByTestId("rating-chart").first().boundingBox();
     expect(box!.width).toBeLessThanOrEqual(PHONE.width);
-    // Nothing makes the page wider than the phone (the game list scrolls inside its panel).
+    // Nothing makes the page wider than the phone.
     const wide = (await phone.page.evaluate(
       `[...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > ${PHONE.width + 1} && !e.closest(".table-scroll, .toasts")).map((e) => e.tagName + "." + e.className).slice(0, 5)`,
     )) as string[];
     expect(wide).toEqual([]);
     // ...nor anything placed inside the scrolling list (its screen-reader caption once did).
     expect(Number(await phone.page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
-    // The list scrolls sideways rather than break a word (its Replay buttons once wrapped letter by letter).
+    // The game list fits the phone with nothing to scroll sideways (it once needed 720 px): each game
+    // is a block of lines, its Replay button in the window...
+    const list = phone.page.getByTestId("game-list");
+    await list.getByTestId("game-row").first().waitFor();
+    const scroller = phone.page.locator(".profile-games .table-scroll");
+    expect(await scroller.evaluate((b) => (b as unknown as { scrollWidth: number }).scrollWidth - (b as unknown as { clientWidth: number }).clientWidth), "the game list's sideways scroll").toBeLessThanOrEqual(0);
+    for (const row of (await list.getByTestId("game-row").all()).slice(0, 3)) {
+      const r = (await row.boundingBox())!;
+      expect(r.x).toBeGreaterThanOrEqual(0);
+      expect(r.x + r.width).toBeLessThanOrEqual(PHONE.width);
+      const replay = (await row.getByTestId("replay-link").boundingBox())!;
+      expect(replay.x + replay.width).toBeLessThanOrEqual(PHONE.width);
+    }
+    // ...and rather than break a word (its Replay buttons once wrapped letter by letter).
     expect(await splitWords(phone.page, '[data-testid="game-list"]', "the game list")).toEqual([]);
+    // To a screen reader it is the same table as on a desktop (the browser's own accessibility
+    // tree): its six column headings, then rows of six cells, none of them read with a label twice.
+    const desk = await newPage(browser, DESKTOP);
+    await desk.page.goto(`${url}/player/Ann`);
+    await desk.page.getByTestId("game-row").first().waitFor();
+    const table = await axTable(phone.page, "Finished games, newest first");
+    expect(table).toEqual(await axTable(desk.page, "Finished games, newest first"));
+    await desk.context.close();
+    expect(table[0]).toEqual(["columnheader FINISHED", "columnheader GAME", "columnheader PLAYERS (PLACE, SCORE)", "columnheader RESULT", "columnheader RATING", "columnheader REPLAY"]);
+    expect(table.length).toBeGreaterThan(3);
+    for (const row of table.slice(1)) {
+      expect(row.map((c) => c.split(" ")[0])).toEqual(["cell", "cell", "cell", "cell", "cell", "cell"]);
+      expect(row[3]).not.toMatch(/Result/i);
+      expect(row[5]).toBe("cell Replay");
+    }
     if (SHOTS) {
       await phone.page.screenshot({ path: `${SHOTS}/profile-phone.png` });
       await phone.page.getByTestId("game-list").scrollIntoViewIfNeeded();

@@ -13,6 +13,8 @@
  * 2. A three-game match (three players, two bots, the player at phone width): the finished
  *    game's results stay on the table during the next game, bankrolls carry over, and the end
  *    shows every game and the bankrolls.
+ * 3. The end's tables on a phone: one wider than the screen (the revealed valuations) says so, with
+ *    a line above it and a shade at each edge with more of it past that edge.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -21,8 +23,10 @@ import { sorcerousFutures } from "../../src/games/sorcerous-futures/index.js";
 import type { SorcerousFuturesState } from "../../src/games/sorcerous-futures/state.js";
 import { view as sfView } from "../../src/games/sorcerous-futures/view.js";
 import type { Seat } from "../../src/games/types.js";
-import type { Room } from "../../src/platform/room.js";
-import { until } from "../support/harness.js";
+import { randomLegalAction } from "../../src/games/legal.js";
+import type { Player } from "../../src/platform/identity.js";
+import { gameOf, gameState, type Room } from "../../src/platform/room.js";
+import { guest, lcg, until } from "../support/harness.js";
 import { secretsFor } from "../support/secrets.js";
 import {
   CHROMIUM,
@@ -152,6 +156,22 @@ function checkSnapshots(snaps: Snapshot[], history: Map<number, Room>, viewer: S
     checked++;
   }
   return checked;
+}
+
+/**
+ * The cue that a table goes on past its box (scroll-table.ts), for the table scrolling in the box
+ * labelled `label`: how far it reaches past the box, the line above it if one shows, and whether
+ * the shade at its left and right edges shows.
+ */
+async function scrollCue(page: Page, label: string): Promise<{ past: number; hint: string | null; left: boolean; right: boolean }> {
+  return page.evaluate(`(() => {
+    const box = document.querySelector('.table-scroll[aria-label=${JSON.stringify(label)}]');
+    const frame = box.parentElement;
+    const hint = frame.previousElementSibling;
+    const shade = (side) => getComputedStyle(frame, side).content !== "none" && getComputedStyle(frame, side).opacity === "1";
+    return { past: box.scrollWidth - box.clientWidth, hint: hint && hint.classList.contains("scroll-hint") && hint.checkVisibility() ? hint.textContent.trim() : null,
+      left: shade("::before"), right: shade("::after") };
+  })()`) as Promise<{ past: number; hint: string | null; left: boolean; right: boolean }>;
 }
 
 /** The page has no horizontal scrolling (phone width). */
@@ -384,6 +404,52 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
     console.log(`[browser] Sorcerous Futures: ${moves} moves by Ann, ${specChecked}/${playing} spectator renders checked, ${((Date.now() - t0) / 1000).toFixed(1)}s`);
     for (const p of [ann, spec]) await p.context.close();
   }, 180_000);
+
+  it("the end's tables on a phone: one wider than the screen says so (a line above it, a shade at each edge with more past it), one that fits does not", async () => {
+    const url = bazaar.server.url;
+    const service = bazaar.server.service;
+    const players: Player[] = [];
+    for (const name of ["Morgana", "Vivienne", "Gwendolyn"]) players.push((await guest(url, name)).player as Player);
+    let room = await service.createMatchRoom(players, { game: "sorcerous-futures", seats: 3, clock: "none", ranked: false });
+    const random = lcg(5);
+    while (room.status === "playing") {
+      const seat = gameOf(room).activeSeats(gameState(room))[0]!;
+      room = (await service.act(room.id, players[seat]!, randomLegalAction(gameOf(room).legalActions(gameState(room), seat), random)!)).room;
+    }
+    const watch = async (size: typeof PHONE) => {
+      const made = await newPage(browser, size);
+      await made.page.goto(`${url}/room/${room.id}`);
+      await made.page.getByRole("button", { name: "Just watch games" }).click();
+      await made.page.getByTestId("sf-results").waitFor();
+      return made;
+    };
+    const phone = await watch(PHONE);
+    const page = phone.page;
+    // The revealed valuations (four columns of cards and money) are wider than a phone: the line
+    // above says to scroll sideways, and the right edge is shaded, the last column being past it.
+    const vals = "Valuations revealed";
+    await expect.poll(async () => (await scrollCue(page, vals)).right).toBe(true);
+    let cue = await scrollCue(page, vals);
+    expect(cue.past, "the valuations reach past the phone's screen").toBeGreaterThan(20);
+    expect(cue).toEqual({ past: cue.past, hint: "Scroll sideways to see the whole table ↔", left: false, right: true });
+    if (process.env.SHOT) await page.locator("table.sf-vals").screenshot({ path: "scratch/sf-vals-phone.png" });
+    // Scrolled across to its end: the shade moves to the left edge.
+    await page.locator(`.table-scroll[aria-label="${vals}"]`).evaluate((box) => void ((box as unknown as { scrollLeft: number }).scrollLeft = 10_000));
+    await expect.poll(async () => (await scrollCue(page, vals)).left).toBe(true);
+    cue = await scrollCue(page, vals);
+    expect([cue.left, cue.right, cue.hint !== null]).toEqual([true, false, true]);
+    // The results table fits the phone: no line, no shade.
+    expect(await scrollCue(page, "Results")).toEqual({ past: 0, hint: null, left: false, right: false });
+    expect(await fitsWidth(page), "the phone's page fits").toBe(true);
+    await phone.context.close();
+
+    // On a desktop every table fits: no cue at all.
+    const desk = await watch(DESKTOP);
+    await desk.page.getByTestId("end-screen").waitFor();
+    expect(await scrollCue(desk.page, vals)).toEqual({ past: 0, hint: null, left: false, right: false });
+    expect(await desk.page.locator(".scroll-hint").evaluateAll((els) => els.filter((e) => (e as unknown as { checkVisibility(): boolean }).checkVisibility()).length)).toBe(0);
+    await desk.context.close();
+  });
 
   it("a three-game match at phone width: finished games stay on the table, bankrolls carry over, the end shows every game", async () => {
     const t0 = Date.now();

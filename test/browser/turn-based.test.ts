@@ -85,6 +85,40 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     expect(await axeViolations(ada.page)).toEqual([]);
   });
 
+  it("the New room form's Clock shows each pace whole on a desktop, for every game: its name in the field, the rest in the hint under it", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser);
+    await enterAccount(page, url, "Clockwatcher");
+    await page.locator("#c-game option").first().waitFor({ state: "attached" });
+    // The chosen option's text against the room inside the closed field (its paddings and, at its
+    // right, about 24 px for the arrow): a longer text is cut off there ("Standard: 30 s a turn +").
+    const shown = () =>
+      page.evaluate(`(() => {
+        const sel = document.querySelector("#c-clock");
+        const cs = getComputedStyle(sel);
+        const ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = cs.font;
+        const opt = sel.selectedOptions[0];
+        return { text: opt.text, title: opt.title, width: Math.ceil(ctx.measureText(opt.text).width),
+          room: sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24 };
+      })()`) as Promise<{ text: string; title: string; width: number; room: number }>;
+    let seen = 0;
+    for (const game of await page.locator("#c-game option").evaluateAll((os) => os.map((o) => o.getAttribute("value")!))) {
+      await page.selectOption("#c-game", game);
+      const paces = await page.locator("#c-clock option:not([disabled])").evaluateAll((os) => os.map((o) => o.getAttribute("value")!));
+      for (const pace of paces) {
+        await page.selectOption("#c-clock", pace);
+        const s = await shown();
+        expect(s.width, `${game}, ${pace}: "${s.text}" takes ${s.width} px of the field's ${s.room}`).toBeLessThanOrEqual(s.room);
+        // The pace's whole description (turn, bank, increment) is the option's title and begins the hint.
+        if (pace !== "none") expect(await page.locator("#c-clock-hint").innerText()).toContain(s.title);
+        seen++;
+      }
+    }
+    expect(seen, "paces checked").toBeGreaterThan(12);
+    await context.close();
+  });
+
   it("a player of several games goes from one waiting for them to the next: Next game, straight from a link", async () => {
     const url = t.bazaar.server.url;
     const nia = await newPage(t.browser);
