@@ -5,7 +5,8 @@
  * Cheat card (and Poisoner, Share the Load's and Quick Fingers' choices) by choosing its values
  * one step at a time, each step offering only the values some template still allows after the
  * earlier ones, so whatever is chosen is legal. What a seat may know (its hand, the face-down
- * Item it has seen, cards it knows in other hands) is the engine's view.
+ * Item it has seen, cards it knows in other hands) is the engine's view. A place or a card the
+ * templates leave out is said to be unavailable, with the reason read from that view (gt-reasons.ts).
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import {
@@ -25,6 +26,7 @@ import {
   type Need,
 } from "./gt-cards.js";
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
+import { bidBlockedReason, cardBlockedReason, playMode } from "./gt-reasons.js";
 import type { Store } from "./store.js";
 import { cardChips, decisionLayout, endScreen, isAway, logPanel, refocusAfterMove, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
@@ -414,8 +416,27 @@ function destinations(s: Store, room: RoomView, v: GTView, places: LegalAction[]
       }
     }
   }
+  const blocked = blockedSlots(room, v, die);
   return html`<div class="gt-options gt-dests" role="group" aria-label=${`Where to place your ${value}`}>${buttons}
-    <button type="button" class="btn ghost small" data-testid="gt-cancel" @click=${() => cancel(s)}>Cancel <span class="muted small">(Esc)</span></button></div>`;
+    <button type="button" class="btn ghost small" data-testid="gt-cancel" @click=${() => cancel(s)}>Cancel <span class="muted small">(Esc)</span></button></div>
+    ${blocked.size
+      ? html`<p class="hint gt-dests-blocked">${[...blocked].map(([slot, why]) => html`<span data-testid="gt-dest-blocked" data-slot=${slot}>Your ${value} can't bid on ${slotName(v, slot)}: ${why}.</span> `)}</p>`
+      : nothing}`;
+}
+
+/**
+ * The Pot slots the chosen die may not bid on (the templates list none for it), each with why in
+ * words ("it would tie Grub's 5").
+ */
+function blockedSlots(room: RoomView, v: GTView, die: number): Map<number, string> {
+  const open = new Set<number>();
+  for (const l of legalOf(room, "place")) if (optionsOf(l, "die").includes(die)) optionsOf(l, "slot").forEach((x) => open.add(Number(x)));
+  const out = new Map<number, string>();
+  for (const p of v.pot) {
+    if (open.has(p.slot)) continue;
+    out.set(p.slot, bidBlockedReason(v, room.seat ?? 0, die, p.slot, (seat) => seatName(room, seat)) ?? "not allowed now");
+  }
+  return out;
 }
 
 function decisionControls(s: Store, room: RoomView, v: GTView, p: Pending): TemplateResult {
@@ -625,8 +646,13 @@ function composer(s: Store, room: RoomView, v: GTView, pick: Pick, p: Pending | 
 
 function potPanel(room: RoomView, v: GTView): TemplateResult {
   const chosen = sel.die;
-  const lit = new Set<number>();
-  if (chosen !== null) for (const l of legalOf(room, "place")) if (optionsOf(l, "die").includes(chosen)) optionsOf(l, "slot").forEach((x) => lit.add(Number(x)));
+  // With a die chosen, each slot is lit (it may bid there) or says why not.
+  const blocked = chosen !== null ? blockedSlots(room, v, chosen) : new Map<number, string>();
+  const lit = new Set(chosen !== null ? v.pot.map((p) => p.slot).filter((slot) => !blocked.has(slot)) : []);
+  const blockedNote = (slot: number) => {
+    const why = blocked.get(slot);
+    return why && chosen !== null ? `Your ${v.dice[chosen]?.value} can't bid here: ${why}.` : null;
+  };
   const altarDice = v.dice.filter((d) => d.at === "altar");
   return html`<section class="panel gt-pot" aria-labelledby="gt-pot-h">
     <header class="panel-head">
@@ -634,7 +660,7 @@ function potPanel(room: RoomView, v: GTView): TemplateResult {
       <span class="muted small">Round ${v.round}: each Item goes to its highest bid when the last die is placed. A bid (the sum of one player's dice on an Item) may not go over 10 or tie another player's.</span>
     </header>
     <ol class="gt-slots">
-      ${v.pot.map((p) => slotView(room, v, p, lit.has(p.slot)))}
+      ${v.pot.map((p) => slotView(room, v, p, lit.has(p.slot), blockedNote(p.slot)))}
     </ol>
     <div class="gt-altar" data-testid="gt-altar">
       <div class="gt-altar-head"><b>The Altar</b> <span class="muted small">A die here may draw a Cheat card or discard all Ongoing cards in front of a player. Every die comes back next round.</span></div>
@@ -646,7 +672,8 @@ function potPanel(room: RoomView, v: GTView): TemplateResult {
   </section>`;
 }
 
-function slotView(room: RoomView, v: GTView, p: PotView, lit: boolean): TemplateResult {
+/** A Pot slot; `blocked`: why the chosen die can't bid on it (said on the slot), or null. */
+function slotView(room: RoomView, v: GTView, p: PotView, lit: boolean, blocked: string | null): TemplateResult {
   const known = p.faceDown && !!p.item;
   const card = p.faceDown
     ? known
@@ -654,10 +681,11 @@ function slotView(room: RoomView, v: GTView, p: PotView, lit: boolean): Template
       : faceDownCard("The face-down Item (its taker also gets the first player token)")
     : itemFaceCard(p.item!);
   const bidders = p.bids.map((total, seat) => ({ total, seat })).filter((b) => b.total > 0);
-  return html`<li class="gt-slot ${lit ? "lit" : ""} ${p.faceDown ? "face-down" : ""}" data-testid="gt-slot" data-slot=${p.slot} data-face-down=${p.faceDown ? "yes" : "no"} data-known=${known ? "yes" : "no"}>
+  return html`<li class="gt-slot ${lit ? "lit" : ""} ${blocked ? "blocked" : ""} ${p.faceDown ? "face-down" : ""}" data-testid="gt-slot" data-slot=${p.slot} data-face-down=${p.faceDown ? "yes" : "no"} data-known=${known ? "yes" : "no"}>
     <div class="gt-slot-card">${card}</div>
     <div class="gt-slot-info">
       <p class="gt-slot-name">${p.faceDown ? html`<b>Face-down Item</b> <span class="muted small">${known ? `(${faceWords(p.item!)}; face down, known to you)` : "(face down)"} · its taker goes first next round</span>` : html`<b>${faceWords(p.item!)}</b>${v.pot.filter((q) => !q.faceDown && q.item && faceWords(q.item) === faceWords(p.item!)).length > 1 ? html` <span class="muted small">(Pot slot ${p.slot + 1})</span>` : nothing}`}</p>
+      ${blocked ? html`<p class="gt-slot-blocked" data-testid="gt-slot-blocked">${blocked}</p>` : nothing}
       ${bidders.length
         ? html`<ul class="gt-bids">${bidders.map((b) => {
             const dice = v.dice.filter((d) => d.at === p.slot && d.owner === b.seat);
@@ -679,11 +707,18 @@ function handPanel(s: Store, room: RoomView, v: GTView, mine: boolean): unknown 
   const m = v.mine;
   if (room.seat === null || !m) return nothing;
   const playable = mine ? new Set(playableCards(room)) : new Set<string>();
+  const me = room.seat;
+  const mode = mine ? playMode(v, me) : null;
   const picking = sel.pick?.type === "cheat" ? sel.pick.card : null;
   const items = m.hand.filter((c) => c.kind === "item");
   const cheats = m.hand.filter((c) => c.kind === "cheat");
   const cardView = (c: HandCard) => {
-    if (!playable.has(c.card)) return html`<div role="listitem" class="gt-hand-card">${cardFace(c.card)}</div>`;
+    if (!playable.has(c.card)) {
+      const why = mode ? cardBlockedReason(v, me, c.card, mode) : null;
+      if (!why) return html`<div role="listitem" class="gt-hand-card">${cardFace(c.card)}</div>`;
+      return html`<div role="listitem" class="gt-hand-card gt-not-now" data-testid="gt-not-playable" data-choice=${c.card}>${cardFace(c.card)}
+        <span class="gt-hand-why"><b>Can't play now:</b> ${why}.</span></div>`;
+    }
     const on = picking === c.card;
     return html`<div role="listitem" class="gt-hand-card"><button type="button" class="card-btn gt-play ${on ? "on" : ""}" data-testid="gt-play" data-choice=${c.card}
       aria-pressed=${on ? "true" : "false"} ?disabled=${s.busy} aria-label=${`Play ${c.name}: ${c.kind === "cheat" ? c.text : ""}`}
