@@ -400,14 +400,18 @@ function createPanel(): TemplateResult {
         .filter((o) => !o.players || o.players.includes(createForm.seats))
         .map((o) => {
           const value = chosenOptions(g)[o.key];
+          const detail = o.choices.find((c) => c.value === value)?.detail;
           return html`<label for=${`c-opt-${o.key}`}>${o.label}</label>
-            <select id=${`c-opt-${o.key}`} data-option=${o.key} ?disabled=${!canPlay}
-              @change=${(e: Event) => {
-                const i = Number((e.target as HTMLSelectElement).value);
-                upd({ options: { ...createForm.options, [o.key]: o.choices[i]!.value } });
-              }}>
-              ${o.choices.map((c, i) => html`<option value=${i} ?selected=${c.value === value}>${c.label}</option>`)}
-            </select>`;
+            <div>
+              <select id=${`c-opt-${o.key}`} data-option=${o.key} ?disabled=${!canPlay} aria-describedby=${detail ? `c-opt-${o.key}-hint` : nothing}
+                @change=${(e: Event) => {
+                  const i = Number((e.target as HTMLSelectElement).value);
+                  upd({ options: { ...createForm.options, [o.key]: o.choices[i]!.value } });
+                }}>
+                ${o.choices.map((c, i) => html`<option value=${i} ?selected=${c.value === value} title=${c.detail ?? nothing}>${c.label}</option>`)}
+              </select>
+              ${detail ? html`<p class="muted small" id=${`c-opt-${o.key}-hint`} data-testid="option-detail">${detail}</p>` : nothing}
+            </div>`;
         })}
 
       <label for="c-clock">Clock</label>

@@ -98,7 +98,8 @@ export interface Outcome {
 export interface OptionSpec {
   key: string;
   label: string;
-  choices: Array<{ value: string | number | boolean; label: string }>;
+  /** `label`: a few words, shown in the form's field; `detail`: what the choice means, shown under it. */
+  choices: Array<{ value: string | number | boolean; label: string; detail?: string }>;
   /** Player counts the option applies to (absent: all). */
   players?: number[];
 }

@@ -463,10 +463,10 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
     await bea.page.getByRole("heading", { name: "New room" }).waitFor();
     await bea.page.selectOption("#c-game", "sorcerous-futures");
     await bea.page.selectOption("#c-seats", "5");
-    await bea.page.getByLabel("Fifth player's extra cards").waitFor();
+    await bea.page.getByLabel("Deck", { exact: true }).waitFor();
     await bea.page.selectOption("#c-seats", "3");
-    expect(await bea.page.getByLabel("Fifth player's extra cards").count()).toBe(0);
-    await bea.page.getByLabel("Length").selectOption({ label: "Three-game match (bankrolls carry over)" });
+    expect(await bea.page.getByLabel("Deck", { exact: true }).count()).toBe(0);
+    await bea.page.getByLabel("Length").selectOption({ label: "Three-game match" });
     const roomId = await createRoom(bea.page, { game: "sorcerous-futures", seats: 3, ranked: false, bots: 2 });
     expect((await store.get(roomId))!.options).toEqual({ match: 3 });
     await spec.page.goto(`${url}/room/${roomId}`);

@@ -21,8 +21,8 @@ export const aucteraden: GameDefinition<AucteradenState, AucteradenOptions> = {
       key: "extended",
       label: "Deck",
       choices: [
-        { value: false, label: "Standard Decktet" },
-        { value: true, label: "Extended Decktet (Excuse, Pawns, Courts)" },
+        { value: false, label: "Standard Decktet", detail: "The basic deck: Aces, numbered cards and Crowns." },
+        { value: true, label: "Extended Decktet", detail: "Adds the Excuse, the Pawns and the Courts, with the rules' extra rules for them." },
       ],
     },
   ],

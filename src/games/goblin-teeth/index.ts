@@ -22,8 +22,8 @@ export const goblinTeeth: GameDefinition<GoblinTeethState, GoblinTeethOptions> =
       key: "advanced",
       label: "Offerings",
       choices: [
-        { value: false, label: "Basic: the 6-Item Offering, one A and one B for everyone" },
-        { value: true, label: "Advanced: an A and a B Offering in front of each player" },
+        { value: false, label: "Basic", detail: "The 6-Item Offering, with one A and one B Offering shared by everyone." },
+        { value: true, label: "Advanced", detail: "The 6-Item Offering, and an A and a B Offering in front of each player (for experienced players)." },
       ],
     },
   ],

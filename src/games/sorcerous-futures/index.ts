@@ -26,15 +26,15 @@ export const sorcerousFutures: GameDefinition<SorcerousFuturesState, SorcerousFu
       label: "Length",
       choices: [
         { value: 1, label: "One game" },
-        { value: 3, label: "Three-game match (bankrolls carry over)" },
+        { value: 3, label: "Three-game match", detail: "A series of three games; each player keeps their bankroll from one game to the next." },
       ],
     },
     {
       key: "extended",
-      label: "Fifth player's extra cards",
+      label: "Deck",
       choices: [
-        { value: "pawns", label: "The four Pawns" },
-        { value: "courts", label: "The four Courts" },
+        { value: "pawns", label: "With the Pawns", detail: "With five players the four Pawns join the deck." },
+        { value: "courts", label: "With the Courts", detail: "With five players the four Courts join the deck." },
       ],
       players: [5],
     },
