@@ -38,6 +38,7 @@ import {
   newPage,
   PHONE,
   renderedVersion,
+  splitWords,
   startBazaar,
   type Bazaar,
 } from "./support.js";
@@ -432,6 +433,8 @@ describe.skipIf(!available)("Sorcerous Futures table in chromium", () => {
     let cue = await scrollCue(page, vals);
     expect(cue.past, "the valuations reach past the phone's screen").toBeGreaterThan(20);
     expect(cue).toEqual({ past: cue.past, hint: "Scroll sideways to see the whole table ↔", left: false, right: true });
+    // A table that scrolls need not squeeze its names: none breaks inside a word ("Morgan" / "a").
+    expect(await splitWords(page, ".table-scroll .results th[scope=row]", "a player's name")).toEqual([]);
     if (process.env.SHOT) await page.locator("table.sf-vals").screenshot({ path: "scratch/sf-vals-phone.png" });
     // Scrolled across to its end: the shade moves to the left edge.
     await page.locator(`.table-scroll[aria-label="${vals}"]`).evaluate((box) => void ((box as unknown as { scrollLeft: number }).scrollLeft = 10_000));
