@@ -12,6 +12,7 @@ import { friendly } from "./errors.js";
 import { gameTable, knownGame, loadedTable, tableLoading } from "./games.js";
 import { seedCheck } from "./table-common.js";
 import { dateTimeWords } from "./clock.js";
+import { awayAt } from "./replay-seats.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, LogEntry, RoomView } from "./types.js";
 
@@ -310,7 +311,7 @@ function synthRoom(sc: ReplayScreen, view: unknown, n: number): RoomView {
     ranked: m.ranked,
     hostId: "",
     options: m.options,
-    seats: m.players.map((p) => ({ playerId: null, name: p.name, bot: p.bot, away: (p.forfeit as "timeout" | "resigned" | null) ?? null, timeouts: 0 })),
+    seats: m.players.map((p, seat) => ({ playerId: null, name: p.name, bot: p.bot, away: awayAt(m, n, seat), timeouts: 0 })),
     commitment: m.seedCheck.commitment,
     seed: m.seedCheck.seed,
     daily: m.daily,

@@ -266,6 +266,40 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     await context.close();
   });
 
+  it("shows a seat played by a bot only where the record shows a bot playing it, not from the deal", async () => {
+    // The same record, its first seat a player's: a bot made two of her moves (she ran out of time
+    // and took her seat back), then every move from her fifth last on (she never came back).
+    const old = JSON.parse(readFileSync(join(ROOT, "src/tools/fixtures/goblin-teeth-rules-1-record.json"), "utf8")) as FinishedGameRecord;
+    const hers = old.actions.flatMap((a, i) => (a.seat === 0 ? [i] : []));
+    const botFor = new Set([hers[2]!, hers[3]!, ...hers.slice(-5)]);
+    const at = Date.parse("2026-11-30T13:00:00Z");
+    await recordFinishedGame(bazaar.db, {
+      ...old,
+      roomId: "gt-away-replay",
+      ranked: false,
+      actions: old.actions.map((a, i) => ({ ...a, at: at + i * 1000, ...(botFor.has(i) ? { bot: true as const } : {}) })),
+      startedAt: new Date(at),
+      finishedAt: new Date(at + old.actions.length * 1000),
+      seats: [
+        { seat: 0, playerId: null, name: "Alma", isBot: false, forfeit: "timeout" },
+        { seat: 1, playerId: null, name: "Bot 2", isBot: true },
+      ],
+    });
+    /** The "a bot plays" tags shown at step `n` (step n is after the n-th action). */
+    const tagsAt = async (n: number) => {
+      const { context, page } = await open(`/game/gt-away-replay?step=${n}`);
+      await expect.poll(() => step(page)).toBe(n);
+      await page.locator(".gt-table, [data-testid='end-screen']").first().waitFor();
+      const tags = await page.getByTestId("bot-plays").allTextContents();
+      await context.close();
+      return tags;
+    };
+    expect(await tagsAt(0), "the deal").toEqual([]);
+    expect(await tagsAt(hers[2]! + 1), "after the bot's first move for her").toEqual(["ran out of time: a bot plays"]);
+    expect(await tagsAt(hers[4]! + 1), "after she took her seat back").toEqual([]);
+    expect(await tagsAt(old.actions.length), "the end").toEqual(["ran out of time: a bot plays"]);
+  });
+
   it("says plainly when there is nothing to replay", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/game/AAAAAAAAAAAAAAAAAAAAAA`);
