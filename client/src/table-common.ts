@@ -145,12 +145,24 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
   const order = out.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
   const winners = order.filter((o) => o.place === 1).map((o) => seatName(room, o.seat));
   const youPlace = room.seat !== null ? out.places[room.seat] : null;
+  // Seats a bot finished for a player who resigned or ran out of time (a ranked game places them last).
+  const left = room.seats.flatMap((info, seat) => (info.away && !info.bot ? [seat] : []));
+  const youLeft = room.seat !== null && left.includes(room.seat) ? room.seats[room.seat]!.away : null;
   const headline =
-    youPlace === 1 && winners.length === 1 ? "You win!" : winners.length === 1 ? `${winners[0]} wins!` : `${winners.join(" and ")} share first place!`;
+    youPlace === 1 && winners.length === 1
+      ? youLeft ? "Your seat wins, played by a bot" : "You win!"
+      : winners.length === 1 ? `${winners[0]} wins!` : `${winners.join(" and ")} share first place!`;
   return html`<section class="panel end" data-testid="end-screen" aria-labelledby="end-h">
     <div class="end-head">
       <h2 id="end-h">${over} · ${headline}</h2>
-      ${youPlace !== null ? html`<p class="end-you">You finished <b>${ordinal(youPlace)}</b> of ${out.places.length}.</p>` : nothing}
+      ${youPlace === null
+        ? nothing
+        : youLeft
+          ? html`<p class="end-you">You ${youLeft === "resigned" ? "resigned" : "ran out of time"}, and a bot finished your seat <b>${ordinal(youPlace)}</b> of ${out.places.length}.${room.ranked ? " In the rating update you count as last." : ""}</p>`
+          : html`<p class="end-you">You finished <b>${ordinal(youPlace)}</b> of ${out.places.length}.</p>`}
+      ${room.ranked && left.length > 0 && left.some((seat) => seat !== room.seat)
+        ? html`<p class="small muted" data-testid="left-last-note">${left.length === 1 ? `${seatName(room, left[0]!)} left the game and counts` : `${left.map((seat) => seatName(room, seat)).join(" and ")} left the game and count`} as last in the rating update; the others are rated in the order they finished.</p>`
+        : nothing}
     </div>
     ${scrollTable("Results", html`<table class="results">
       <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating</th></tr></thead>

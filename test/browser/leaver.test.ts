@@ -223,7 +223,18 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
       await end.waitFor();
       await expect.poll(() => end.getByTestId("rating-change").count()).toBe(3);
       expect(await end.getByTestId("forfeit").textContent()).toContain("ran out of time");
+      expect(await end.getByTestId("left-last-note").textContent()).toBe("Cat left the game and counts as last in the rating update; the others are rated in the order they finished.");
     }
+    // Cat, back: her end screen does not say she won or finished where her bot did; it says what happened.
+    const catBack = await newPage(browser, DESKTOP);
+    await enterAccount(catBack.page, url, "Cat", `/room/${roomId}`);
+    const catEnd = catBack.page.getByTestId("end-screen");
+    await catEnd.waitFor();
+    const catPlace = final.outcome!.places[catSeat]!;
+    expect(await catEnd.locator(".end-you").textContent()).toBe(`You ran out of time, and a bot finished your seat ${["", "1st", "2nd", "3rd"][catPlace]} of 3. In the rating update you count as last.`);
+    expect(await catEnd.locator("#end-h").textContent()).not.toContain("You win");
+    expect(await catEnd.getByTestId("left-last-note").count()).toBe(0);
+    await catBack.context.close();
     // Profiles say how reliably each plays ranked games out: Cat left hers, Ann played hers out.
     await ann.page.goto(`${url}/player/Cat`);
     const catLine = ann.page.getByTestId("reliability");
