@@ -916,7 +916,9 @@ function closedRoom(room: RoomView): TemplateResult {
   const title = room.ended === "aborted" ? "Game called off" : room.ended === "host-away" || room.ended === "unfilled" ? "Room closed" : "This room has closed";
   return html`<section class="panel closed-room" data-testid="closed-room" data-ended=${room.ended ?? "left"} aria-labelledby="closed-h">
     <h2 id="closed-h">${title}</h2>
-    <p class="closed-why">${why?.text ?? (room.ended ? "" : "Everyone left the room before the game started.")}</p>
+    <p class="closed-why" data-testid="closed-why">${why?.kind === "aborted" && why.seat !== null && why.seat === room.seat
+      ? "You did not make your first move in time, so the game is called off and no ratings change. It counts as leaving a ranked game: leaving them pauses your ranked play for a while."
+      : (why?.text ?? (room.ended ? "" : "Everyone left the room before the game started."))}</p>
     <a class="btn primary" href="/" data-nav>Back to the lobby</a>
   </section>`;
 }

@@ -400,12 +400,18 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     expect(await firstMove.textContent()).toContain("first move");
     now = deadlineOf(room.clock!, room.clocks![seat]!)! + 1;
     await bazaar.server.timers.tick();
-    for (const { page } of pages) {
+    const noShow = room.seats[seat]!.name!;
+    for (const [i, { page }] of pages.entries()) {
       const closed = page.getByTestId("closed-room");
       await closed.waitFor();
       expect(await closed.getAttribute("data-ended")).toBe("aborted");
-      expect(await closed.textContent()).toContain("did not make a first move in time");
       expect(await closed.textContent()).toContain("Game called off");
+      // The others read who did not show up; the one who did not is spoken to, and told what it costs.
+      expect(await closed.getByTestId("closed-why").textContent()).toBe(
+        ["Ann", "Bob", "Cat"][i] === noShow
+          ? "You did not make your first move in time, so the game is called off and no ratings change. It counts as leaving a ranked game: leaving them pauses your ranked play for a while."
+          : `${noShow} did not make a first move in time. The game is called off; no ratings change.`,
+      );
     }
     expect((await store.get(roomId))!.status).toBe("closed");
     for (const p of pages) await p.context.close();
