@@ -881,7 +881,7 @@ function roomHead(room: RoomView): TemplateResult {
       <p class="muted small">Room ${room.roomId}${spectating && room.status !== "open" ? " · you see only what every spectator may see" : ""}${watchingNote(room)}</p>
       ${nextGame(room)}
       ${tablePlayers(s, room)}
-      ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">This game had already started, so its seats are taken: you are watching it.</p>` : nothing}
+      ${spectating && room.status === "playing" ? html`<p class="small started-note" data-testid="started-watch">Its seats are all taken: you are watching this game.</p>` : nothing}
     </div>
     ${rulesFor(room.game, "table", "Rules", `Rules of ${s.gameName(room.game)}`)}
     ${room.status === "playing" ? shareBox(room.roomId, room.private === true, true) : nothing}
