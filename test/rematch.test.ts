@@ -98,6 +98,9 @@ describe.each(backends())("rematch ($name)", (backend) => {
     let fresh = (await t.server.store.get(newId))!;
     expect(fresh.seats.map((s) => [s.playerId, s.bot])).toEqual([[null, false], [ids[1]!.player.id, false], [null, false], [null, true]]);
     expect(fresh.reserved).toEqual([ids[0]!.player.id, null, ids[2]!.player.id, null]);
+    // Its view says whom each kept seat waits for, by the name they played under.
+    await bob!.sync(newId);
+    expect((bob!.view(newId) as { reservedNames?: unknown }).reservedNames).toEqual([ids[0]!.player.name, null, ids[2]!.player.name, null]);
     // A stranger cannot take a kept seat, and there is no other free seat.
     expect(code(await stranger.call("room:join", { roomId: newId, seat: 0 }))).toBe("SEAT_RESERVED");
     expect(code(await stranger.call("room:join", { roomId: newId }))).toBe("ROOM_FULL");

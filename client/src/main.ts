@@ -928,6 +928,16 @@ function waitingRoom(room: RoomView): TemplateResult {
   const mySeat = room.seat;
   const isHost = !!me && room.hostId === me.id;
   const empty = room.seats.filter((x) => !x.bot && !x.playerId).length;
+  // A rematch room keeps the last game's players' seats until they answer (nobody else may take them).
+  const keptFor = (i: number): string | null => (room.seats[i]?.playerId ? null : (room.reserved?.[i] ?? null));
+  const keptName = (i: number) => room.reservedNames?.[i] ?? "a player of the last game";
+  const kept = room.seats.flatMap((_, i) => (keptFor(i) !== null ? [i] : []));
+  const openEmpty = empty - kept.length;
+  /** "2 more players", or, with seats kept, "Cora to accept the rematch and 1 more player". */
+  const waitingFor = (): string => {
+    const more = openEmpty > 0 ? `${openEmpty} more player${openEmpty === 1 ? "" : "s"}` : "";
+    return kept.length > 0 ? `${kept.map(keptName).join(" and ")} to accept the rematch${more ? ` and ${more}` : ""}` : more;
+  };
   const turnBased = room.clock?.turnBased === true;
   // The server's word on whether you may sit (room:seatable): no "Sit here" it would refuse.
   const refusal = empty > 0 ? s.seatRefusal(room) : undefined;
@@ -940,15 +950,22 @@ function waitingRoom(room: RoomView): TemplateResult {
         ${room.seats.map((seat, i) => {
           const filled = seat.bot || !!seat.playerId;
           const away = isAway(s, room, i);
-          return html`<li class="wait-seat ${filled ? "filled" : "free"} ${mySeat === i ? "you" : ""}" data-seat=${i}>
+          const keeps = keptFor(i);
+          return html`<li class="wait-seat ${filled ? "filled" : keeps ? "kept" : "free"} ${mySeat === i ? "you" : ""}" data-seat=${i} data-kept=${keeps ? "yes" : nothing}>
             <span class="avatar" aria-hidden="true">${filled ? (seat.name?.[0] ?? "?").toUpperCase() : ""}</span>
-            <span class="wait-name">${filled ? seatName(room, i) : html`<span class="muted">Empty seat</span>`}</span>
+            <span class="wait-name">${filled
+              ? seatName(room, i)
+              : keeps
+                ? html`<span data-testid="kept-seat">Kept for ${keptName(i)}</span> <span class="muted small">${keeps === me?.id ? "(you: take it to play the rematch)" : "(rematch: waiting for their answer)"}</span>`
+                : html`<span class="muted">Empty seat</span>`}</span>
             ${mySeat === i ? html`<span class="tag you-tag">you</span>` : nothing}
             ${seat.playerId && seat.playerId === room.hostId ? html`<span class="tag">host</span>` : nothing}
             ${seat.bot ? html`<span class="tag">bot</span>` : nothing}
             ${away ? html`<span class="tag away-tag">away</span>` : nothing}
             <span class="seat-no muted small">Seat ${i + 1}</span>
-            ${!filled && me && mySeat === null && !refusal ? html`<button class="btn small primary" data-testid="sit-here" @click=${() => void s.join(room.roomId, i)}>Sit here</button>` : nothing}
+            ${!filled && me && mySeat === null && (keeps === null ? !refusal : keeps === me.id)
+              ? html`<button class="btn small primary" data-testid="sit-here" @click=${() => void s.join(room.roomId, i)}>${keeps ? "Take your seat" : "Sit here"}</button>`
+              : nothing}
             ${isHost && seat.playerId && seat.playerId !== me?.id && !seat.bot
               ? html`<button class="btn small ghost" data-testid="remove-player" aria-label=${`Remove ${seatName(room, i)} from this table`}
                   @click=${() => { if (confirm(`Remove ${seatName(room, i)} from this table? They may not sit here again.`)) void s.removePlayer(room.roomId, i); }}>Remove</button>`
@@ -957,13 +974,16 @@ function waitingRoom(room: RoomView): TemplateResult {
         })}
       </ol>
       <div class="wait-actions">
-        ${turnBased && empty > 0
+        ${kept.length > 0 && openEmpty === 0
+          ? html`<span class="muted" data-testid="starts-itself">Waiting for ${kept.map(keptName).join(" and ")} to accept the rematch: the game starts by itself once ${kept.length === 1 ? "they do" : "they all do"}.
+              ${isHost ? "A seat given up is open to anyone, and then you start the game." : ""}</span>`
+          : turnBased && empty > 0
           ? html`<span class="muted" data-testid="starts-itself">Waiting for ${empty} more player${empty === 1 ? "" : "s"}: the game starts by itself once every seat is taken.
               You need not stay on this page: the game will be in Your games.</span>`
           : isHost
           ? html`<button class="btn primary" data-testid="start" ?disabled=${empty > 0 || s.busy} @click=${() => void s.startGame(room.roomId)}>Start the game</button>
-              <span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}…` : "Everyone is here."}</span>`
-          : html`<span class="muted">${empty > 0 ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}, then the host starts the game.` : `Waiting for ${room.seats.find((x) => x.playerId === room.hostId)?.name ?? "the host"} to start the game.`}</span>`}
+              <span class="muted">${empty > 0 ? `Waiting for ${waitingFor()}…` : "Everyone is here."}</span>`
+          : html`<span class="muted">${empty > 0 ? `Waiting for ${waitingFor()}, then the host starts the game.` : `Waiting for ${room.seats.find((x) => x.playerId === room.hostId)?.name ?? "the host"} to start the game.`}</span>`}
         ${mySeat !== null ? html`<button class="btn ghost" @click=${() => void s.leave(room.roomId)}>Leave seat</button>` : nothing}
         ${!me ? html`<button class="btn" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name to play</button>` : nothing}
       </div>

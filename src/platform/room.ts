@@ -158,6 +158,11 @@ export interface Room {
    */
   reserved?: (string | null)[];
   /**
+   * A rematch room: the names the players it keeps seats for had in the finished game, by player
+   * id, so that a kept seat can say whom it waits for (read only for the ids still in `reserved`).
+   */
+  keptNames?: Record<string, string>;
+  /**
    * A rematch room: the finished room it is the rematch of, whose offer a player's taking or
    * declining their kept seat here also answers (room-service.ts, join and declineInvitation).
    */
@@ -1025,7 +1030,8 @@ export function createRematchRoom(id: string, old: Room, player: Player, now: nu
   const invited: KeptInvitation[] = isTurnBased(base.clock)
     ? reserved.flatMap((id) => (id ? [{ playerId: id, from: { id: player.id, name: player.name, account: !!player.account }, at: now, rematch: true as const }] : []))
     : [];
-  return { ...base, seats, reserved, rematchOf: old.id, ...(invited.length > 0 ? { invited } : {}) };
+  const keptNames = Object.fromEntries(old.seats.flatMap((s, i) => (reserved[i] && s.name !== null ? [[reserved[i], s.name]] : [])));
+  return { ...base, seats, reserved, keptNames, rematchOf: old.id, ...(invited.length > 0 ? { invited } : {}) };
 }
 
 /** Records the offer on the finished room (REMATCH_OFFERED when one already is: accept that one). */

@@ -45,7 +45,9 @@ export function sharedFacts(room: Room, logFrom: number, now: number): Omit<Room
     ended: room.ended ?? null,
     // Rematch (issue 23): the offer on a finished room; the seats a rematch room keeps until it starts.
     ...(room.rematch ? { rematch: room.rematch } : {}),
-    ...(room.reserved && room.status === "open" ? { reserved: room.reserved } : {}),
+    ...(room.reserved && room.status === "open"
+      ? { reserved: room.reserved, reservedNames: room.reserved.map((id) => (id === null ? null : (room.keptNames?.[id] ?? null))) }
+      : {}),
     ...(room.private ? { private: true as const } : {}),
     ...(room.invitedOnly ? { invitedOnly: true as const } : {}),
   };

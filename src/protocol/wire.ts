@@ -208,6 +208,8 @@ export interface RoomView {
   rematch?: { roomId: string; by: string; accepted: string[]; declined: string[] };
   /** An open rematch room: per seat, the player of the last game it is kept for (null: open to anyone, or a bot). */
   reserved?: (string | null)[];
+  /** With `reserved`: per seat, the name of the player it is kept for, as the finished game knew them (null: not kept, or not known). */
+  reservedNames?: (string | null)[];
   /** A private table (RoomSummary.private): listed nowhere; whoever has its link may join or watch. */
   private?: true;
   /** Only players invited to it may sit (RoomSummary.invitedOnly); anyone with its link may watch. */

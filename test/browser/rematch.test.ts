@@ -45,6 +45,17 @@ describe.skipIf(!available)("rematch in the browser", () => {
     await pages[1]!.waitForURL((u) => u.pathname.startsWith("/room/") && !u.pathname.endsWith(old));
     const newId = new URL(pages[1]!.url()).pathname.split("/").pop()!;
     expect((await service.get(newId)).status).toBe("open");
+    // The new room says whom its kept seats wait for, and that it starts when they accept; nobody
+    // is offered a kept seat ("Sit here" on a seat the server would refuse).
+    const offerer = pages[1]!;
+    await expect.poll(() => offerer.getByTestId("kept-seat").allTextContents()).toEqual(["Kept for Rin", "Kept for Tam"]);
+    expect(await offerer.getByTestId("starts-itself").textContent()).toContain("Waiting for Rin and Tam to accept the rematch: the game starts by itself once they all do.");
+    expect(await offerer.getByText("Empty seat").count()).toBe(0);
+    const { page: watcher, context: watcherContext } = await newPage(t.browser);
+    await enterName(watcher, url, "Wes", `/room/${newId}`);
+    await expect.poll(() => watcher.getByTestId("kept-seat").count()).toBe(2);
+    expect(await watcher.getByTestId("sit-here").count()).toBe(0);
+    await watcherContext.close();
 
     // The others see the offer: Sol accepted, they are waiting.
     await pages[0]!.locator('[data-testid="rematch-answer"][data-state="accepted"]').waitFor();
