@@ -542,7 +542,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
     <ul class="room-list">${rows.map((r) => {
       const turn = s.yourTurn.has(r.id);
       const names = r.seats.map((x, i) => (i === r.seat ? "you" : x.taken ? `${x.name ?? "?"}${x.bot ? " (bot)" : ""}` : null)).filter(Boolean).join(", ");
-      const label = r.status === "open" ? "Open" : "Resume";
+      const label = r.status === "open" ? "Open" : r.away === "for-good" ? "Watch" : "Resume";
       return html`<li class="room-row mine-row ${turn ? "my-turn" : ""}" data-room=${r.id}>
         <div class="room-main">
           <div class="room-title"><span class="room-game">${s.gameName(r.game)}</span>
@@ -550,11 +550,12 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
             ${privateBadge(r)}
             ${turn ? html`<span class="badge your-turn" data-testid="your-turn">Your turn</span>` : nothing}
             ${turn && r.deadline !== undefined && s.turnBasedRoom(r) ? timeLeft(r.deadline, r.pausedUntil) : nothing}
+            ${r.away ? html`<span class="badge bot-plays" data-testid="mine-away">${r.away === "may-return" ? "A bot plays your seat" : "A bot plays your seat to the end"}</span>` : nothing}
             ${r.unreadChat ? html`<span class="badge chat-new" data-testid="unread-chat" title="The players wrote in this table's chat since you last read it.">New messages</span>` : nothing}</div>
           <div class="room-seats">${seatDots(r)}<span>${r.status === "open" ? "Waiting for players" : "Playing"}</span></div>
           <div class="muted small room-names">${names}</div>
         </div>
-        <div class="room-actions"><a class="btn small ${turn ? "primary" : ""}" href=${`/room/${r.id}`} data-nav aria-label=${`${label} ${s.gameName(r.game)}: ${names}`}>${label}</a></div>
+        <div class="room-actions"><a class="btn small ${turn || r.away === "may-return" ? "primary" : ""}" data-testid="mine-open" href=${`/room/${r.id}`} data-nav aria-label=${`${label} ${s.gameName(r.game)}: ${names}`}>${label}</a></div>
       </li>`;
     })}</ul>
   </section>`;

@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, type Room } from "./room.js";
+import { actInRoom, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, summarizeFor, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -75,6 +75,17 @@ describe("joining, leaving, starting", () => {
     expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, undefined, 4))).toBe("ROOM_FULL");
     // A seat picked from a list gone stale: taken, and none left to pick instead, is the room being full.
     expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, 1, 4))).toBe("ROOM_FULL");
+  });
+
+  it("Your games says when a bot plays your seat, and whether you may take it back", () => {
+    const playing = startRoom(joinRoom(joinRoom(base(), bob, undefined, 2), cat, undefined, 3), ann, "seed", 4);
+    expect(summarizeFor(playing, "p_bob")!.away).toBeUndefined();
+    const timedOut = { ...playing, seats: playing.seats.map((s, i) => (i === 1 ? { ...s, away: "timeout" as const, timeouts: 1 } : s)) };
+    expect(summarizeFor(timedOut, "p_bob")!.away).toBe("may-return");
+    const twice = { ...playing, seats: playing.seats.map((s, i) => (i === 1 ? { ...s, away: "timeout" as const, timeouts: 2 } : s)) };
+    expect(summarizeFor(twice, "p_bob")!.away).toBe("for-good");
+    expect(summarizeFor(resign(playing, bob, 5), "p_bob")!.away).toBe("for-good");
+    expect(summarizeFor(timedOut, "p_ann")!.away).toBeUndefined();
   });
 
   it("passes the host on when the host leaves, closes when everyone has left", () => {

@@ -353,7 +353,10 @@ export function summarizeFor(room: Room, playerId: string): YourRoom | null {
   if (seat === null) return null;
   const deadline = seatDeadline(room, seat);
   const paused = deadline !== null ? room.clocks![seat]!.pausedUntil : undefined;
-  return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}), ...(paused !== undefined ? { pausedUntil: paused } : {}) };
+  // A seat a bot plays while its player is away: whether they may take it back (returnToSeat).
+  const s = room.seats[seat]!;
+  const away = room.status === "playing" && s.away ? { away: s.away === "timeout" && (s.timeouts ?? 0) < 2 ? ("may-return" as const) : ("for-good" as const) } : {};
+  return { ...summarize(room), seat, active: activeOf(room), ...(deadline !== null ? { deadline } : {}), ...(paused !== undefined ? { pausedUntil: paused } : {}), ...away };
 }
 
 /**

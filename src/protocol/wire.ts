@@ -148,6 +148,11 @@ export interface YourRoom extends RoomSummary {
   pausedUntil?: number;
   /** The players' chat has a message after the last one you marked seen (`chat:seen`); absent otherwise. */
   unreadChat?: true;
+  /**
+   * A game in play whose seat a bot plays for you: "may-return" after a first time-out (`room:return`
+   * takes it back), "for-good" after resigning or a second time-out; absent while you play it.
+   */
+  away?: "may-return" | "for-good";
 }
 
 /** `turn:yours`, sent to every socket of a player when one of their seats becomes one that must act. */

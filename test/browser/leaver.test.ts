@@ -349,6 +349,12 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     await ann.page.getByTestId("you-away").waitFor();
     expect(await ann.page.locator('[data-testid="act-panel"]').count()).toBe(0);
     await bob.page.locator(`.seat[data-seat="${annSeat}"] [data-testid="bot-plays"]`).waitFor();
+    // Her lobby says so too (Your games), and its link takes her back to the table.
+    await ann.page.goto(url);
+    const row = ann.page.locator(`.mine-row[data-room="${roomId}"]`);
+    await expect.poll(() => row.getByTestId("mine-away").textContent()).toBe("A bot plays your seat");
+    await row.getByTestId("mine-open").click();
+    await ann.page.getByTestId("you-away").waitFor();
     await ann.page.getByTestId("take-back").click();
     await until(async () => ((await store.get(roomId))!.seats[annSeat]!.away ? undefined : true), "Ann back in her seat");
     await ann.page.getByTestId("take-back").waitFor({ state: "detached" });
