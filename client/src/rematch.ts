@@ -56,6 +56,8 @@ export function rematchPanel(s: Store, room: RoomView): TemplateResult | typeof 
           <button class="btn" data-testid="rematch-decline" ?disabled=${busy} @click=${() => void send(s, room, false)}>Decline</button></p>`
       : player && mine === "accepted"
         ? html`<p><a class="btn" href=${`/room/${offer.roomId}`} data-nav data-testid="rematch-open">Go to the new room</a></p>`
-        : nothing}
+        : !player
+          ? html`<p><a class="btn" href=${`/room/${offer.roomId}`} data-nav data-testid="rematch-watch">Follow them to the rematch</a></p>`
+          : nothing}
   </div>`;
 }

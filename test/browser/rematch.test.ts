@@ -52,7 +52,10 @@ describe.skipIf(!available)("rematch in the browser", () => {
     expect(await offerer.getByTestId("starts-itself").textContent()).toContain("Waiting for Rin and Tam to accept the rematch: the game starts by itself once they all do.");
     expect(await offerer.getByText("Empty seat").count()).toBe(0);
     const { page: watcher, context: watcherContext } = await newPage(t.browser);
-    await enterName(watcher, url, "Wes", `/room/${newId}`);
+    // A spectator of the finished game follows the players to the rematch from its end screen.
+    await enterName(watcher, url, "Wes", `/room/${old}`);
+    await watcher.getByTestId("rematch-watch").click();
+    await watcher.waitForURL(`${url}/room/${newId}`);
     await expect.poll(() => watcher.getByTestId("kept-seat").count()).toBe(2);
     expect(await watcher.getByTestId("sit-here").count()).toBe(0);
     await watcherContext.close();
