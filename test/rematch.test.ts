@@ -148,12 +148,23 @@ describe.each(backends())("rematch ($name)", (backend) => {
     await until(() => (fay!.rooms.get(old)?.state as { rematch?: { declined: string[] } } | undefined)?.rematch?.declined.includes(ids[1]!.player.id), "Fay to see the decline");
     expect(code(await eve!.call("room:rematch", { roomId: old }))).toBe("REMATCH_DECLINED");
     expect(code(await eve!.call("room:rematch-decline", { roomId: old }))).toBe("REMATCH_DECLINED");
+    // A seat kept for a player who has not answered is not the host's to fill.
+    expect(code(await dee!.call("room:add-bot", { roomId: newId, seat: 2 }))).toBe("SEAT_RESERVED");
     const f = await fay!.call("room:rematch", { roomId: old });
     expect(f.ok && f.status).toBe("open");
     let room = (await t.server.store.get(newId))!;
     expect(room.status).toBe("open");
     expect(room.seats[1]).toEqual({ playerId: null, name: null, bot: false });
     expect(room.reserved).toEqual([null, null, ids[2]!.player.id]);
+    // The host may seat a bot in the freed seat (not in a kept one; nobody else may), and take it out again.
+    expect(code(await dee!.call("room:add-bot", { roomId: newId, seat: 2 }))).toBe("SEAT_TAKEN");
+    expect(code(await fay!.call("room:add-bot", { roomId: newId, seat: 1 }))).toBe("NOT_HOST");
+    expect(code(await dee!.call("room:add-bot", { roomId: newId, seat: 1 }))).toBe("ok");
+    expect((await t.server.store.get(newId))!.seats[1]).toEqual({ playerId: null, name: "Bot 1", bot: true });
+    expect(code(await dee!.call("room:add-bot", { roomId: newId, seat: 1 }))).toBe("SEAT_TAKEN");
+    expect(code(await dee!.call("room:remove-bot", { roomId: newId, seat: 0 }))).toBe("NOT_A_BOT");
+    expect(code(await dee!.call("room:remove-bot", { roomId: newId, seat: 1 }))).toBe("ok");
+    expect((await t.server.store.get(newId))!.seats[1]).toEqual({ playerId: null, name: null, bot: false });
     // The freed seat is anyone's; the host starts the room as usual.
     const gus = await new TestClient(t.server.url, (await guest(t.server.url, "Gus")).token).ready();
     expect(code(await gus.call("room:join", { roomId: newId }))).toBe("ok");

@@ -987,6 +987,12 @@ export class Store {
     this.keep(ack.state, ack.connected);
   }
 
+  /** The host seats a bot in an empty seat of an open casual room, or takes one out (the change arrives as the room's next version). */
+  async seatBot(roomId: string, seat: number, add: boolean): Promise<void> {
+    const ack = await this.request<{ version: number }>(add ? "room:add-bot" : "room:remove-bot", { roomId, seat });
+    if (!ack.ok) this.toast(friendly(ack.error));
+  }
+
   async startGame(roomId: string): Promise<void> {
     this.busy = true;
     this.changed();

@@ -30,6 +30,8 @@ import {
   nameAtTable,
   newTurns,
   renameSeat,
+  addBot,
+  removeBot,
   eraseSeatName,
   seatOf,
   startRoom,
@@ -892,6 +894,17 @@ export class RoomService {
       return out.room;
     });
     return { room, removed };
+  }
+
+  /** The host seats a bot in an empty seat of an open casual room (room.ts addBot). */
+  async addBot(id: unknown, host: Player, seat: unknown): Promise<Room> {
+    const seed = this.seed();
+    return (await this.mutate(checkRoomId(id), (r) => addBot(r, host, seat, seed, this.now()))).room;
+  }
+
+  /** The host takes a bot out of an open room's seat (room.ts removeBot). */
+  async removeBot(id: unknown, host: Player, seat: unknown): Promise<Room> {
+    return (await this.mutate(checkRoomId(id), (r) => removeBot(r, host, seat, this.now()))).room;
   }
 
   async leave(id: unknown, player: Player): Promise<Room> {

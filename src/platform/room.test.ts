@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, summarizeFor, type Room } from "./room.js";
+import { actInRoom, addBot, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, summarizeFor, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -75,6 +75,22 @@ describe("joining, leaving, starting", () => {
     expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, undefined, 4))).toBe("ROOM_FULL");
     // A seat picked from a list gone stale: taken, and none left to pick instead, is the room being full.
     expect(code(() => joinRoom(full, { id: "p_dan", name: "Dan" }, 1, 4))).toBe("ROOM_FULL");
+  });
+
+  it("the host seats a bot in an empty seat of a casual room, named apart from the others; a turn-based room it fills starts", () => {
+    const r = addBot(joinRoom(base(), bob, 1, 2), ann, 2, "seed", 3);
+    expect(r.seats[2]).toEqual({ playerId: null, name: "Bot 1", bot: true });
+    expect([r.status, r.version]).toEqual(["open", 3]);
+    expect(code(() => addBot(base(), bob, 1, "seed", 3))).toBe("NOT_HOST");
+    expect(code(() => addBot(base(), ann, 0, "seed", 3))).toBe("SEAT_TAKEN");
+    expect(code(() => addBot(base(), ann, 7, "seed", 3))).toBe("BAD_SEAT");
+    expect(code(() => addBot(createRoom("r2", { ...ann, account: true }, { game: "goblin-market", seats: 3, ranked: true }, 1), { ...ann, account: true }, 1, "seed", 2))).toBe("RANKED_NO_BOTS");
+    const two = addBot(addBot(base(), ann, 1, "seed", 2), ann, 2, "seed", 3);
+    expect(two.seats.map((s) => s.name)).toEqual(["Ann", "Bot 1", "Bot 2"]);
+    const acct = { ...ann, account: true };
+    const turnBased = createRoom("r3", acct, { game: "goblin-market", seats: 3, clock: "turn-1d", bots: 1 }, 1);
+    const started = addBot(turnBased, acct, 1, "seed", 2);
+    expect([started.status, started.version]).toEqual(["playing", turnBased.version + 1]);
   });
 
   it("Your games says when a bot plays your seat, and whether you may take it back", () => {

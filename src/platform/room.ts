@@ -754,6 +754,41 @@ export function removeFromRoom(room: Room, host: Player, seat: unknown, now: num
   return { room: bump(room, now, { seats, ...(reserved ? { reserved } : {}), removed: [...(room.removed ?? []), removed].slice(-REMOVED_KEPT) }), removed };
 }
 
+/**
+ * The host seats a bot in an empty seat of an open casual room, as Board Game Arena's "add a bot":
+ * a rematch a player declined, a table nobody else comes to. Not in a ranked room
+ * (RANKED_NO_BOTS), nor in a seat a rematch keeps (SEAT_RESERVED). A room that starts by itself (a
+ * turn-based one) starts when the bot fills its last seat, in the same change.
+ */
+export function addBot(room: Room, host: Player, seat: unknown, seed: string, now: number): Room {
+  requireOpen(room);
+  if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may add a bot.");
+  if (room.ranked) throw err("RANKED_NO_BOTS", "Ranked games are between people only.");
+  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
+    throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
+  }
+  const s = room.seats[seat]!;
+  if (s.bot || s.playerId !== null) throw err("SEAT_TAKEN", "That seat is taken.");
+  if (room.reserved?.[seat]) throw err("SEAT_RESERVED", "That seat is kept for a player of the last game until they answer the rematch.");
+  const names = new Set(room.seats.map((x) => x.name));
+  let n = 1;
+  while (names.has(`Bot ${n}`)) n++;
+  const seats = room.seats.map((x, i) => (i === seat ? { playerId: null, name: `Bot ${n}`, bot: true } : x));
+  const added = bump(room, now, { seats });
+  return startsItself(added) ? beginGame({ ...added, version: room.version }, seed, now) : added;
+}
+
+/** The host takes a bot out of an open room's seat (NOT_HOST; a seat with no bot: NOT_A_BOT). */
+export function removeBot(room: Room, host: Player, seat: unknown, now: number): Room {
+  requireOpen(room);
+  if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may remove a bot.");
+  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
+    throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
+  }
+  if (!room.seats[seat]!.bot) throw err("NOT_A_BOT", "No bot sits in that seat.");
+  return bump(room, now, { seats: room.seats.map((x, i) => (i === seat ? { playerId: null, name: null, bot: false } : x)) });
+}
+
 export function startRoom(room: Room, player: Player, seed: string, now: number): Room {
   requireOpen(room);
   if (room.hostId !== player.id) throw err("NOT_HOST", "Only the player who created the room can start it.");

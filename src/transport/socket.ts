@@ -767,6 +767,16 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
       return { roomId: room.id, ...(await watch(socket, room)) };
     },
 
+    "room:add-bot": async (socket, p) => {
+      const room = await service.addBot(p.roomId, requirePlayer(socket), p.seat);
+      return { roomId: room.id, version: room.version };
+    },
+
+    "room:remove-bot": async (socket, p) => {
+      const room = await service.removeBot(p.roomId, requirePlayer(socket), p.seat);
+      return { roomId: room.id, version: room.version };
+    },
+
     "room:leave": async (socket, p) => {
       const player = requirePlayer(socket);
       const room = await service.leave(p.roomId, player);

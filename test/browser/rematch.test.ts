@@ -10,7 +10,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -76,4 +76,26 @@ describe.skipIf(!available)("rematch in the browser", () => {
     expect(fresh.seats.map((s) => s.playerId)).toEqual(players.map((p) => p.id));
     for (const p of pages) await p.locator(`.room[data-room="${newId}"][data-status="playing"]`).waitFor();
   }, 120_000);
+
+  it("the host of a casual table seats bots in its empty seats and takes them out again (a rematch someone declined need not wait for a stranger)", async () => {
+    const url = t.bazaar.server.url;
+    const { page, context } = await newPage(t.browser);
+    await enterName(page, url, "Uma");
+    const roomId = await createRoom(page, { game: "goblin-teeth", seats: 3, ranked: false });
+    await expect.poll(() => page.getByTestId("add-bot").count()).toBe(2);
+    expect(await page.getByTestId("start").isDisabled()).toBe(true);
+    await page.getByTestId("add-bot").first().click();
+    await page.locator('.wait-seat[data-seat="1"] .tag', { hasText: "bot" }).waitFor();
+    await page.getByTestId("add-bot").click();
+    await expect.poll(() => page.getByTestId("start").isEnabled()).toBe(true);
+    expect(await page.locator(".wait-seat .wait-name").allTextContents()).toEqual(["Uma", "Bot 1", "Bot 2"]);
+    // Taken out again: the seat is empty, and the game cannot start.
+    await page.getByTestId("remove-bot").first().click();
+    await expect.poll(() => page.getByTestId("start").isDisabled()).toBe(true);
+    await page.getByTestId("add-bot").click();
+    await page.getByTestId("start").click();
+    await page.locator(`.room[data-room="${roomId}"][data-status="playing"]`).waitFor();
+    expect((await t.bazaar.server.service.get(roomId)).seats.map((x) => x.bot)).toEqual([false, true, true]);
+    await context.close();
+  }, 60_000);
 });
