@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Room } from "../src/platform/room.js";
-import { answerRematch, createRematchRoom, createRoom, declineInvitation, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady } from "../src/platform/room.js";
+import { answerRematch, createRematchRoom, createRoom, declineInvitation, joinRoom, offerRematch, startRoom, actInRoom, gameOf, gameState, startRematchIfReady, summarize } from "../src/platform/room.js";
 import { RoomService } from "../src/platform/room-service.js";
 import { MemoryRoomStore } from "../src/platform/memory-room-store.js";
 import type { RoomInvited } from "../src/protocol/wire.js";
@@ -101,6 +101,8 @@ describe.each(backends())("rematch ($name)", (backend) => {
     // Its view says whom each kept seat waits for, by the name they played under.
     await bob!.sync(newId);
     expect((bob!.view(newId) as { reservedNames?: unknown }).reservedNames).toEqual([ids[0]!.player.name, null, ids[2]!.player.name, null]);
+    // Listed (Your games, the lobby) under the same names: no "?" for a kept seat.
+    expect(summarize(fresh).seats.map((x) => x.name)).toEqual([ids[0]!.player.name, ids[1]!.player.name, ids[2]!.player.name, "Bot 1"]);
     // A stranger cannot take a kept seat, and there is no other free seat.
     expect(code(await stranger.call("room:join", { roomId: newId, seat: 0 }))).toBe("SEAT_RESERVED");
     expect(code(await stranger.call("room:join", { roomId: newId }))).toBe("ROOM_FULL");

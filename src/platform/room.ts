@@ -314,8 +314,11 @@ export function summarize(room: Room): RoomSummary {
     game: room.game,
     ranked: room.ranked,
     status: room.status,
-    // A seat a rematch keeps for its player counts as taken (nobody else may sit there).
-    seats: room.seats.map((s, i) => ({ name: s.name, bot: s.bot, taken: s.bot || s.playerId !== null || (room.status === "open" && !!room.reserved?.[i]) })),
+    // A seat a rematch keeps for its player counts as taken (nobody else may sit there), under their name.
+    seats: room.seats.map((s, i) => {
+      const kept = room.status === "open" && s.playerId === null ? (room.reserved?.[i] ?? null) : null;
+      return { name: s.name ?? (kept !== null ? (room.keptNames?.[kept] ?? null) : null), bot: s.bot, taken: s.bot || s.playerId !== null || kept !== null };
+    }),
     createdAt: room.createdAt,
     clock: room.clock?.id ?? null,
     ...(room.daily ? { daily: room.daily } : {}),
