@@ -415,9 +415,10 @@ async function auctMoveByUi(page: Page, action: Action): Promise<void> {
   const panel = page.locator('[data-testid="act-panel"][aria-busy="false"]');
   await panel.waitFor();
   if (action.type === "discard-market") {
+    // A discard by choice is asked again (the forced one is made at once: read which before the click).
+    const forced = (await panel.getAttribute("data-pending")) === "discard";
     await page.getByTestId("discard-market").click();
-    // A discard by choice is asked again (the forced one is not).
-    if ((await panel.getAttribute("data-pending")) !== "discard") await page.getByTestId("discard-confirm").click();
+    if (!forced) await page.getByTestId("discard-confirm").click();
     return;
   }
   await page.locator(`[data-testid="market-card"][data-choice="${String(action.card)}"]`).click();
