@@ -59,6 +59,13 @@ function refresh(s: Store): void {
     });
 }
 
+/** While your ranked play is paused for leaving ranked games: "14 min (until 16:42)"; else null. */
+export function rankedPausedFor(s: Store): string | null {
+  refresh(s);
+  const until = state.status?.pausedUntil ?? null;
+  return until !== null && until > serverNow(s) ? wait(s, until) : null;
+}
+
 /** "14 min (until 16:42)": the wait, by the server's clock, the end in local time. */
 function wait(s: Store, until: number): string {
   return `${spellWait(until - serverNow(s))} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;

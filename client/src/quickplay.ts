@@ -12,6 +12,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { isAccount, openAccountMenu } from "./account.js";
+import { rankedPausedFor } from "./account-notices.js";
 import { fmtClock, paceName } from "./clock.js";
 import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
@@ -185,7 +186,9 @@ function joinForm(s: Store): TemplateResult {
   const g = chosenGame(s);
   const canPlay = !!s.me;
   const account = isAccount(s);
-  form.ranked = account && (form.picked ?? true); // ranked quick play is for accounts
+  // Ranked quick play is for accounts, and not while their ranked play is paused (it would be refused).
+  const paused = account ? rankedPausedFor(s) : null;
+  form.ranked = account && paused === null && (form.picked ?? true);
   const pending = !!s.queue?.match;
   const upd = (patch: Partial<typeof form>) => {
     Object.assign(form, patch, { error: "" });
@@ -229,7 +232,7 @@ function joinForm(s: Store): TemplateResult {
         </select></label>
       <div class="qp-field qp-mode"><span id="qp-mode-l">Mode</span>
         <div class="seg" role="radiogroup" aria-labelledby="qp-mode-l">
-          <label class="seg-opt"><input type="radio" name="qp-mode" value="ranked" data-testid="qp-ranked" aria-label="Ranked quick play" .checked=${form.ranked} ?disabled=${!canPlay || !account}
+          <label class="seg-opt"><input type="radio" name="qp-mode" value="ranked" data-testid="qp-ranked" aria-label="Ranked quick play" .checked=${form.ranked} ?disabled=${!canPlay || !account || paused !== null}
             @change=${() => upd({ picked: true })} /> Ranked</label>
           <label class="seg-opt"><input type="radio" name="qp-mode" value="casual" data-testid="qp-casual" aria-label="Casual quick play" .checked=${!form.ranked} ?disabled=${!canPlay}
             @change=${() => upd({ picked: false })} /> Casual</label>
@@ -246,6 +249,7 @@ function joinForm(s: Store): TemplateResult {
             @change=${(e: Event) => upd({ reliableOnly: (e.target as HTMLInputElement).checked })} /> Only players who finish their games</label>`}
     </div>
     ${canPlay && !account ? needsAccount(s) : nothing}
+    ${paused !== null ? html`<p class="small notice" data-testid="qp-ranked-paused">Ranked play is paused for ${paused}: you left ranked games lately. Casual tables are open to you.</p>` : nothing}
     ${g ? html`<p class="muted small qp-hint">${g.clocks.find((c) => c.id === form.clock)?.label ?? ""}.
       ${form.ranked ? `Ranked: the result changes your rating.${form.reliableOnly ? " Nobody who left more than 1 in 10 of their latest ranked games sits with you (it may take longer)." : ""}` : form.botsAfterMs !== null ? `Casual: if no table forms within ${BOT_WAITS.find((b) => b.ms === form.botsAfterMs)?.label}, bots take the empty seats.` : "Casual: no ratings change."}</p>` : nothing}
     ${form.error ? html`<p class="form-error" role="alert" data-testid="qp-error">${form.error}</p>` : nothing}

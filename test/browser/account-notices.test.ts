@@ -1,8 +1,7 @@
 /**
  * The lobby's notices about the account (client/src/account-notices.ts), in a real browser.
  * Leaving ranked games: an account whose ranked play is paused (two leaves recorded just now) is
- * told so, with the wait, and Quick play shows the server's refusal for a ranked table while a
- * casual one is open; forgiven by the operators, the notice is gone at the next load. Rating given
+ * told so, with the wait, and Quick play offers casual tables only, saying why; forgiven by the operators, the notice is gone at the next load. Rating given
  * back: a player who lost a ranked game to an account refunded against is told how much, until
  * they dismiss it. Silenced by the operators: the lobby says for how long and why, and the
  * table's chat shows the refusal in the server's words. The notices pass axe in both themes.
@@ -20,7 +19,7 @@ const ADMIN = "operators-token-" + "n".repeat(32);
 describe.skipIf(!available)("the lobby's account notices, in the browser", () => {
   const t = useBrowserBazaar({ adminToken: ADMIN });
 
-  it("tells a paused player why and for how long, and refuses ranked quick play with the server's words", async () => {
+  it("tells a paused player why and for how long, and offers quick play's casual tables only", async () => {
     const url = t.bazaar.server.url;
     const db = t.bazaar.db;
     const { page } = await newPage(t.browser);
@@ -40,15 +39,12 @@ describe.skipIf(!available)("the lobby's account notices, in the browser", () =>
     expect(await axeViolations(page), "and in the dark theme").toEqual([]);
     await page.emulateMedia({ colorScheme: "light" });
 
-    // Quick play: ranked is refused with the server's reason; casual queues.
+    // Quick play: ranked is not offered (the server would refuse it), and the form says why; casual queues.
     const panel = page.getByTestId("quick-play-panel");
     await page.locator('#qp-game option[value="goblin-market"]').waitFor({ state: "attached" });
-    await panel.getByTestId("qp-ranked").check();
-    await page.getByTestId("quick-play").click();
-    const error = page.getByTestId("qp-error");
-    await error.waitFor();
-    expect(await error.textContent()).toMatch(/^You left 2 ranked games in the last 7 days .* so your ranked play is paused for 1[23] min more/);
-    await panel.getByTestId("qp-casual").check();
+    expect(await panel.getByTestId("qp-ranked").isDisabled()).toBe(true);
+    expect(await panel.getByTestId("qp-casual").isChecked()).toBe(true);
+    expect((await panel.getByTestId("qp-ranked-paused").textContent())!.replace(/\s+/g, " ")).toMatch(/^Ranked play is paused for 1[23] min \(until \d\d:\d\d( [AP]M)?\): you left ranked games lately\. Casual tables are open to you\.$/);
     await page.getByTestId("quick-play").click();
     await page.getByRole("button", { name: "Leave the queue" }).waitFor();
 
@@ -58,6 +54,7 @@ describe.skipIf(!available)("the lobby's account notices, in the browser", () =>
     await page.getByTestId("quick-play-panel").waitFor();
     await page.waitForTimeout(500);
     expect(await notice.count()).toBe(0);
+    expect(await page.getByTestId("qp-ranked-paused").count()).toBe(0);
   });
 
   it("tells a player the rating given back for games against a closed cheater, until dismissed", async () => {
