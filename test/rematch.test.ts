@@ -158,6 +158,8 @@ describe.each(backends())("rematch ($name)", (backend) => {
     expect(room.status).toBe("open");
     expect(room.seats[1]).toEqual({ playerId: null, name: null, bot: false });
     expect(room.reserved).toEqual([null, null, ids[2]!.player.id]);
+    // Whoever waits there is told, by name.
+    expect(room.notices?.map((n) => [n.kind, n.seat, n.text])).toEqual([["declined", 1, "Eve declined the rematch; their seat is open to anyone."]]);
     // The host may seat a bot in the freed seat (not in a kept one; nobody else may), and take it out again.
     expect(code(await dee!.call("room:add-bot", { roomId: newId, seat: 2 }))).toBe("SEAT_TAKEN");
     expect(code(await fay!.call("room:add-bot", { roomId: newId, seat: 1 }))).toBe("NOT_HOST");

@@ -1105,7 +1105,11 @@ export function answerRematch(room: Room, playerId: string, accept: boolean, now
 /** The rematch room gives up the seat it kept for a player who declined (null: nothing kept for them). */
 export function releaseSeat(room: Room, playerId: string, now: number): Room | null {
   const freed = unreserved(room, playerId);
-  return room.status === "open" && freed.reserved ? bump(room, now, freed) : null;
+  if (room.status !== "open" || !freed.reserved) return null;
+  // Whoever waits at the new table is told (a toast; the game's log keeps it at its start).
+  const seat = room.reserved!.indexOf(playerId);
+  const name = room.keptNames?.[playerId] ?? "A player of the last game";
+  return bump(room, now, { ...freed, notices: notice(room, now, "declined", seat, `${name} declined the rematch; their seat is open to anyone.`) });
 }
 
 /** `reserved` without the seat a rematch keeps for the player, while nobody sits there ({}: none kept). */

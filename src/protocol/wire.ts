@@ -22,8 +22,9 @@ export interface RoomNotice {
    * "downtime": the service was down and the clocks were stopped for that time (src/platform/downtime.ts).
    * "vacation": the seat's player is on vacation from turn-based games, or back from it early
    * (src/platform/vacations.ts).
+   * "declined": before a rematch room starts, a player it kept a seat for declined; the seat is open.
    */
-  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime" | "vacation";
+  kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime" | "vacation" | "declined";
   seat: Seat | null;
   text: string;
 }
