@@ -293,6 +293,7 @@ describe("rematch room operations", () => {
     // Declined: the seat kept for Ann opens to anyone.
     const declined = declineInvitation(fresh, "p-ann", 2100);
     expect([declined.reserved, declined.invited]).toEqual([[null, null], []]);
+    expect(declined.notices?.map((n) => [n.kind, n.seat, n.text])).toEqual([["declined", 0, "Ann declined the rematch; their seat is open to anyone."]]);
   });
 
   it("taking the kept seat by joining the rematch room answers the finished table's offer and starts it, as Accept does", async () => {

@@ -640,7 +640,13 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
   }
   // A rematch's seat kept for them opens to anyone, as a decline at the finished table does; on an
   // invited-only table the answer is final (a new invitation lets them sit again).
-  return bump(room, now, { invited: room.invited.filter((x) => x.playerId !== playerId), ...unreserved(room, playerId), ...unadmitted(room, playerId) });
+  const freed = unreserved(room, playerId);
+  return bump(room, now, {
+    invited: room.invited.filter((x) => x.playerId !== playerId),
+    ...freed,
+    ...unadmitted(room, playerId),
+    ...(freed.reserved ? { notices: declinedNotice(room, playerId, now) } : {}),
+  });
 }
 
 /**
@@ -1106,10 +1112,13 @@ export function answerRematch(room: Room, playerId: string, accept: boolean, now
 export function releaseSeat(room: Room, playerId: string, now: number): Room | null {
   const freed = unreserved(room, playerId);
   if (room.status !== "open" || !freed.reserved) return null;
-  // Whoever waits at the new table is told (a toast; the game's log keeps it at its start).
-  const seat = room.reserved!.indexOf(playerId);
+  return bump(room, now, { ...freed, notices: declinedNotice(room, playerId, now) });
+}
+
+/** The notices with one more: the player a rematch room kept a seat for declined (whoever waits there is told; the game's log keeps it at its start). */
+function declinedNotice(room: Room, playerId: string, now: number): RoomNotice[] {
   const name = room.keptNames?.[playerId] ?? "A player of the last game";
-  return bump(room, now, { ...freed, notices: notice(room, now, "declined", seat, `${name} declined the rematch; their seat is open to anyone.`) });
+  return notice(room, now, "declined", room.reserved?.indexOf(playerId) ?? null, `${name} declined the rematch; their seat is open to anyone.`);
 }
 
 /** `reserved` without the seat a rematch keeps for the player, while nobody sits there ({}: none kept). */
