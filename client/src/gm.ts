@@ -13,7 +13,7 @@ import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, cardChips, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
-import { cardsWord, coinsWord } from "./words.js";
+import { cardsWord, coinsWord, ordinal } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -135,7 +135,7 @@ function auctionPanel(room: RoomView, v: GMView): TemplateResult {
           : passed && bid === undefined ? "passed" : passed ? `passed (bid ${bid})` : bid !== undefined ? `bid ${bid}` : "waiting";
         return html`<div role="listitem" class="bidder ${acting ? "acting" : ""} ${passed ? "passed" : ""} ${high ? "high" : ""}" data-seat=${seat}>
           <span class="bidder-name">${seatName(room, seat)}${room.seat === seat ? html` <span class="you-tag">you</span>` : nothing}</span>
-          <span class="bidder-state">${state}${place && v.phase !== "bidding" ? html` · ${place === 1 ? "winner" : `${place}${place === 2 ? "nd" : "rd"} place`}` : nothing}</span>
+          <span class="bidder-state">${state}${place && v.phase !== "bidding" ? html` · ${place === 1 ? "winner" : `${ordinal(place)} place`}` : nothing}</span>
         </div>`;
       })}
     </div>

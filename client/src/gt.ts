@@ -274,7 +274,7 @@ export function gtTable(s: Store, room: RoomView): TemplateResult {
   const pots = potHistory(room.log);
   const logCtx = { name: (seat: number) => seatName(room, seat), you: room.seat, owner: (die: number) => v.dice[die]?.owner ?? Math.floor(die / 3) };
   return html`
-    ${finished ? endScreen(s, room, endExtra(v)) : nothing}
+    ${finished ? endScreen(s, room, endExtra(v), "Game over", false) : nothing}
     ${finished ? revealPanel(room, v) : nothing}
     <div class="table-grid gt-table ${finished ? "is-finished" : ""}" data-testid="gt-table" data-phase=${v.phase} data-round=${v.round}>
       <div class="col-main">
@@ -900,7 +900,7 @@ function revealPanel(room: RoomView, v: GTView): unknown {
     <div class="gt-reveal-grid">
       ${rv.hands.map((hand, seat) => html`<article class="gt-reveal-seat ${room.seat === seat ? "you" : ""}" data-testid="gt-reveal-seat" data-seat=${seat}>
         <header><b>${seatName(room, seat)}</b> <span class="medal medal-${r.places[seat]}">${ordinal(r.places[seat] ?? 0)}</span>
-          <span class="small">${r.completed[seat] ? html`completed <b>${offeringWords(r.completed[seat]!)}</b>` : "no Offering"} · ${teethWord(r.teeth[seat] ?? 0)} · score <b data-testid="gt-reveal-score">${r.scores[seat]}</b></span></header>
+          <span class="small">${r.completed[seat] ? html`completed <b>${offeringWords(r.completed[seat]!)}</b>` : "no Offering"} · ${teethWord(r.teeth[seat] ?? 0)}</span></header>
         <div class="chips gt-reveal-hand" data-testid="gt-reveal-hand">${hand.length ? hand.map((c) => cardChip(c.card)) : html`<span class="muted small">empty hand</span>`}</div>
       </article>`)}
     </div>

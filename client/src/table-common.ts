@@ -138,8 +138,12 @@ function ratingChangeCell(rc: RatingChange): TemplateResult {
     <span class="${c.delta >= 0 ? "up" : "down"}">(${deltaText(c.delta)})</span>`;
 }
 
-/** The end screen of a finished room; `over` names what ended ("Game over", "Match over"). */
-export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult, over = "Game over"): TemplateResult {
+/**
+ * The end screen of a finished room; `over` names what ended ("Game over", "Match over");
+ * `scored`: the outcome's scores are points to show (false: a game without points, whose scores
+ * only order the places, as Goblin Teeth's: the column says what each player achieved, `extra`).
+ */
+export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => TemplateResult, over = "Game over", scored = true): TemplateResult {
   const out = room.outcome;
   if (!out) return html``;
   const order = out.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
@@ -165,14 +169,14 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
         : nothing}
     </div>
     ${scrollTable("Results", html`<table class="results">
-      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Score</th><th scope="col">Rating</th></tr></thead>
+      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">${scored ? "Score" : "Result"}</th><th scope="col">Rating</th></tr></thead>
       <tbody>
         ${order.map(({ place, seat }) => {
           const rc = room.ratingChanges?.find((r) => r.seat === seat);
           return html`<tr class="place-${place} ${room.seat === seat ? "you" : ""}" data-testid="result-row">
             <td><span class="medal medal-${place}">${ordinal(place)}</span></td>
             <th scope="row">${profileLinked(room, seat)}${room.seat === seat ? html` <span class="tag you-tag">you</span>` : nothing}${forfeitNote(room, seat)}</th>
-            <td><b class="big-score">${out.scores[seat]}</b> ${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
+            <td>${scored ? html`<b class="big-score">${out.scores[seat]}</b> ` : nothing}${extra ? html`<div>${extra(seat)}</div>` : nothing}</td>
             <td>${!room.ranked
               ? html`<span class="muted">casual game</span>`
               : rc
