@@ -190,8 +190,13 @@ function actionPanel(s: Store, room: RoomView, v: GMView): TemplateResult {
     const spec = takeOne?.params?.card;
     const options = spec && spec.kind === "choice" ? (spec.options as string[]) : [];
     const price = highAmount;
+    // Rule D: after a take-one, the next bidders by place each take a card and pay their own bid;
+    // with nobody else bidding, the rest are discarded.
+    const after = a.places.slice(1, a.offer.length).map((p) => `${seatName(room, p.seat)} (bid ${p.amount}) takes one and pays ${coinsWord(p.amount)}`);
+    const left = a.offer.length - 1 - after.length;
+    const rest = [...after, ...(left > 0 ? [`${left === 1 ? "the last card is" : `the other ${left} are`} discarded`] : [])];
     body = html`
-      <p class="hint">You won with ${coinsWord(price)}. Take all ${a.offer.length} cards, or take one and leave the rest to the other bidders.</p>
+      <p class="hint" data-testid="take-hint">You won with ${coinsWord(price)}. Take all ${a.offer.length} cards, or take one: then ${rest.join("; then ")}.</p>
       ${takeAll ? html`<button type="button" class="btn primary" data-testid="take-all" ?disabled=${busy} @click=${() => act({ type: "take-all" })}>${takeAll.label ?? "Take all"}</button>` : nothing}
       ${options.length
         ? html`<p class="hint">Or take one card (${coinsWord(price)}):</p>

@@ -275,6 +275,12 @@ export async function playOneMove(page: Page, step: number): Promise<string> {
     return "Pass";
   }
   if (pending === "take") {
+    // The choice says what a take-one leaves to the others: each next bidder's card and price, or a discard (rule D).
+    // (A plain check: this helper also runs outside the tests, in npm run screenshots.)
+    const hint = (await page.getByTestId("take-hint").textContent()) ?? "";
+    if (!/^You won with \d+ coins?\. Take all [23] cards, or take one: then (.+ \(bid \d+\) takes one and pays \d+ coins?|the last card is discarded|the other 2 are discarded)(; then .+)?\.$/.test(hint)) {
+      throw new Error(`the take-one choice does not say what it leaves to the others: "${hint}"`);
+    }
     if (auctionNo % 2 === 0) {
       await page.getByTestId("take-all").click();
       return "Take all";
