@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardsWord, ordinal, plural } from "../client/src/words.js";
+import { cardsWord, ordinal, plural, scoreText } from "../client/src/words.js";
 
 describe("the client's number words (client/src/words.ts)", () => {
   it("writes places as English ordinals, the teens included", () => {
@@ -13,5 +13,9 @@ describe("the client's number words (client/src/words.ts)", () => {
     expect(plural(1, "tooth", "teeth")).toBe("1 tooth");
     expect(plural(3, "tooth", "teeth")).toBe("3 teeth");
     expect(plural(2, "player")).toBe("2 players");
+  });
+
+  it("prints a negative score with a true minus sign, as the rows beside it", () => {
+    expect([-140, -8, 0, 12].map(scoreText)).toEqual(["\u2212140", "\u22128", "0", "12"]);
   });
 });

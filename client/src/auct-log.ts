@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { cardChip } from "./decktet.js";
 import type { LogEntry } from "./types.js";
-import { cardsWord } from "./words.js";
+import { cardsWord, scoreText } from "./words.js";
 
 const SLOT_WORDS = ["left", "middle", "right"];
 
@@ -52,7 +52,7 @@ export function auctLogSentence(e: LogEntry, name: string): TemplateResult {
         : html`${who} <span class="auct-log-discard">discards the market</span> (${chips(e.cards)}), −3 VP.`;
     case "game-over": {
       const verdict = e.verdict === "commanding win" ? "a commanding win!" : e.verdict === "win" ? "a win!" : "not a win (40 VP needed).";
-      return html`<b>${e.reason === "tableau-full" ? "The tableau is full" : "The market is empty"}: the game is over.</b> Final score ${e.score} VP: ${verdict}`;
+      return html`<b>${e.reason === "tableau-full" ? "The tableau is full" : "The market is empty"}: the game is over.</b> Final score ${scoreText(Number(e.score))} VP: ${verdict}`;
     }
     default:
       return html`${e.type}`;

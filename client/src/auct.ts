@@ -14,7 +14,7 @@ import { cardChips, checkYourself, logPanel, refocusAfterMove, seatClock, seedCh
 import type { GameTable } from "./games.js";
 import { rematchPanel } from "./rematch.js";
 import type { LegalAction, RoomView } from "./types.js";
-import { ordinal } from "./words.js";
+import { ordinal, scoreText } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 
 /** The engine's own view types (type-only import: no server code enters the bundle). */
@@ -29,7 +29,7 @@ interface Cell {
 }
 
 const STARTING_CHIPS = 4;
-const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+const signed = (n: number) => (n > 0 ? `+${n}` : scoreText(n));
 const chipsWord = (n: number) => `${n} chip${n === 1 ? "" : "s"}`;
 const cellKey = (c: Cell) => `${c.row},${c.col}`;
 const POSITION_WORD: Record<string, string> = { left: "Left", middle: "Middle", right: "Right" };
@@ -88,7 +88,7 @@ function offerOf(v: AuctView, card: string | null): Offer | undefined {
 /** One line that says what happens now (also read out by the live region). */
 export function auctStatus(room: RoomView): string {
   const v = room.view as AuctView;
-  if (room.status === "finished" || v.phase === "over") return `The game is over: ${v.score.total} VP.`;
+  if (room.status === "finished" || v.phase === "over") return `The game is over: ${scoreText(v.score.total)} VP.`;
   const mine = room.legal.length > 0;
   const who = seatName(room, 0);
   if (v.pending === "discard") {
@@ -445,7 +445,7 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
   return html`<section class="panel auct-score" aria-labelledby=${final ? "final-score-h" : "score-h"} data-testid=${final ? "final-breakdown" : "score-panel"}>
     <header class="panel-head">
       <h2 id=${final ? "final-score-h" : "score-h"}>${final ? "Score breakdown" : "Live score"}</h2>
-      <span class="auct-total ${sc.total < 0 ? "neg" : ""}" data-testid=${final ? "final-total" : "live-total"}>${sc.total} VP</span>
+      <span class="auct-total ${sc.total < 0 ? "neg" : ""}" data-testid=${final ? "final-total" : "live-total"}>${scoreText(sc.total)} VP</span>
       ${sc.verdict
         ? html`<span class="badge auct-verdict ${sc.verdict === "commanding win" ? "commanding" : "win"}">${sc.verdict === "commanding win" ? "Commanding win" : "Win"}</span>`
         : final ? nothing : html`<span class="muted small">${toWin} more to win</span>`}
@@ -468,7 +468,7 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
               <span class="auct-chip-words">${left} left · ${used} used</span>
               ${pen ? html`<span class="auct-pen" title=${pen.reason === "out" ? "No chips of this suit left" : "None of this suit's chips used"}>${pen.reason === "out" ? "none left" : "none used"} ${signed(pen.vp)}</span>` : nothing}</td>
             <td>${chainMarks(c)}</td>
-            <td class="num"><b>${signed(c.vp)}</b>${c.bonus ? html`<span class="muted small"> (${c.base}${signed(c.bonus)})</span>` : nothing}</td>
+            <td class="num"><b>${signed(c.vp)}</b>${c.bonus ? html`<span class="muted small"> (${scoreText(c.base)}${signed(c.bonus)})</span>` : nothing}</td>
           </tr>`;
         })}
       </tbody>
@@ -477,7 +477,7 @@ function scorePanel(s: Store, sc: ScoreBreakdown, v: AuctView, final: boolean): 
         <tr><th scope="row" colspan="3">Chips: suits with none left or none used, −5 each${sc.chipPenalties.length ? ` (${sc.chipPenalties.map((p) => p.suit).join(", ")})` : ""}</th><td class="num">${signed(sc.chipVp)}</td></tr>
         <tr><th scope="row" colspan="3">Empty spaces: ${sc.emptySpaces} × −5</th><td class="num">${signed(sc.emptyVp)}</td></tr>
         <tr><th scope="row" colspan="3">Market discards: ${sc.marketDiscards} × −3</th><td class="num">${signed(sc.discardVp)}</td></tr>
-        <tr class="auct-total-row"><th scope="row" colspan="3">Total</th><td class="num"><b>${sc.total}</b></td></tr>
+        <tr class="auct-total-row"><th scope="row" colspan="3">Total</th><td class="num"><b>${scoreText(sc.total)}</b></td></tr>
       </tfoot>
     </table>`)}
   </section>`;
@@ -566,7 +566,7 @@ function auctEnd(s: Store, room: RoomView, v: AuctView): TemplateResult {
   return html`<section class="panel end auct-end" data-testid="end-screen" aria-labelledby="end-h">
     <div class="end-head">
       <h2 id="end-h">Game over · ${headline}</h2>
-      <p class="end-you">${reason} ${mine ? "Your" : `${who}'s`} final score: <b class="big-score" data-testid="final-score">${sc.total}</b> VP
+      <p class="end-you">${reason} ${mine ? "Your" : `${who}'s`} final score: <b class="big-score" data-testid="final-score">${scoreText(sc.total)}</b> VP
         <span class="muted">(40 wins, 50 is a commanding win)</span></p>
       ${placeLine(s, room)}
     </div>

@@ -12,7 +12,7 @@ import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { DailyInfo, DailyStatus } from "../../src/protocol/wire.js";
 import type { ErrorInfo, RoomView } from "./types.js";
-import { ordinal } from "./words.js";
+import { ordinal, scoreText } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 
 /**
@@ -290,7 +290,7 @@ function boardTable(s: Store, game: string, tab: Tab, day: string | null): Templ
       ${cache.entries.map((e) => html`<tr class="place-${e.place} ${e.playerId === me ? "you" : ""}" data-testid="board-row" data-player=${e.playerId} data-score=${e.score}>
         <td><span class="medal medal-${e.place}">${ordinal(e.place)}</span></td>
         <th scope="row">${e.name}${e.playerId === me ? html` <span class="tag you-tag">you</span>` : nothing}</th>
-        <td><b class="daily-score">${e.score}</b> VP${verdictOf(e.details) ? html` <span class="daily-verdict">${verdictOf(e.details)}</span>` : nothing}</td>
+        <td><b class="daily-score">${scoreText(e.score)}</b> VP${verdictOf(e.details) ? html` <span class="daily-verdict">${verdictOf(e.details)}</span>` : nothing}</td>
         ${tab === "best" ? html`<td class="nowrap">${e.day}</td>` : nothing}
       </tr>`)}
     </tbody>
@@ -335,7 +335,7 @@ function statusLine(s: Store, info: DailyInfo): TemplateResult {
   if (!a) return html`<p data-testid="daily-status" data-state="none">You have not played today's deal yet. You get <b>one ranked attempt</b> a day; a reload resumes it.</p>`;
   if (!a.finished) return html`<p data-testid="daily-status" data-state="live"><b>Your attempt is in progress.</b> Resume it where you left off.</p>`;
   const entry = d.boards.get(boardKey(info.game, info.day))?.entries?.find((e) => e.playerId === s.me?.id);
-  return html`<p data-testid="daily-status" data-state="done">You have played today's challenge${a.score !== null ? html`: <b>${a.score} VP</b>` : nothing}${entry ? html`, <b>${ordinal(entry.place)}</b> on today's board` : nothing}.
+  return html`<p data-testid="daily-status" data-state="done">You have played today's challenge${a.score !== null ? html`: <b>${scoreText(a.score)} VP</b>` : nothing}${entry ? html`, <b>${ordinal(entry.place)}</b> on today's board` : nothing}.
     Come back for the next deal, or replay today's deal casually.</p>`;
 }
 

@@ -8,6 +8,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** A number as a score is printed: a negative one with a true minus sign ("−8", not "-8"). */
+export const scoreText = (n: number): string => (n < 0 ? `\u2212${-n}` : String(n));
+
 /** "1 card", "2 cards". */
 export const cardsWord = (n: number): string => plural(n, "card");
 
