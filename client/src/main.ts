@@ -323,7 +323,7 @@ function createPanel(): TemplateResult {
       s.changed();
       // Invited once the table is made (a profile's "Invite to a game"): a refusal shows in the room's invite form.
       const invitee = createForm.inviteFor;
-      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}), ...(createForm.private && createForm.invitedOnly ? { invitedOnly: true } : {}) },
+      createForm.error = (await s.createRoom({ game: createForm.game, seats: createForm.seats, ranked: createForm.ranked, bots: createForm.ranked ? 0 : createForm.bots, ...(createForm.bots > 0 && !createForm.ranked ? { botStrength: createForm.botStrength } : {}), options: chosenOptions(g), clock: chosenClock(g), ...(createForm.ranked && createForm.ratingRange > 0 ? { ratingRange: createForm.ratingRange } : {}), ...(createForm.ranked && createForm.reliableOnly ? { reliableOnly: true } : {}), ...(createForm.private ? { private: true } : {}), ...(createForm.private && createForm.invitedOnly && createForm.seats > 1 ? { invitedOnly: true } : {}) },
         invitee ? (room) => { createForm.inviteFor = ""; return inviteByName(s, room, invitee); } : undefined)) ?? "";
       createForm.busy = false;
       s.changed();
@@ -444,15 +444,19 @@ function createPanel(): TemplateResult {
       <div>
         <label class="reliable-check small"><input type="checkbox" data-testid="private-table" ?disabled=${!canPlay} .checked=${createForm.private}
           aria-describedby="c-private-hint" @change=${(e: Event) => upd({ private: (e.target as HTMLInputElement).checked })} /> Private table</label>
-        ${createForm.private
+        ${createForm.private && createForm.seats > 1
           ? html`<label class="reliable-check small"><input type="checkbox" data-testid="invited-only" ?disabled=${!canPlay} .checked=${createForm.invitedOnly}
               aria-describedby="c-private-hint" @change=${(e: Event) => upd({ invitedOnly: (e.target as HTMLInputElement).checked })} /> Only players I invite may sit</label>`
           : nothing}
-        <p class="muted small" id="c-private-hint">${!createForm.private
-          ? "Listed in the lobby: anyone may join."
+        <p class="muted small" id="c-private-hint" data-testid="private-hint">${!createForm.private
+          ? createForm.seats === 1
+            ? "Listed among the live games: anyone may watch."
+            : "Listed in the lobby: anyone may join."
           : createForm.invitedOnly
             ? "Listed nowhere: only players invited by their account name may sit; anyone with its link may watch."
-            : "Listed nowhere: only people you send its link to (or invite) can join or watch it."}</p>
+            : createForm.seats === 1
+              ? "Listed nowhere: only people you send its link to can watch it."
+              : "Listed nowhere: only people you send its link to (or invite) can join or watch it."}</p>
       </div>
 
       ${createForm.inviteFor

@@ -156,6 +156,10 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
           .map((e) => e.textContent.trim() || e.id);
       })()`);
       expect(past, `${g.id} with ${g.maxPlayers} players`).toEqual([]);
+      // Whom the table is for: nobody can join a solitaire table, so it speaks only of watching.
+      expect(await page.getByTestId("private-hint").textContent()).toBe(
+        g.maxPlayers === 1 ? "Listed among the live games: anyone may watch." : "Listed in the lobby: anyone may join.",
+      );
     }
     expect(choices, "option choices checked").toBeGreaterThanOrEqual(8);
     await context.close();
