@@ -35,9 +35,9 @@ export function rankWord(c: Card): string {
   return c.rank === null ? "" : typeof c.rank === "number" ? String(c.rank) : c.rank;
 }
 
-export function listWords(words: string[]): string {
+export function listWords(words: string[], conjunction = "and"): string {
   if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return `${words.slice(0, -1).join(", ")} ${conjunction} ${words[words.length - 1]}`;
 }
 
 /** "The Pact: 9 of Moons and Suns". */

@@ -5,6 +5,9 @@ import { sumCoins, type SisterhoodPaid } from "./gm-payouts.js";
 import type { LogEntry } from "./types.js";
 import { coinsWord, ordinal } from "./words.js";
 
+/** Why goblin money is paid: "owns no Moons", "owns none of Moons, Wyrms or Knots". */
+const ownsNone = (suits: string[]): string => (suits.length === 1 ? `owns no ${suits[0]}` : `owns none of ${listWords(suits, "or")}`);
+
 const rankName = (r: number) => (r === 1 ? "Aces" : r === 10 ? "Crowns" : `${r}s`);
 
 function chips(ids: unknown): TemplateResult {
@@ -58,11 +61,11 @@ export function logSentence(e: LogEntry, name: (seat: number) => string): Templa
       const paid = (e.missing as string[][]).map((suits, seat) => ({ suits, seat })).filter((p) => p.suits.length > 0);
       return html`${card} <span class="log-money">Goblin money</span>:
         ${paid.length
-          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coinsWord(p.suits.length)} (owns no ${listWords(p.suits)})`)
+          ? paid.map((p, i) => html`${i > 0 ? "; " : ""}${whoAt(p.seat)} collects ${coinsWord(p.suits.length)} (${ownsNone(p.suits)})`)
           : "nobody collects (every player owns each of its suits)"}.`;
     }
     case "goblin-money":
-      return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coinsWord(e.coins as number)} (owns no ${listWords((e.suits as string[]) ?? [])}).`;
+      return html`<span class="log-money">Goblin money</span>: ${who()} collects ${coinsWord(e.coins as number)} (${ownsNone((e.suits as string[]) ?? [])}).`;
     case "goblin-reshuffle":
       return html`All eight Goblin cards have been seen: the Goblin Deck is reshuffled.`;
     case "game-end":
