@@ -579,9 +579,7 @@ export function joinRoom(room: Room, player: Player, seat: unknown, now: number)
     target = own >= 0 && room.seats[own]!.playerId === null ? own : room.seats.findIndex((s, i) => !s.bot && s.playerId === null && keptFor(i) === null);
     if (target < 0) throw err("ROOM_FULL", "Every seat in this room is taken.");
   } else {
-    if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
-      throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
-    }
+    requireSeat(room, seat);
     const s = room.seats[seat]!;
     if (s.bot || s.playerId !== null) {
       // Said as the room being full when no seat is left to pick (the seat went in a race with the last one free).
@@ -751,9 +749,7 @@ export const REMOVED_KEPT = 20;
 export function removeFromRoom(room: Room, host: Player, seat: unknown, now: number): { room: Room; removed: string } {
   requireOpen(room);
   if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may remove a player.");
-  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
-    throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
-  }
+  requireSeat(room, seat);
   const s = room.seats[seat]!;
   if (s.bot || s.playerId === null) throw err("NOT_SEATED", "Nobody sits in that seat.");
   if (s.playerId === host.id) throw err("BAD_SEAT", "That is your own seat: leave the room instead.");
@@ -773,9 +769,7 @@ export function addBot(room: Room, host: Player, seat: unknown, seed: string, no
   requireOpen(room);
   if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may add a bot.");
   if (room.ranked) throw err("RANKED_NO_BOTS", "Ranked games are between people only.");
-  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
-    throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
-  }
+  requireSeat(room, seat);
   const s = room.seats[seat]!;
   if (s.bot || s.playerId !== null) throw err("SEAT_TAKEN", "That seat is taken.");
   if (room.reserved?.[seat]) throw err("SEAT_RESERVED", "That seat is kept for a player of the last game until they answer the rematch.");
@@ -791,11 +785,16 @@ export function addBot(room: Room, host: Player, seat: unknown, seed: string, no
 export function removeBot(room: Room, host: Player, seat: unknown, now: number): Room {
   requireOpen(room);
   if (room.hostId !== host.id) throw err("NOT_HOST", "Only the room's host may remove a bot.");
+  requireSeat(room, seat);
+  if (!room.seats[seat]!.bot) throw err("NOT_A_BOT", "No bot sits in that seat.");
+  return bump(room, now, { seats: room.seats.map((x, i) => (i === seat ? { playerId: null, name: null, bot: false } : x)) });
+}
+
+/** `seat` names one of the room's seats (a whole number from 0); BAD_SEAT otherwise. */
+function requireSeat(room: Room, seat: unknown): asserts seat is number {
   if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= room.seats.length) {
     throw err("BAD_SEAT", `Seats are numbered 0 to ${room.seats.length - 1}.`);
   }
-  if (!room.seats[seat]!.bot) throw err("NOT_A_BOT", "No bot sits in that seat.");
-  return bump(room, now, { seats: room.seats.map((x, i) => (i === seat ? { playerId: null, name: null, bot: false } : x)) });
 }
 
 export function startRoom(room: Room, player: Player, seed: string, now: number): Room {
