@@ -972,10 +972,10 @@ function waitingRoom(room: RoomView): TemplateResult {
               ? html`<button class="btn small primary" data-testid="sit-here" @click=${() => void s.join(room.roomId, i)}>${keeps ? "Take your seat" : "Sit here"}</button>`
               : nothing}
             ${isHost && !room.ranked && !filled && keeps === null
-              ? html`<button class="btn small ghost" data-testid="add-bot" aria-label=${`Seat a bot in seat ${i + 1}`} @click=${() => void s.seatBot(room.roomId, i, true)}>Add a bot</button>`
+              ? html`<button class="btn small ghost" data-testid="add-bot" aria-label=${`Add a bot in seat ${i + 1}`} @click=${() => void s.seatBot(room.roomId, i, true)}>Add a bot</button>`
               : nothing}
             ${isHost && seat.bot
-              ? html`<button class="btn small ghost" data-testid="remove-bot" aria-label=${`Take ${seatName(room, i)} out of seat ${i + 1}`} @click=${() => void s.seatBot(room.roomId, i, false)}>Remove</button>`
+              ? html`<button class="btn small ghost" data-testid="remove-bot" aria-label=${`Remove ${seatName(room, i)} from seat ${i + 1}`} @click=${() => void s.seatBot(room.roomId, i, false)}>Remove</button>`
               : nothing}
             ${isHost && seat.playerId && seat.playerId !== me?.id && !seat.bot
               ? html`<button class="btn small ghost" data-testid="remove-player" aria-label=${`Remove ${seatName(room, i)} from this table`}

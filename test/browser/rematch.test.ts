@@ -10,7 +10,7 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import { gameOf, gameState, type Room } from "../../src/platform/room.js";
 import type { Player } from "../../src/platform/identity.js";
 import { lcg, until } from "../support/harness.js";
-import { CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
+import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterName, newPage, storedIdentity, useBrowserBazaar } from "./support.js";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`\n[browser tests] SKIPPED: no chromium at ${CHROMIUM}.\n`);
@@ -86,6 +86,8 @@ describe.skipIf(!available)("rematch in the browser", () => {
     expect(await page.getByTestId("start").isDisabled()).toBe(true);
     await page.getByTestId("add-bot").first().click();
     await page.locator('.wait-seat[data-seat="1"] .tag', { hasText: "bot" }).waitFor();
+    expect([await page.getByTestId("add-bot").count(), await page.getByTestId("remove-bot").count()]).toEqual([1, 1]);
+    expect(await axeViolations(page), "the waiting room with the host's bot controls passes axe").toEqual([]);
     await page.getByTestId("add-bot").click();
     await expect.poll(() => page.getByTestId("start").isEnabled()).toBe(true);
     expect(await page.locator(".wait-seat .wait-name").allTextContents()).toEqual(["Uma", "Bot 1", "Bot 2"]);
