@@ -986,7 +986,7 @@ function waitingRoom(room: RoomView): TemplateResult {
       </ol>
       <div class="wait-actions">
         ${kept.length > 0 && openEmpty === 0
-          ? html`<span class="muted" data-testid="starts-itself">Waiting for ${kept.map(keptName).join(" and ")} to accept the rematch: the game starts by itself once ${kept.length === 1 ? "they do" : "they all do"}.
+          ? html`<span class="muted" data-testid="starts-itself">Waiting for ${waitingFor()}: the game starts by itself once ${kept.length === 1 ? "they do" : "they all do"}.
               ${isHost ? "A seat given up is open to anyone, and then you start the game." : ""}</span>`
           : turnBased && empty > 0
           ? html`<span class="muted" data-testid="starts-itself">Waiting for ${empty} more player${empty === 1 ? "" : "s"}: the game starts by itself once every seat is taken.

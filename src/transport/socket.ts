@@ -232,7 +232,7 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     } catch (e) {
       // Not refused for who it is: the session goes back for the retry (see keepSessionForRetry).
       log.warn({ err: e }, "could not check a resumed connection; it connects as new, and may resume when it retries");
-      adapter.persistSession({ sid: kept.sid, pid: kept.pid, rooms: [...kept.rooms], data });
+      putBack(data, kept.rooms);
       return null as unknown as typeof kept;
     }
     if (!current) return null as unknown as typeof kept;
@@ -251,10 +251,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
    * the retry would connect as new. (Its time to resume starts again: each refusal is a retry's wait.)
    */
   const keepSessionForRetry = (socket: Socket): void => {
-    const data = socket.recovered && !notResumed.has(socket) ? dataOf(socket) : null;
-    const ids = data ? restoredIds.get(data) : undefined;
-    if (!ids) return;
-    adapter.persistSession({ ...ids, rooms: [...socket.rooms], data });
+    if (socket.recovered && !notResumed.has(socket)) putBack(dataOf(socket), socket.rooms);
+  };
+  /** Stores a restored session again, as a disconnect would have (its ids from restoreSession). */
+  const putBack = (data: SocketData, rooms: Iterable<string>): void => {
+    const ids = restoredIds.get(data);
+    if (ids) adapter.persistSession({ ...ids, rooms: [...rooms], data });
   };
   /** Resumed sockets' data that restoreSession has just checked (the middleware need not ask the database again). */
   const checkedAtRestore = new WeakSet<SocketData>();
