@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardsWord, ordinal, plural, scoreText } from "../client/src/words.js";
+import { cardsWord, initials, ordinal, plural, scoreText } from "../client/src/words.js";
 
 describe("the client's number words (client/src/words.ts)", () => {
   it("writes places as English ordinals, the teens included", () => {
@@ -17,5 +17,9 @@ describe("the client's number words (client/src/words.ts)", () => {
 
   it("prints a negative score with a true minus sign, as the rows beside it", () => {
     expect([-140, -8, 0, 12].map(scoreText)).toEqual(["\u2212140", "\u22128", "0", "12"]);
+  });
+
+  it("gives an avatar the name's first letter and the number it ends with, so a bot and a namesake differ", () => {
+    expect(["Bob", "Bot 1", "Bot 12", "ada2", "émile", "R2D2x", "", null].map(initials)).toEqual(["B", "B1", "B12", "A2", "É", "R", "?", "?"]);
   });
 });

@@ -13,7 +13,7 @@ import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, cardChips, coinIcon, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
-import { cardsWord, coinsWord, ordinal } from "./words.js";
+import { cardsWord, coinsWord, initials, ordinal } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GMView = ReturnType<typeof import("../../src/games/goblin-market/view.js").view>;
@@ -288,7 +288,7 @@ function seatsPanel(s: Store, room: RoomView, v: GMView, lp: Payouts | null): Te
         return html`<article class="seat ${you ? "you" : ""} ${acting ? "acting" : ""} ${away ? "away" : ""}" data-seat=${st.seat}
           aria-label=${`${seatName(room, st.seat)}${you ? " (you)" : ""}: ${coinsWord(st.coins)}, score ${sc.score}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
           <header class="seat-head">
-            <span class="avatar" aria-hidden="true">${(seatName(room, st.seat)[0] ?? "?").toUpperCase()}</span>
+            <span class="avatar" aria-hidden="true">${initials(seatName(room, st.seat))}</span>
             <span class="seat-name">${seatName(room, st.seat)}</span>
             ${you ? html`<span class="tag you-tag">you</span>` : nothing}
             ${seatInfo?.bot ? html`<span class="tag">bot</span>` : nothing}

@@ -31,7 +31,7 @@ import type { Store } from "./store.js";
 import { cardChips, decisionLayout, endScreen, isAway, logPanel, refocusAfterMove, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
-import { cardsWord, ordinal } from "./words.js";
+import { cardsWord, initials, ordinal } from "./words.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
 export type GTView = ReturnType<typeof import("../../src/games/goblin-teeth/view.js").view>;
@@ -762,7 +762,7 @@ function seatCard(s: Store, room: RoomView, v: GTView, st: SeatView, finished: b
   return html`<article class="seat gt-seat ${isYou ? "you" : ""} ${acting ? "acting" : ""} ${away ? "away" : ""}" data-seat=${st.seat}
     aria-label=${`${name}${isYou ? " (you)" : ""}: ${cardsWord(st.handCount)} in hand, ${st.unplayed} unplayed ${st.unplayed === 1 ? "die" : "dice"}${first ? ", first player" : ""}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
     <header class="seat-head">
-      <span class="avatar gt-avatar gt-seat-${st.seat % 5}" aria-hidden="true">${(name[0] ?? "?").toUpperCase()}</span>
+      <span class="avatar gt-avatar gt-seat-${st.seat % 5}" aria-hidden="true">${initials(name)}</span>
       <span class="seat-name">${name}</span>
       ${isYou ? html`<span class="tag you-tag">you</span>` : nothing}
       ${info?.bot ? html`<span class="tag">bot</span>` : nothing}

@@ -27,6 +27,7 @@ import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
 import { invitationCards, inviteByName, inviteForm } from "./invitations.js";
+import { initials } from "./words.js";
 
 const s = new Store();
 (window as unknown as { goblinBazaar: Store }).goblinBazaar = s;
@@ -79,7 +80,7 @@ function identityMenu(): TemplateResult {
       : html``;
   }
   return html`<details class="menu" data-testid="me" @keydown=${closeOnEscape}>
-    <summary><span class="avatar small" aria-hidden="true">${me.name[0]?.toUpperCase()}</span><span class="me-name">${me.name}</span></summary>
+    <summary><span class="avatar small" aria-hidden="true">${initials(me.name)}</span><span class="me-name">${me.name}</span></summary>
     <div class="menu-body account-menu-body">
     <form class="rename-form" @submit=${async (e: Event) => {
       e.preventDefault();
@@ -957,7 +958,7 @@ function waitingRoom(room: RoomView): TemplateResult {
           const away = isAway(s, room, i);
           const keeps = keptFor(i);
           return html`<li class="wait-seat ${filled ? "filled" : keeps ? "kept" : "free"} ${mySeat === i ? "you" : ""}" data-seat=${i} data-kept=${keeps ? "yes" : nothing}>
-            <span class="avatar" aria-hidden="true">${filled ? (seat.name?.[0] ?? "?").toUpperCase() : ""}</span>
+            <span class="avatar" aria-hidden="true">${filled ? initials(seat.name) : ""}</span>
             <span class="wait-name">${filled
               ? seatName(room, i)
               : keeps

@@ -11,7 +11,7 @@ import type { GameListEntry, GamesPageReply, HistoryPoint, ProfileRating, Profil
 import { friendly } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo } from "./types.js";
-import { ordinal, plural } from "./words.js";
+import { initials, ordinal, plural } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
@@ -340,7 +340,7 @@ export function profilePage(s: Store, key: string): TemplateResult {
   const isMe = s.me?.id === p.player.id;
   return html`<div class="profile" data-testid="profile" data-player=${p.player.id}>
     <div class="profile-head">
-      <span class="avatar big" aria-hidden="true">${p.player.name[0]?.toUpperCase() ?? "?"}</span>
+      <span class="avatar big" aria-hidden="true">${initials(p.player.name)}</span>
       <div>
         <h1 data-testid="profile-name">${p.player.name}${isMe ? html` <span class="tag you-tag">you</span>` : nothing}</h1>
         <p class="muted">${p.player.account ? "Registered player" : "Guest"} · first seen ${dateWords(p.player.since)}

@@ -18,7 +18,7 @@ import type { Store } from "./store.js";
 import type { GameInfo } from "./types.js";
 import type { QueueCount, QueuePool, QueueStatus } from "../../src/protocol/wire.js";
 import { closeRules } from "./rules/panel.js";
-import { plural } from "./words.js";
+import { initials, plural } from "./words.js";
 import { leftBadge, ratingText, tableInfo, type TableRating } from "./table-ratings.js";
 
 // ---- wire shapes (docs/protocol.md, "Quick play") -----------------------------------------
@@ -339,7 +339,7 @@ export function queueDialog(s: Store): TemplateResult | typeof nothing {
       <p id="qp-found-d" class="qp-pool">${poolText(s, m.pool)}</p>
       <ul class="qp-players">
         ${m.players.map((p) => html`<li class=${p.accepted ? "ok" : ""} data-testid="queue-player" data-accepted=${p.accepted ? "yes" : "no"}>
-          <span class="avatar small" aria-hidden="true">${p.name[0]?.toUpperCase()}</span><span class="qp-name">${p.name}</span>${ratingBadge(known, p.id)}${leftBadge(table, p.id)}
+          <span class="avatar small" aria-hidden="true">${initials(p.name)}</span><span class="qp-name">${p.name}</span>${ratingBadge(known, p.id)}${leftBadge(table, p.id)}
           <span class="qp-mark">${p.accepted ? "✓ accepted" : "waiting…"}</span></li>`)}
       </ul>
       <p class="qp-countdown" data-testid="queue-countdown" aria-live="off">${left > 0

@@ -11,7 +11,7 @@ import type { Store } from "./store.js";
 import type { LegalAction, RoomView } from "./types.js";
 import { bidForm, cardChips, decisionLayout, endScreen, isAway, logPanel, seatClock, seatName } from "./table-common.js";
 import type { GameTable } from "./games.js";
-import { cardsWord } from "./words.js";
+import { cardsWord, initials } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
@@ -345,7 +345,7 @@ function seatCard(s: Store, room: RoomView, v: SFView, st: SeatView, finished: b
   return html`<article class="seat ${you ? "you" : ""} ${acting ? "acting" : ""} ${away ? "away" : ""}" data-seat=${st.seat}
     aria-label=${`${name}${you ? " (you)" : ""}: ${dollars(st.money)}, ${st.holdings.length} item${st.holdings.length === 1 ? "" : "s"}${excuse ? ", holds the Excuse" : ""}${acting ? ", to act" : ""}${away ? ", away" : ""}`}>
     <header class="seat-head">
-      <span class="avatar" aria-hidden="true">${(name[0] ?? "?").toUpperCase()}</span>
+      <span class="avatar" aria-hidden="true">${initials(name)}</span>
       <span class="seat-name">${name}</span>
       ${you ? html`<span class="tag you-tag">you</span>` : nothing}
       ${seatInfo?.bot ? html`<span class="tag">bot</span>` : nothing}
