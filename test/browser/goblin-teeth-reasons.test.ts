@@ -6,7 +6,9 @@
  * says it can't be played with no other card to discard; with the 5 chosen, the two Items it may
  * not bid on are shown as unavailable, in the controls and on the Pot, one because it would tie
  * the bot's 5 and one because the bid would be 11; the 2 may bid anywhere and nothing is said.
- * The words name players and Items, never seats or codes, and the page still fits a phone.
+ * The words name players and Items, never seats or codes, and the page still fits a phone. Then a
+ * hand of Exchange (no Item in hand), Trade Places (none of Ann's dice placed) and Sleight of Hand
+ * (no die on the Altar): each card says what it lacks.
  */
 import { describe, expect, it } from "vitest";
 import { goblinTeeth } from "../../src/games/goblin-teeth/index.js";
@@ -79,6 +81,33 @@ describe.skipIf(!available)("Goblin Teeth: why a place or a card is not offered"
     await page.locator('[data-testid="gt-dest"][data-slot="1"]').waitFor();
     expect(await page.getByTestId("gt-dest-blocked").count()).toBe(0);
     expect(await page.getByTestId("gt-slot-blocked").count()).toBe(0);
+
+    // A hand of cards the table keeps out for what the card needs: each says what is missing, and
+    // the longer reasons still fit under their cards on a phone.
+    const now = (await store.get(roomId))!;
+    const needs = position({
+      players: 3,
+      dice: [[5, 2, 6], [5, 3, 3], [4, 4, 1]],
+      at: [["supply", "supply", "supply"], [1, "supply", "supply"], ["supply", "supply", "supply"]],
+      pot: ["item-tooth-1", "item-emerald-1", "item-worms-1"],
+      hands: [["cheat-exchange", "cheat-trade-places", "cheat-sleight-of-hand"], ["item-bone-1"], ["cheat-swap"]],
+      turn: 0,
+    });
+    expect((await store.compareAndSetOrGet({ ...now, state: needs, version: now.version + 1, updatedAt: Date.now() }, now.version)).ok).toBe(true);
+    await page.reload();
+    await until(async () => ((await renderedVersion(page)) > now.version ? true : undefined), "the second position on the page");
+    await page.locator('[data-testid="act-panel"][aria-busy="false"]').waitFor();
+    const why = () => page.getByTestId("gt-not-playable").evaluateAll((els) => els.map((e) => [e.getAttribute("data-choice"), e.querySelector(".gt-hand-why")?.textContent]));
+    expect(await why()).toEqual([
+      ["cheat-exchange", "Can't play now: you have no Item in your hand to exchange."],
+      ["cheat-trade-places", "Can't play now: none of your dice is placed."],
+      ["cheat-sleight-of-hand", "Can't play now: no die is on the Altar."],
+    ]);
+    expect(await page.getByTestId("gt-play").count()).toBe(0);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "fits a phone").toBe(true);
+    if (process.env.SHOT) await page.getByTestId("gt-hand-cards").screenshot({ path: "scratch/gt-reasons-hand-phone.png" });
+    await page.setViewportSize(DESKTOP);
 
     expect(errors).toEqual([]);
     await context.close();
