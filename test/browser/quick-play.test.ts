@@ -83,7 +83,8 @@ describe.skipIf(!available)("quick play in chromium", () => {
   it("a guest cannot queue ranked (the account hint says why), queues casual, sees the wait and leaves", async () => {
     const url = bazaar.server.url;
     const { context, page } = await newPage(browser, PHONE);
-    await enterName(page, url, "Gus");
+    // A name of the longest kind (24 characters): the top bar must still fit a phone with the queue's pill.
+    await enterName(page, url, "Gustavus Wobblebottom II");
     const panel = page.getByTestId("quick-play-panel");
     await panel.waitFor();
     // Defaults: Goblin Market for four, the first clock preset; ranked is off and disabled for a guest.
@@ -133,6 +134,12 @@ describe.skipIf(!available)("quick play in chromium", () => {
     await pill.waitFor();
     expect(await pill.textContent()).toMatch(/\d:\d\d/);
     expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(PHONE.width);
+    // On a 360 px phone too: the name leaves the bar (the avatar stays) but still names the menu.
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expect.poll(() => page.evaluate("document.documentElement.scrollWidth").then(Number)).toBeLessThanOrEqual(360);
+    expect(await page.getByTestId("me").locator(".me-name").evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
+    expect(await page.getByTestId("me").locator(":scope > summary").textContent()).toContain("Gustavus Wobblebottom II");
+    await page.setViewportSize(PHONE);
     await pill.click();
     await status.waitFor();
     expect(await pill.count()).toBe(0);
