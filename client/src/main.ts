@@ -35,6 +35,12 @@ const s = new Store();
 // ---------------------------------------------------------------------------------------------
 // Shell
 
+/** What a lost connection keeps for this player: their seats at tables not over (Your games, and the tables this page shows); "" for none. */
+function seatsKept(s: Store): string {
+  const ids = new Set([...(s.mine ?? []).map((r) => r.id), ...[...s.rooms.values()].filter((r) => r.seat !== null && r.status !== "finished").map((r) => r.roomId)]);
+  return ids.size === 0 ? "" : ids.size === 1 ? " Your seat is kept." : " Your seats are kept.";
+}
+
 function connBadge(): TemplateResult {
   const label =
     s.conn === "connected" ? "Connected" : s.conn === "offline" ? "Offline" : s.conn === "connecting" ? "Connecting…" : `Reconnecting…${s.reconnectAttempt > 1 ? ` (try ${s.reconnectAttempt})` : ""}`;
@@ -163,7 +169,7 @@ function shell(): TemplateResult {
           <button type="button" class="btn primary" @click=${() => location.reload()}>Reload</button></div>`
       : nothing}
     ${s.conn !== "connected" && s.conn !== "connecting"
-      ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : "Connection lost. Reconnecting… your seat is kept."}</div>`
+      ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : `Connection lost. Reconnecting…${seatsKept(s)}`}</div>`
       : nothing}
     ${s.hostingAway && s.route.page !== "room"
       ? html`<div class="conn-banner hosting-away" role="status" data-testid="hosting-away">Your ${s.gameName(s.hostingAway.game)} table is waiting for you: only you can start it, and it closes if you stay away a few minutes.

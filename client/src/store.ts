@@ -781,14 +781,22 @@ export class Store {
       return;
     }
     const v = r.view;
-    // What happened at the table, as it happens (a closed room says it on the page itself; your own seat's in the bar).
-    for (const n of (v.notices ?? []).slice(cur.notices?.length ?? 0)) {
-      if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== v.seat)) this.toast(n.text, "info");
-    }
+    this.toastNotices(cur, v);
     this.held.set(v.roomId, v);
     this.leftSeat(held, v);
     this.rooms.set(v.roomId, this.arrived(v, true));
     this.changed();
+  }
+
+  /**
+   * What happened at the table since `before`, as it happens or on coming back after a lost
+   * connection (the clocks given back after an outage, a player who ran out of time meanwhile): a
+   * toast per new notice. A closed room says it on the page itself; your own seat's is in the bar.
+   */
+  private toastNotices(before: RoomView, now: RoomView): void {
+    for (const n of (now.notices ?? []).slice(before.notices?.length ?? 0)) {
+      if (n.kind !== "aborted" && n.kind !== "closed" && (n.seat === null || n.seat !== now.seat)) this.toast(n.text, "info");
+    }
   }
 
   /**
@@ -833,7 +841,12 @@ export class Store {
         r = ack.ok ? absorbSyncReply(this.held.get(roomId), sent, ack.state) : null;
       }
       if (ack.ok) {
-        if (r?.kind === "applied") this.keep(r.view, ack.connected, ack.serverTime ?? (isUpdate(ack.state) ? null : ack.state.serverTime));
+        if (r?.kind === "applied") {
+          // Coming back to a room this page showed (a reconnection): what happened meanwhile.
+          const shown = this.rooms.get(roomId);
+          if (shown && shown.roomId === r.view.roomId) this.toastNotices(shown, r.view);
+          this.keep(r.view, ack.connected, ack.serverTime ?? (isUpdate(ack.state) ? null : ack.state.serverTime));
+        }
         // Opening a room, or coming back after a reconnection: what was said meanwhile.
         void this.loadChat(roomId);
       } else if (ack.error.code === "NO_SUCH_ROOM" || ack.error.code === "BAD_ROOM_ID" || ack.error.code === "DAILY_SPOILER") {

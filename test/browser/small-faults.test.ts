@@ -14,7 +14,10 @@
  * - a move the store saved while its answer was lost to STORE_UNAVAILABLE is sent again by itself
  *   (same actionId), made once, and no error is shown (it once said "try again");
  * - a push that reaches the page before the reply giving it the room's view (another player's join
- *   pushed as the page's sync was answered) is applied after that reply, not dropped (keepEarly).
+ *   pushed as the page's sync was answered) is applied after that reply, not dropped (keepEarly);
+ * - a lost connection's banner promises a kept seat only to a player who has one (it once told
+ *   spectators and the lobby "your seat is kept"), and what happened at the table meanwhile (a
+ *   player resigned) is told on coming back, as it would have been live.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -232,6 +235,55 @@ describe.skipIf(!available)("small faults in the web client", () => {
       quin.close();
     } finally {
       host.close();
+      await context.close();
+    }
+  });
+
+  it("on a lost connection, speaks of a kept seat only to a seated player, and tells on coming back what happened meanwhile", async () => {
+    const url = t.bazaar.server.url;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    // While `cut`, the page's websockets are refused at once: it stays "Reconnecting…" until let through.
+    let cut = false;
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (cut) ws.close();
+      else ws.connectToServer();
+    });
+    const banner = page.locator(".conn-banner");
+    /** Cuts the page's connection (its sockets closed by the server), reads the banner, runs `meanwhile`, lets it back. */
+    const lose = async (meanwhile: () => Promise<void> = async () => {}): Promise<string> => {
+      const me = (await storedIdentity(page))!.player.id;
+      cut = true;
+      for (const so of t.bazaar.server.io.sockets.sockets.values()) if ((so.data as { player?: { id: string } }).player?.id === me) so.conn.close();
+      await page.locator('[data-testid="conn"][data-state="reconnecting"]').waitFor();
+      await banner.filter({ hasText: "Connection lost" }).waitFor();
+      const text = (await banner.filter({ hasText: "Connection lost" }).textContent())!.trim();
+      await meanwhile();
+      cut = false;
+      await page.locator('[data-testid="conn"][data-state="connected"]').waitFor({ timeout: 20_000 });
+      return text;
+    };
+    try {
+      // In the lobby, seated nowhere: nothing is said of a seat.
+      await enterName(page, url, "Rhea");
+      await page.getByRole("heading", { name: "New room" }).waitFor();
+      expect(await lose()).toBe("Connection lost. Reconnecting…");
+
+      // At a table (Rhea, Sol and a bot): the seat is kept; Sol resigns while Rhea is away, and she is told when she is back.
+      const roomId = await createRoom(page, { game: "goblin-market", seats: 3, ranked: false, bots: 1 });
+      const sol = await new TestClient(url, (await guest(url, "Sol")).token).ready();
+      expect((await sol.call("room:join", { roomId })).ok).toBe(true);
+      await page.getByTestId("start").click();
+      await page.locator(".seat.you").waitFor();
+      const before = (await t.bazaar.server.store.get(roomId))!.version;
+      expect(
+        await lose(async () => {
+          expect((await sol.call("game:resign", { roomId })).ok).toBe(true);
+        }),
+      ).toBe("Connection lost. Reconnecting… Your seat is kept.");
+      await page.getByTestId("toast").filter({ hasText: "Sol resigned; a bot plays their seat to the end." }).waitFor();
+      expect(await renderedVersion(page)).toBeGreaterThan(before);
+      sol.close();
+    } finally {
       await context.close();
     }
   });
