@@ -3,8 +3,8 @@
  * (client/src/gt-reasons.ts), from the player's view alone. Its words must agree with the engine:
  * at every step of random games, a die placement gets a reason exactly when the engine refuses
  * it, and the reason is the engine's (Polite, over 10, a tie); a Cheat card gets a reason exactly
- * when the engine has no legal way to play it (`cheatTemplates` empty), but for the one case the
- * view can't tell (UNTELLABLE), and the reason is true of the table and fits the card (TRUE).
+ * when the engine has no legal way to play it (`cheatTemplates` empty), and the reason is true of
+ * the table and fits the card (TRUE).
  * Chosen positions make sure each reason is met at least once.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -78,21 +78,9 @@ const TRUE: Record<Key, { cards: string[] | "*"; holds: (c: Case) => boolean }> 
   transposeBlocked: { cards: ["transposition"], holds: (c) => mineDice(c).filter((id) => isPlayed(c.s.dice[id]!)).length >= 2 },
 };
 
-/**
- * The engine refuses the card and the view can't tell: Pass through Sneak Preview at the end of
- * the round with nothing to draw is refused under rules 2 and was allowed under rules 1, and the
- * view doesn't carry the rules version a game was dealt under (so no reason is given); nor, then,
- * for a Sneak Preview played with Patient whose card to play would be that Pass.
- */
-function untellable(c: Case): boolean {
-  if (c.kind === "pass") return c.mode === "preview" && c.s.phase === "end" && cheatSupply(c.s) === 0;
-  if (c.kind === "sneak-preview") return c.mode === "patient" && cheatSupply(c.s) === 0 && c.s.hands[c.seat]!.some((h) => isCheatOf(h, "pass"));
-  return false;
-}
-
 /** Over all the checks in this file: each reason given, and per card kind and mode, the refusals and the reasons for them. */
 const met = new Map<string, number>();
-const refused = new Map<string, { refused: number; explained: number; untellable: number }>();
+const refused = new Map<string, { refused: number; explained: number }>();
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
 /** How the engine would have `seat` play a Cheat card now. */
@@ -126,16 +114,13 @@ function check(s: GoblinTeethState, seat: number): string[] {
       const reason = cardBlockedReason(v, seat, card, mode);
       const none = cheatTemplates(s, c).length === 0;
       const at = `${card} (${mode}, ${s.phase}): engine ${cheatProblem(s, c, {})?.code ?? "ok"}${none ? ", no template" : ""}, client ${reason}`;
-      // Never a reason for a card that can be played; a reason wherever it can't, but for the untellable.
+      // Never a reason for a card that can be played; a reason wherever it can't.
       if (reason !== null) expect(none, at).toBe(true);
-      const hidden = untellable(c);
-      if (none && !hidden) expect(reason, at).not.toBeNull();
-      if (hidden) expect(reason, at).toBeNull();
+      if (none) expect(reason, at).not.toBeNull();
       if (none) {
-        const r = refused.get(`${c.kind}/${mode}`) ?? { refused: 0, explained: 0, untellable: 0 };
+        const r = refused.get(`${c.kind}/${mode}`) ?? { refused: 0, explained: 0 };
         r.refused++;
         if (reason !== null) r.explained++;
-        if (hidden) r.untellable++;
         refused.set(`${c.kind}/${mode}`, r);
       }
       if (reason === null) continue;
@@ -170,7 +155,7 @@ function previewing(s: GoblinTeethState): GoblinTeethState {
 describe("Goblin Teeth: the client's reasons for a missing choice agree with the engine", () => {
   afterAll(() => {
     // The tally, for whoever runs this by hand: refusals per card kind and mode, and how many were explained.
-    if (process.env.GT_REASONS_TALLY) console.log([...refused].sort().map(([k, r]) => `${k}: ${r.explained}/${r.refused}${r.untellable ? ` (${r.untellable} untellable)` : ""}`).join("\n"));
+    if (process.env.GT_REASONS_TALLY) console.log([...refused].sort().map(([k, r]) => `${k}: ${r.explained}/${r.refused}`).join("\n"));
   });
 
   it("know each Cheat card's kind by its id, as the data has it", () => {
@@ -205,7 +190,7 @@ describe("Goblin Teeth: the client's reasons for a missing choice agree with the
     // Refusals are common in random play, and every one the view can tell was explained.
     const all = [...refused.values()];
     expect(all.reduce((n, r) => n + r.refused, 0)).toBeGreaterThan(200);
-    for (const [k, r] of refused) expect(r.explained + r.untellable, k).toBe(r.refused);
+    for (const [k, r] of refused) expect(r.explained, k).toBe(r.refused);
   });
 
   it("in chosen positions: a tie, over 10, Polite, Quick Fingers alone, Lawful", () => {
@@ -270,13 +255,17 @@ describe("Goblin Teeth: the client's reasons for a missing choice agree with the
     const noFaceDown: GoblinTeethState = { ...end, pot: end.pot.map((p) => ({ ...p, faceDown: false })) };
     const patient = atEnd(noFaceDown, { kind: "patient", seat: 0 });
     expect(given(patient).sort()).toEqual(
-      ["allHaveDice", "allMinePlaced", "fewUnplayed", "noFaceDown", "othersAllPlaced", "passNothing", "pilferNothing", "shareNothing", "sneakyNothing"],
-    ); // Sneak Preview: Pass through it is untellable (see above)
-    // Through Sneak Preview at the end of the round: Pass gets no reason (the rules version decides), the rest do.
+      ["allHaveDice", "allMinePlaced", "fewUnplayed", "noFaceDown", "nothingToPreview", "othersAllPlaced", "passNothing", "pilferNothing", "shareNothing", "sneakyNothing"],
+    );
+    // Through Sneak Preview at the end of the round, the rules version decides: rules 2 refuse Pass
+    // with nothing to draw (and say why), rules 1 let it draw nothing (no reason).
     const through = atEnd({ ...noFaceDown, hands: noFaceDown.hands.map((h, seat) => (seat === 0 ? h.filter((c) => c !== "cheat-sneak-preview") : h)) }, { kind: "preview", seat: 0, card: "cheat-sneak-preview" });
-    expect(given(through)).not.toContain("passNothing");
-    expect(cardBlockedReason(view(through, { kind: "seat", seat: 0 }), 0, "cheat-pass", "preview")).toBeNull();
-    expect(cheatTemplates(through, { seat: 0, mode: "preview", card: "cheat-pass" })).toEqual([]); // refused under rules 2
+    expect(through.rules).toBe(2);
+    expect(given(through)).toContain("passNothing");
+    expect(cheatTemplates(through, { seat: 0, mode: "preview", card: "cheat-pass" })).toEqual([]);
+    const rules1: GoblinTeethState = { ...through, rules: 1 };
+    expect(cardBlockedReason(view(rules1, { kind: "seat", seat: 0 }), 0, "cheat-pass", "preview")).toBeNull();
+    expect(cheatTemplates(rules1, { seat: 0, mode: "preview", card: "cheat-pass" })).not.toEqual([]);
     // Without Pass, Sneak Preview with Patient gets its reason.
     const noPass = atEnd({ ...noFaceDown, hands: noFaceDown.hands.map((h, seat) => (seat === 0 ? h.filter((c) => c !== "cheat-pass") : h)) }, { kind: "patient", seat: 0 });
     expect(given(noPass)).toContain("nothingToPreview");

@@ -7,10 +7,9 @@
  * player was not sent. For a Cheat card they follow the engine's own checks (its preconditions,
  * and the bidding rules every choice must obey), redone here on the view: no server code enters
  * the bundle. No rendering here, so the server's tests can check them against the engine
- * (test/gt-reasons.test.ts: a reason only where the engine refuses the card, and one wherever it
- * does but for the case `cardBlockedReason` names); nor the card data (gt-cards.ts), which only the bundle reads: a card in the hand comes
- * with its kind, and an Ongoing card is known by its id, `cheat-<id>` (`cheat-<id>-<k>` for one
- * printed more than once).
+ * (test/gt-reasons.test.ts: a reason exactly where the engine refuses the card); nor the card
+ * data (gt-cards.ts), which only the bundle reads: a card in the hand comes with its kind, and an
+ * Ongoing card is known by its id, `cheat-<id>` (`cheat-<id>-<k>` for one printed more than once).
  */
 
 /** The engine's own view type (type-only import: no server code enters the bundle). */
@@ -162,10 +161,7 @@ function canReroll(v: GTView, id: number): boolean {
  * Why `card` in `seat`'s hand can't be played now in `mode`, or null: it can be, or the view
  * can't tell. Checked as the engine does (cheats/*.ts): Sneak Preview's rules and Lawful first,
  * then what the card needs (cards in hand or in the piles, a face-down Item, dice where the card
- * takes them), then whether any of its choices keeps every bid at 10 or less and untied. One case
- * is left out: Pass through Sneak Preview at the end of the round with nothing to draw, which the
- * rules a game was dealt under decide (1 allowed it, 2 does not), and the view does not say which
- * (nor, then, for a Sneak Preview played with Patient that could only have played that Pass).
+ * takes them), then whether any of its choices keeps every bid at 10 or less and untied.
  */
 export function cardBlockedReason(v: GTView, seat: number, card: string, mode: PlayMode): string | null {
   const R = CARD_REASONS;
@@ -196,8 +192,9 @@ export function cardBlockedReason(v: GTView, seat: number, card: string, mode: P
     case "quick-fingers":
       return hand.some((h) => h.card !== card) ? null : R.noOtherCard;
     case "pass":
-      // Through Sneak Preview at the end of the round, the game's rules version decides (not in the view).
-      return mode === "patient" && supply === 0 ? R.passNothing : null;
+      // Through Sneak Preview at the end of the round, the game's rules version decides: rules 1 let
+      // it draw nothing, rules 2 refuse it (cheats/draws.ts).
+      return supply === 0 && (mode === "patient" || (v.phase === "end" && v.rules >= 2)) ? R.passNothing : null;
     case "pilfer":
       return supply === 0 && !v.seats.some((s) => s.seat !== seat && s.ongoing.length > 0) ? R.pilferNothing : null;
     case "share-the-load":

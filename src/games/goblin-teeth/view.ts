@@ -50,6 +50,8 @@ export function view(state: GoblinTeethState, viewer: Viewer) {
     players: n,
     ...(me !== null ? { you: me } : {}),
     advanced: state.advanced,
+    /** The rules version the game was dealt under (state.ts `rules`; public, as the deal's options are). */
+    rules: state.rules ?? 1,
     round: state.round,
     phase: state.phase,
     turn: state.turn,
