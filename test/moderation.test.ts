@@ -60,14 +60,15 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     const bo = await guest(srv.server.url, "Bo");
     const annSock = await socket(ann.token);
     const boSock = await socket(bo.token);
-    // A game in play (Ann, Bo and a bot), an open room Ann hosts that Bo joined, and Ann in the quick play queue.
+    // Ann in the quick play queue (joined before she sat down to play: a player in a game of one
+    // sitting may not queue), a game in play (Ann, Bo and a bot), an open room Ann hosts that Bo joined.
+    const queued = await annSock.call("queue:join", { game: "goblin-market", seats: 4, ranked: false });
+    expect(queued.ok, JSON.stringify(queued)).toBe(true);
     const live = (await annSock.call("room:create", { game: "goblin-market", seats: 3, bots: 1 })).roomId as string;
     expect((await boSock.call("room:join", { roomId: live })).ok).toBe(true);
     expect((await annSock.call("room:start", { roomId: live })).ok).toBe(true);
     const waiting = (await annSock.call("room:create", { game: "goblin-market", seats: 3 })).roomId as string;
     expect((await boSock.call("room:join", { roomId: waiting })).ok).toBe(true);
-    const queued = await annSock.call("queue:join", { game: "goblin-market", seats: 4, ranked: false });
-    expect(queued.ok, JSON.stringify(queued)).toBe(true);
     // Rated games with Cy, so Ann is on the leaderboard (settled after enough games).
     const cy = await account(srv.server.url, "Cy");
     for (let i = 0; i < 12; i++) await recordFinishedGame(srv.server.db, rec([{ id: ann.player.id, name: "Ann" }, { id: cy.player.id, name: "Cy" }], now - DAY_MS + i * 60_000));

@@ -153,6 +153,43 @@ describe.each(backends())("quick play over the protocol ($name)", (backend) => {
     expect(await srv.server.queue.status(g.player.id)).toBeNull();
   });
 
+  it("refuses a player still playing a clocked game of one sitting (PLAYING_ELSEWHERE); a turn-based one, an unclocked one or a resigned seat do not count", async () => {
+    const [h] = await players(srv.server.url, ["Hollis"]);
+    const hc = h!.client;
+    open.push(hc);
+    const join = async () => (await hc.call("queue:join", { ...GM4, ranked: false })).error?.code ?? "ok";
+    const leave = async () => expect((await hc.call("queue:leave")).ok).toBe(true);
+    /** A started casual Goblin Market table of Hollis and two bots with this clock. */
+    const table = async (clock: string): Promise<string> => {
+      const created = await hc.call("room:create", { game: "goblin-market", seats: 3, ranked: false, bots: 2, clock });
+      expect(created.ok, JSON.stringify(created)).toBe(true);
+      const roomId = created.roomId as string;
+      // A full turn-based room starts by itself.
+      if ((await srv.server.store.get(roomId))!.status === "open") expect((await hc.call("room:start", { roomId })).ok).toBe(true);
+      expect((await srv.server.store.get(roomId))!.status).toBe("playing");
+      return roomId;
+    };
+    // Unclocked, or turn-based: Hollis may queue for a table of one sitting.
+    await table("none");
+    expect(await join()).toBe("ok");
+    await leave();
+    await table("turn-1d");
+    expect(await join()).toBe("ok");
+    await leave();
+    // A clocked game of one sitting in play: refused, saying which game, and nothing changes.
+    const live = await table("standard");
+    const refused = await hc.call("queue:join", { ...GM4, ranked: false });
+    expect(refused.error).toEqual({
+      code: "PLAYING_ELSEWHERE",
+      message: "You are playing Goblin Market at another table (in Your games): finish it, or resign it, before quick play finds you a new one.",
+    });
+    expect(await srv.server.queue.status(h!.id)).toBeNull();
+    // Resigned (a bot plays the seat for good): free to queue again.
+    expect((await hc.call("game:resign", { roomId: live })).ok).toBe(true);
+    expect(await join()).toBe("ok");
+    await leave();
+  });
+
   it("a ranked player who asks for players who finish their games is never seated with one who left too many", async () => {
     const [rue, lev, sam] = await players(srv.server.url, ["Rue", "Lev", "Sam"]);
     open.push(rue!.client, lev!.client, sam!.client);

@@ -27,6 +27,9 @@ import { parsePoolKey, ratingWindow, tableSeats, type PoolSpec } from "../platfo
 import type { PendingMatch, QueueEntry, QueueStatus } from "../platform/queue-store.js";
 import { parseQueueRequest, type FailReason, type QueueService } from "../platform/queue-service.js";
 import type { RoomService } from "../platform/room-service.js";
+import { seatOf, type Room } from "../platform/room.js";
+import { isTurnBased } from "../platform/clocks.js";
+import { findGame } from "../games/registry.js";
 
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
@@ -138,6 +141,29 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
   const hasSocketHere = (pid: string) => (localRooms.get(channel(pid))?.size ?? 0) > 0;
 
   const counts = async (): Promise<WireCount[]> => wireCounts(await queue.counts());
+
+  /**
+   * Quick play's tables are of one sitting, for a player free to sit at one: one still playing another
+   * such game in person (a clock runs for them, the others wait on them) is refused, as Lichess
+   * refuses a new game while one is on. Turn-based games, solitaire and unclocked tables do not
+   * count, nor a seat a bot now plays for good (resigned). A failed read lets the player queue.
+   */
+  async function notPlayingElsewhere(playerId: string): Promise<void> {
+    let rooms: Room[];
+    try {
+      rooms = await service.roomsOf(playerId);
+    } catch (e) {
+      log.warn({ err: e, player: playerId }, "could not read the player's rooms for quick play; queued without the check");
+      return;
+    }
+    const live = rooms.find((r) => {
+      const seat = r.status === "playing" && r.seats.length > 1 && r.clock && !isTurnBased(r.clock) ? seatOf(r, playerId) : null;
+      return seat !== null && r.seats[seat]!.away !== "resigned";
+    });
+    if (live) {
+      throw err("PLAYING_ELSEWHERE", `You are playing ${findGame(live.game)?.name ?? "a game"} at another table (in Your games): finish it, or resign it, before quick play finds you a new one.`);
+    }
+  }
   async function statusOf(pid: string, notice?: string, c?: WireCount[]): Promise<WireQueueStatus> {
     const [s, list] = await Promise.all([queue.status(pid), c ?? counts()]);
     return wireStatus(pid, s, list, now(), notice);
@@ -267,6 +293,7 @@ export function registerQueueEvents(io: Server, handlers: Record<string, Handler
       const qp = { id: player.id, name: player.name, account: player.account === true };
       const request = { game: p.game, seats: p.seats, clock: p.clock, ranked: p.ranked, botsAfterMs: p.botsAfterMs, reliableOnly: p.reliableOnly };
       const { pool } = parseQueueRequest(qp, request);
+      await notPlayingElsewhere(player.id);
       if (pool.mode === "ranked") await mayPlayRanked(deps.leaves, qp, log);
       const rating = await ratingOf(db, player.id, pool.game, log);
       // Read at joining; a block or unblock made while queued updates the entry (server.ts, Blocks).
