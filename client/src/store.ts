@@ -175,6 +175,14 @@ export class Store {
     this.wire();
     // Notifications turned on in an earlier visit: their worker again (notifications.ts).
     if (this.notifyTurns) startNotifier((p) => this.navigate(p));
+    // No push says a turn has left you (you moved in another tab or on another device): Your games
+    // is read again when the page comes back to the front, and each minute while it shows a turn.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.mine !== null && this.socket.connected) void this.refreshMine();
+    });
+    setInterval(() => {
+      if (document.visibilityState === "visible" && this.mine !== null && this.yourTurn.size > 0 && this.socket.connected) void this.refreshMine();
+    }, 60_000);
     window.addEventListener("offline", () => this.setConn("offline"));
     window.addEventListener("online", () => {
       if (!this.socket.connected) {

@@ -2,8 +2,8 @@
  * Your games in the browser (issue 23): a player whose game is in progress elsewhere (moved on by
  * the others through the server) sees it first in the lobby under "Your games"; when it becomes
  * their turn the row gets a "Your turn" badge and the tab title counts it, and with "Notify me when
- * it is my turn" on (permission granted) a hidden page shows a browser notification; "Resume"
- * takes them to the table.
+ * it is my turn" on (permission granted) a hidden page shows a browser notification; a move made
+ * elsewhere takes the badge away when the tab comes back to the front; "Resume" takes them to the table.
  */
 import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../../src/games/legal.js";
@@ -70,6 +70,18 @@ describe.skipIf(!available)("your games in the browser", () => {
     // Shown through the page's service worker (as a phone's browser requires), opening the table.
     expect(await page.evaluate(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((l) => l.map((n) => [n.tag, n.title, n.data.path]))`))
       .toEqual([[`turn-${id}`, "Your turn — Goblin Teeth", `/room/${id}`]]);
+
+    // Rin moves on another device while this tab is in the background. No push says a turn has
+    // left her: when the tab comes back to the front, Your games is read again and the badge goes.
+    while (active().includes(0)) await move(0);
+    await page.waitForTimeout(300);
+    expect(await page.title(), "nothing told the background tab yet").toBe("(1) Your turn — Goblin Bazaar");
+    await page.evaluate(`Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" }); document.dispatchEvent(new Event("visibilitychange"))`);
+    await row.locator('[data-testid="your-turn"]').waitFor({ state: "detached" });
+    await until(async () => (await page.title()) === "Goblin Bazaar", "the tab title without the turn");
+    // The others move until it is her turn again.
+    while (!active().includes(0)) await move(active()[0]!);
+    await row.locator('[data-testid="your-turn"]').waitFor();
 
     // On a phone the list's tools stay whole: "Sounds on" is one line, not "Sounds" over "on".
     await page.setViewportSize(PHONE);
