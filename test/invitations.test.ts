@@ -102,6 +102,17 @@ describe.each(backends())("invitations ($name)", (backend) => {
     expect((await post("/api/block", { name: "Elidor" }, dov.token)).status).toBe(200);
     expect(await refusal(host, { roomId, name: "Elidor" })).toEqual(["INVITE_REFUSED", "Elidor is not taking invitations to this table."]);
     expect((await post("/api/unblock", { name: "Elidor" }, dov.token)).status).toBe(200);
+    // The inviter's own block is said plainly (theirs to know), whatever else stands; Elidor's
+    // block of the inviter keeps the one message.
+    expect((await post("/api/block", { name: "Elidor" }, cara.token)).status).toBe(200);
+    expect(await refusal(host, { roomId, name: "Elidor" })).toEqual(["INVITE_REFUSED", "You block Elidor; unblock them to invite them."]);
+    expect((await post("/api/block", { name: "Fayling" }, cara.token)).status).toBe(200);
+    expect(await refusal(host, { roomId, name: "Fayling" })).toEqual(["INVITE_REFUSED", "You block Fayling; unblock them to invite them."]);
+    expect((await post("/api/unblock", { name: "Elidor" }, cara.token)).status).toBe(200);
+    expect((await post("/api/unblock", { name: "Fayling" }, cara.token)).status).toBe(200);
+    expect((await post("/api/block", { name: "Carabel" }, eli.token)).status).toBe(200);
+    expect(await refusal(host, { roomId, name: "Elidor" })).toEqual(["INVITE_REFUSED", "Elidor is not taking invitations to this table."]);
+    expect((await post("/api/unblock", { name: "Carabel" }, eli.token)).status).toBe(200);
     // Not online: Eli's only device goes away.
     eliC.close();
     await until(async () => (await srv.server.io.in(`player:${eli.player.id}`).fetchSockets()).length === 0 || undefined, "Elidor's socket gone");

@@ -316,6 +316,20 @@ describe("rematch room operations", () => {
     expect((await slow.get("old")).rematch).toEqual({ roomId: again.id, by: "p-ann", accepted: ["p-ann", "p-bob"], declined: [] });
   });
 
+  it("declining a turn-based rematch at the finished table drops its kept invitation too, as declining it from Your games does", async () => {
+    const service = new RoomService(new MemoryRoomStore(), { now: () => 2000 });
+    await service.insert(finished(false, "turn-1d", 5));
+    const fresh = await service.rematch("old", ann);
+    expect(fresh.invited?.map((i) => i.playerId)).toEqual(["p-bob"]);
+    await service.declineRematch("old", bob);
+    const after = await service.get(fresh.id);
+    // Nothing left for Bob to Join from Your games: his seat opened to anyone and the invitation went.
+    expect([after.reserved, after.invited]).toEqual([[null, null], []]);
+    expect(after.notices?.map((n) => n.text)).toEqual(["Bob declined the rematch; their seat is open to anyone."]);
+    expect((await service.get("old")).rematch).toMatchObject({ accepted: ["p-ann"], declined: ["p-bob"] });
+    await expect(service.declineInvitation(fresh.id, bob)).rejects.toMatchObject({ code: "NOT_INVITED" });
+  });
+
   it("refuses bad answers and leaves the room untouched", () => {
     const old = finished(false);
     expect(codeOf(() => answerRematch(old, "p-ann", true, 2000))).toBe("NO_REMATCH");

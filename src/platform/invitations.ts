@@ -10,7 +10,8 @@
  * Who may be invited: an account (a guest's name is not unique), open, not at the table already,
  * that lets other players invite it (Account.invitations: on by default, a switch in its menu),
  * and that neither blocks nor is blocked by anyone seated there. Those last refusals share one
- * message, so the inviter cannot tell a block from the switch. The inviter may be a guest.
+ * message, so the inviter cannot tell a block from the switch; but an inviter who blocks the
+ * account is told so (their own block, no secret to them). The inviter may be a guest.
  *
  * Limits (rate-limit.ts, shared by every node): INVITE_LIMITS.perInviter invitations per inviter,
  * and the same account to the same room at most once per INVITE_LIMITS.sameInvitee window; every
@@ -68,6 +69,13 @@ export class Invitations {
     if (seatOf(room, account.playerId) !== null) throw err("ALREADY_SEATED", `${account.name} sits at this table already.`);
     const seated = room.seats.flatMap((s) => (s.playerId !== null ? [{ id: s.playerId, name: s.name ?? "" }] : []));
     if (!account.invitations || (this.blocks && (await this.blocks.conflict(account.playerId, seated)))) {
+      // The inviter's own block is theirs to know, and said plainly, as a join's refusal says it
+      // (blocks.ts blockedJoin). Any other cause (the switch, the invitee's blocks, a block between
+      // the invitee and another player seated) keeps the one message, which tells them apart from
+      // none of the others.
+      if (this.blocks && (await this.blocks.conflict(inviter.id, [{ id: account.playerId, name: account.name }]))?.kind === "blocks") {
+        throw err("INVITE_REFUSED", `You block ${account.name}; unblock them to invite them.`);
+      }
       throw err("INVITE_REFUSED", `${account.name} is not taking invitations to this table.`);
     }
     const limits: Limit[] = [

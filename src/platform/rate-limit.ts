@@ -7,6 +7,7 @@
  */
 import type { Redis } from "ioredis";
 import { AppError } from "./errors.js";
+import { waitInWords } from "../protocol/durations.js";
 
 export interface Count {
   count: number;
@@ -99,8 +100,9 @@ export class RateLimitedError extends AppError {
   readonly retryAfterSeconds: number;
   constructor(waitMs: number, what: string) {
     const secs = Math.max(1, Math.ceil(waitMs / 1000));
-    // The wait, once, in whole seconds (docs/protocol.md: "try again in N second(s)"; HTTP also sends Retry-After).
-    super("RATE_LIMITED", `Too many ${what}; try again in ${secs} second${secs === 1 ? "" : "s"}.`);
+    // The wait in words ("in 45 seconds", "in about 29 minutes": durations.ts waitInWords); HTTP's
+    // Retry-After header keeps the whole seconds.
+    super("RATE_LIMITED", `Too many ${what}; try again in ${waitInWords(waitMs)}.`);
     this.retryAfterSeconds = secs;
   }
 }

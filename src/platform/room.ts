@@ -636,15 +636,23 @@ export function declineInvitation(room: Room, playerId: string, now: number): Ro
   if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId)) {
     throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
   }
-  // A rematch's seat kept for them opens to anyone, as a decline at the finished table does; on an
-  // invited-only table the answer is final (a new invitation lets them sit again).
+  return bump(room, now, declined(room, playerId, now));
+}
+
+/**
+ * What a player's no takes from an open room, whichever way it comes (declineInvitation from Your
+ * games, releaseSeat from the finished table's end screen): the invitation kept for them; a
+ * rematch's seat kept for them, which opens to anyone (with a notice); on an invited-only table
+ * their admission, so the answer is final (a new invitation lets them sit again).
+ */
+function declined(room: Room, playerId: string, now: number): Partial<Room> {
   const freed = unreserved(room, playerId);
-  return bump(room, now, {
-    invited: room.invited.filter((x) => x.playerId !== playerId),
+  return {
+    ...(room.invited?.some((x) => x.playerId === playerId) ? { invited: room.invited.filter((x) => x.playerId !== playerId) } : {}),
     ...freed,
     ...unadmitted(room, playerId),
     ...(freed.reserved ? { notices: declinedNotice(room, playerId, now) } : {}),
-  });
+  };
 }
 
 /**
@@ -1107,11 +1115,16 @@ export function answerRematch(room: Room, playerId: string, accept: boolean, now
   return bump(room, now, { rematch });
 }
 
-/** The rematch room gives up the seat it kept for a player who declined (null: nothing kept for them). */
+/**
+ * The rematch room gives up what it kept for a player who declined at the finished table: their
+ * seat, and a turn-based rematch's invitation (Your games would offer Join on it still), exactly as
+ * declining that invitation does (declined). Null: nothing kept for them.
+ */
 export function releaseSeat(room: Room, playerId: string, now: number): Room | null {
-  const freed = unreserved(room, playerId);
-  if (room.status !== "open" || !freed.reserved) return null;
-  return bump(room, now, { ...freed, notices: declinedNotice(room, playerId, now) });
+  if (room.status !== "open") return null;
+  const change = declined(room, playerId, now);
+  if (!change.reserved && !change.invited && !change.admitted) return null;
+  return bump(room, now, change);
 }
 
 /** The notices with one more: the player a rematch room kept a seat for declined (whoever waits there is told; the game's log keeps it at its start). */

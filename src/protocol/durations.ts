@@ -20,3 +20,17 @@ export function spellSpan(ms: number): string {
   if (m === 0) return `${s} s`;
   return s === 0 ? `${m} min` : `${m} min ${s} s`;
 }
+
+/**
+ * "45 seconds", "about 29 minutes", "about 2 hours": when to try again, in words (a rate limit's
+ * refusal). Seconds exactly while under 100 (rounded up, at least 1), then "about" the minutes
+ * (rounded up) while under 100, then "about" the hours (rounded).
+ */
+export function waitInWords(ms: number): string {
+  const secs = Math.max(1, Math.ceil(ms / 1000));
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (secs < 100) return plural(secs, "second");
+  const mins = Math.ceil(secs / 60);
+  if (mins < 100) return `about ${plural(mins, "minute")}`;
+  return `about ${plural(Math.round(mins / 60), "hour")}`;
+}
