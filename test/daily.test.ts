@@ -12,7 +12,7 @@ import { randomLegalAction } from "../src/games/legal.js";
 import type { LegalAction } from "../src/games/types.js";
 import { leaks, secretsFor } from "./support/secrets.js";
 import decktet from "../src/games/decktet/decktet.json" with { type: "json" };
-import { backends, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
+import { backends, guest, lcg, TestClient, until, type Ack, useTestServer } from "./support/harness.js";
 import { apiRoutes } from "./support/routes.js";
 import { account, call } from "./support/accounts.js";
 import { roomOf } from "../src/protocol/room-state.js";
@@ -360,5 +360,33 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect(board.body.entries.map((x: any) => x.roomId).sort()).toEqual([dRoom, eRoom].sort());
     expect(board.body.entries.every((x: any) => x.details !== null)).toBe(true);
     expect((await anon.c.call("room:sync", { roomId: dRoom })).ok).toBe(true);
+  });
+
+  it("lets a guest who played today's deal to its end unrated watch it, as a finished ranked attempt does; not before", async () => {
+    clock = Date.parse("2026-11-27T23:00:00Z");
+    const gale = await connect("Gale"); // a ranked attempt in play
+    const g = await gale.c.call("daily:start", { game: GAME });
+    expect(g.ok).toBe(true);
+    const gRoom = g.roomId as string;
+    const guestClient = async (name: string) => {
+      const c = await new TestClient(base, (await guest(base, name)).token).ready();
+      clients.push(c);
+      return c;
+    };
+    const hob = await guestClient("Hob Guest");
+    const ida = await guestClient("Ida Guest");
+    const refusal = async (c: TestClient) => ((await c.call("room:sync", { roomId: gRoom })) as Ack).error;
+    expect(await refusal(hob)).toEqual({ code: "DAILY_SPOILER", message: "This is today's daily deal: you can watch it once you have played your own attempt today." });
+    // Both guests play it unrated; Hob to its end, Ida not yet.
+    const [h, i] = [await hob.call("daily:start", { game: GAME }), await ida.call("daily:start", { game: GAME })];
+    expect(h).toMatchObject({ ok: true, state: { ranked: false, daily: "2026-11-27" } });
+    expect(i.ok).toBe(true);
+    const hRoom = h.roomId as string;
+    hob.rooms.set(hRoom, { version: (h.state as any).version, state: h.state as any, log: (h.state as any).log });
+    await playSolo(hob, hRoom, 11);
+    await until(async () => (await getAs(`${base}/api/finished/${hRoom}`, null)).status !== 404 || undefined, "Hob's game recorded");
+    // Hob has seen the deal: he may watch Gale's attempt; Ida, still playing hers, may not.
+    expect((await hob.call("room:sync", { roomId: gRoom })).ok).toBe(true);
+    expect((await refusal(ida))?.code).toBe("DAILY_SPOILER");
   });
 });

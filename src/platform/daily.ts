@@ -93,8 +93,7 @@ export class DailyChallenges {
    * same id): a finished game of that deal with their seat, or a live room of it where they sit.
    */
   private async playedUnrated(game: string, day: string, playerId: string): Promise<boolean> {
-    const seat = await this.db.prisma.gameSeat.findFirst({ where: { playerId, game: { daily: day, gameType: game } }, select: { gameId: true } });
-    if (seat) return true;
+    if (await this.finishedUnrated(game, day, playerId)) return true;
     return (await this.service.roomsOf(playerId)).some((r) => r.daily === day && r.game === game);
   }
 
@@ -169,14 +168,25 @@ export class DailyChallenges {
   /**
    * Whether `playerId` (null: no identity) may know what `game`'s deal of `day` holds: its cards,
    * their order, the action logs and score breakdowns played on it. Everyone once the day is
-   * over; before that only a player whose own ranked attempt at that deal is over. This is the
-   * one place that decides it, for watching rooms, finished records and the boards alike.
+   * over; before that only a player whose own attempt at that deal is over: their ranked attempt,
+   * or, with none, a game of the deal they played to its end unrated (a guest's, or an account's
+   * from its guest days). That player has seen the deal, and no ranked attempt of theirs is left
+   * to protect: a guest has none, and an account that played it unrated may not play it rated
+   * (DAILY_SEEN). This is the one place that decides it, for watching rooms, finished records
+   * and the boards alike.
    */
   async knowsDeal(game: string, day: string, playerId: string | null): Promise<boolean> {
     if (dayOver(day, this.now())) return true;
     if (playerId === null) return false;
     const mine = await getDailyAttempt(this.db, game, day, playerId);
-    return mine !== null && (await this.describe(mine)).finished;
+    if (mine !== null) return (await this.describe(mine)).finished;
+    return this.finishedUnrated(game, day, playerId);
+  }
+
+  /** Whether the player sat in a recorded (finished) game of `day`'s deal: with no ranked attempt, an unrated one. */
+  private async finishedUnrated(game: string, day: string, playerId: string): Promise<boolean> {
+    const seat = await this.db.prisma.gameSeat.findFirst({ where: { playerId, game: { daily: day, gameType: game } }, select: { gameId: true } });
+    return seat !== null;
   }
 
   /** A player sees a game on a daily deal if they sat in it or may know that deal (knowsDeal). */
@@ -187,8 +197,9 @@ export class DailyChallenges {
 
   /**
    * Whether `playerId` (null: no name yet) may watch `room`. Today's deal is hidden from watchers
-   * who have not played it themselves: watching it would show them the deal before their own
-   * ranked attempt. Everything else may be watched by anyone.
+   * who have not played it themselves (knowsDeal: a finished ranked attempt, or a guest's finished
+   * unrated one): watching it would show them the deal before their own attempt. Everything else
+   * may be watched by anyone.
    */
   async mayWatch(room: Room, playerId: string | null): Promise<void> {
     if (!room.daily || (await this.seatedOrKnows(room.game, room.daily, room.seats, playerId))) return;

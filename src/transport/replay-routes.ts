@@ -95,8 +95,13 @@ export function registerReplayRoutes(app: FastifyInstance, deps: ReplayDeps): vo
       throw e;
     }
     if (shown.seed === null) {
-      const opens = new Date((shown as { seedRevealedAt: number }).seedRevealedAt).toISOString();
-      throw err("DAILY_REPLAY_LATER", `This game was played on today's daily deal: its replay opens when the day is over (${opens}), so nobody can see the deck before playing it.`);
+      // Said to one who may know the deal (they played it, or finished their own attempt): the
+      // replay waits for everyone all the same, as the seed does. The day ends at 00:00 UTC.
+      const opens = new Date((shown as { seedRevealedAt: number }).seedRevealedAt).toISOString().slice(11, 16);
+      throw err(
+        "DAILY_REPLAY_LATER",
+        `This game was played on today's daily deal: its replay waits for everyone until the day is over, at ${opens} UTC, so that no one can study the deck before the day's attempts are over.`,
+      );
     }
     const viewer = parseViewer(req.query.viewer, record.seats.length);
     const last = record.actions.length; // the last possible step
