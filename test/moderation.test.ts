@@ -101,6 +101,18 @@ describe.each(backends())("reports and closed accounts ($name)", (backend) => {
     expect([again.status, again.body.error?.code]).toEqual([403, "ACCOUNT_CLOSED"]);
     expect(again.body.error?.message).toBe("You closed this account on 2026-11-25. Its name stays reserved; ask the operators to reopen it.");
     expect((await post("/api/login", { name: "Ann", password: "a wrong password" })).body.error?.code).toBe("BAD_LOGIN");
+    // A page of hers that connects again is told why, as her login is (not a bare BAD_TOKEN).
+    const page = new TestClient(srv.server.url, ann.token);
+    open.push(page);
+    const refused = await page.ready().then(
+      () => null,
+      (e: Error & { data?: { code?: string; message?: string } }) => ({ message: e.message, data: e.data }),
+    );
+    expect(refused).toEqual({ message: "ACCOUNT_CLOSED", data: { code: "ACCOUNT_CLOSED", message: again.body.error?.message } });
+    // A forged token is still only BAD_TOKEN.
+    const forged = new TestClient(srv.server.url, ann.token.slice(0, -4) + "AAAA");
+    open.push(forged);
+    expect(await forged.ready().then(() => "connected", (e: Error) => e.message)).toBe("BAD_TOKEN");
     // The name stays hers: no account or guest may take it, nor a look-alike.
     expect((await post("/api/register", { name: "ann", password: "long enough password" })).body.error?.code).toBe("NAME_TAKEN");
     expect((await post("/api/guest", { name: "ANN" })).body.error?.code).toBe("NAME_TAKEN");

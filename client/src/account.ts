@@ -103,7 +103,9 @@ export async function closeAccount(s: Store, password: string): Promise<string |
 export async function renameAccount(s: Store, name: string): Promise<string | null> {
   const r = await send(s, "POST", "/api/rename", { name: name.trim() });
   if (!r.ok || !r.player || !s.identity) return message(r);
-  s.adoptIdentity(s.identity.token, r.player, `You are now “${r.player.name}”.`);
+  // The account:renamed push may have come first and said it already: one toast, not two.
+  const told = s.identity.player.name === r.player.name;
+  s.adoptIdentity(s.identity.token, r.player, told ? undefined : `You are now “${r.player.name}”.`);
   return null;
 }
 

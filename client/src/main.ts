@@ -100,7 +100,9 @@ function identityMenu(): TemplateResult {
       <input id="rename" name="rename" .value=${me.name} maxlength="24" required autocomplete="nickname" />
       ${renameError ? html`<p class="form-error" role="alert">${renameError}</p>` : nothing}
       <button class="btn small primary">Rename</button>
-      <p class="muted small">You keep your seats and rating: it is the same player, and every table you sit at shows the new name.</p>
+      <p class="muted small">You keep your seats and rating: it is the same player, and every table you sit at shows the new name.${isAccount(s)
+        ? html` <b data-testid="rename-rule">An account takes a new name once every 30 days</b> (capital letters may change at any time), and its old name stays yours for those 30 days.`
+        : nothing}</p>
     </form>
     <p><a href=${isAccount(s) ? `/player/${encodeURIComponent(me.name)}` : `/player/id:${encodeURIComponent(me.id)}`} data-nav data-testid="my-profile"
       @click=${(e: Event) => ((e.currentTarget as HTMLElement).closest("details") as HTMLDetailsElement).removeAttribute("open")}>Your profile</a></p>
@@ -171,6 +173,10 @@ function shell(): TemplateResult {
     ${s.conn !== "connected" && s.conn !== "connecting"
       ? html`<div class="conn-banner" role="status">${s.conn === "offline" ? "You are offline. The table will catch up as soon as the network is back." : s.connRefused ? `${s.connRefused} Trying again…` : `Connection lost. Reconnecting…${seatsKept(s)}`}</div>`
       : nothing}
+    ${s.identityNotice && !s.me && publicPage()
+      ? html`<div class="conn-banner" role="alert" data-testid="identity-notice"><span data-testid="identity-notice-text">${s.identityNotice}</span>
+          <a class="btn small primary" href="/" data-nav>Choose a name or log in</a></div>`
+      : nothing}
     ${s.hostingAway && s.route.page !== "room"
       ? html`<div class="conn-banner hosting-away" role="status" data-testid="hosting-away">Your ${s.gameName(s.hostingAway.game)} table is waiting for you: only you can start it, and it closes if you stay away a few minutes.
           <a class="btn small primary" href=${`/room/${s.hostingAway.roomId}`} data-nav>Back to your table</a></div>`
@@ -180,6 +186,11 @@ function shell(): TemplateResult {
     ${toasts()}
     <div class="sr-only" aria-live="polite" data-testid="announcer">${announced}</div>
   `;
+}
+
+/** A page anyone may read without a name (no name screen takes its place: an identity notice shows as a banner there). */
+function publicPage(): boolean {
+  return s.route.page === "replay" || s.route.page === "player" || s.route.page === "leaderboards" || s.route.page === "live";
 }
 
 function page(): TemplateResult {

@@ -257,6 +257,13 @@ export class Store {
         this.changed();
         return;
       }
+      if (e.message === "ACCOUNT_CLOSED") {
+        // This account was closed (by its player on another device, or by the operators): say so, and why.
+        const why = (e as Error & { data?: { message?: unknown } }).data?.message;
+        this.forgetIdentity(`${typeof why === "string" ? why : "This account is closed."} Log in with another account, or continue as a guest.`);
+        s.connect();
+        return;
+      }
       if (e.message === "BAD_TOKEN") {
         // Another tab may have logged in or registered meanwhile (a guest who registers loses its
         // guest token): take the identity it saved rather than forget it.
@@ -445,7 +452,9 @@ export class Store {
     const t = { id: ++this.toastSeq, text, kind };
     this.toasts = [...this.toasts.slice(-3), t];
     this.changed();
-    setTimeout(() => this.dismiss(t.id), kind === "error" ? 7000 : 3500);
+    // Long enough to read: 3.5 s (an error 7 s), or more for a long one (about 3 words a second, at most 12 s).
+    const words = text.trim().split(/\s+/).length;
+    setTimeout(() => this.dismiss(t.id), Math.min(12_000, Math.max(kind === "error" ? 7000 : 3500, 1500 + words * 300)));
   }
 
   dismiss(id: number): void {

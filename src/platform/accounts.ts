@@ -22,7 +22,7 @@ import type { Database } from "../db/client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { AppError, err } from "./errors.js";
 import { nameKey, validateName, type Player, type TokenClaims, type TokenIssuer } from "./identity.js";
-import { nameSkeleton } from "./name-skeleton.js";
+import { nameLooks, type NameLooks } from "./name-skeleton.js";
 import { codeMatches, newRecoveryCode } from "./recovery-codes.js";
 import { checkPassword, decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.js";
 import { ACCOUNT_LIMITS, enforce, record, type Limit, type RateLimiter } from "./rate-limit.js";
@@ -91,6 +91,16 @@ function isUniqueViolation(e: unknown): e is Prisma.PrismaClientKnownRequestErro
 function violated(e: Prisma.PrismaClientKnownRequestError): "name" | "other" {
   const meta = JSON.stringify(e.meta ?? {}) + e.message;
   return meta.includes("nameKey") || meta.includes("nameSkeleton") ? "name" : "other";
+}
+
+/** The columns an account's name's skeletons are stored in (name-skeleton.ts nameLooks). */
+function skeletonColumns(looks: NameLooks): { nameSkeleton: string; nameSkeletonLower: string; nameSkeletonUpper: string } {
+  return { nameSkeleton: looks.written, nameSkeletonLower: looks.lower, nameSkeletonUpper: looks.upper };
+}
+
+/** The columns a name held after a rename keeps its skeletons in. */
+function formerSkeletonColumns(looks: NameLooks): { formerNameSkeleton: string; formerNameSkeletonLower: string; formerNameSkeletonUpper: string } {
+  return { formerNameSkeleton: looks.written, formerNameSkeletonLower: looks.lower, formerNameSkeletonUpper: looks.upper };
 }
 
 /** An account's name may change beyond letter case once in this many days (checkRenameAllowed). */
@@ -257,12 +267,13 @@ export class Accounts {
 
   private async claimed(c: TokenClaims): Promise<Verified | null> {
     if (c.kind === "guest") {
+      const looks = nameLooks(c.name);
       // Refused once the guest registered (the account's tokens take over) or had their data erased.
       // "No guest may take an account's name": one registered since the token was signed (a guest
       // name is checked when chosen, but an account may register it later) must be given up.
       const [r] = await this.db.prisma.$queryRaw<Array<{ gone: boolean; taken: boolean }>>`
         SELECT EXISTS (SELECT 1 FROM "Account" WHERE "playerId" = ${c.id}) OR EXISTS (SELECT 1 FROM "ErasedPlayer" WHERE "id" = ${c.id}) AS "gone",
-          EXISTS (SELECT 1 FROM "Account" WHERE "nameKey" = ${nameKey(c.name)} OR "nameSkeleton" = ${nameSkeleton(c.name)}) AS "taken"`;
+          EXISTS (SELECT 1 FROM "Account" WHERE "nameKey" = ${nameKey(c.name)} OR "nameSkeleton" = ${looks.written} OR "nameSkeletonLower" = ${looks.lower} OR "nameSkeletonUpper" = ${looks.upper}) AS "taken"`;
       if (!r || r.gone) return null;
       return { player: { id: c.id, name: c.name }, session: null, ...(r.taken ? { nameTaken: true as const } : {}) };
     }
@@ -276,6 +287,23 @@ export class Accounts {
       void this.db.prisma.session.update({ where: { id: c.session }, data: { lastSeenAt: new Date(now) } }).catch(() => {});
     }
     return { player: { id: c.id, name: s.player.account.name, account: true }, session: c.session };
+  }
+
+  /**
+   * Why an account token that resolve refused is refused, when it is because its account was
+   * closed (by the player or the operators): ACCOUNT_CLOSED saying when, by whom and why, so the
+   * holder's page says that rather than "logged out". Null for anything else (a forged token, a
+   * guest's, a session of another player). Tells only the token's holder about their own account.
+   */
+  async closedFor(token: unknown): Promise<AppError | null> {
+    const c = this.tokens.decode(token);
+    if (!c || c.kind !== "account") return null;
+    const s = await this.db.prisma.session.findUnique({
+      where: { id: c.session },
+      select: { playerId: true, player: { select: { account: { select: { closedAt: true, closedBy: true, closedReason: true } } } } },
+    });
+    const a = s?.playerId === c.id ? s.player.account : null;
+    return a && a.closedAt !== null ? accountClosed(a) : null;
   }
 
   /** Like resolve, but BAD_TOKEN instead of null, and GUEST_NAME_TAKEN for a guest who must rename first. */
@@ -293,14 +321,15 @@ export class Accounts {
 
   /**
    * The account, other than `exceptPlayerId`'s, that holds this name (case-insensitively) or a
-   * name that looks like it (the same skeleton, name-skeleton.ts); null when there is none.
+   * name that looks like it in some one case (the same skeleton as written, in small letters or in
+   * capitals: name-skeleton.ts nameLooks); null when there is none.
    */
   async nameHolder(name: string, exceptPlayerId?: string): Promise<NameHolder | null> {
     const key = nameKey(name);
-    const skeleton = nameSkeleton(name);
+    const looks = nameLooks(name);
     const except = exceptPlayerId ? { NOT: { playerId: exceptPlayerId } } : {};
     const found = await this.db.prisma.account.findMany({
-      where: { OR: [{ nameKey: key }, { nameSkeleton: skeleton }], ...except },
+      where: { OR: [{ nameKey: key }, { nameSkeleton: looks.written }, { nameSkeletonLower: looks.lower }, { nameSkeletonUpper: looks.upper }], ...except },
       select: { name: true, nameKey: true },
       take: 2,
     });
@@ -308,7 +337,7 @@ export class Accounts {
     if (holder) return { name: holder.name, same: holder.nameKey === key };
     // A name given up by a rename is held for its account a while (RENAME_EVERY_DAYS).
     const held = await this.db.prisma.account.findMany({
-      where: { OR: [{ formerNameKey: key }, { formerNameSkeleton: skeleton }], formerUntil: { gt: new Date(this.now()) }, ...except },
+      where: { OR: [{ formerNameKey: key }, { formerNameSkeleton: looks.written }, { formerNameSkeletonLower: looks.lower }, { formerNameSkeletonUpper: looks.upper }], formerUntil: { gt: new Date(this.now()) }, ...except },
       select: { formerName: true, formerNameKey: true, formerUntil: true },
       take: 2,
     });
@@ -331,12 +360,13 @@ export class Accounts {
   }
 
   /**
-   * Fills in the skeleton of accounts that have none: those made before skeletons were stored
-   * (migration 20261127000000_name_skeleton), or all of them after the table changed and the
-   * column was cleared. Run at start-up; any number of nodes may run it at once. An account whose
-   * skeleton another already holds keeps none: both keep their names, and a new look-alike of
-   * either is still refused by the other's name key or skeleton. Returns how many were filled in
-   * and which names were left without (the operator is told).
+   * Fills in the skeletons of accounts that lack some: those made before skeletons were stored
+   * (migrations 20261127000000_name_skeleton, and 20261216000000_name_case_skeletons for the small
+   * letters' and capitals' ones, also of names held after a rename), or all of them after the table
+   * changed and the columns were cleared. Run at start-up; any number of nodes may run it at once.
+   * An account whose skeleton another already holds keeps none of that kind: both keep their names,
+   * and a new look-alike of either is still refused by the other's name key or skeletons. Returns
+   * how many accounts were filled in and which names were left without one (the operator is told).
    */
   async backfillSkeletons(batch = 500): Promise<{ filled: number; clashes: string[] }> {
     let filled = 0;
@@ -344,21 +374,40 @@ export class Accounts {
     let after = "";
     for (;;) {
       const rows = await this.db.prisma.account.findMany({
-        where: { nameSkeleton: null, playerId: { gt: after } },
-        select: { playerId: true, name: true },
+        where: { OR: [{ nameSkeleton: null }, { nameSkeletonLower: null }, { nameSkeletonUpper: null }], playerId: { gt: after } },
+        select: { playerId: true, name: true, nameSkeleton: true, nameSkeletonLower: true, nameSkeletonUpper: true },
         orderBy: { playerId: "asc" },
         take: batch,
       });
       if (rows.length === 0) break;
       for (const a of rows) {
-        try {
-          filled += (await this.db.prisma.account.updateMany({ where: { playerId: a.playerId, nameSkeleton: null }, data: { nameSkeleton: nameSkeleton(a.name) } })).count;
-        } catch (e) {
-          if (!isUniqueViolation(e)) throw e;
-          clashes.push(a.name);
-        }
+        const looks = nameLooks(a.name);
+        let wrote = 0;
+        let clash = false;
+        const fill = async (where: Prisma.AccountWhereInput, data: Prisma.AccountUpdateManyMutationInput) => {
+          try {
+            wrote += (await this.db.prisma.account.updateMany({ where: { playerId: a.playerId, ...where }, data })).count;
+          } catch (e) {
+            if (!isUniqueViolation(e)) throw e;
+            clash = true;
+          }
+        };
+        if (a.nameSkeleton === null) await fill({ nameSkeleton: null }, { nameSkeleton: looks.written });
+        if (a.nameSkeletonLower === null) await fill({ nameSkeletonLower: null }, { nameSkeletonLower: looks.lower });
+        if (a.nameSkeletonUpper === null) await fill({ nameSkeletonUpper: null }, { nameSkeletonUpper: looks.upper });
+        if (clash) clashes.push(a.name);
+        else if (wrote > 0) filled++;
       }
       after = rows[rows.length - 1]!.playerId;
+    }
+    // Names still held after a rename made before 20261216000000_name_case_skeletons (not unique: no clashes).
+    const held = await this.db.prisma.account.findMany({
+      where: { formerName: { not: null }, OR: [{ formerNameSkeletonLower: null }, { formerNameSkeletonUpper: null }] },
+      select: { playerId: true, formerName: true },
+    });
+    for (const a of held) {
+      const looks = nameLooks(a.formerName!);
+      await this.db.prisma.account.updateMany({ where: { playerId: a.playerId, formerName: a.formerName }, data: { formerNameSkeletonLower: looks.lower, formerNameSkeletonUpper: looks.upper } });
     }
     return { filled, clashes };
   }
@@ -406,7 +455,7 @@ export class Accounts {
     try {
       const session = await this.db.prisma.$transaction(async (tx) => {
         await tx.player.upsert({ where: { id: playerId }, create: { id: playerId, name, lastSeenAt: at }, update: { name, lastSeenAt: at } });
-        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), passwordHash: hash, recoveryHash: recovery.hash, createdAt: at } });
+        await tx.account.create({ data: { playerId, name, nameKey: nameKey(name), ...skeletonColumns(nameLooks(name)), passwordHash: hash, recoveryHash: recovery.hash, createdAt: at } });
         return this.newSession(tx, playerId, client.userAgent);
       });
       // The guest's tokens stop working (verify refuses a registered player's guest token): their sockets go too.
@@ -632,13 +681,13 @@ export class Accounts {
     const at = new Date(this.now());
     try {
       await this.db.prisma.$transaction(async (tx) => {
-        const before = await tx.account.findUnique({ where: { playerId: v.player.id }, select: { name: true, nameKey: true, nameSkeleton: true } });
+        const before = await tx.account.findUnique({ where: { playerId: v.player.id }, select: { name: true, nameKey: true } });
         const caseOnly = before?.nameKey === nameKey(name);
         // A new name: the old one is held for the account until it may rename again.
         const former = caseOnly || !before
           ? {}
-          : { renamedAt: at, formerName: before.name, formerNameKey: before.nameKey, formerNameSkeleton: before.nameSkeleton ?? nameSkeleton(before.name), formerUntil: new Date(at.getTime() + RENAME_EVERY_DAYS * DAY_MS) };
-        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), nameSkeleton: nameSkeleton(name), ...former } });
+          : { renamedAt: at, formerName: before.name, formerNameKey: before.nameKey, ...formerSkeletonColumns(nameLooks(before.name)), formerUntil: new Date(at.getTime() + RENAME_EVERY_DAYS * DAY_MS) };
+        await tx.account.update({ where: { playerId: v.player.id }, data: { name, nameKey: nameKey(name), ...skeletonColumns(nameLooks(name)), ...former } });
         await tx.player.update({ where: { id: v.player.id }, data: { name, lastSeenAt: at } });
       });
     } catch (e) {

@@ -29,6 +29,28 @@ export function nameKey(name: string): string {
 }
 
 const NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N} _.'-]{0,23}$/u;
+/** A character a name may hold (NAME_RE). */
+const NAME_CHAR = /[\p{L}\p{N} _.'-]/u;
+/** The longest name, in characters (code points, as NAME_RE counts). */
+const NAME_MAX = 24;
+
+/** The name rule in words: the refusal of a name that is no text or empty (and of the HTTP schema). */
+export const NAME_RULE = "Choose a name of 1 to 24 characters: letters, digits, spaces and _ . ' -, starting with a letter or digit.";
+
+/** A character as a refusal names it: quoted, or by its code point when it shows nothing by itself (a mark, a control). */
+function shown(ch: string): string {
+  return /[\p{M}\p{C}\p{Z}]/u.test(ch) ? `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}` : `"${ch}"`;
+}
+
+/** Why `name` (tidied) breaks NAME_RE, in words: the first character not allowed, the first one, or the length. */
+function nameRuleBroken(name: string): string {
+  if (name === "") return NAME_RULE;
+  const chars = [...name];
+  const bad = chars.find((ch) => !NAME_CHAR.test(ch));
+  if (bad !== undefined) return `A name may have letters, digits, spaces and _ . ' - only: ${shown(bad)} is not allowed.`;
+  if (!/[\p{L}\p{N}]/u.test(chars[0]!)) return `A name must start with a letter or digit, not ${shown(chars[0]!)}.`;
+  return `A name may have ${NAME_MAX} characters at most; this one has ${chars.length}.`;
+}
 
 /**
  * The scripts a name's letters are told apart by. A letter of none of them counts as "other"
@@ -60,10 +82,11 @@ export function scriptsOf(name: string): Set<string> {
  * (Accounts.nameHolder, by skeleton: name-skeleton.ts).
  */
 export function validateName(raw: unknown): string {
-  if (typeof raw !== "string") throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
+  if (typeof raw !== "string") throw err("BAD_NAME", NAME_RULE);
   const name = raw.normalize("NFC").trim().replace(/\s+/g, " ");
-  if (!NAME_RE.test(name)) throw err("BAD_NAME", "Choose a name of 1 to 24 letters, digits or spaces.");
+  // Invisible characters first: the character rule would name one that cannot be seen.
   if (hasInvisible(name)) throw err("BAD_NAME", "Choose a name without invisible characters: they make it look like someone else's.");
+  if (!NAME_RE.test(name)) throw err("BAD_NAME", nameRuleBroken(name));
   if (name.toLowerCase() === ERASED_NAME.toLowerCase()) throw err("BAD_NAME", `"${ERASED_NAME}" stands for players who erased their data; choose another name.`);
   const scripts = scriptsOf(name);
   if (scripts.size > 1 && !WRITTEN_TOGETHER.some((set) => [...scripts].every((x) => set.has(x)))) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateName } from "./identity.js";
-import { hasInvisible, nameSkeleton, skeleton } from "./name-skeleton.js";
+import { hasInvisible, looksAlike, nameLooks, nameSkeleton, skeleton } from "./name-skeleton.js";
 
 describe("name skeletons (UTS #39)", () => {
   it("gives names that look alike one key, whatever their script", () => {
@@ -19,20 +19,48 @@ describe("name skeletons (UTS #39)", () => {
     for (const [a, b] of alike) expect(nameSkeleton(a), `${a} / ${b}`).toBe(nameSkeleton(b));
   });
 
-  it("keeps names apart that do not look alike", () => {
+  it("holds names alike that look alike in small letters or in capitals: a name is one name in any case", () => {
+    const alike: [string, string][] = [
+      ["аре", "Ape"], // "аре" reads as "ape", which is "Ape"
+      ["АРЕ", "Ape"], // reads as "APE"
+      ["Аре", "APE"],
+      ["ΑΡΕ", "ape"], // Greek capitals: alike only in capitals
+      ["КАТЕ", "kate"], // Cyrillic capitals ("кате" does not look like "kate")
+      ["sarn", "Sam"], // "sam"
+      ["B0bby", "Bobby"], // "BOBBY" (Unicode's table gives the zero a capital O)
+      ["B0B", "Bob"],
+      ["Ial", "lal"], // as written: a capital i for a small L
+      ["Ape", "aPE"], // the same name
+    ];
+    for (const [a, b] of alike) {
+      expect(looksAlike(a, b), `${a} / ${b}`).toBe(true);
+      expect(looksAlike(b, a), `${b} / ${a}`).toBe(true);
+    }
+  });
+
+  it("keeps names apart that do not look alike in any one case", () => {
     const apart: [string, string][] = [
       ["Laura", "Lara"],
       ["Ape", "Apex"],
       ["Bob", "Rob"],
+      ["Sam", "Sum"],
       ["José", "Jose"], // an accent shows
       ["Ann", "Anne"],
-      ["Ian", "Lan"], // case shows: "Ian" looks like "lan", not "Lan"
-      ["Аре", "APE"],
-      ["B0B", "Bob"],
+      // A capital i looks like a small L, not a capital one: "Ian" looks like "lan" but "Lan" is
+      // written "Lan" or "LAN" ("IAN"), never with a small L in front of capitals.
+      ["Ian", "Lan"],
+      ["Il", "Ii"],
       ["山田", "田山"],
       ["Мария", "Мариа"],
     ];
-    for (const [a, b] of apart) expect(nameSkeleton(a), `${a} / ${b}`).not.toBe(nameSkeleton(b));
+    for (const [a, b] of apart) expect(looksAlike(a, b), `${a} / ${b}`).toBe(false);
+  });
+
+  it("gives each name three keys: its skeleton as written, in small letters and in capitals", () => {
+    expect(nameLooks("B0bby")).toEqual({ written: "BObby", lower: "bObby", upper: "BOBBY" });
+    expect(nameLooks("аре")).toEqual({ written: "ape", lower: "ape", upper: "APE" });
+    expect(nameLooks("Sam").lower).toBe(nameLooks("sarn").lower);
+    expect(nameLooks("Ｌａｕｒａ")).toEqual(nameLooks("Laura"));
   });
 
   it("is UTS #39's skeleton: NFD, invisible characters dropped, prototypes, NFD", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
 import { scriptsOf, validateName } from "./identity.js";
 
-const refusal = (name: string): string | null => {
+const refusal = (name: unknown): string | null => {
   try {
     validateName(name);
     return null;
@@ -21,6 +21,21 @@ describe("display names", () => {
     // Decomposed and composed "é" are one name.
     expect(validateName("Jose\u0301")).toBe("José");
     for (const bad of ["", " ", "-Laura", "a".repeat(25), "Laura!", "Lau\u200bra", "\u202eLaura"]) expect(refusal(bad), JSON.stringify(bad)).not.toBeNull();
+  });
+
+  it("say what a name may hold, and which character breaks it", () => {
+    const only = (shown: string) => `A name may have letters, digits, spaces and _ . ' - only: ${shown} is not allowed.`;
+    expect(refusal("Lizzie_Guest!")).toBe(only('"!"'));
+    expect(refusal("Lizzie_Guest. O'Neill-2")).toBeNull(); // each of _ . ' - is allowed
+    expect(refusal("Ann@home!")).toBe(only('"@"')); // the first one
+    expect(refusal("!!")).toBe(only('"!"'));
+    expect(refusal("Jose\u0301\u0302")).toBe(only("U+0302")); // a mark left alone after NFC shows nothing by itself
+    expect(refusal("-Laura")).toBe('A name must start with a letter or digit, not "-".');
+    expect(refusal("a".repeat(25))).toBe("A name may have 24 characters at most; this one has 25.");
+    const rule = "Choose a name of 1 to 24 characters: letters, digits, spaces and _ . ' -, starting with a letter or digit.";
+    expect(refusal("  ")).toBe(rule);
+    expect(refusal(42)).toBe(rule);
+    expect(refusal("Lau\u200bra")).toContain("invisible");
   });
 
   it("refuse the name that stands for an erased player's seat, in any case", () => {

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { err } from "../platform/errors.js";
-import { newPlayerId, validateName, type Player } from "../platform/identity.js";
+import { NAME_RULE, newPlayerId, validateName, type Player } from "../platform/identity.js";
 import type { Accounts, Verified } from "../platform/accounts.js";
 import type { RoomService } from "../platform/room-service.js";
 import { REPORT_REASONS, REPORT_TEXT_MAX, type Moderation } from "../platform/moderation.js";
@@ -53,7 +53,6 @@ export interface AccountRouteDeps {
 }
 
 // Body fields, each refused with the code its handler gave before the schemas were live.
-const NAME_RULE = "Choose a name of 1 to 24 letters, digits or spaces.";
 const nameField = refusing(str("1 to 24 letters, digits, spaces, _ . ' - (else BAD_NAME)."), "BAD_NAME", NAME_RULE);
 const newPassword = refusing({ type: "string", minLength: 8, maxLength: 200, description: "8 to 200 characters (else WEAK_PASSWORD)." }, "WEAK_PASSWORD", "Choose a password of 8 to 200 characters.");
 const tokenField = (description: string) => refusing(str(description), "BAD_TOKEN", "The token must be the text POST /api/guest gave you.");

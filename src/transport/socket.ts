@@ -16,7 +16,7 @@ import type { Server, Socket } from "socket.io";
 import type { Logger } from "../logger.js";
 import { AppError, err, toErrorReply } from "../platform/errors.js";
 import { nameKey, type Player, type TokenIssuer } from "../platform/identity.js";
-import { nameSkeleton } from "../platform/name-skeleton.js";
+import { nameLooks } from "../platform/name-skeleton.js";
 import type { Accounts } from "../platform/accounts.js";
 import { createRoom, logLength, seatOf, seatRefusal, summarize, summarizeFor, type HeldNotice, type KeptInvitation, type OwedPush, type Room } from "../platform/room.js";
 import { sendOwedNotices } from "./owed-notices.js";
@@ -115,8 +115,14 @@ const ch = {
    * for presence: a lobby tab), which show nothing of the room.
    */
   watcher: (id: string, pid: string) => `r:${id}:w:${pid}`,
-  /** A guest's sockets, by their name's key and look (an account taking either ends them: onNameTaken). */
-  guestName: (name: string) => [`gn:k:${nameKey(name)}`, `gn:s:${nameSkeleton(name)}`],
+  /**
+   * A guest's sockets, by their name's key and looks as written, in small letters and in capitals
+   * (an account taking any of them ends them: onNameTaken).
+   */
+  guestName: (name: string) => {
+    const looks = nameLooks(name);
+    return [`gn:k:${nameKey(name)}`, `gn:s:${looks.written}`, `gn:l:${looks.lower}`, `gn:u:${looks.upper}`];
+  },
 };
 
 function dataOf(socket: Socket): SocketData {
@@ -299,8 +305,12 @@ export function attachSockets(io: Server, deps: SocketDeps): AttachedSockets {
     // Accounts.resolve: the signature, and an account token's session must not be revoked; the
     // name and `account` come from the server, never from the client.
     accounts.resolve(token).then(
-      (v) => {
-        if (!v) return next(new Error("BAD_TOKEN"));
+      async (v) => {
+        if (!v) {
+          // A closed account's page is told so, in the words a login would get (ACCOUNT_CLOSED, as data).
+          const closed = await accounts.closedFor(token).catch(() => null);
+          return next(closed ? Object.assign(new Error("ACCOUNT_CLOSED"), { data: { code: closed.code, message: closed.message } }) : new Error("BAD_TOKEN"));
+        }
         // The client asks for another name and renames the guest with the same token (POST /api/guest).
         if (v.nameTaken) return next(new Error("GUEST_NAME_TAKEN"));
         startAfresh(v.player, v.session);

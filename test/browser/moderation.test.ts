@@ -102,6 +102,12 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
       expect(await p.locator('[data-testid="chat-msg"]', { hasText: "Only idiots" }).count()).toBe(0);
     }
 
+    // Ann is also logged in on another device (on her profile page, not at a table).
+    const { page: annPhone } = await newPage(t.browser);
+    await enterAccount(annPhone, url, "ModAnn");
+    await annPhone.getByTestId("nav-leaderboards").click();
+    await annPhone.waitForURL(`${url}/leaderboards`);
+
     // Ann closes her account from the menu: a wrong password first, then hers.
     await ann.locator('details[data-testid="me"] > summary').click();
     await ann.getByTestId("account-close").locator("summary").click();
@@ -120,6 +126,14 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await ann.getByLabel("Your display name").waitFor();
     expect(await ann.locator(".welcome p.notice[role=alert]").textContent()).toBe("Your account is closed; its game in play was resigned. Its name stays reserved. You can go on as a guest.");
     expect(await storedIdentity(ann)).toBeNull();
+    // Her other device is told that the account is closed, in the words a login would get (not "logged out").
+    // It is on the leaderboards, a page anyone may read: a banner says it there, and leads to the name screen.
+    const closedHere = /^You closed this account on \d{4}-\d\d-\d\d\. Its name stays reserved; ask the operators to reopen it\. Log in with another account, or continue as a guest\.$/;
+    await annPhone.getByTestId("identity-notice").waitFor();
+    expect(await annPhone.getByTestId("identity-notice-text").textContent()).toMatch(closedHere);
+    await annPhone.getByTestId("identity-notice").getByRole("link", { name: "Choose a name or log in" }).click();
+    await annPhone.getByLabel("Your display name").waitFor();
+    expect(await annPhone.locator(".welcome p.notice[role=alert]").textContent()).toMatch(closedHere);
     // Bob sees her resign: a bot plays her seat.
     await bob.getByText("ModAnn resigned; a bot plays their seat to the end.").first().waitFor();
 

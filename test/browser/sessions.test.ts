@@ -30,9 +30,16 @@ describe.skipIf(!available)("where you're logged in, in the browser", () => {
     // A rename here reaches the other device at once, without a reload: its top bar and its stored
     // identity take the new name, and it says so.
     await here.locator('details[data-testid="me"] > summary').click();
+    // The form says, before the first rename, that an account's new name must then last 30 days.
+    expect(await here.getByTestId("rename-rule").textContent()).toBe("An account takes a new name once every 30 days");
     await here.locator("#rename").fill("SessionSiana");
     await here.getByRole("button", { name: "Rename", exact: true }).click();
     await there.getByTestId("toast").filter({ hasText: "This account is now called “SessionSiana”." }).waitFor();
+    // Here, one toast says it (the reply's or the push's, whichever came first), not both.
+    const renamedHere = here.getByTestId("toast").filter({ hasText: "SessionSiana" });
+    await renamedHere.first().waitFor();
+    await here.waitForTimeout(500);
+    expect(await renamedHere.count()).toBe(1);
     await expect.poll(() => there.locator(".me-name").textContent()).toBe("SessionSiana");
     expect((await storedIdentity(there))!.player.name).toBe("SessionSiana");
     await expect.poll(() => here.locator(".me-name").textContent()).toBe("SessionSiana");
