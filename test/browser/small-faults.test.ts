@@ -26,6 +26,8 @@ import { randomLegalAction } from "../../src/games/legal.js";
 import type { LegalAction } from "../../src/games/types.js";
 import { PROTOCOL_VERSION } from "../../src/protocol/wire.js";
 import { roomView } from "../../src/platform/views.js";
+import { gameOf, gameState } from "../../src/platform/room.js";
+import type { Player } from "../../src/platform/identity.js";
 import { account } from "../support/accounts.js";
 import { guest, lcg, TestClient, until } from "../support/harness.js";
 import type { AucteradenState } from "../../src/games/aucteraden/state.js";
@@ -402,6 +404,27 @@ describe.skipIf(!available)("small faults in the web client", () => {
     await b.page.goto(`${url}/leaderboards`);
     await expect.poll(() => b.page.textContent("main")).toContain(LONG_A);
     await expectFits(b.page);
+
+    // A finished Goblin Teeth game: its end (everything revealed, with the long name's hand) and its
+    // replay at the end (the log's "name and dice" groups, the private lines, the hidden hands).
+    const aPlayer = (await storedIdentity(a.page))!.player as Player;
+    const other = (await guest(url, "Bo")).player as Player;
+    const service = t.bazaar.server.service;
+    let gt = await service.createMatchRoom([aPlayer, other], { game: "goblin-teeth", seats: 2, clock: "none", ranked: false });
+    const random = lcg(11);
+    while (gt.status === "playing") {
+      const seat = gameOf(gt).activeSeats(gameState(gt))[0]!;
+      gt = (await service.act(gt.id, [aPlayer, other][seat]!, randomLegalAction(gameOf(gt).legalActions(gameState(gt), seat), random)!)).room;
+    }
+    await a.page.goto(`${url}/room/${gt.id}`);
+    await a.page.getByTestId("gt-reveal-seat").first().waitFor();
+    await expectFits(a.page);
+    await a.page.goto(`${url}/game/${gt.id}?step=${gt.version}`);
+    await a.page.getByTestId("replay-hidden").waitFor();
+    const replay = a.page.getByTestId("replay");
+    if (await a.page.getByTestId("replay-last").isEnabled()) await a.page.getByTestId("replay-last").click();
+    await expect.poll(async () => Number(await replay.getAttribute("data-total")) - Number(await replay.getAttribute("data-step"))).toBe(1);
+    await expectFits(a.page);
     await a.context.close();
     await b.context.close();
   });
