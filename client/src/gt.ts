@@ -684,7 +684,7 @@ function slotView(room: RoomView, v: GTView, p: PotView, lit: boolean, blocked: 
   return html`<li class="gt-slot ${lit ? "lit" : ""} ${blocked ? "blocked" : ""} ${p.faceDown ? "face-down" : ""}" data-testid="gt-slot" data-slot=${p.slot} data-face-down=${p.faceDown ? "yes" : "no"} data-known=${known ? "yes" : "no"}>
     <div class="gt-slot-card">${card}</div>
     <div class="gt-slot-info">
-      <p class="gt-slot-name">${p.faceDown ? html`<b>Face-down Item</b> <span class="muted small">${known ? `(${faceWords(p.item!)}; face down, known to you)` : "(face down)"} · its taker goes first next round</span>` : html`<b>${faceWords(p.item!)}</b>${v.pot.filter((q) => !q.faceDown && q.item && faceWords(q.item) === faceWords(p.item!)).length > 1 ? html` <span class="muted small">(Pot slot ${p.slot + 1})</span>` : nothing}`}</p>
+      <p class="gt-slot-name">${p.faceDown ? html`<b>Face-down Item</b> <span class="muted small">${known ? `(${faceWords(p.item!)}, known to you) · ` : ""}its taker goes first next round</span>` : html`<b>${faceWords(p.item!)}</b>${v.pot.filter((q) => !q.faceDown && q.item && faceWords(q.item) === faceWords(p.item!)).length > 1 ? html` <span class="muted small">(Pot slot ${p.slot + 1})</span>` : nothing}`}</p>
       ${blocked ? html`<p class="gt-slot-blocked" data-testid="gt-slot-blocked">${blocked}</p>` : nothing}
       ${bidders.length
         ? html`<ul class="gt-bids">${bidders.map((b) => {

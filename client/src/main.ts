@@ -188,6 +188,13 @@ function shell(): TemplateResult {
   `;
 }
 
+/** How to get a seat at an invited-only table: an invitation names an account, which a guest does not have. */
+function askToBeInvited(): string {
+  return isAccount(s)
+    ? "ask someone seated here to invite you by your account's name"
+    : "invitations are for accounts: create one (or log in), then ask someone seated here to invite you by its name";
+}
+
 /** A page anyone may read without a name (no name screen takes its place: an identity notice shows as a banner there). */
 function publicPage(): boolean {
   return s.route.page === "replay" || s.route.page === "player" || s.route.page === "leaderboards" || s.route.page === "live";
@@ -215,6 +222,9 @@ let nameBusy = false;
 function invitationNotice(): TemplateResult {
   const room = s.route.page === "room" ? s.rooms.get(s.route.roomId) : undefined;
   if (!room) return html`<p class="notice" data-testid="invitation">This link opens a game table.</p>`;
+  if (room.status === "open" && room.invitedOnly) {
+    return html`<p class="notice" data-testid="invitation" data-status="open">This link opens a table whose seats are for the players its host invited, by their account's name. Log in with yours to sit, or choose a name to watch.</p>`;
+  }
   if (room.status === "open") return html`<p class="notice" data-testid="invitation" data-status="open">This link opens a table waiting for players. Choose a name to take a seat.</p>`;
   const why = room.status === "playing" ? "This game has already started, so its seats are taken." : room.status === "finished" ? "This game is over." : "This room has closed.";
   return html`<div class="notice invite-started" data-testid="invitation" data-status=${room.status}>
@@ -1023,8 +1033,8 @@ function waitingRoom(room: RoomView): TemplateResult {
         ? invited
           ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are invited: take a free seat.</p>`
           : refusal?.code === "INVITED_ONLY"
-            ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are not invited: ask someone seated here to invite you by your account's name. You may watch.</p>`
-            : html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ask someone seated here to invite you by your account's name. You may watch.</p>`
+            ? html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it, and you are not invited: ${askToBeInvited()}. You may watch.</p>`
+            : html`<p class="small" data-testid="invited-only-note">Only players invited to this table may sit at it: if you were not, ${askToBeInvited()}. You may watch.</p>`
         : nothing}
       ${refusal && !(invitedNote && refusal.code === "INVITED_ONLY") ? html`<p class="small notice" data-testid="seat-refusal" data-code=${refusal.code}>${friendly(refusal)}</p>` : nothing}
       ${inviteForm(s, room)}

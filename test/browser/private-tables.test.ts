@@ -143,6 +143,20 @@ describe.skipIf(!chromiumAvailable())("private tables, in the browser", () => {
     if (process.env.SHOT) await stranger.screenshot({ path: "scratch/invited-only-stranger.png" });
     expect(await stranger.getByTestId("sit-here").count()).toBe(0);
     expect(await stranger.getByTestId("seat-refusal").count()).toBe(0); // the note says it once
+
+    // Someone with no name yet opens the link: the name screen says the seats are for invited
+    // accounts (not "choose a name to take a seat"); as a guest, the note says a guest cannot be invited.
+    const { page: visitor, context: visitorContext } = await newPage(t.browser);
+    await visitor.goto(`${url}/room/${roomId}`);
+    await expect.poll(() => visitor.getByTestId("invitation").textContent()).toBe(
+      "This link opens a table whose seats are for the players its host invited, by their account's name. Log in with yours to sit, or choose a name to watch.",
+    );
+    await visitor.getByLabel("Your display name").fill("Wanderer");
+    await visitor.getByLabel("Your display name").press("Enter");
+    await expect.poll(() => visitor.getByTestId("invited-only-note").textContent()).toContain(
+      "invitations are for accounts: create one (or log in), then ask someone seated here to invite you by its name. You may watch.",
+    );
+    await visitorContext.close();
     // A try anyway (an old page, another client) is refused in those words.
     const tried = (await stranger.evaluate(`window.goblinBazaar.request("room:join", { roomId: "${roomId}" })`)) as { error: { code: string; message: string } };
     expect(tried.error).toMatchObject({ code: "INVITED_ONLY", message: expect.stringContaining("Only players invited to this table may sit at it") });
