@@ -566,6 +566,8 @@ export class Store {
     const ack = await this.request("room:decline", { roomId });
     if (!ack.ok && ack.error.code !== "NOT_INVITED") return this.toast(friendly(ack.error));
     this.keptInvitations = this.keptInvitations.filter((i) => i.room.id !== roomId);
+    // Its card on screen (Join / Not now) goes too: it was answered.
+    this.invitations = this.invitations.filter((i) => i.room.id !== roomId);
     this.changed();
   }
 

@@ -205,8 +205,12 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     await row.waitFor();
     expect(await row.innerText()).toContain("Ivy invites you · Turn-based, 3 days");
     expect(await axeViolations(jon.page)).toEqual([]);
+    const card = jon.page.locator(`[data-testid="invitation-card"][data-room="${roomId}"]`);
+    await card.waitFor();
     await row.getByTestId("decline-invitation").click();
     await row.waitFor({ state: "detached" });
+    // The card on screen is answered too: it goes with the row.
+    await card.waitFor({ state: "detached", timeout: 2000 });
     expect((await t.bazaar.server.service.get(roomId)).invited ?? []).toEqual([]);
 
     // Asked again (a minute on), while Jon is away: it waits for his next visit.
