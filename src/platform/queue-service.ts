@@ -113,7 +113,7 @@ export function parseQueueRequest(player: QueuePlayer, input: QueueRequest): { p
   const ranked = input.ranked ?? true;
   if (typeof ranked !== "boolean") throw err("BAD_REQUEST", "ranked must be true or false.");
   if (ranked && !player.account) {
-    throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (Account, then Register), or queue casual as a guest.");
+    throw err("ACCOUNT_REQUIRED", "Ranked quick play is for registered players: create an account (the menu under your name, top right: Register), or queue casual as a guest.");
   }
   const clock = parseClock(game, input.clock, ranked, poolSizes(seats, low, game.maxPlayers)[0]!);
   if (isTurnBased(clock)) {

@@ -560,7 +560,7 @@ export function seatRefusal(room: Room, player: Player): AppError | null {
   if (room.invitedOnly && !mayTakeSeat(room, player.id)) {
     return err("INVITED_ONLY", player.account
       ? "Only players invited to this table may sit at it: ask someone seated there to invite you by your account's name. You may watch it."
-      : "Only players invited to this table may sit at it, and invitations are by account name: create an account (Account, then Register) and ask someone seated there to invite you. You may watch it.");
+      : "Only players invited to this table may sit at it, and invitations are by account name: create an account (the menu under your name, top right: Register) and ask someone seated there to invite you. You may watch it.");
   }
   if (nameAtTable(room, player.id, player.name)) {
     return err("NAME_IN_ROOM", `Someone at this table already goes by "${player.name}"; choose another name to join.`);
@@ -669,7 +669,7 @@ export function dropInvitationsOf(room: Room, playerId: string, now: number): Ro
 
 /** Ranked rooms and the rated daily attempt are for accounts (ACCOUNT_REQUIRED). */
 export function accountRequired() {
-  return err("ACCOUNT_REQUIRED", "Ranked games are for registered players: create an account (Account, then Register) to play ranked; as a guest you can play casual games and the daily challenge unrated.");
+  return err("ACCOUNT_REQUIRED", "Ranked games are for registered players: create an account (the menu under your name, top right: Register) to play ranked; as a guest you can play casual games and the daily challenge unrated.");
 }
 
 /**
@@ -678,7 +678,7 @@ export function accountRequired() {
  * guest who clears it would leave the others waiting out the clocks.
  */
 export function turnBasedNeedsAccount() {
-  return err("ACCOUNT_REQUIRED", "Turn-based games are for registered players: they last days, and an account finds them again on any device and can be told when it is their turn. Create an account (Account, then Register), or play a game of one sitting as a guest.");
+  return err("ACCOUNT_REQUIRED", "Turn-based games are for registered players: they last days, and an account finds them again on any device and can be told when it is their turn. Create an account (the menu under your name, top right: Register), or play a game of one sitting as a guest.");
 }
 
 /**

@@ -341,7 +341,7 @@ describe("clocks on vacation", () => {
     const s = setup();
     s.book.spans.set(players[1]!.id, { from: T0, until: T0 + day });
     const open = await s.service.create(players[0]!, { game: "goblin-market", seats: 3, clock: "turn-1d" });
-    await expect(s.service.join(open.id, players[1]!)).rejects.toMatchObject({ code: "ON_VACATION", message: "You are on vacation from turn-based games until 2026-11-30 09:00 UTC: end your vacation (Account, then Vacation) before you take on another turn-based game." });
+    await expect(s.service.join(open.id, players[1]!)).rejects.toMatchObject({ code: "ON_VACATION", message: "You are on vacation from turn-based games until 2026-11-30 09:00 UTC: end your vacation (the menu under your name, top right: Vacation…) before you take on another turn-based game." });
     await expect(s.service.create(players[1]!, { game: "goblin-market", seats: 3, clock: "turn-3d" })).rejects.toMatchObject({ code: "ON_VACATION" });
     expect((await s.service.get(open.id)).seats.map((x) => x.playerId)).toEqual([players[0]!.id, null, null]);
     expect((await s.service.create(players[1]!, { game: "goblin-market", seats: 3, clock: "standard" })).status).toBe("open");

@@ -153,7 +153,7 @@ export interface VacationSource {
 export function onVacation(until: number) {
   return err(
     "ON_VACATION",
-    `You are on vacation from turn-based games until ${when(until)}: end your vacation (Account, then Vacation) before you take on another turn-based game.`,
+    `You are on vacation from turn-based games until ${when(until)}: end your vacation (the menu under your name, top right: Vacation…) before you take on another turn-based game.`,
   );
 }
 
