@@ -567,7 +567,7 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
   const due = (r: YourRoom) => (s.yourTurn.has(r.id) ? (r.deadline ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY);
   const rows = [...mine].sort((a, b) => Number(s.yourTurn.has(b.id)) - Number(s.yourTurn.has(a.id)) || due(a) - due(b) || b.createdAt - a.createdAt);
   return html`<section class="panel your-games" aria-labelledby="mine-h" data-testid="your-games">
-    <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count">${mine.length}</span></h2><span class="your-games-tools">${notify}${soundToggle(s)}</span></div>
+    <div class="your-games-head"><h2 id="mine-h" class="panel-title">Your games <span class="count" title="Your games and the invitations waiting for your answer">${mine.length + kept.length}</span></h2><span class="your-games-tools">${notify}${soundToggle(s)}</span></div>
     ${kept.length > 0
       ? html`<ul class="room-list kept-invitations">${kept.map((i) => keptInvitationRow(i))}</ul>`
       : nothing}

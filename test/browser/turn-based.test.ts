@@ -204,6 +204,8 @@ describe.skipIf(!available)("turn-based games in the browser", () => {
     const row = jon.page.locator(`[data-testid="kept-invitation"][data-room="${roomId}"]`);
     await row.waitFor();
     expect(await row.innerText()).toContain("Ivy invites you · Turn-based, 3 days");
+    // The section's count counts it (no game yet, one invitation: 1, not 0).
+    expect(await jon.page.locator("#mine-h .count").textContent()).toBe("1");
     expect(await axeViolations(jon.page)).toEqual([]);
     const card = jon.page.locator(`[data-testid="invitation-card"][data-room="${roomId}"]`);
     await card.waitFor();
