@@ -159,7 +159,8 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
       ${field("acc-password", m === "recover" ? "New password" : "Password", "password", m === "login" ? "current-password" : "new-password", m !== "login" ? { min: 8 } : {})}
       ${m === "login" && forms.needCode
         ? html`<label for="acc-totp">Code from your authenticator app</label>
-            <input id="acc-totp" name="acc-totp" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" />`
+            <input id="acc-totp" name="acc-totp" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" aria-describedby="acc-totp-lost" />
+            <p class="muted small" id="acc-totp-lost" data-testid="acc-totp-lost">No phone at hand? Your recovery code gets you in: “Forgot your password?” below sets a new password and turns two-step login off.</p>`
         : nothing}
       ${forms.error ? html`<p class="form-error" role="alert" data-testid="acc-error">${forms.error}</p>` : nothing}
       <button class="btn small primary" data-testid="acc-submit" ?disabled=${forms.busy}>${m === "login" ? "Log in" : m === "recover" ? "Set the new password" : "Create account"}</button>
@@ -168,7 +169,7 @@ export function accountForms(s: Store, asGuest: boolean): TemplateResult {
           ? "A password of 8 to 200 characters, not a common one. You keep this guest's games and ratings, and can play ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
           : "A password of 8 to 200 characters, not a common one. An account plays ranked games and the rated daily challenge, from any device. You will be shown a recovery code: keep it."
         : m === "recover"
-          ? "The recovery code you were shown when you made the account (or your latest one). Every other device is logged out, and you get a new code."
+          ? "The recovery code you were shown when you made the account (or your latest one). Every other device is logged out, two-step login is turned off (turn it on again from your menu), and you get a new code."
           : "Log in on any device with your account name and password."}</p>
       ${m === "login"
         ? html`<button type="button" class="linklike small" data-testid="acc-forgot" @click=${() => { forms.mode = "recover"; forms.error = ""; s.changed(); }}>Forgot your password?</button>`

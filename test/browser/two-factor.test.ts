@@ -81,6 +81,8 @@ describe.skipIf(!available)("two-step login, in the browser", () => {
     await other.getByTestId("acc-error").waitFor();
     expect(await other.getByTestId("acc-error").textContent()).toContain("Two-step login is on for this account");
     const codeField = other.getByLabel("Code from your authenticator app");
+    // Without the phone, the way in is said where the code is asked for.
+    expect(await other.getByTestId("acc-totp-lost").textContent()).toContain("Your recovery code gets you in");
     await codeField.fill("123 456");
     await other.getByTestId("acc-submit").click();
     await expect.poll(async () => other.getByTestId("acc-error").textContent()).toContain("That code does not match");
