@@ -100,7 +100,9 @@ export function readClock(s: Store, room: RoomView, seat: number): ClockReading 
   }
   const turn = c.firstMove ? Math.min(preset.firstMoveMs, preset.turnMs + c.bankMs) : preset.turnMs;
   const bank = c.firstMove ? 0 : c.bankMs;
-  return { running: false, leftMs: turn + bank, turnMs: turn, bankMs: bank, firstMove: c.firstMove, vacationUntil: null };
+  // Not their turn, on vacation all the same: the seat says so (a turn that comes starts at its end).
+  const away = c.pausedUntil !== undefined && serverNow(s) < c.pausedUntil ? c.pausedUntil : null;
+  return { running: false, leftMs: turn + bank, turnMs: turn, bankMs: bank, firstMove: c.firstMove, vacationUntil: away };
 }
 
 export const LOW_MS = 10_000;
@@ -186,8 +188,8 @@ function shownNow(s: Store, room: RoomView): string {
   const now = serverNow(s);
   const shown = (room.clocks ?? []).map((c) => {
     const d = room.clock ? clockDeadline(room.clock, c) : null;
-    if (d === null) return "-";
     const paused = c.pausedUntil !== undefined && now < c.pausedUntil;
+    if (d === null) return paused ? "v" : "-";
     return `${paused ? "v" : ""}${Math.ceil(Math.max(0, d - (paused ? c.pausedUntil! : now)) / 1000)}`;
   });
   return `${room.roomId}:${room.version}:${shown.join(",")}`;

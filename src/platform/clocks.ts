@@ -181,7 +181,7 @@ export function nextDeadline(setting: ClockSetting, clocks: readonly SeatClock[]
 
 export function clocksView(setting: ClockSetting, clocks: readonly SeatClock[]): SeatClockView[] {
   return clocks.map((c) =>
-    c.pausedUntil !== undefined && c.since !== null
+    c.pausedUntil !== undefined
       ? { bankMs: c.bankMs, since: c.since, firstMove: !c.moved, pausedUntil: c.pausedUntil }
       : { bankMs: c.bankMs, since: c.since, firstMove: !c.moved },
   );

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { randomLegalAction } from "../games/legal.js";
 import { seededRandom } from "../games/testing.js";
 import { createLogger } from "../logger.js";
-import { deadlineOf } from "./clocks.js";
+import { clocksView, deadlineOf } from "./clocks.js";
 import { MemoryRoomStore } from "./memory-room-store.js";
 import { gameOf, summarizeFor, type HeldNotice, type OwedPush, type Room } from "./room.js";
 import { RoomService } from "./room-service.js";
@@ -237,6 +237,52 @@ describe("clocks on vacation", () => {
     s.at(deadline + 36 * h);
     await s.timers.tick();
     expect((await s.service.get(room.id)).seats[seat]!.away).toBe("timeout");
+  });
+
+  it("a player on vacation whose turn it is not shows it at the seat, to everyone; ended early, the mark goes and a turn then starts at once", async () => {
+    const s = setup();
+    let room = await s.start();
+    const mover = runningSeat(room);
+    const idle = (mover + 1) % 3;
+    const id = players[idle]!.id;
+    s.at(T0 + h);
+    s.book.spans.set(id, { from: s.now, until: s.now + 3 * day });
+    expect(await s.service.applyVacation(id)).toEqual([room.id]);
+    room = await s.service.get(room.id);
+    expect(room.clocks![idle]).toMatchObject({ since: null, pausedUntil: T0 + h + 3 * day });
+    expect(room.notices!.at(-1)).toMatchObject({ kind: "vacation", seat: idle, text: `${players[idle]!.name} is on vacation until 2026-12-02 10:00 UTC; their clock is stopped until then.` });
+    // In every viewer's view, a spectator's too.
+    const seen = clocksView(room.clock!, room.clocks!);
+    expect(seen[idle]).toMatchObject({ since: null, pausedUntil: T0 + h + 3 * day });
+    expect(seen[mover]!.pausedUntil).toBeUndefined();
+    // Applied once; the notice is not said again when the turn comes and is paused in its turn.
+    expect(await s.service.applyVacation(id)).toEqual([]);
+    const told = room.notices!.filter((n) => n.kind === "vacation").length;
+    // Ended early, before the turn came: the mark goes, the table is told.
+    s.at(T0 + 5 * h);
+    s.book.spans.set(id, { from: T0 + h, until: s.now });
+    expect(await s.service.applyVacation(id)).toEqual([room.id]);
+    room = await s.service.get(room.id);
+    expect(room.clocks![idle]!.pausedUntil).toBeUndefined();
+    expect(room.notices!.filter((n) => n.kind === "vacation")).toHaveLength(told + 1);
+    expect(room.notices!.at(-1)).toMatchObject({ seat: idle, text: `${players[idle]!.name} is back from vacation.` });
+    // Back: a turn that comes to them starts at once.
+    while (runningSeat(room) !== idle) room = await moveOnce(s.service, room, runningSeat(room));
+    expect(room.clocks![idle]!.since).toBe(s.now);
+  });
+
+  it("a seat a bot plays for its player is not marked on vacation", async () => {
+    const s = setup();
+    let room = await s.start();
+    const mover = runningSeat(room);
+    const idle = (mover + 1) % 3;
+    room = await s.service.resign(room.id, players[idle]!);
+    expect(room.seats[idle]!.away).toBe("resigned");
+    s.book.spans.set(players[idle]!.id, { from: s.now, until: s.now + 3 * day });
+    await s.service.applyVacation(players[idle]!.id);
+    room = await s.service.get(room.id);
+    expect(room.clocks![idle]!.pausedUntil).toBeUndefined();
+    expect(room.notices?.some((n) => n.kind === "vacation") ?? false).toBe(false);
   });
 
   it("a game waits out a vacation longer than a room is kept unchanged: the store keeps it a day past the stopped clock's deadline", async () => {

@@ -29,7 +29,7 @@
  */
 import type { Database } from "../db/client.js";
 import type { Room } from "./room.js";
-import { logLength } from "./room.js";
+import { logLength, personPlays } from "./room.js";
 import { isTurnBased, type SeatClock } from "./clocks.js";
 import { err } from "./errors.js";
 import type { RoomNotice } from "../protocol/wire.js";
@@ -84,7 +84,7 @@ const when = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace("T
 
 /**
  * `room` with its seated players' vacations (`spans`, by player id: each one's latest) applied to
- * its running clocks, not bumped (the caller's change carries it), or null when nothing changes.
+ * its clocks, not bumped (the caller's change carries it), or null when nothing changes.
  * Pure. Only turn-based rooms in play; a seat played by a bot (a bot seat, or an away player's)
  * has no running clock, so nothing to stop.
  *
@@ -95,6 +95,11 @@ const when = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace("T
  * - the clock is paused until a later time than the player's vacation now ends (it was ended early,
  *   or is gone): `since` moves back by the difference, so the time after the real end counts again;
  *   the table is told the player is back.
+ *
+ * A stopped clock (not the seat's turn) of a player on vacation has no time to move but is marked
+ * `pausedUntil: until` all the same, so the seat shows "on vacation until" whether or not it is its
+ * turn (a turn that comes meanwhile starts afresh and is paused as above); a vacation ended early
+ * takes the mark off. A seat a bot plays is not marked.
  */
 export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationSpan>, now: number): Room | null {
   if (room.status !== "playing" || !room.clocks || !isTurnBased(room.clock)) return null;
@@ -102,12 +107,29 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
   const notices: RoomNotice[] = [];
   const noticed = (seat: number, text: string) => (room.notices ?? []).some((n) => n.kind === "vacation" && n.seat === seat && n.text === text);
   const clocks = room.clocks.map((c, seat): SeatClock => {
-    if (c.since === null) return c;
     const playerId = room.seats[seat]?.playerId;
     const v = playerId ? spans.get(playerId) : undefined;
     const name = room.seats[seat]?.name ?? "A player";
     const paused = c.pausedUntil !== undefined && c.pausedUntil > now ? c.pausedUntil : undefined;
-    if (v !== undefined && onVacationAt(v, now)) {
+    const away = v !== undefined && onVacationAt(v, now);
+    const text = away ? `${name} is on vacation until ${when(v.until)}; their clock is stopped until then.` : "";
+    if (c.since === null) {
+      // Not their turn: no time to move, but the seat shows the vacation all the same (a turn that
+      // comes to it meanwhile starts at its end), and a vacation ended early is taken off it. Not
+      // a seat a bot plays: its player is not the one at the table.
+      if (away && personPlays(room, seat)) {
+        if (paused === v.until) return c;
+        if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
+        changed = true;
+        return { ...c, pausedUntil: v.until };
+      }
+      // Over by its planned end: the mark is past, and harmless (views show it only before then).
+      if (paused === undefined) return c;
+      changed = true;
+      if (personPlays(room, seat)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text: `${name} is back from vacation.` });
+      return { bankMs: c.bankMs, since: null, moved: c.moved };
+    }
+    if (away) {
       if (paused === v.until) return c;
       // A clock still paused for an earlier vacation (ended early, unseen by this room, then a new
       // one taken): the time between that one's real end and this one's start counts, and this one
@@ -120,7 +142,6 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
         const back = c.since - (paused - before.until);
         since = back + (v.until - Math.max(v.from, back));
       } else since = c.since + (v.until - paused);
-      const text = `${name} is on vacation until ${when(v.until)}; their clock is stopped until then.`;
       if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
       changed = true;
       return { ...c, since, pausedUntil: v.until };

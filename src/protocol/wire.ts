@@ -43,7 +43,8 @@ export interface SeatClockView {
   /**
    * The seat's player is on vacation from turn-based games until then (server epoch ms): while
    * `serverTime` is before it, the clock is stopped, with `deadline - pausedUntil` left to it (the
-   * deadline already counts the vacation). Absent: no vacation.
+   * deadline already counts the vacation). Also on a stopped clock (not the seat's turn): a turn
+   * that comes to it before then starts then. Absent, or past: no vacation.
    */
   pausedUntil?: number;
 }

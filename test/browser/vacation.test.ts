@@ -155,6 +155,17 @@ describe.skipIf(!available)("vacations from turn-based games, in the browser", (
     expect(words(await logged.last().textContent())).toBe(`${names[mover]} is on vacation until 2026-11-28 09:01 UTC; their clock is stopped until then.`);
     expect(await axeBothThemes(page), "the table with a seat on vacation passes axe").toEqual([]);
 
+    // A player whose turn it is not shows it too, at once (their turn would start at its end).
+    const third = (mover + 2) % 3;
+    expect((await call(url, "POST", "/api/vacation", ids[third]!.token, { days: 3 })).body).toMatchObject({ ok: true, rooms: [roomId] });
+    const idleClock = page.locator(`[data-testid="clock"][data-seat="${third}"]`);
+    await idleClock.getByTestId("seat-vacation").waitFor();
+    const idleWhen = await shortWhenIn(page, clock + 3 * day);
+    expect(words(await idleClock.getByTestId("seat-vacation").textContent())).toBe(`On vacation until ${idleWhen}`);
+    expect(await idleClock.getAttribute("aria-label")).toBe(`On vacation until ${idleWhen}: their clock is stopped, with 1 d 00 h for the first move when it runs again`);
+    expect(await page.getByTestId("seat-vacation").count()).toBe(2);
+    expect(words(await logged.last().textContent())).toBe(`${names[third]} is on vacation until 2026-11-29 09:01 UTC; their clock is stopped until then.`);
+
     // The player on vacation sees it as their own clock, above the table.
     const own = await newPage(t.browser);
     await enterAccount(own.page, url, names[mover]!);
