@@ -382,11 +382,18 @@ describe.each(backends())("daily challenge ($name)", (backend) => {
     expect(h).toMatchObject({ ok: true, state: { ranked: false, daily: "2026-11-27" } });
     expect(i.ok).toBe(true);
     const hRoom = h.roomId as string;
+    // daily:status tells the lobby who may watch: nobody of the two yet.
+    for (const c of [hob, ida]) expect((await c.call("daily:status", { game: GAME })).finishedUnrated).toBeUndefined();
     hob.rooms.set(hRoom, { version: (h.state as any).version, state: h.state as any, log: (h.state as any).log });
     await playSolo(hob, hRoom, 11);
     await until(async () => (await getAs(`${base}/api/finished/${hRoom}`, null)).status !== 404 || undefined, "Hob's game recorded");
     // Hob has seen the deal: he may watch Gale's attempt; Ida, still playing hers, may not.
     expect((await hob.call("room:sync", { roomId: gRoom })).ok).toBe(true);
     expect((await refusal(ida))?.code).toBe("DAILY_SPOILER");
+    // And daily:status says so, so the lobby offers Hob his Watch (and not Ida).
+    expect(await hob.call("daily:status", { game: GAME })).toMatchObject({ ok: true, attempt: null, finishedUnrated: true });
+    expect((await hob.call("daily:status", { game: GAME })).seenUnrated).toBeUndefined();
+    expect((await ida.call("daily:status", { game: GAME })).finishedUnrated).toBeUndefined();
+    expect((await gale.c.call("daily:status", { game: GAME })).finishedUnrated).toBeUndefined();
   });
 });

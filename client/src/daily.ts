@@ -108,7 +108,7 @@ function fetchStatus(s: Store, game: string): void {
   const who = whoKey(s);
   void s.request<DailyStatus>("daily:status", { game }).then((ack) => {
     d.inflight.delete(`status:${game}`);
-    if (ack.ok && whoKey(s) === who) d.status.set(game, { game: ack.game, day: ack.day, attempt: ack.attempt, ...(ack.seenUnrated ? { seenUnrated: true as const } : {}) });
+    if (ack.ok && whoKey(s) === who) d.status.set(game, { game: ack.game, day: ack.day, attempt: ack.attempt, ...(ack.seenUnrated ? { seenUnrated: true as const } : {}), ...(ack.finishedUnrated ? { finishedUnrated: true as const } : {}) });
     s.changed();
   });
 }
@@ -411,7 +411,8 @@ function challenge(s: Store, info: DailyInfo): TemplateResult {
  * Why a live room on a daily deal may not be watched by this player, or null when it may. The
  * server refuses watchers (DAILY_SPOILER: DailyChallenges.mayWatch and knowsDeal) unless they sit
  * in the room, the deal's day is over (UTC, by the server's clock), or their own ranked attempt at
- * that deal is finished (a guest has none): the lobby offers Watch only where it would be let in.
+ * that deal is finished, or with none (a guest) a game of it they played unrated to its end
+ * (`daily:status` finishedUnrated): the lobby offers Watch only where it would be let in.
  */
 export function dailyWatch(s: Store, r: { id: string; game: string; daily?: string }): string | null {
   if (!r.daily) return null;
@@ -419,8 +420,8 @@ export function dailyWatch(s: Store, r: { id: string; game: string; daily?: stri
   if (r.daily < today) return null;
   if (s.mine?.some((x) => x.id === r.id)) return null;
   const st = d.status.get(r.game);
-  if (st && st.day === r.daily && st.attempt?.finished) return null;
-  return isAccount(s) ? "Watch it after your own attempt" : "Open to watch after 00:00 UTC";
+  if (st && st.day === r.daily && (st.attempt?.finished || st.finishedUnrated)) return null;
+  return isAccount(s) ? "Watch it after your own attempt" : "Watch it after you finish today's deal, or after 00:00 UTC";
 }
 
 /** The daily-challenge panel of the lobby: one block per game with a daily challenge. */

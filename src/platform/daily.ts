@@ -75,9 +75,11 @@ export class DailyChallenges {
     const day = utcDay(this.now());
     const a = await getDailyAttempt(this.db, g.id, day, player.id);
     if (a) return { game: g.id, day, attempt: await this.describe(a) };
+    // With no ranked attempt, a finished unrated game of today's deal lets them watch others' (knowsDeal).
+    const finished = await this.finishedUnrated(g.id, day, player.id);
     // An account that played today's deal as a guest has no rated attempt to come (DAILY_SEEN).
-    const seen = player.account === true && (await this.playedUnrated(g.id, day, player.id));
-    return { game: g.id, day, attempt: null, ...(seen ? { seenUnrated: true } : {}) };
+    const seen = player.account === true && (finished || (await this.playingUnrated(g.id, day, player.id)));
+    return { game: g.id, day, attempt: null, ...(seen ? { seenUnrated: true } : {}), ...(finished ? { finishedUnrated: true } : {}) };
   }
 
   /** An attempt as the player sees it; "finished" also when the game ended but is not yet recorded. */
@@ -93,7 +95,11 @@ export class DailyChallenges {
    * same id): a finished game of that deal with their seat, or a live room of it where they sit.
    */
   private async playedUnrated(game: string, day: string, playerId: string): Promise<boolean> {
-    if (await this.finishedUnrated(game, day, playerId)) return true;
+    return (await this.finishedUnrated(game, day, playerId)) || (await this.playingUnrated(game, day, playerId));
+  }
+
+  /** Whether the player sits in a live room of `day`'s deal (not yet recorded). */
+  private async playingUnrated(game: string, day: string, playerId: string): Promise<boolean> {
     return (await this.service.roomsOf(playerId)).some((r) => r.daily === day && r.game === game);
   }
 

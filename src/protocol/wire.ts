@@ -350,6 +350,12 @@ export interface DailyStatus {
   attempt: { roomId: string; finished: boolean; score: number | null } | null;
   /** Set (true) for an account with no attempt that played today's deal unrated, as a guest: it may not play it rated (DAILY_SEEN), only replay it casually. */
   seenUnrated?: true;
+  /**
+   * Set (true) for a player with no attempt (a guest, or an account from its guest days) who has
+   * played today's deal unrated to its end (recorded): they may watch others' games of it
+   * (DailyChallenges.knowsDeal), as after a finished ranked attempt.
+   */
+  finishedUnrated?: true;
 }
 
 /** The longest private note on a player, in characters (platform/notes.ts; the web client's field). */

@@ -480,6 +480,44 @@ describe.skipIf(!available)("small faults in the web client", () => {
       await context.close();
     }
   });
+
+  it("offers a guest Watch on today's deal once they have played it unrated to its end, as the server allows", async () => {
+    const url = t.bazaar.server.url;
+    const fay = await new TestClient(url, (await account(url, "Fay")).token).ready();
+    const fayRoom = (await fay.call("daily:start", { game: "aucteraden" })).roomId as string;
+    const { context, page } = await newPage(t.browser, DESKTOP);
+    let gus: TestClient | undefined;
+    try {
+      await enterName(page, url, "Gus");
+      const fayRow = page.locator(`.live-rooms [data-room="${fayRoom}"]`);
+      await fayRow.waitFor();
+      const locked = fayRow.getByTestId("watch-locked");
+      await expect.poll(() => locked.count()).toBe(1);
+      expect(await locked.getAttribute("title")).toBe("Watch it after you finish today's deal, or after 00:00 UTC");
+      // Gus plays today's deal unrated to its end (over the protocol, as his guest identity).
+      gus = await new TestClient(url, (await storedIdentity(page))!.token).ready();
+      const mine = (await gus.call("daily:start", { game: "aucteraden" })).roomId as string;
+      await gus.sync(mine);
+      const random = lcg(7);
+      while ((gus.view(mine).status as string) !== "finished") {
+        const v = gus.view(mine);
+        expect((await gus.call("game:act", { roomId: mine, action: randomLegalAction(v.legal as LegalAction[], random) })).ok).toBe(true);
+        await until(() => (gus!.rooms.get(mine)?.version ?? 0) > (v.version as number), "Gus's move");
+      }
+      await until(async () => (await fetch(`${url}/api/finished/${mine}`)).status !== 404 || undefined, "Gus's game recorded");
+      // Back in the lobby: Fay's attempt may be watched now, and watching it works.
+      await page.reload();
+      await fayRow.getByRole("link", { name: /^Watch/ }).waitFor();
+      expect(await locked.count()).toBe(0);
+      await fayRow.getByRole("link", { name: /^Watch/ }).click();
+      await page.getByTestId("auct-table").waitFor();
+      expect(await page.getByText("Room not available").count()).toBe(0);
+    } finally {
+      fay.close();
+      gus?.close();
+      await context.close();
+    }
+  });
 });
 
 let seq = 0;
