@@ -4,7 +4,9 @@
  * this browser's clock when the view arrived), never with the local clock alone. Also the seat a
  * bot plays for an away player, the low-time warning (a class, a live note and a short beep at
  * 10 s and 5 s, muted with the page's other sounds: sound.ts), the Sounds on/off switch, and the
- * Resign / Take your seat back controls.
+ * Resign / Take your seat back controls. While the page is not connected, running clocks go on
+ * counting as last known but are dimmed and say so, and no beep sounds: nothing can be done then,
+ * and the server may be giving the time back (an outage).
  * A seat whose player is on vacation from turn-based games (docs/protocol.md, "Vacations"; the
  * seat's clock carries `pausedUntil`) shows its time frozen and "On vacation until" its end, with
  * no countdown, no low-time warning and no beep; after that end it simply runs again.
@@ -135,12 +137,15 @@ export function seatClock(s: Store, room: RoomView, seat: number): TemplateResul
     : r.firstMove
       ? "for the first move"
       : "a turn + bank";
+  // Not connected: the count goes on as last known, marked as such (time the whole service was
+  // down is given back on its return; a lone dropped connection's is not).
+  const unsure = r.running && s.conn !== "connected";
   const label = r.running
-    ? `${mine ? "Your" : "Their"} clock is running: ${fmtClock(r.leftMs)} left${r.firstMove ? " for the first move" : ` (turn ${fmtClock(r.turnMs)}, bank ${fmtClock(r.bankMs)})`}`
+    ? `${mine ? "Your" : "Their"} clock is running: ${fmtClock(r.leftMs)} left${r.firstMove ? " for the first move" : ` (turn ${fmtClock(r.turnMs)}, bank ${fmtClock(r.bankMs)})`}${unsure ? "; not connected, so as last known" : ""}`
     : r.firstMove
       ? `Clock stopped: ${fmtClock(r.turnMs)} for the first move`
       : `Clock stopped: ${fmtClock(r.turnMs)} a turn plus ${fmtClock(r.bankMs)} in the bank`;
-  return html`<span class="clock ${r.running ? "running" : "stopped"} ${low ? "low" : ""} ${mine ? "mine" : ""}" data-testid="clock" data-seat=${seat}
+  return html`<span class="clock ${r.running ? "running" : "stopped"} ${low ? "low" : ""} ${mine ? "mine" : ""} ${unsure ? "unsure" : ""}" data-testid="clock" data-seat=${seat}
     data-running=${r.running ? "yes" : "no"} data-left=${Math.round(r.leftMs)} title=${label} role="timer" aria-label=${label}>
     <span class="clock-time">${text}</span><span class="clock-detail">${detail}</span></span>`;
 }
@@ -162,7 +167,8 @@ function vacationClock(room: RoomView, seat: number, r: ClockReading, until: num
 const warned = new Set<string>();
 
 function checkWarnings(s: Store, room: RoomView): void {
-  if (room.seat === null) return;
+  // Not connected: nothing can be done, and the server may be giving the time back (an outage).
+  if (room.seat === null || s.conn !== "connected") return;
   const r = readClock(s, room, room.seat);
   const c = room.clocks?.[room.seat];
   const deadline = c && room.clock ? clockDeadline(room.clock, c) : null;
@@ -246,7 +252,7 @@ export function clockBar(s: Store, room: RoomView): TemplateResult {
   const seat = room.seat;
   const info = seat !== null ? room.seats[seat] : undefined;
   const mine = seat !== null ? readClock(s, room, seat) : null;
-  const low = !!mine && mine.running && mine.leftMs < LOW_MS;
+  const low = !!mine && mine.running && mine.leftMs < LOW_MS && s.conn === "connected";
   const asking = resignAsk.roomId === room.roomId;
   const busy = s.busy;
   let away: TemplateResult | typeof nothing = nothing;

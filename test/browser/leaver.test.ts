@@ -332,6 +332,20 @@ describe.skipIf(!available)("a player leaves a ranked game: the clock runs out a
     // Bob's page shows her clock running, but no warning (it is not his clock).
     expect(await bob.page.getByTestId("low-time").count()).toBe(0);
 
+    // Her connection drops (and stays down): her clock counts on as last known, dimmed and said
+    // so, with no "move now" alert (nothing can be done); back, it is as before.
+    await ann.context.setOffline(true);
+    const annId = room.seats[annSeat]!.playerId;
+    for (const so of bazaar.server.io.sockets.sockets.values()) if ((so.data as { player?: { id: string } }).player?.id === annId) so.conn.close();
+    await expect.poll(() => ann.page.getByTestId("conn").getAttribute("data-state")).not.toBe("connected");
+    await expect.poll(async () => (await mine.getAttribute("class"))!.split(/\s+/)).toContain("unsure");
+    expect(await mine.getAttribute("aria-label")).toMatch(/; not connected, so as last known$/);
+    expect(await ann.page.getByTestId("low-time").count()).toBe(0);
+    await ann.context.setOffline(false);
+    await ann.page.locator('[data-testid="conn"][data-state="connected"]').waitFor({ timeout: 15_000 });
+    await expect.poll(async () => (await mine.getAttribute("class"))!.split(/\s+/)).not.toContain("unsure");
+    await ann.page.getByTestId("low-time").waitFor();
+
     // Muted, and remembered across a reload: the 5 s warning is shown but not sounded.
     await ann.page.getByTestId("mute").click();
     expect(await ann.page.getByTestId("mute").getAttribute("aria-pressed")).toBe("true");
