@@ -121,6 +121,7 @@ export function auctTable(s: Store, room: RoomView): TemplateResult {
     sel.cell = null;
   }
   if (mine) bringDecisionIntoView(`${room.roomId}:${room.version}`);
+  else if (finished) bringEndIntoView(room.roomId);
   return html`
     ${finished ? auctEnd(s, room, v) : nothing}
     <div class="table-grid auct-table ${finished ? "is-finished" : ""}" data-testid="auct-table"
@@ -158,6 +159,18 @@ function bringDecisionIntoView(key: string): void {
   decisionShown = key;
   if (!matchMedia("(max-width: 1100px)").matches) return;
   requestAnimationFrame(() => document.querySelector<HTMLElement>('.auct-table [data-testid="status"]')?.scrollIntoView({ block: "start" }));
+}
+
+/**
+ * The game ends in front of a player whose decisions were scrolled up (bringDecisionIntoView): the
+ * end screen, drawn above the table, would sit above the screen's top (under the top bar), so it is
+ * scrolled down to instead, once. A finished game opened afresh is left at the page's top.
+ */
+function bringEndIntoView(roomId: string): void {
+  if (!decisionShown.startsWith(`${roomId}:`) || decisionShown === `${roomId}:end`) return;
+  decisionShown = `${roomId}:end`;
+  if (!matchMedia("(max-width: 1100px)").matches) return;
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="end-screen"].auct-end')?.scrollIntoView({ block: "start" }));
 }
 
 function statusBar(s: Store, room: RoomView, v: AuctView, mine: boolean): TemplateResult {

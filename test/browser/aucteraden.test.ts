@@ -380,6 +380,15 @@ describe.skipIf(!available)("Aucteraden and the daily challenge in chromium", ()
       await p.getByTestId("seed-verified").waitFor();
     }
     expect(await juno.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    // The end came while the phone's view was scrolled down to the decisions: its heading is shown
+    // below the sticky top bar, not above the screen or under the bar.
+    const heading = juno.page.locator("#end-h");
+    await expect
+      .poll(async () => {
+        const [h, bar] = await Promise.all([heading.boundingBox(), juno.page.locator(".topbar").boundingBox()]);
+        return h !== null && bar !== null && h.y >= bar.y + bar.height && h.y + h.height <= PHONE.height;
+      })
+      .toBe(true);
     // A casual replay never reaches the boards.
     const board = (await json(`${url}/api/daily/aucteraden/board?day=${YESTERDAY}`)).entries as unknown[];
     expect(board).toEqual([]);
