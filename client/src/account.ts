@@ -112,12 +112,23 @@ export async function renameAccount(s: Store, name: string): Promise<string | nu
 // ---- templates --------------------------------------------------------------------------------
 
 type Mode = "login" | "register" | "recover";
-const forms = { mode: "login" as Mode, needCode: false, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false, codeError: "", codeBusy: false };
+const forms = { mode: "login" as Mode, needCode: false, error: "", busy: false, pwError: "", pwBusy: false, outError: "", closeError: "", closeBusy: false, closeUnderstood: false, codeError: "", codeBusy: false };
 
 function field(id: string, label: string, type: string, autocomplete: string, extra: { min?: number; value?: string } = {}): TemplateResult {
   return html`<label for=${id}>${label}</label>
     <input id=${id} name=${id} type=${type} required autocomplete=${autocomplete} .value=${extra.value ?? ""}
       maxlength=${type === "password" ? 200 : 24} minlength=${extra.min ?? nothing} />`;
+}
+
+/**
+ * The "it cannot be undone" box of a form that closes or deletes for good, ticked before its button
+ * may be pressed: the confirmation is asked in the form, not by a popup after pressing, so the
+ * password (or name) is checked in the same step as the deed and a mistyped one is refused at once,
+ * with nothing asked first. `testId` is the box's test id and element id.
+ */
+export function understoodBox(testId: string, words: string, checked: boolean, set: (on: boolean) => void): TemplateResult {
+  return html`<label class="understood small" for=${testId}><input type="checkbox" id=${testId} data-testid=${testId} .checked=${checked}
+    @change=${(e: Event) => set((e.target as HTMLInputElement).checked)} /> <span>${words}</span></label>`;
 }
 
 /**
@@ -215,12 +226,13 @@ export function accountSettings(s: Store): TemplateResult {
     e.preventDefault();
     const f = e.target as HTMLFormElement;
     const password = (f.elements.namedItem("close-password") as HTMLInputElement).value;
-    if (!confirm("Close your account for good? You cannot undo this yourself.")) return;
+    if (!forms.closeUnderstood) return;
     forms.closeBusy = true;
     forms.closeError = "";
     s.changed();
     forms.closeError = (await closeAccount(s, password)) ?? "";
     forms.closeBusy = false;
+    if (!forms.closeError) forms.closeUnderstood = false;
     s.changed();
   };
   return html`<div class="account-settings" data-testid="account-settings">
@@ -261,8 +273,12 @@ export function accountSettings(s: Store): TemplateResult {
           reserved and your finished games stay in other players' histories; you leave the leaderboards. Only the
           operators can open the account again.</p>
         ${field("close-password", "Your password, to confirm", "password", "current-password")}
+        ${understoodBox("account-close-understood", "I understand that closing is for good: only the operators can open my account again.", forms.closeUnderstood, (on) => {
+          forms.closeUnderstood = on;
+          s.changed();
+        })}
         ${forms.closeError ? html`<p class="form-error" role="alert">${forms.closeError}</p>` : nothing}
-        <button class="btn small danger" data-testid="account-close-submit" ?disabled=${forms.closeBusy}>Close my account</button>
+        <button class="btn small danger" data-testid="account-close-submit" ?disabled=${forms.closeBusy || !forms.closeUnderstood}>Close my account</button>
       </form>
     </details>
   </div>`;

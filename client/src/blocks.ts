@@ -7,6 +7,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import { api } from "./api.js";
+import { followEnded } from "./follows.js";
 
 interface Blocked {
   id: string;
@@ -48,6 +49,12 @@ export function isBlocked(s: Store, playerId: string): boolean {
   return state.ids.has(playerId);
 }
 
+/** Whether the list has come (or could not be read): until then, who is blocked is not known. */
+export function blocksKnown(s: Store): boolean {
+  ensureBlocks(s);
+  return !state.loading;
+}
+
 async function change(s: Store, verb: "block" | "unblock", name: string, shown: string): Promise<void> {
   state.busy = name;
   state.error = "";
@@ -59,9 +66,12 @@ async function change(s: Store, verb: "block" | "unblock", name: string, shown: 
     s.toast(state.error, "error");
   } else {
     // The reply says who: the list changes here, newest first as the server keeps it.
-    if (verb === "block") set([r.blocked as Blocked, ...state.list.filter((b) => b.id !== (r.blocked as Blocked).id)].sort((a, b) => b.since - a.since));
-    else set(state.list.filter((b) => b.id !== r.id));
-    s.toast(verb === "block" ? `You block ${shown}: you will not be seated together, and their chat messages are hidden.` : `You no longer block ${shown}.`, "info");
+    if (verb === "block") {
+      set([r.blocked as Blocked, ...state.list.filter((b) => b.id !== (r.blocked as Blocked).id)].sort((a, b) => b.since - a.since));
+      // The block ended following between the two (docs/protocol.md, "Blocking"): the list is read again.
+      followEnded(s, (r.blocked as Blocked).id);
+    } else set(state.list.filter((b) => b.id !== r.id));
+    s.toast(verb === "block" ? `You block ${shown}: you will not be seated together, their chat messages are hidden, and neither of you follows the other.` : `You no longer block ${shown}.`, "info");
     // Whether you may sit at a table depends on who you block: asked again.
     s.forgetSeatRefusals();
   }
@@ -75,7 +85,7 @@ export function blockButton(s: Store, target: { id: string; name: string }): Tem
   return html`<button type="button" class="btn small ghost" data-testid=${blocked ? "unblock" : "block"} ?disabled=${state.busy === key}
     aria-label=${`${blocked ? "Unblock" : "Block"} ${target.name}`}
     @click=${() => {
-      if (!blocked && !confirm(`Block ${target.name}? You will not be seated together (quick play or joining a table), and their chat messages are hidden from you. They are not told.`)) return;
+      if (!blocked && !confirm(`Block ${target.name}? You will not be seated together (quick play or joining a table), their chat messages are hidden from you, and neither of you follows the other any more. They are not told.`)) return;
       void change(s, blocked ? "unblock" : "block", key, target.name);
     }}>${blocked ? "Unblock" : "Block"}</button>`;
 }

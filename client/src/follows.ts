@@ -44,6 +44,12 @@ function ensure(s: Store, force = false): void {
   });
 }
 
+/** A block has just ended following between this account and `playerId`: off the list, which is read again. */
+export function followEnded(s: Store, playerId: string): void {
+  state.list = state.list.filter((f) => f.id !== playerId);
+  ensure(s, true);
+}
+
 async function change(s: Store, verb: "follow" | "unfollow", target: { id: string; name: string }): Promise<void> {
   state.busy = target.id;
   state.error = "";

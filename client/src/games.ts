@@ -11,11 +11,14 @@ import { html, type TemplateResult } from "lit-html";
 import type { RulesLoader } from "./rules/panel.js";
 import type { Store } from "./store.js";
 import type { GameInfo, LogEntry, RoomView } from "./types.js";
+import type { SeatAway } from "../../src/protocol/wire.js";
 
-/** What a log sentence may need: seat names, the viewer's seat, the view of the moment and the log so far. */
+/** What a log sentence may need: seat names, the viewer's seat, whose seat a bot plays, the view of the moment and the log so far. */
 export interface LogContext {
   name: (seat: number) => string;
   you: number | null;
+  /** Why a bot plays (or played) a player's seat at this point: they resigned, or ran out of time; null: not so. */
+  away: (seat: number) => SeatAway | null;
   view: unknown;
   log: readonly LogEntry[];
 }

@@ -9,6 +9,8 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { cardChip, cardInfo, faceChip, type ItemFace } from "./gt-cards.js";
 import { cardsWord } from "./words.js";
 import type { LogEntry } from "./types.js";
+import { winnersSentence } from "../../src/protocol/words.js";
+import type { SeatAway } from "../../src/protocol/wire.js";
 
 export interface LogCtx {
   name: (seat: number) => string;
@@ -16,6 +18,8 @@ export interface LogCtx {
   you: number | null;
   /** The owner of a die (from the view's dice). */
   owner: (die: number) => number;
+  /** Why a bot plays (or played) a player's seat then (table-common.ts, forfeitOf); absent: no seat's. */
+  away?: (seat: number) => SeatAway | null;
 }
 
 /** One Pot slot as the log tells it: face down, or face up by face (null: not said). */
@@ -252,7 +256,7 @@ export function gtLogSentence(e: LogEntry, ctx: LogCtx, pots: Map<number, PotFac
       // `round` of an end by an empty Item deck is the round that could not be dealt.
       return html`<b>${e.reason === "items-exhausted" ? `Game over: the Item deck is empty, so round ${e.round} can't be dealt.` : `Game over after round ${e.round}.`}</b>
         ${made.length ? html`${list(made, (x) => x)}. ` : nothing}
-        ${winners.length === 1 ? html`${who(winners[0])} wins!` : html`${list(winners, (s) => who(s))} share the win.`}`;
+        ${winnersSentence(winners.map((seat) => ({ name: ctx.name(seat), forfeit: ctx.away?.(seat) ?? null })), { shared: "share the win", end: winners.length === 1 ? "!" : "." })}`;
     }
     case "reveal":
       return html`Every hand and both decks are revealed.`;

@@ -28,7 +28,8 @@ import {
 import { gtLogSentence, offeringWords, potHistory } from "./gt-log.js";
 import { bidBlockedReason, cardBlockedReason, playMode } from "./gt-reasons.js";
 import type { Store } from "./store.js";
-import { cardChips, decisionLayout, endScreen, isAway, logPanel, refocusAfterMove, seatClock, seatName } from "./table-common.js";
+import { cardChips, decisionLayout, endScreen, forfeitOf, isAway, logPanel, refocusAfterMove, resultSeat, seatClock, seatName } from "./table-common.js";
+import { winnersSentence } from "../../src/protocol/words.js";
 import type { GameTable } from "./games.js";
 import type { LegalAction, LogEntry, RoomView } from "./types.js";
 import { cardsWord, initials, ordinal } from "./words.js";
@@ -272,7 +273,7 @@ export function gtTable(s: Store, room: RoomView): TemplateResult {
   }
   const log = room.log.filter((e) => !(e.type === "move" && (e.reason === "bid" || e.reason === "altar")));
   const pots = potHistory(room.log);
-  const logCtx = { name: (seat: number) => seatName(room, seat), you: room.seat, owner: (die: number) => v.dice[die]?.owner ?? Math.floor(die / 3) };
+  const logCtx = { name: (seat: number) => seatName(room, seat), you: room.seat, owner: (die: number) => v.dice[die]?.owner ?? Math.floor(die / 3), away: (seat: number) => forfeitOf(room, seat) };
   return html`
     ${finished ? endScreen(s, room, endExtra(v), "Game over", false) : nothing}
     ${finished ? revealPanel(room, v) : nothing}
@@ -895,7 +896,7 @@ function revealPanel(room: RoomView, v: GTView): unknown {
     <h2 id="gt-reveal-h" class="panel-title">Everything revealed</h2>
     <p>${r.reason === "items-exhausted"
       ? "The Item deck ran out before anyone completed an Offering: places go by Goblin Teeth."
-      : `After round ${r.round}, ${r.winners.map((w) => seatName(room, w)).join(" and ")} ${r.winners.length === 1 ? "wins" : "share the win"}. A completed 6-Item Offering beats an A, which beats a B; then the most Goblin Teeth.`}
+      : `After round ${r.round}, ${winnersSentence(r.winners.map((w) => ({ ...resultSeat(room, w), you: false })), { shared: "share the win", end: "." })} A completed 6-Item Offering beats an A, which beats a B; then the most Goblin Teeth.`}
       <span class="muted small">Score = 100 × (3 for the 6-Item Offering, 2 for an A, 1 for a B) + teeth.</span></p>
     <div class="gt-reveal-grid">
       ${rv.hands.map((hand, seat) => html`<article class="gt-reveal-seat ${room.seat === seat ? "you" : ""}" data-testid="gt-reveal-seat" data-seat=${seat}>
@@ -918,7 +919,7 @@ export const goblinTeethTable: GameTable = {
   status: gtStatus,
   logSentence: (e, ctx) => {
     const view = ctx.view as { dice?: Array<{ owner: number }> } | undefined;
-    return gtLogSentence(e, { name: ctx.name, you: ctx.you, owner: (die) => view?.dice?.[die]?.owner ?? Math.floor(die / 3) }, potHistory(ctx.log));
+    return gtLogSentence(e, { name: ctx.name, you: ctx.you, owner: (die) => view?.dice?.[die]?.owner ?? Math.floor(die / 3), away: ctx.away }, potHistory(ctx.log));
   },
   hiddenRows: (h, name) => {
     const x = h as { hands: string[][]; itemDeck: string[]; cheatDeck: string[] };

@@ -15,7 +15,7 @@ import { initials, ordinal, plural } from "./words.js";
 import { scrollTable } from "./scroll-table.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
-import { blockButton } from "./blocks.js";
+import { blockButton, blocksKnown, isBlocked } from "./blocks.js";
 import { followButton } from "./follows.js";
 import { noteSection } from "./notes.js";
 import { dateTimeWords, dateWords, shortWhen } from "./clock.js";
@@ -314,6 +314,21 @@ function reliabilityLine(r: Reliability | undefined, isMe: boolean): TemplateRes
     <span class="muted">(a leave: ran out of time and never came back, or never made a first move)</span></p>`;
 }
 
+/**
+ * Follow, Invite to a game, Block and Report, for another open account's profile. For a player
+ * you block: Unblock (and Report) only, as a block ends following and no table is shared
+ * (docs/protocol.md, "Blocking"); nothing but Report until your blocked list is known.
+ */
+function profileActions(s: Store, them: { id: string; name: string }): TemplateResult {
+  const target = { id: them.id, name: them.name };
+  if (!blocksKnown(s)) return html`<div class="profile-actions">${reportButton(s, { name: them.name })}</div>`;
+  if (isBlocked(s, them.id)) return html`<div class="profile-actions">${blockButton(s, target)} ${reportButton(s, { name: them.name })}</div>`;
+  return html`<div class="profile-actions">${followButton(s, target)}
+    <button type="button" class="btn small" data-testid="play-with" @click=${() => { s.playWith = them.name; s.navigate("/"); }}
+      title=${`A private table of your choice in the lobby, with ${them.name} invited to it once it is made`}>Invite to a game</button>
+    ${blockButton(s, target)} ${reportButton(s, { name: them.name })}</div>`;
+}
+
 export function profilePage(s: Store, key: string): TemplateResult {
   let e = cache.get(key);
   // Each visit shows fresh numbers (a game may have finished since); so does a new identity in
@@ -338,6 +353,8 @@ export function profilePage(s: Store, key: string): TemplateResult {
   if (!p) return html`<section class="panel loading" aria-busy="true"><p>Loading the profile…</p></section>`;
   const unrated = p.played.filter((x) => !p.ratings.some((r) => r.game === x.game));
   const isMe = s.me?.id === p.player.id;
+  // Another open account, seen by an account: what one account does about another is offered.
+  const another = p.player.account && !p.player.closed && !isMe && isAccount(s);
   return html`<div class="profile" data-testid="profile" data-player=${p.player.id}>
     <div class="profile-head">
       <span class="avatar big" aria-hidden="true">${initials(p.player.name)}</span>
@@ -351,13 +368,12 @@ export function profilePage(s: Store, key: string): TemplateResult {
           : nothing}
         ${reliabilityLine(p.reliability, isMe)}
       </div>
-      ${p.player.account && !p.player.closed && !isMe && isAccount(s)
-        ? html`<div class="profile-actions">${followButton(s, { id: p.player.id, name: p.player.name })}
-            <button type="button" class="btn small" data-testid="play-with" @click=${() => { s.playWith = p.player.name; s.navigate("/"); }}
-              title=${`A private table of your choice in the lobby, with ${p.player.name} invited to it once it is made`}>Invite to a game</button>
-            ${blockButton(s, { id: p.player.id, name: p.player.name })} ${reportButton(s, { name: p.player.name })}</div>`
-        : nothing}
+      ${another ? profileActions(s, p.player) : nothing}
     </div>
+    ${another && isBlocked(s, p.player.id)
+      ? html`<p class="blocked-note" role="note" data-testid="profile-blocked">You block ${p.player.name}: you are never seated together, their chat
+          messages are hidden from you, and neither of you follows the other. Unblock them to follow them or invite them to a game.</p>`
+      : nothing}
     ${p.player.closed
       ? html`<p class="closed-note" role="note" data-testid="profile-closed">${p.player.closed === "operators"
           ? "The operators closed this account. Its games stay in everyone's history; it is left off the leaderboards."

@@ -239,7 +239,7 @@ function sentenceFor(sc: ReplayScreen, e: LogEntry, you: number | null): Templat
   const m = sc.meta!;
   const game = loadedTable(m.game);
   if (!game) return html`${e.type}`;
-  return game.logSentence(e, { name: (seat) => nameOf(m, seat), you, view: sc.views.get(sc.step), log: logThrough(m, sc.step) });
+  return game.logSentence(e, { name: (seat) => nameOf(m, seat), you, away: (seat) => (m.players[seat]?.bot ? null : awayAt(m, sc.step, seat)), view: sc.views.get(sc.step), log: logThrough(m, sc.step) });
 }
 
 /** What happened at this step: who moved, and its log lines as the viewer may see them. */

@@ -5,6 +5,8 @@ import type { LogEntry, RatingChange, RoomView } from "./types.js";
 import { deltaText, displayedChange } from "../../src/protocol/rating-display.js";
 import { rematchPanel } from "./rematch.js";
 import { ordinal } from "./words.js";
+import { forfeitWords, winnersSentence, type ResultSeat } from "../../src/protocol/words.js";
+import type { SeatAway } from "../../src/protocol/wire.js";
 import { scrollTable } from "./scroll-table.js";
 
 export { seatClock } from "./clock.js";
@@ -118,12 +120,25 @@ function verification(s: Store, room: RoomView): TemplateResult {
   return html`<p class="verify muted">Checking the seed…</p>`;
 }
 
+/**
+ * Why a bot played a player's seat (they resigned, or ran out of time), or null: not a bot's own
+ * seat, nor one its player plays (or played out). At the end: a seat a bot finished for its player.
+ */
+export function forfeitOf(room: RoomView, seat: number): SeatAway | null {
+  const info = room.seats[seat];
+  return info && !info.bot ? (info.away ?? null) : null;
+}
+
+/** A seat as a result names it (src/protocol/words.ts): its name, its forfeit, whether it is the viewer's. */
+export function resultSeat(room: RoomView, seat: number): ResultSeat {
+  return { name: seatName(room, seat), forfeit: forfeitOf(room, seat), you: room.seat === seat };
+}
+
 /** On the end screen: a seat a bot finished for its player, and what that means for the rating. */
 function forfeitNote(room: RoomView, seat: number): TemplateResult | typeof nothing {
-  const info = room.seats[seat];
-  if (!info?.away || info.bot) return nothing;
-  const why = info.away === "resigned" ? "resigned" : "ran out of time";
-  return html`<div class="small forfeit-note" data-testid="forfeit">${why}; a bot finished the game${room.ranked ? html`<br /><span class="muted">placed last in the rating update</span>` : ""}</div>`;
+  const forfeit = forfeitOf(room, seat);
+  if (!forfeit) return nothing;
+  return html`<div class="small forfeit-note" data-testid="forfeit">${forfeitWords(forfeit)}; a bot finished the game${room.ranked ? html`<br /><span class="muted">placed last in the rating update</span>` : ""}</div>`;
 }
 
 /**
@@ -147,15 +162,12 @@ export function endScreen(s: Store, room: RoomView, extra?: (seat: number) => Te
   const out = room.outcome;
   if (!out) return html``;
   const order = out.places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat);
-  const winners = order.filter((o) => o.place === 1).map((o) => seatName(room, o.seat));
   const youPlace = room.seat !== null ? out.places[room.seat] : null;
   // Seats a bot finished for a player who resigned or ran out of time (a ranked game places them last).
-  const left = room.seats.flatMap((info, seat) => (info.away && !info.bot ? [seat] : []));
-  const youLeft = room.seat !== null && left.includes(room.seat) ? room.seats[room.seat]!.away : null;
-  const headline =
-    youPlace === 1 && winners.length === 1
-      ? youLeft ? "Your seat wins, played by a bot" : "You win!"
-      : winners.length === 1 ? `${winners[0]} wins!` : `${winners.join(" and ")} share first place!`;
+  const left = room.seats.flatMap((_, seat) => (forfeitOf(room, seat) ? [seat] : []));
+  const youLeft = room.seat !== null ? forfeitOf(room, room.seat) : null;
+  // Such a seat wins as a seat, played by a bot, not as its player: "Bram's seat wins (played by a bot after Bram resigned)".
+  const headline = winnersSentence(order.filter((o) => o.place === 1).map((o) => resultSeat(room, o.seat)));
   return html`<section class="panel end" data-testid="end-screen" aria-labelledby="end-h">
     <div class="end-head">
       <h2 id="end-h">${over} · ${headline}</h2>

@@ -2,14 +2,15 @@
  * "Your data" in the identity menu (docs/protocol.md, "Your data"), for a guest and an account:
  * download everything the server stores about you (GET /api/me/data, saved as a JSON file), and
  * delete your account and data (POST /api/me/erase: an account's password again, a guest's name
- * typed), after which this browser forgets the identity.
+ * typed, and a box ticked to say it cannot be undone, as Close account asks), after which this
+ * browser forgets the identity.
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import { api, refusal } from "./api.js";
-import { isAccount } from "./account.js";
+import { isAccount, understoodBox } from "./account.js";
 
-const state = { downloadError: "", downloading: false, eraseError: "", erasing: false };
+const state = { downloadError: "", downloading: false, eraseError: "", erasing: false, understood: false };
 
 /** Saves everything the server stores about this player as a JSON file. Null or the refusal. */
 export async function downloadYourData(s: Store): Promise<string | null> {
@@ -41,7 +42,7 @@ export async function eraseYourData(s: Store, confirmation: { password?: string;
   return null;
 }
 
-/** The menu section: download, and delete with its confirmation. */
+/** The menu section: download, and delete with its confirmation (in the form: account.ts, understoodBox). */
 export function yourDataSection(s: Store): TemplateResult {
   const account = isAccount(s);
   const download = async () => {
@@ -56,12 +57,13 @@ export function yourDataSection(s: Store): TemplateResult {
     e.preventDefault();
     const f = e.target as HTMLFormElement;
     const value = (f.elements.namedItem("erase-confirm") as HTMLInputElement).value;
-    if (!confirm(account ? "Delete your account and your data for good? This cannot be undone." : "Delete this guest's data for good? This cannot be undone.")) return;
+    if (!state.understood) return;
     state.erasing = true;
     state.eraseError = "";
     s.changed();
     state.eraseError = (await eraseYourData(s, account ? { password: value } : { name: value })) ?? "";
     state.erasing = false;
+    if (!state.eraseError) state.understood = false;
     s.changed();
   };
   return html`<details class="account-data" data-testid="your-data">
@@ -81,8 +83,12 @@ export function yourDataSection(s: Store): TemplateResult {
       <label for="erase-confirm">${account ? "Your password, to delete your account" : `Type your name, ${s.me?.name ?? ""}, to delete its data`}</label>
       <input id="erase-confirm" name="erase-confirm" type=${account ? "password" : "text"} required
         autocomplete=${account ? "current-password" : "off"} maxlength=${account ? 200 : 24} />
+      ${understoodBox("erase-understood", `I understand that this deletes ${account ? "my account and data" : "this guest's data"} for good: it cannot be undone.`, state.understood, (on) => {
+        state.understood = on;
+        s.changed();
+      })}
       ${state.eraseError ? html`<p class="form-error" role="alert">${state.eraseError}</p>` : nothing}
-      <button class="btn small danger" data-testid="data-erase" ?disabled=${state.erasing}>Delete ${account ? "my account and data" : "my data"}</button>
+      <button class="btn small danger" data-testid="data-erase" ?disabled=${state.erasing || !state.understood}>Delete ${account ? "my account and data" : "my data"}</button>
     </form>
   </details>`;
 }

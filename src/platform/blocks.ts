@@ -3,9 +3,11 @@
  * Two players one of whom blocks the other never share a table: quick play does not seat them
  * together (the queue entry carries whom each must avoid, matchmaking.ts), and neither may join a
  * room where the other sits (BLOCKED). The blocker's client hides the blocked player's chat
- * messages. Only accounts block, and only accounts are blocked (a guest's messages are muted in
- * the browser). Blocking is private between the two: the blocked player learns of it only when
- * a join is refused.
+ * messages. As on Lichess, a block ends following between the two, both ways (follows.ts: neither
+ * may follow the other while it stands; an unblock does not bring a follow back). Only accounts
+ * block, and only accounts are blocked (a guest's messages are muted in the browser). Nobody is
+ * told they were blocked: the blocked player learns of it only when a join or a follow is refused
+ * (or sees the follow gone).
  */
 import type { Database } from "../db/client.js";
 import { err } from "./errors.js";
@@ -58,7 +60,12 @@ export class Blocks {
       throw err("TOO_MANY_BLOCKS", `You block ${MAX_BLOCKS} players already; unblock one first.`);
     }
     const at = new Date(this.now());
-    await this.db.prisma.block.createMany({ data: [{ playerId: v.player.id, blockedId: t.playerId, createdAt: at }], skipDuplicates: true });
+    const pair = (a: string, b: string) => ({ playerId: a, followedId: b });
+    await this.db.prisma.$transaction([
+      this.db.prisma.block.createMany({ data: [{ playerId: v.player.id, blockedId: t.playerId, createdAt: at }], skipDuplicates: true }),
+      // As Lichess's: blocking someone unfollows them, and they stop following the blocker.
+      this.db.prisma.follow.deleteMany({ where: { OR: [pair(v.player.id, t.playerId), pair(t.playerId, v.player.id)] } }),
+    ]);
     await this.changed([v.player.id, t.playerId]);
     return { id: t.playerId, name: t.name, since: at.getTime() };
   }

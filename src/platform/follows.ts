@@ -1,10 +1,11 @@
 /**
  * Following (docs/protocol.md, "Following"): an account follows another, as on Lichess, to see
  * whether it is online and to invite it to a table in one click (invitations.ts). One-way and
- * quiet: the followed account is not told, and following gives nothing but the online dot. When
- * either blocks the other, the follower sees it as offline (a block ends what following is for;
- * the row stays, so an unblock brings it back). An account that hides its online status
- * (Account.showOnline, a switch in its menu, as chess.com's) is seen as offline by everyone.
+ * quiet: the followed account is not told, and following gives nothing but the online dot. As on
+ * Lichess, a block ends following between the two, both ways (blocks.ts), and neither may follow
+ * the other while it stands (BLOCKED, saying whose block it is); an unblock brings no follow back.
+ * An account that hides its online status (Account.showOnline, a switch in its menu, as
+ * chess.com's) is seen as offline by everyone.
  */
 import type { Database } from "../db/client.js";
 import { findAccount, typedName, type Verified } from "./accounts.js";
@@ -55,6 +56,7 @@ export class Follows {
     this.requireAccount(v);
     const t = await this.target(name);
     if (t.playerId === v.player.id) throw err("BAD_FOLLOW", "You cannot follow yourself.");
+    await this.refuseAcrossBlock(v.player.id, t);
     const existing = await this.db.prisma.follow.findUnique({ where: { playerId_followedId: { playerId: v.player.id, followedId: t.playerId } } });
     if (existing) return { id: t.playerId, name: t.name, since: existing.createdAt.getTime() };
     if ((await this.db.prisma.follow.count({ where: { playerId: v.player.id } })) >= MAX_FOLLOWS) {
@@ -63,6 +65,20 @@ export class Follows {
     const at = new Date(this.now());
     await this.db.prisma.follow.createMany({ data: [{ playerId: v.player.id, followedId: t.playerId, createdAt: at }], skipDuplicates: true });
     return { id: t.playerId, name: t.name, since: at.getTime() };
+  }
+
+  /**
+   * A follow across a block is refused either way: the follower's own block in the words of a
+   * seat's and an invitation's refusals ("You block Bob; unblock them to..."), the other's plainly,
+   * as a refused join says it (such a follow would show nothing: a block hides the online dot).
+   */
+  private async refuseAcrossBlock(playerId: string, t: { playerId: string; name: string }): Promise<void> {
+    const rows = await this.db.prisma.block.findMany({
+      where: { OR: [{ playerId, blockedId: t.playerId }, { playerId: t.playerId, blockedId: playerId }] },
+      select: { playerId: true },
+    });
+    if (rows.some((r) => r.playerId === playerId)) throw err("BLOCKED", `You block ${t.name}; unblock them to follow them.`);
+    if (rows.length > 0) throw err("BLOCKED", `You cannot follow ${t.name}: they have blocked you.`);
   }
 
   /** Stops following an account. `unfollowed` false: it was not followed. */
@@ -87,7 +103,8 @@ export class Follows {
                                            OR (b."playerId" = f."followedId" AND b."blockedId" = f."playerId")) AS "blocked"
       FROM "Follow" f JOIN "Account" a ON a."playerId" = f."followedId"
       WHERE f."playerId" = ${playerId} AND a."closedAt" IS NULL`;
-    // Online status only of those who show it (Account.showOnline), and never across a block.
+    // Online status only of those who show it (Account.showOnline), and never across a block (a
+    // block removes the follows between the two; this covers one racing a follow).
     const seen = (r: (typeof rows)[number]) => !r.blocked && r.shown;
     const reachable = rows.filter(seen).map((r) => r.id);
     const online = reachable.length ? await this.onlineOf(reachable).catch(() => new Set<string>()) : new Set<string>();

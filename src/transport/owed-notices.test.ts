@@ -36,6 +36,26 @@ describe("the end of a game in words", () => {
     expect(endWords(finished([1, 2, 2]), 2)).toBe("You tied for 2nd with Bea.");
     expect(endWords(finished(null), 0)).toBe("The game has ended: see how it went.");
   });
+
+  it("says the seat of a player who resigned or ran out of time won or placed, played by a bot, not the player", () => {
+    const away = (places: number[], aways: Array<"resigned" | "timeout" | null>): Room => {
+      const room = finished(places);
+      return { ...room, seats: room.seats.map((s, i) => (aways[i] ? { ...s, away: aways[i] } : s)) };
+    };
+    const annResigned = away([1, 2, 3], ["resigned", null, null]);
+    expect(endWords(annResigned, 1)).toBe("You placed 2nd of 3 (Ann's seat won, played by a bot after Ann resigned).");
+    expect(endWords(annResigned, 0)).toBe("Your seat won against Bea, Cy, played by a bot after you resigned.");
+    const beaTimedOut = away([2, 1, 3], [null, "timeout", "resigned"]);
+    expect(endWords(beaTimedOut, 0)).toBe("You placed 2nd of 3 (Bea's seat won, played by a bot after Bea ran out of time).");
+    expect(endWords(beaTimedOut, 2)).toBe("Your seat placed 3rd of 3, played by a bot after you resigned (Bea's seat won, played by a bot after Bea ran out of time).");
+    expect(endWords(away([1, 1, 3], [null, "resigned", null]), 0)).toBe("You tied for 1st with Bea's seat (played by a bot after Bea resigned).");
+    expect(endWords(away([1, 1, 3], ["resigned", "timeout", null]), 2)).toBe(
+      "You placed 3rd of 3 (Ann's seat and Bea's seat won, Ann's seat played by a bot after Ann resigned; Bea's seat played by a bot after Bea ran out of time).",
+    );
+    // A bot's own seat is no player's: it wins as itself.
+    const botWon = finished([2, 1, 3]);
+    expect(endWords({ ...botWon, seats: botWon.seats.map((s, i) => (i === 1 ? { ...s, name: "Bot 2", playerId: null, bot: true, away: "resigned" as const } : s)) }, 0)).toBe("You placed 2nd of 3 (Bot 2 won).");
+  });
 });
 
 /** A push service that records what it is asked to send. */

@@ -17,7 +17,7 @@ import type { RoomStore } from "../platform/room-store.js";
 import { onVacationAt, type VacationSource, type VacationSpan } from "../platform/vacations.js";
 import { pushStillDue, seatDeadline, type HeldNotice, type OwedPush, type Room } from "../platform/room.js";
 import { leftWords } from "../protocol/clock.js";
-import { ordinal } from "../protocol/words.js";
+import { andList, ordinal, resultSubject, resultSubjectNoted, sentenceStart, type ResultSeat } from "../protocol/words.js";
 
 export interface OwedNoticeDeps {
   push: PushNotices;
@@ -125,16 +125,29 @@ async function chatNotice(chat: OwedNoticeDeps["chat"], room: Room, playerId: st
   return { title: `${last.from.name} wrote in ${game}`, body: quote, path: `/room/${room.id}`, tag: `chat-${room.id}` };
 }
 
-/** "You won against Bea, Cy.", "You placed 2nd of 3 (Bea won).", "You tied for 1st with Bea." */
+/**
+ * "You won against Bea, Cy.", "You placed 2nd of 3 (Bea won).", "You tied for 1st with Bea."; a
+ * seat a bot finished for its player (who resigned or ran out of time) is said as the seat, as the
+ * end screen says it (protocol/words.ts): "You placed 2nd of 3 (Bea's seat won, played by a bot
+ * after Bea resigned).", "Your seat won against Bea, Cy, played by a bot after you resigned."
+ */
 export function endWords(room: Room, seat: number): string {
   const places = room.outcome?.places;
   const mine = places?.[seat];
   if (!places || mine === undefined) return "The game has ended: see how it went.";
-  const name = (i: number) => room.seats[i]?.name ?? `Seat ${i + 1}`;
+  const at = (i: number): ResultSeat => {
+    const s = room.seats[i];
+    return { name: s?.name ?? `Seat ${i + 1}`, forfeit: s && !s.bot ? (s.away ?? null) : null, you: i === seat };
+  };
+  const me = resultSubject(at(seat));
+  const I = sentenceStart(me.who, true);
+  const how = me.bot ? `, ${me.bot}` : "";
   const others = room.seats.map((_, i) => i).filter((i) => i !== seat);
   const tied = others.filter((i) => places[i] === mine);
   const winners = others.filter((i) => places[i] === 1);
-  if (mine === 1 && tied.length === 0) return `You won against ${others.map(name).join(", ")}.`;
-  if (tied.length > 0) return `You tied for ${ordinal(mine)} with ${tied.map(name).join(", ")}.`;
-  return `You placed ${ordinal(mine)} of ${room.seats.length} (${winners.map(name).join(", ")} won).`;
+  if (mine === 1 && tied.length === 0) return `${I} won against ${others.map((i) => at(i).name).join(", ")}${how}.`;
+  if (tied.length > 0) return `${I} tied for ${ordinal(mine)} with ${tied.map((i) => resultSubjectNoted(at(i))).join(", ")}${how}.`;
+  const won = winners.map((i) => resultSubject(at(i)));
+  const bots = won.flatMap((w) => (w.bot ? [won.length === 1 ? w.bot : `${w.who} ${w.bot}`] : []));
+  return `${I} placed ${ordinal(mine)} of ${room.seats.length}${how} (${andList(won.map((w) => w.who))} won${bots.length ? `, ${bots.join("; ")}` : ""}).`;
 }

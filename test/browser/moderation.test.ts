@@ -2,11 +2,12 @@
  * Reports and closing an account in a real browser: an account reports another from their profile
  * (the dialog passes axe, says what is missing, and gives the focus back) and from a chat message
  * at a table (the report names that game); a second report of the same player is refused with the
- * server's reason; then a player closes their own account from the account menu (password, a
- * confirmation): they are back at the entry screen with a notice, their game in play is resigned
+ * server's reason; then a player closes their own account from the account menu (password, and a
+ * box ticked in the form: "I understand…", no popup): they are back at the entry screen with a notice, their game in play is resigned
  * before the other player's eyes, their profile says the account is closed, and logging in again
  * shows why it cannot. Blocking: from a profile (the blocked player's chat hidden, no seat beside
- * them), undone from the account menu.
+ * them), undone from the account menu; the profile of a player you block offers Unblock, not
+ * Follow or Invite, and following ends both ways; the blocked player is refused Follow and Invite.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -115,17 +116,26 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     await ann.emulateMedia({ colorScheme: "dark" });
     expect(await axeViolations(ann), "the menu with the closing form open passes axe in the dark theme").toEqual([]);
     await ann.emulateMedia({ colorScheme: "light" });
+    // As deleting your data: "I understand" is ticked in the form before the button may be
+    // pressed, and no popup is asked, so a wrong password is refused at once.
+    const popups: string[] = [];
+    ann.on("dialog", (d) => {
+      popups.push(d.message());
+      void d.dismiss();
+    });
     await ann.getByLabel("Your password, to confirm").fill("not my password");
-    ann.once("dialog", (d) => void d.accept());
+    expect(await ann.getByTestId("account-close-submit").isDisabled()).toBe(true);
+    await ann.getByLabel("I understand that closing is for good: only the operators can open my account again.").check();
     await ann.getByTestId("account-close-submit").click();
     await ann.getByTestId("account-close").getByRole("alert").waitFor();
     expect(await ann.getByTestId("account-close").getByRole("alert").textContent()).toBe("Your current password is not right; nothing was changed.");
+    expect(await axeViolations(ann), "the closing form with its box ticked and a refusal passes axe").toEqual([]);
     await ann.getByLabel("Your password, to confirm").fill("password of ModAnn");
-    ann.once("dialog", (d) => void d.accept());
     await ann.getByTestId("account-close-submit").click();
     await ann.getByLabel("Your display name").waitFor();
     expect(await ann.locator(".welcome p.notice[role=alert]").textContent()).toBe("Your account is closed; its game in play was resigned. Its name stays reserved. You can go on as a guest.");
     expect(await storedIdentity(ann)).toBeNull();
+    expect(popups).toEqual([]);
     // Her other device is told that the account is closed, in the words a login would get (not "logged out").
     // It is on the leaderboards, a page anyone may read: a banner says it there, and leads to the name screen.
     const closedHere = /^You closed this account on \d{4}-\d\d-\d\d\. Its name stays reserved; ask the operators to reopen it\. Log in with another account, or continue as a guest\.$/;
@@ -191,5 +201,75 @@ describe.skipIf(!available)("reports and closing an account in the browser", () 
     expect(await dee.getByTestId("seat-refusal").count()).toBe(0);
     await dee.getByRole("button", { name: "Sit here" }).first().click();
     await until(async () => (await t.bazaar.server.service.get(roomId)).seats.some((s) => s.name === "BlockDee") || undefined, "Dee seated");
+  });
+});
+
+describe.skipIf(!available)("a blocked player's profile in the browser", () => {
+  // A server of its own: the other describe's accounts use up an address's registrations for the hour.
+  const t = useBrowserBazaar();
+
+  it("a blocked player's profile offers Unblock, not Following nor Invite; the block ends following both ways; the blocked player is refused both", async () => {
+    const url = t.bazaar.server.url;
+    const db = t.bazaar.db;
+    const { page: eve } = await newPage(t.browser);
+    const { page: fay } = await newPage(t.browser);
+    for (const p of [eve, fay]) p.setDefaultTimeout(30_000);
+    await enterAccount(eve, url, "BlockEve");
+    await enterAccount(fay, url, "BlockFay");
+    const [eveId, fayId] = [(await identityOf(eve)).id, (await identityOf(fay)).id];
+
+    // They follow each other.
+    await fay.goto(`${url}/player/BlockEve`);
+    await fay.getByTestId("follow").click();
+    await fay.getByTestId("unfollow").waitFor();
+    await eve.goto(`${url}/player/BlockFay`);
+    await eve.getByTestId("follow").click();
+    await eve.getByTestId("unfollow").waitFor();
+    expect(await eve.getByTestId("unfollow").textContent()).toBe("Following ✓");
+
+    // Eve blocks Fay: her profile no longer says Following nor offers Invite; it says she is blocked, with Unblock.
+    eve.once("dialog", (d) => void d.accept());
+    await eve.getByTestId("block").click();
+    await eve.getByTestId("profile-blocked").waitFor();
+    const blockedView = async () => ({
+      note: (await eve.getByTestId("profile-blocked").textContent())!.replace(/\s+/g, " ").trim(),
+      actions: await eve.locator(".profile-actions button").allTextContents(),
+    });
+    const expected = {
+      note: "You block BlockFay: you are never seated together, their chat messages are hidden from you, and neither of you follows the other. Unblock them to follow them or invite them to a game.",
+      actions: ["Unblock", "Report"],
+    };
+    expect(await blockedView()).toEqual(expected);
+    expect(await axeViolations(eve), "the profile of a player you block passes axe").toEqual([]);
+    // So on the server: neither follows the other.
+    expect(await db.prisma.follow.count({ where: { OR: [{ playerId: eveId, followedId: fayId }, { playerId: fayId, followedId: eveId }] } })).toBe(0);
+    // The same after a reload (the blocked list read afresh), and in her menu's Following.
+    await eve.reload();
+    await eve.getByTestId("profile-blocked").waitFor();
+    expect(await blockedView()).toEqual(expected);
+    await eve.locator('details[data-testid="me"] > summary').click();
+    expect(await eve.getByTestId("follows-list").locator("summary").textContent()).toBe("Following");
+    await eve.keyboard.press("Escape");
+
+    // Fay, blocked: her follow of Eve is gone; following again is refused in plain words.
+    await fay.reload();
+    await fay.getByTestId("follow").waitFor();
+    await fay.getByTestId("follow").click();
+    await fay.getByTestId("toast").filter({ hasText: "You cannot follow BlockEve: they have blocked you." }).waitFor();
+    expect(await fay.getByTestId("unfollow").count()).toBe(0);
+    // Invite to a game: the table is made, and the invitation refused (in the words an account that turned invitations off gets).
+    await fay.getByTestId("play-with").click();
+    await fay.waitForURL(`${url}/`);
+    await fay.selectOption("#c-game", "goblin-teeth");
+    await fay.selectOption("#c-seats", "2");
+    await fay.getByRole("button", { name: "Create room" }).click();
+    await fay.waitForURL(/\/room\/[^/]+$/);
+    await expect.poll(() => fay.getByTestId("invite-error").textContent()).toBe("BlockEve is not taking invitations to this table.");
+
+    // Eve unblocks her from the profile: Follow and Invite are back; the follow is not.
+    await eve.getByTestId("unblock").click();
+    await eve.getByTestId("play-with").waitFor();
+    expect(await eve.locator(".profile-actions button").allTextContents()).toEqual(["Follow", "Invite to a game", "Block", "Report"]);
+    expect(await eve.getByTestId("profile-blocked").count()).toBe(0);
   });
 });

@@ -303,6 +303,50 @@ describe.skipIf(!available)("replay viewer (browser)", () => {
     expect(await tagsAt(old.actions.length), "the end").toEqual(["ran out of time: a bot plays"]);
   });
 
+  it("names a seat a bot finished for a player who resigned as the winning seat, not the player, wherever the winner is said", async () => {
+    // The same record: its second seat wins; here its player, Bram, resigned and a bot made his last three moves.
+    const old = JSON.parse(readFileSync(join(ROOT, "src/tools/fixtures/goblin-teeth-rules-1-record.json"), "utf8")) as FinishedGameRecord;
+    expect(old.outcome.places).toEqual([2, 1]);
+    const botFor = new Set(old.actions.flatMap((a, i) => (a.seat === 1 ? [i] : [])).slice(-3));
+    const at = Date.parse("2026-12-01T13:00:00Z");
+    await recordFinishedGame(bazaar.db, {
+      ...old,
+      roomId: "gt-resigned-winner",
+      ranked: false,
+      actions: old.actions.map((a, i) => ({ ...a, at: at + i * 1000, ...(botFor.has(i) ? { bot: true as const } : {}) })),
+      startedAt: new Date(at),
+      finishedAt: new Date(at + old.actions.length * 1000),
+      seats: [
+        { seat: 0, playerId: null, name: "Alma", isBot: false },
+        { seat: 1, playerId: null, name: "Bram", isBot: false, forfeit: "resigned" },
+      ],
+    });
+    const last = old.actions.length;
+    const won = "Bram's seat wins (played by a bot after Bram resigned)";
+    for (const viewer of ["all", "seat:0", "spectator"]) {
+      const { context, page } = await open(`/game/gt-resigned-winner?step=${last}&viewer=${encodeURIComponent(viewer)}`);
+      const end = page.getByTestId("end-screen");
+      await end.waitFor();
+      // The end screen's banner, the revealed hands' summary, the table's log and the step's lines.
+      expect(await end.locator("#end-h").textContent(), viewer).toBe(`Game over · ${won}`);
+      expect(await page.getByTestId("gt-reveal").locator("p").first().textContent()).toContain(`After round 17, ${won}.`);
+      expect(await page.locator(".gt-table .log-list").textContent()).toContain(won);
+      expect(await page.getByTestId("replay-lines").textContent()).toContain(won);
+      for (const text of [await end.textContent(), await page.locator(".gt-table").textContent(), await page.getByTestId("replay-lines").textContent()]) {
+        expect(text).not.toContain("Bram wins");
+      }
+      await context.close();
+    }
+    // Seen as Bram: his seat won, not he.
+    const { context, page } = await open(`/game/gt-resigned-winner?step=${last}&viewer=${encodeURIComponent("seat:1")}`);
+    const end = page.getByTestId("end-screen");
+    await end.waitFor();
+    expect(await end.locator("#end-h").textContent()).toBe("Game over · Your seat wins (played by a bot after you resigned)");
+    expect(await end.locator(".end-you").textContent()).toBe("You resigned, and a bot finished your seat 1st of 2.");
+    expect(await page.getByTestId("replay-lines").textContent()).toContain(won);
+    await context.close();
+  });
+
   it("says plainly when there is nothing to replay", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/game/AAAAAAAAAAAAAAAAAAAAAA`);
