@@ -147,8 +147,13 @@ function ticks(lo: number, hi: number): number[] {
  * hollow points are provisional. Every point has a tooltip (its game, date and rating), and the
  * chart's description states the range for screen readers.
  */
-export function ratingChart(game: string, gameName: string, points: HistoryPoint[], totalGames: number): TemplateResult {
-  if (points.length === 0) return html`<p class="muted small">No rated games yet.</p>`;
+export function ratingChart(game: string, gameName: string, games: HistoryPoint[], totalGames: number, given?: { rating: number; points: number }): TemplateResult {
+  if (games.length === 0) return html`<p class="muted small">No rated games yet.</p>`;
+  // Rating given back since the last game (a refund): the rating now, one more point, drawn apart,
+  // so the line ends where the number above it stands.
+  const back = given && given.points > 0 && given.rating !== games[games.length - 1]!.rating ? given : null;
+  const points: HistoryPoint[] = back ? [...games, { ...games[games.length - 1]!, rating: back.rating }] : games;
+  const n = games.length;
   const W = 420;
   const H = 190;
   const L = 44;
@@ -159,14 +164,14 @@ export function ratingChart(game: string, gameName: string, points: HistoryPoint
   const yt = ticks(Math.min(...ratings), Math.max(...ratings));
   const lo = yt[0]!;
   const hi = yt[yt.length - 1]!;
-  const first = totalGames - points.length + 1;
+  const first = totalGames - n + 1;
   const x = (i: number) => (points.length === 1 ? L + (W - L - R) / 2 : L + ((W - L - R) * i) / (points.length - 1));
   const y = (r: number) => T + ((H - T - B) * (hi - r)) / Math.max(1, hi - lo);
-  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
-  const xLabels = points.length === 1 ? [0] : [...new Set([0, Math.round((points.length - 1) / 2), points.length - 1])];
+  const line = games.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  const xLabels = n === 1 ? [0] : [...new Set([0, Math.round((n - 1) / 2), n - 1])];
   const id = `chart-${game}`;
-  const last = points[points.length - 1]!;
-  const desc = `${points.length} rated game${points.length === 1 ? "" : "s"}${first > 1 ? ` (games ${first} to ${totalGames})` : ""}: from ${points[0]!.rating} after the first to ${last.rating} now; lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}.`;
+  const last = games[n - 1]!;
+  const desc = `${n} rated game${n === 1 ? "" : "s"}${first > 1 ? ` (games ${first} to ${totalGames})` : ""}: from ${games[0]!.rating} after the first to ${last.rating} after the last${back ? `, and ${back.rating} now with ${back.points} given back` : " (now)"}; lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}.`;
   return html`<figure class="rating-chart">
     <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-t ${id}-d" data-testid="rating-chart" data-game=${game} data-points=${points.length}>
       ${svg`<title id="${id}-t">${gameName} rating over time</title><desc id="${id}-d">${desc}</desc>
@@ -175,13 +180,16 @@ export function ratingChart(game: string, gameName: string, points: HistoryPoint
         <line class="chart-axis" x1=${L} x2=${L} y1=${T} y2=${H - B}></line>
         <line class="chart-axis" x1=${L} x2=${W - R} y1=${H - B} y2=${H - B}></line>
         ${xLabels.map((i) => svg`<text class="chart-x" x=${x(i)} y=${H - B + 15} text-anchor=${points.length === 1 ? "middle" : i === 0 ? "start" : i === points.length - 1 ? "end" : "middle"}>${`game ${first + i}`}</text>`)}
+        ${back ? svg`<text class="chart-x" x=${x(n)} y=${H - B + 28} text-anchor="end">now</text>` : nothing}
         <text class="chart-x chart-axis-name" x=${(L + W - R) / 2} y=${H - 4} text-anchor="middle">rated games, oldest to newest</text>
       </g>
       <path class="chart-line" d=${line} aria-hidden="true"></path>
-      ${points.map((p, i) => svg`<circle class="chart-point ${p.provisional ? "provisional" : ""}" data-testid="chart-point" data-rating=${p.rating}
-        cx=${x(i).toFixed(1)} cy=${y(p.rating).toFixed(1)} r="4"><title>${`Game ${first + i}, ${dateWords(p.at)}: ${p.rating}${p.provisional ? " (provisional)" : ""}`}</title></circle>`)}`}
+      ${back ? svg`<path class="chart-line chart-given" d=${`M${x(n - 1).toFixed(1)},${y(last.rating).toFixed(1)} L${x(n).toFixed(1)},${y(back.rating).toFixed(1)}`} aria-hidden="true"></path>` : nothing}
+      ${games.map((p, i) => svg`<circle class="chart-point ${p.provisional ? "provisional" : ""}" data-testid="chart-point" data-rating=${p.rating}
+        cx=${x(i).toFixed(1)} cy=${y(p.rating).toFixed(1)} r="4"><title>${`Game ${first + i}, ${dateWords(p.at)}: ${p.rating}${p.provisional ? " (provisional)" : ""}`}</title></circle>`)}
+      ${back ? svg`<rect class="chart-point chart-given" data-testid="chart-given" data-rating=${back.rating} x=${(x(n) - 4).toFixed(1)} y=${(y(back.rating) - 4).toFixed(1)} width="8" height="8"><title>${`Now: ${back.rating}, with ${back.points} point${back.points === 1 ? "" : "s"} given back`}</title></rect>` : nothing}`}
     </svg>
-    <figcaption class="muted small">Rating after each rated game${points.some((p) => p.provisional) ? "; hollow points are provisional" : ""}.</figcaption>
+    <figcaption class="muted small">Rating after each rated game${points.some((p) => p.provisional) ? "; hollow points are provisional" : ""}${back ? "; the square is the rating now, with the points given back" : ""}.</figcaption>
   </figure>`;
 }
 
@@ -198,7 +206,7 @@ function ratingCard(s: Store, r: ProfileRating): TemplateResult {
       </dl>
     </div>
     ${r.provisional ? html`<p class="muted small">Provisional: the rating settles after a few more rated games.${r.history.at(-1)?.provisional === false ? " It was settled after the last one, and has grown unsure with time away from the game." : ""}</p>` : nothing}
-    ${ratingChart(r.game, name, r.history, r.games)}
+    ${ratingChart(r.game, name, r.history, r.games, { rating: r.rating, points: r.refunded })}
     ${r.refunded > 0
       ? html`<p class="muted small" data-testid="rating-refunded">Includes ${r.refunded} point${r.refunded === 1 ? "" : "s"} given back for games against a player the operators closed for breaking the rules.</p>`
       : nothing}

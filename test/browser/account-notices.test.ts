@@ -88,11 +88,20 @@ describe.skipIf(!available)("the lobby's account notices, in the browser", () =>
     await page.getByTestId("quick-play-panel").waitFor();
     await page.waitForTimeout(500);
     expect(await notice.count()).toBe(0);
-    // The profile says the rating includes it (the chart's points are the games').
+    // The profile says the rating includes it; the chart's points are the games', and a last one,
+    // apart, is the rating now: the line ends where the number above it stands.
     await page.goto(`${url}/player/RefundRia`);
     expect((await page.getByTestId("rating-refunded").textContent())!.trim()).toBe(
       `Includes ${points} points given back for games against a player the operators closed for breaking the rules.`,
     );
+    const card = page.locator('[data-testid="rating-card"][data-game="goblin-market"]');
+    const shown = Number((await card.getByTestId("profile-rating").textContent())!.replace(/[^0-9]/g, ""));
+    const chart = card.getByTestId("rating-chart");
+    expect(await chart.getByTestId("chart-point").count()).toBe(1);
+    expect(Number(await chart.getByTestId("chart-point").getAttribute("data-rating"))).toBe(shown - points);
+    expect(Number(await chart.getByTestId("chart-given").getAttribute("data-rating"))).toBe(shown);
+    expect(await chart.locator("desc").textContent()).toBe(`1 rated game: from ${shown - points} after the first to ${shown - points} after the last, and ${shown} now with ${points} given back; lowest ${shown - points}, highest ${shown}.`);
+    expect(await axeViolations(page), "the profile with the chart passes axe").toEqual([]);
   });
 
   it("tells a player the operators silenced in chats for how long and why, and the chat says so when they write", async () => {
