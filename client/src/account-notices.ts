@@ -14,7 +14,8 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
-import { serverNow, shortWhen } from "./clock.js";
+import { serverNow } from "./clock.js";
+import { dateTimeWords, shortWhen, timeWords } from "./dates.js";
 import { spellWait } from "../../src/protocol/durations.js";
 import type { LeaveStatus, RefundReceived as Refund } from "../../src/protocol/wire.js";
 import { api } from "./api.js";
@@ -68,7 +69,7 @@ export function rankedPausedFor(s: Store): string | null {
 
 /** "14 min (until 16:42)": the wait, by the server's clock, the end in local time. */
 function wait(s: Store, until: number): string {
-  return `${spellWait(until - serverNow(s))} (until ${new Date(until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})`;
+  return `${spellWait(until - serverNow(s))} (until ${timeWords(until)})`;
 }
 
 /** The lobby's notice that the operators silenced the account in table chats, while they have. */
@@ -144,7 +145,7 @@ export function vacationNotice(s: Store): TemplateResult | typeof nothing {
     ending.busy = false;
     s.changed();
   };
-  return html`<p class="notice vacation-notice" role="status" data-testid="vacation-notice" title=${new Date(v.until).toLocaleString()}>
+  return html`<p class="notice vacation-notice" role="status" data-testid="vacation-notice" title=${dateTimeWords(v.until)}>
       <strong>You are on vacation from turn-based games until ${shortWhen(v.until)}</strong>: your clocks there are stopped.
       <button type="button" class="linklike" data-testid="vacation-notice-end" ?disabled=${ending.busy} @click=${() => void end()}>End vacation</button></p>
     ${ending.error ? html`<p class="form-error" role="alert" data-testid="vacation-notice-error">${ending.error}</p>` : nothing}`;

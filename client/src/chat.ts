@@ -15,6 +15,7 @@ import type { ChatMessage } from "../../src/platform/chat.js";
 import { isAccount } from "./account.js";
 import { reportButton } from "./report.js";
 import { isBlocked } from "./blocks.js";
+import { timeWords } from "./dates.js";
 
 /** The same limit as the server's (CHAT_MAX_CHARS), for the input's maxlength. */
 const MAX_CHARS = 280;
@@ -62,7 +63,7 @@ function setMuted(id: string, on: boolean): void {
   localStorage.setItem(MUTED_KEY, JSON.stringify([...muted]));
 }
 
-const timeOf = (at: number) => new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const timeOf = (at: number) => timeWords(at);
 
 /** Whether this viewer may see spectators' messages here (the server's rule, chat.ts visibleTo). */
 const seesSpectators = (room: RoomView) => !(room.ranked && room.seat !== null);

@@ -17,6 +17,8 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { clockDeadline, leftWords, spanWords } from "../../src/protocol/clock.js";
 
+import { shortWhen } from "./dates.js";
+
 export { leftWords, spanWords };
 import { installAudioUnlock, isMuted, lowTimeBeep, setMuted } from "./sound.js";
 import type { Store } from "./store.js";
@@ -52,24 +54,6 @@ export function paceName(label: string): string {
 export function paceLabel(game: GameInfo | undefined, id: string | null): string {
   if (id === null) return "No clock";
   return game?.clocks.find((c) => c.id === id)?.label ?? id;
-}
-
-/**
- * A day, in local time: "2 Dec 2026". Pages that list past games (profiles, replays) write days
- * and moments with these two, in the reader's time zone; a UTC day is only the daily challenge's.
- */
-export function dateWords(t: number | string): string {
-  return new Date(t).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
-}
-
-/** A moment, in local time: "2 Dec 2026, 19:00". */
-export function dateTimeWords(t: number | string): string {
-  return new Date(t).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
-/** A moment in local time, short: "Wed, 2 Dec, 19:00" (as the browser's language writes it). */
-export function shortWhen(t: number): string {
-  return new Date(t).toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
 export interface ClockReading {

@@ -22,7 +22,8 @@ import { accountForms, accountSettings, isAccount, openAccountMenu, rankedNeedsA
 import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
 import { pushBusy, pushState, setPush } from "./push.js";
-import { clockBar, leftWords, paceLabel, paceName, serverNow, shortWhen, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
+import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
+import { dateTimeWords, shortWhen } from "./dates.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
@@ -600,9 +601,9 @@ function yourGamesPanel(): TemplateResult | typeof nothing {
 function timeLeft(deadline: number, pausedUntil: number | undefined): TemplateResult {
   const now = serverNow(s);
   if (pausedUntil !== undefined && now < pausedUntil) {
-    return html`<span class="muted small" data-testid="time-left" title=${`Your clock is stopped while you are on vacation; it runs again from ${new Date(pausedUntil).toLocaleString()}.`}>On vacation until ${shortWhen(pausedUntil)}: ${leftWords(deadline - pausedUntil)} left then</span>`;
+    return html`<span class="muted small" data-testid="time-left" title=${`Your clock is stopped while you are on vacation; it runs again from ${dateTimeWords(pausedUntil)}.`}>On vacation until ${shortWhen(pausedUntil)}: ${leftWords(deadline - pausedUntil)} left then</span>`;
   }
-  return html`<span class="muted small" data-testid="time-left" title=${new Date(deadline).toLocaleString()}>${leftWords(deadline - now)} left</span>`;
+  return html`<span class="muted small" data-testid="time-left" title=${dateTimeWords(deadline)}>${leftWords(deadline - now)} left</span>`;
 }
 
 /** An invitation kept for you in an open turn-based room: Join or Decline, until it starts or closes. */
@@ -771,13 +772,13 @@ function openRoomFacts(r: RoomSummary): TemplateResult {
   const away = r.hostAway === true;
   // A turn-based room's host need not stay: it says how long it waits for players instead.
   const presence = r.closesAt !== undefined
-    ? html`<span class="muted" data-testid="room-closes" title=${new Date(r.closesAt).toLocaleString()}>waits for players ${leftWords(r.closesAt - serverNow(s))} more</span>`
+    ? html`<span class="muted" data-testid="room-closes" title=${dateTimeWords(r.closesAt)}>waits for players ${leftWords(r.closesAt - serverNow(s))} more</span>`
     : html`<span class="host-presence ${away ? "away" : "here"}" data-testid="host-presence" data-away=${away ? "1" : "0"}
       title=${away ? "The host has left this room; it closes if they do not come back within a few minutes." : "The host is here and can start the game."}>${away ? "Host away" : "Host here"}</span>`;
   return html`<div class="room-facts small">
     ${r.ratingRange ? html`<span class="rating-range" data-testid="room-range" title="Only players rated in this range may sit.">Ratings ${r.ratingRange.min}–${r.ratingRange.max}</span>` : nothing}
     ${r.reliableOnly ? html`<span class="rating-range" data-testid="room-reliable" title="Only players who left at most 1 in 10 of their latest ranked games may sit.">Players who finish their games</span>` : nothing}
-    <span class="muted" data-testid="room-age" title=${new Date(r.createdAt).toLocaleString()}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
+    <span class="muted" data-testid="room-age" title=${dateTimeWords(r.createdAt)}>opened ${agoText(serverNow(s) - r.createdAt)}</span>
     ${presence}
   </div>`;
 }

@@ -18,7 +18,7 @@ import { reportButton } from "./report.js";
 import { blockButton, blocksKnown, isBlocked } from "./blocks.js";
 import { followButton } from "./follows.js";
 import { noteSection } from "./notes.js";
-import { dateTimeWords, dateWords, shortWhen } from "./clock.js";
+import { dateTimeWords, dateWords, shortWhen } from "./dates.js";
 
 const PAGE = 20;
 

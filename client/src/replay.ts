@@ -11,7 +11,7 @@ import type { Replay, ReplayStep } from "../../src/protocol/replay.js";
 import { friendly } from "./errors.js";
 import { gameTable, knownGame, loadedTable, tableLoading } from "./games.js";
 import { seedCheck } from "./table-common.js";
-import { dateTimeWords } from "./clock.js";
+import { dateTimeWords, timeWords } from "./dates.js";
 import { awayAt } from "./replay-seats.js";
 import type { Store } from "./store.js";
 import type { ErrorInfo, LogEntry, RoomView } from "./types.js";
@@ -246,7 +246,7 @@ function sentenceFor(sc: ReplayScreen, e: LogEntry, you: number | null): Templat
 function stepLines(sc: ReplayScreen, step: ReplayStep): TemplateResult {
   const m = sc.meta!;
   const who = step.seat === null ? null : `${nameOf(m, step.seat)}${step.bot || m.players[step.seat]?.bot ? " (bot)" : ""}`;
-  return html`${who ? html`<p class="replay-who"><b>${who}</b> moved${step.at ? html` <span class="muted small">at ${new Date(step.at).toLocaleTimeString()}</span>` : nothing}.</p>` : html`<p class="replay-who">The cards are shuffled from the seed and dealt.</p>`}
+  return html`${who ? html`<p class="replay-who"><b>${who}</b> moved${step.at ? html` <span class="muted small">at ${timeWords(step.at, true)}</span>` : nothing}.</p>` : html`<p class="replay-who">The cards are shuffled from the seed and dealt.</p>`}
     ${step.log.length
       ? html`<ol class="log-list replay-log" start=${step.log[0]!.n}>${step.log.map((e) => html`<li class="log-${e.type}" data-n=${e.n}>${sentence(sc, e)}</li>`)}</ol>`
       : html`<p class="muted small">Nothing of this move is visible to ${sc.viewer === "spectator" ? "a spectator" : "this player"}.</p>`}`;

@@ -8,6 +8,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import type { Store } from "./store.js";
 import { api, refusal } from "./api.js";
+import { timeWords } from "./dates.js";
 import { deviceName } from "../../src/protocol/devices.js";
 
 interface SessionRow {
@@ -43,10 +44,11 @@ async function end(s: Store, id: string): Promise<void> {
   await load(s);
 }
 
+/** "2 Dec, 19:00" this year, "2 Dec 2025, 19:00" before (clock.ts's forms). */
 function when(ms: number, now: number): string {
   const d = new Date(ms);
-  const day = d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: d.getFullYear() === new Date(now).getFullYear() ? undefined : "numeric" });
-  return `${day}, ${d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`;
+  const day = d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: d.getFullYear() === new Date(now).getFullYear() ? undefined : "numeric" });
+  return `${day}, ${timeWords(ms)}`;
 }
 
 function lastUsed(ms: number, now: number): string {

@@ -10,7 +10,8 @@
  */
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, refusal, type ApiReply } from "./api.js";
-import { serverNow, shortWhen } from "./clock.js";
+import { serverNow } from "./clock.js";
+import { dateTimeWords, shortWhen } from "./dates.js";
 import type { Store } from "./store.js";
 
 /** An account's vacations, as GET /api/me and the vacation routes give them (null for a guest). */
@@ -115,7 +116,7 @@ function body(s: Store, v: VacationInfo): TemplateResult {
   const current = v.current && v.current.until > now ? v.current : null;
   const error = state.error ? html`<p class="form-error" role="alert" data-testid="vacation-error">${state.error}</p>` : nothing;
   if (current) {
-    return html`<p class="small" data-testid="vacation-status" title=${new Date(current.until).toLocaleString()}><strong>On vacation until ${shortWhen(current.until)}</strong></p>
+    return html`<p class="small" data-testid="vacation-status" title=${dateTimeWords(current.until)}><strong>On vacation until ${shortWhen(current.until)}</strong></p>
       <p class="muted small">Your clocks in your turn-based games are stopped; you may still move there. ${v.daysLeft} of ${v.allowanceDays} vacation days left
         besides this one.</p>
       <button type="button" class="btn small" data-testid="vacation-end" aria-describedby="vacation-end-note" ?disabled=${state.busy}

@@ -21,7 +21,7 @@ const day = 24 * 60 * 60_000;
 
 /** How the page writes a moment in local time, as clock.ts shortWhen does. */
 const shortWhenIn = (page: Page, t: number) =>
-  page.evaluate(`new Date(${t}).toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })`) as Promise<string>;
+  page.evaluate(`new Date(${t}).toLocaleString("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })`) as Promise<string>;
 
 const words = (text: string | null) => (text ?? "").replace(/\s+/g, " ").trim();
 
