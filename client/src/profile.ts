@@ -171,7 +171,7 @@ export function ratingChart(game: string, gameName: string, games: HistoryPoint[
   const xLabels = n === 1 ? [0] : [...new Set([0, Math.round((n - 1) / 2), n - 1])];
   const id = `chart-${game}`;
   const last = games[n - 1]!;
-  const desc = `${n} rated game${n === 1 ? "" : "s"}${first > 1 ? ` (games ${first} to ${totalGames})` : ""}: from ${games[0]!.rating} after the first to ${last.rating} after the last${back ? `, and ${back.rating} now with ${back.points} given back` : " (now)"}; lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}.`;
+  const desc = `${n} rated game${n === 1 ? "" : "s"}${first > 1 ? ` (games ${first} to ${totalGames})` : ""}: from ${games[0]!.rating} after the first to ${back ? `${last.rating} after the last, and ${back.rating} now with ${back.points} given back` : `${last.rating} now`}; lowest ${Math.min(...ratings)}, highest ${Math.max(...ratings)}.`;
   return html`<figure class="rating-chart">
     <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}-t ${id}-d" data-testid="rating-chart" data-game=${game} data-points=${points.length}>
       ${svg`<title id="${id}-t">${gameName} rating over time</title><desc id="${id}-d">${desc}</desc>
