@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RoomInvited } from "../src/platform/invitations.js";
+import type { RoomView } from "../src/protocol/wire.js";
 import { account } from "./support/accounts.js";
 import { backends, guest, REDIS_URL, TestClient, until, useTestServer, useTwoNodes } from "./support/harness.js";
 
@@ -129,6 +130,103 @@ describe.each(backends())("invitations ($name)", (backend) => {
       expect(invitedIn(c)).toEqual([]);
       c.close();
     }
+  });
+
+  it("the host follows the invitations the table keeps: their view lists them; a decline is a notice at the table and leaves the list, live and at a sync", async () => {
+    const url = srv.server.url;
+    const [ann, bo, dee, eve] = await Promise.all(["Annwyn", "Bofur", "Deedee", "Evander"].map((n) => account(url, n)));
+    const host = await new TestClient(url, ann.token).ready();
+    const other = await new TestClient(url, bo.token).ready();
+    const deeC = await new TestClient(url, dee.token).ready();
+    const watcher = await new TestClient(url).ready();
+    // A turn-based room keeps its invitations (its invitees come by when they can).
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 4, clock: "turn-1d" })).roomId as string;
+    expect((await other.call("room:join", { roomId })).ok).toBe(true);
+    expect(await host.call("room:invite", { roomId, name: "Deedee" })).toEqual({ ok: true, roomId, invited: "Deedee", kept: true });
+    clock.t += 60_000;
+    expect(await other.call("room:invite", { roomId, name: "Evander" })).toEqual({ ok: true, roomId, invited: "Evander", kept: true });
+    const pending = [
+      { playerId: dee.player.id, name: "Deedee", from: "Annwyn", at: clock.t - 60_000 },
+      { playerId: eve.player.id, name: "Evander", from: "Bofur", at: clock.t },
+    ];
+    const hostView = () => host.view(roomId) as unknown as RoomView;
+    await until(() => JSON.stringify(hostView().invitations) === JSON.stringify(pending) || undefined, "the host's view lists both, as they came");
+    // Nobody else's: not the other player's, nor a spectator's.
+    await watcher.sync(roomId);
+    await until(() => (other.view(roomId) as unknown as RoomView).version === hostView().version || undefined, "the other player's view at the same version");
+    for (const v of [other.view(roomId), watcher.view(roomId)]) {
+      expect("invitations" in v).toBe(false);
+      expect(JSON.stringify(v)).not.toContain(dee.player.id);
+    }
+
+    // Dee declines: the table is told, and the host's list keeps only Eve.
+    expect((await deeC.call("room:decline", { roomId })).ok).toBe(true);
+    const said = { kind: "declined", seat: null, text: "Deedee declined the invitation." };
+    await until(() => hostView().notices.some((n) => n.text === said.text) || undefined, "the host told, live");
+    expect(hostView().notices).toEqual([expect.objectContaining(said)]);
+    expect(hostView().invitations).toEqual(pending.slice(1));
+    await until(() => (watcher.view(roomId) as unknown as RoomView).notices.length === 1 || undefined, "the spectator told");
+    // What the host holds is what a sync sends afresh.
+    const fresh = (await host.call("room:sync", { roomId })).state as RoomView;
+    const { serverTime: _a, log: _l, logFrom: _f, ...held } = hostView();
+    expect(fresh).toMatchObject(held);
+    expect(fresh.invitations).toEqual(pending.slice(1));
+    // A live table keeps no invitation: nothing there to withdraw.
+    const live = (await host.call("room:create", { game: "goblin-market", seats: 3, clock: "standard" })).roomId as string;
+    expect(await host.call("room:invite", { roomId: live, name: "Deedee" })).toEqual({ ok: true, roomId: live, invited: "Deedee" });
+    expect((await host.call("room:uninvite", { roomId: live, playerId: dee.player.id })).error?.code).toBe("NOT_INVITED");
+    for (const c of [host, other, deeC, watcher]) c.close();
+  });
+
+  it("the host withdraws an invitation: it leaves the invitee's Your games, their devices are told, they may no longer sit; every refusal changes nothing", async () => {
+    const url = srv.server.url;
+    const [ann, bo, dee] = await Promise.all(["Anselm", "Bodkin", "Delphine"].map((n) => account(url, n)));
+    const host = await new TestClient(url, ann.token).ready();
+    const other = await new TestClient(url, bo.token).ready();
+    const phone = await new TestClient(url, dee.token).ready();
+    const laptop = await new TestClient(url, dee.token).ready();
+    const anonymous = await new TestClient(url).ready();
+    const roomId = (await host.call("room:create", { game: "goblin-market", seats: 3, invitedOnly: true })).roomId as string;
+    expect((await host.call("room:invite", { roomId, name: "Bodkin" })).ok).toBe(true);
+    expect((await other.call("room:join", { roomId })).ok).toBe(true);
+    expect(await host.call("room:invite", { roomId, name: "Delphine" })).toMatchObject({ ok: true, kept: true, admitted: true });
+    expect(((await phone.call("lobby:mine", {})).invited as RoomInvited[]).map((i) => i.room.id)).toEqual([roomId]);
+
+    const refused = async (c: TestClient, payload: unknown, code: string) => {
+      const before = JSON.stringify(await srv.server.store.get(roomId));
+      const r = await c.call("room:uninvite", payload);
+      expect([r.ok, r.error?.code], JSON.stringify(payload)).toEqual([false, code]);
+      expect(r.error!.message.length).toBeGreaterThan(10);
+      expect(JSON.stringify(await srv.server.store.get(roomId))).toBe(before);
+    };
+    await refused(other, { roomId, playerId: dee.player.id }, "NOT_HOST");
+    await refused(anonymous, { roomId, playerId: dee.player.id }, "NO_IDENTITY");
+    for (const bad of [undefined, 42, "", "no such!", { id: dee.player.id }]) await refused(host, { roomId, playerId: bad }, "BAD_PLAYER_ID");
+    await refused(host, { roomId: "nope!", playerId: dee.player.id }, "BAD_ROOM_ID");
+    // Bodkin's invitation was answered by his seat; nobody was invited as the host.
+    await refused(host, { roomId, playerId: bo.player.id }, "NOT_INVITED");
+    await refused(host, { roomId, playerId: ann.player.id }, "NOT_INVITED");
+    expect(phone.received.filter(([e]) => e === "room:uninvited")).toEqual([]);
+
+    expect(await host.call("room:uninvite", { roomId, playerId: dee.player.id })).toEqual({ ok: true, roomId, withdrawn: "Delphine" });
+    for (const c of [phone, laptop]) await until(() => c.received.some(([e]) => e === "room:uninvited") || undefined, "each of Delphine's devices told");
+    expect(laptop.received.filter(([e]) => e === "room:uninvited").map(([, p]) => p)).toEqual([{ roomId, by: "Anselm" }]);
+    expect(host.received.some(([e]) => e === "room:uninvited")).toBe(false);
+    expect((await phone.call("lobby:mine", {})).invited).toEqual([]);
+    const stored = (await srv.server.store.get(roomId))!;
+    expect([stored.invited, stored.admitted]).toEqual([[], [bo.player.id]]);
+    await until(() => !("invitations" in host.view(roomId)) || undefined, "the host's list empty");
+    expect((await laptop.call("room:join", { roomId })).error?.code).toBe("INVITED_ONLY");
+    expect((await phone.call("room:decline", { roomId })).error?.code).toBe("NOT_INVITED");
+    await refused(host, { roomId, playerId: dee.player.id }, "NOT_INVITED");
+    // Invited again, she may sit; once the table starts, nothing is withdrawn there.
+    clock.t += 60_000;
+    expect((await host.call("room:invite", { roomId, name: "Delphine" })).ok).toBe(true);
+    expect((await host.call("room:invite", { roomId, name: "Delphine" })).error?.code).toBe("RATE_LIMITED");
+    expect((await host.call("room:add-bot", { roomId, seat: 2 })).ok).toBe(true);
+    expect((await host.call("room:start", { roomId })).ok).toBe(true);
+    await refused(host, { roomId, playerId: dee.player.id }, "ROOM_NOT_OPEN");
+    for (const c of [host, other, phone, laptop, anonymous]) c.close();
   });
 
   it("limits invitations: one account to one room once a minute, twenty from one player in ten minutes", async () => {

@@ -6,7 +6,7 @@
  * rematch of it stays private: test/rematch.test.ts.)
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { RoomSummary, YourRoom } from "../src/protocol/wire.js";
+import type { RoomSummary, RoomView, YourRoom } from "../src/protocol/wire.js";
 import { account, call } from "./support/accounts.js";
 import { backends, guest, TestClient, until, useTestServer } from "./support/harness.js";
 
@@ -105,7 +105,7 @@ for (const backend of backends()) {
       expect((await playing()).playing).toEqual({ roomId: pub, game: "goblin-market" });
     });
 
-    it("invited only: the link lets anyone watch but seats only those invited, an offline account too; who was invited is shown nowhere", async () => {
+    it("invited only: the link lets anyone watch but seats only those invited, an offline account too; who was invited is shown nowhere but to the host, while it waits", async () => {
       const url = t.server.url;
       const [ada, bea, cyd, dru] = await Promise.all(["Adaline", "Bealdor", "Cydney", "Drusilla"].map((n) => account(url, n)));
       const host = track(await new TestClient(url, ada.token).ready());
@@ -151,23 +151,28 @@ for (const backend of backends()) {
       expect((await stranger.call("room:seatable", { roomId: secret })).refusal).toMatchObject({ code: "INVITED_ONLY" });
 
       // Who was let in is nobody's to see: Hollis, let in but never seated, is in no view, pushed or
-      // synced, in no reply and in no listing (the seated players' ids are, as at every table).
+      // synced, in no reply and in no listing (the seated players' ids are, as at every table), but
+      // the host's, which lists the invitation while it waits for an answer (theirs to withdraw).
       const hol = await account(url, "Hollis");
       expect(await c.call("room:invite", { roomId: secret, name: "Hollis" })).toMatchObject({ ok: true, kept: true, admitted: true, online: false });
+      const invitedAt = now;
       now += 1_000;
       expect((await host.call("chat:send", { roomId: secret, text: "soon" })).ok).toBe(true);
+      const hostView = (await host.sync(secret, true)).state as RoomView;
       const shown = [
         JSON.stringify((await stranger.sync(secret, true)).state),
-        JSON.stringify((await host.sync(secret, true)).state),
+        JSON.stringify((await c.sync(secret, true)).state),
         JSON.stringify(await b.call("lobby:mine", {})),
         JSON.stringify(await get("/api/rooms")),
-        ...[host, b, c, stranger, guestC].map((x) => JSON.stringify(x.received)),
+        ...[b, c, stranger, guestC].map((x) => JSON.stringify(x.received)),
       ];
       for (const text of shown) {
         expect(text).not.toContain("admitted");
         expect(text).not.toContain(hol.player.id);
       }
       expect(shown[1]).toContain(cyd.player.id);
+      expect(hostView.invitations).toEqual([{ playerId: hol.player.id, name: "Hollis", from: "Cydney", at: invitedAt }]);
+      for (const text of [JSON.stringify(hostView), JSON.stringify(host.received)]) expect(text).not.toContain("admitted");
     });
 
     it("invited only, of one sitting: an account closed is forgotten there, its invitations for it and from it dropped", async () => {

@@ -7,7 +7,7 @@
  * public key, and the body decrypts (RFC 8291, aes128gcm) with the browser's keys to the notice.
  * Players with a page open get none; a notice is owed in the room until a node's timers send it,
  * so another node sends it when the one that made the change dies, and one no longer due (a turn
- * taken, an invitation declined) is not sent; a subscription the push service says is gone is
+ * taken, an invitation declined or withdrawn) is not sent; a subscription the push service says is gone is
  * forgotten; bad subscriptions are refused; a server without VAPID keys says so.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -211,6 +211,23 @@ describe.each(backends())("notifications to closed pages ($name)", (backend) => 
     await new Promise((r) => setTimeout(r, 200));
     expect(service.received.slice(before).map((r) => r.path)).toEqual([]);
     nedPage.close();
+  });
+
+  it("an invitation its host withdraws before its notice goes owes nothing more", async () => {
+    const run = Math.random().toString(36).slice(2, 7);
+    const [quin, ros] = await Promise.all(["Quin", "Ros"].map((n) => account(t.server.url, `${n}${run}`)));
+    expect((await api("POST", "/api/push/subscribe", ros!.token, { endpoint: `${service.url}withdrawn-${run}`, keys: browserKeys().json })).status).toBe(200);
+    const page = await new TestClient(t.server.url, quin!.token).ready();
+    const roomId = (await page.call("room:create", { game: "goblin-market", seats: 3, clock: "turn-1d" })).roomId as string;
+    expect(await page.call("room:invite", { roomId, name: `Ros${run}` })).toMatchObject({ ok: true, kept: true });
+    expect((await t.server.service.get(roomId)).pushOwed).toEqual([{ playerId: ros!.player.id, kind: "invite", at: now }]);
+    expect(await page.call("room:uninvite", { roomId, playerId: ros!.player.id })).toEqual({ ok: true, roomId, withdrawn: `Ros${run}` });
+    const before = service.received.length;
+    await t.server.timers.tick();
+    await until(async () => (await t.server.service.get(roomId)).pushOwed === undefined, "the owed notice settled");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(service.received.slice(before).map((r) => r.path)).toEqual([]);
+    page.close();
   });
 
   it("the end of a turn-based game reaches each player with no page open, with how it went", async () => {

@@ -2,7 +2,9 @@
  * Invitations (docs/protocol.md, "Invitations"): a seated player of an open room invites an
  * account by name ("Invite a player" beside the room's link); the account's devices show the
  * invitation wherever they are on the site, with Join (takes a free seat and opens the room) and
- * Not now. An account turns invitations off (or on again) in its menu (account-switches.ts).
+ * Not now. An account turns invitations off (or on again) in its menu (account-switches.ts). The
+ * host of a table that keeps its invitations (turn-based, or for invited players only) follows them
+ * in "Invited, waiting for an answer", each with Withdraw; a decline is a notice at the table.
  */
 import { nameSuggestions, typed } from "./player-search.js";
 import { html, nothing, type TemplateResult } from "lit-html";
@@ -95,5 +97,30 @@ export function invitationCards(s: Store): TemplateResult | typeof nothing {
         </div>
       </div>`;
     })}
+  </div>`;
+}
+
+/**
+ * The host's list of the invitations their open table keeps that wait for an answer (the view's
+ * `invitations`, which only the host's view has): who, who invited them when it was not the host,
+ * and Withdraw (`room:uninvite`). A rematch's keeps its player's seat until they answer: no Withdraw.
+ * One who declines leaves the list, and the table's notices say so.
+ */
+export function invitedList(s: Store, room: RoomView): TemplateResult | typeof nothing {
+  const pending = room.invitations ?? [];
+  if (room.status !== "open" || pending.length === 0) return nothing;
+  const host = room.seats.find((x) => x.playerId === room.hostId)?.name;
+  return html`<div class="invited" data-testid="invited-list">
+    <p class="small muted" id="invited-h">Invited, waiting for an answer:</p>
+    <ul class="follow-list" aria-labelledby="invited-h">${pending.map((i) => {
+      const who = i.name ?? "An invited player";
+      return html`<li data-testid="invited-player" data-player=${i.playerId}>
+        <span><b>${who}</b>${i.from !== host ? html` <span class="muted small">invited by ${i.from}</span>` : nothing}${i.rematch ? html` <span class="muted small">(rematch: their seat is kept)</span>` : nothing}</span>
+        ${i.rematch
+          ? nothing
+          : html`<button type="button" class="btn small ghost" data-testid="withdraw-invite" aria-label=${`Withdraw the invitation to ${who}`}
+              @click=${() => void s.withdrawInvitation(room.roomId, i.playerId)}>Withdraw</button>`}
+      </li>`;
+    })}</ul>
   </div>`;
 }

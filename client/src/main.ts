@@ -19,7 +19,7 @@ import { rulesButton } from "./rules/panel.js";
 import { parseRoute, Store } from "./store.js";
 import { friendly } from "./errors.js";
 import { accountForms, accountSettings, isAccount, openAccountMenu, rankedNeedsAccount, renameAccount } from "./account.js";
-import { afterRender, endScreen, isAway, logPanel, seatName } from "./table-common.js";
+import { afterRender, endScreen, isAway, logPanel, seatName, waitingNotices } from "./table-common.js";
 import { TURN_BASED_OPEN_MS } from "../../src/protocol/clock.js";
 import { pushBusy, pushState, setPush } from "./push.js";
 import { clockBar, leftWords, paceLabel, paceName, serverNow, soundToggle, spanWords, startClockTicker, stopwatchIcon } from "./clock.js";
@@ -27,7 +27,7 @@ import { dateTimeWords, shortWhen } from "./dates.js";
 import type { GameInfo, LegalAction, RoomSummary, RoomView } from "./types.js";
 import type { YourRoom } from "../../src/protocol/wire.js";
 import { themePicker } from "./theme.js";
-import { invitationCards, inviteByName, inviteForm } from "./invitations.js";
+import { invitationCards, invitedList, inviteByName, inviteForm } from "./invitations.js";
 import { initials } from "./words.js";
 
 const s = new Store();
@@ -1027,6 +1027,7 @@ function waitingRoom(room: RoomView): TemplateResult {
         ${mySeat !== null ? html`<button class="btn ghost" @click=${() => void s.leave(room.roomId)}>Leave seat</button>` : nothing}
         ${!me ? html`<button class="btn" @click=${() => { s.watchOnly = false; sessionStorage.removeItem("goblin-bazaar.watch-only"); s.changed(); }}>Choose a name to play</button>` : nothing}
       </div>
+      ${waitingNotices(room)}
     </section>
     <section class="panel">
       ${shareBox(room.roomId, room.private === true, false, room.invitedOnly ? (mySeat !== null ? "seated" : "watching") : false)}
@@ -1039,6 +1040,7 @@ function waitingRoom(room: RoomView): TemplateResult {
         : nothing}
       ${refusal && !(invitedNote && refusal.code === "INVITED_ONLY") ? html`<p class="small notice" data-testid="seat-refusal" data-code=${refusal.code}>${friendly(refusal)}</p>` : nothing}
       ${inviteForm(s, room)}
+      ${invitedList(s, room)}
       <p class="muted small">${room.ranked ? "Ranked: the result changes everyone's rating (OpenSkill)." : "Casual: no ratings change."}</p>
       <p class="small wait-clock" data-testid="room-clock">${room.clock
         ? html`<b>Clock:</b> ${room.clock.label}. A first move must come within ${spanWords(room.clock.firstMoveMs)}. Run out of time and a bot plays your seat${room.ranked ? "; in a ranked game, missing your first move calls the game off" : ""}.`

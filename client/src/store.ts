@@ -13,7 +13,7 @@ import { clockDeadline } from "../../src/protocol/clock.js";
 import { turnChime } from "./sound.js";
 import type { QueueCount, QueueStatus } from "./quickplay.js";
 import type { Ack, Action, ErrorInfo, GameInfo, LobbyLists, Player, RoomState, RoomSummary, RoomView } from "./types.js";
-import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type RoomRemoved, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
+import { ERASED_NAME, PROTOCOL_VERSION, type RoomInvited, type RoomRemoved, type RoomUninvited, type TurnYours, type YourRoom } from "../../src/protocol/wire.js";
 import { absorbInvitation } from "./invitations.js";
 import { showNotification, startNotifier } from "./notifications.js";
 import type { ChatMessage } from "../../src/platform/chat.js";
@@ -340,6 +340,17 @@ export class Store {
       // A turn-based room keeps it (its summary says when it closes): Your games lists it too.
       if (p?.room?.closesAt !== undefined || p?.room?.invitedOnly) this.keptInvitations = [p, ...this.keptInvitations.filter((i) => i.room.id !== p.room.id)];
       absorbInvitation(this, p);
+    });
+    // The host withdrew an invitation kept for this account: it leaves Your games and the screen.
+    s.on("room:uninvited", (p: RoomUninvited) => {
+      if (typeof p?.roomId !== "string") return;
+      const had = [...this.keptInvitations, ...this.invitations].find((i) => i.room.id === p.roomId);
+      const here = this.route.page === "room" && this.route.roomId === p.roomId;
+      this.keptInvitations = this.keptInvitations.filter((i) => i.room.id !== p.roomId);
+      this.invitations = this.invitations.filter((i) => i.room.id !== p.roomId);
+      this.seatables.delete(p.roomId);
+      if (had || here) this.toast(`${p.by} withdrew their invitation to ${had ? `their ${this.gameName(had.room.game)} table` : "this table"}.`, "info");
+      this.changed();
     });
     // The host removed this player from an open room's seat: their page now shows it as a spectator.
     s.on("room:removed", (p: RoomRemoved) => {
@@ -1017,6 +1028,13 @@ export class Store {
     const ack = await this.request<{ state: RoomView; connected: string[] }>("room:remove", { roomId, seat });
     if (!ack.ok) return this.toast(friendly(ack.error));
     this.keep(ack.state, ack.connected);
+  }
+
+  /** The host withdraws the invitation their table keeps for `playerId` (it leaves their list with the room's next version). */
+  async withdrawInvitation(roomId: string, playerId: string): Promise<void> {
+    const ack = await this.request<{ withdrawn: string | null }>("room:uninvite", { roomId, playerId });
+    if (!ack.ok) return this.toast(friendly(ack.error));
+    this.toast(ack.withdrawn ? `Invitation to ${ack.withdrawn} withdrawn.` : "Invitation withdrawn.", "info");
   }
 
   /** The host seats a bot in an empty seat of an open casual room, or takes one out (the change arrives as the room's next version). */

@@ -47,6 +47,18 @@ function noticeItem(n: RoomNotice): TemplateResult {
   return html`<li class="log-notice notice-${n.kind}" data-testid="notice" data-kind=${n.kind} data-seat=${n.seat ?? nothing} data-log-at=${n.logAt}>${n.text}</li>`;
 }
 
+/**
+ * An open room's notices (an invitation declined, a rematch's seat given up...), on its waiting
+ * page, which has no event log yet: everyone watching sees them, oldest first (the game's log keeps
+ * them at its start).
+ */
+export function waitingNotices(room: RoomView): TemplateResult | typeof nothing {
+  const notices = room.notices ?? [];
+  if (notices.length === 0) return nothing;
+  return html`<ul class="wait-notices" aria-label="At this table">${notices.map((n) =>
+    html`<li class="notice-${n.kind}" data-testid="notice" data-kind=${n.kind} data-seat=${n.seat ?? nothing}>${n.text}</li>`)}</ul>`;
+}
+
 /** Entries and notices in order: a notice goes after entry number `logAt` (before any later one). */
 function withNotices(room: RoomView, sentence: (e: LogEntry) => TemplateResult): TemplateResult[] {
   const notices = [...(room.notices ?? [])].sort((a, b) => a.logAt - b.logAt || a.at - b.at);

@@ -45,6 +45,7 @@ import {
   type HeldNotice,
   type OwedPush,
   declineInvitation,
+  withdrawInvitation,
   dropInvitationsOf,
   type KeptInvitation,
   closeUnfilled,
@@ -878,11 +879,22 @@ export class RoomService {
     let rematch = false;
     const { room } = await this.mutate(checkRoomId(id), (r) => {
       rematch = !!r.rematchOf && !!r.invited?.some((i) => i.playerId === player.id && i.rematch);
-      return declineInvitation(r, player.id, this.now());
+      return declineInvitation(r, player.id, this.now(), player.name);
     });
     // A rematch's invitation declined here is the offer declined at the finished table too.
     if (rematch) await this.answerFinishedRematch(room.rematchOf!, player, false);
     return room;
+  }
+
+  /** The host withdraws the invitation kept for `playerId` in an open room (room.ts withdrawInvitation); returns it. */
+  async withdrawInvitation(id: unknown, host: Player, playerId: unknown): Promise<{ room: Room; withdrawn: KeptInvitation }> {
+    let withdrawn: KeptInvitation | undefined;
+    const { room } = await this.mutate(checkRoomId(id), (r) => {
+      const out = withdrawInvitation(r, host, playerId, this.now());
+      withdrawn = out.withdrawn;
+      return out.room;
+    });
+    return { room, withdrawn: withdrawn! };
   }
 
   /** The host removes the player in `seat` of an open room (room.ts removeFromRoom); returns who it was. */

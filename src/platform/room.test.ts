@@ -1,7 +1,7 @@
 /** The pure room operations: lobby rules, lifecycle, idempotent actions. */
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.js";
-import { actInRoom, addBot, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, summarizeFor, type Room } from "./room.js";
+import { actInRoom, addBot, ADMITTED_KEPT, CHAT_NOTICE_DELAY_MS, createRematchRoom, createRoom, declineInvitation, dropInvitationsOf, keepInvitation, mayTakeSeat, releaseSeat, eraseSeatName, gameState, joinAndStart, joinRoom, leaveRoom, oweChatNotices, pushStillDue, renameSeat, resign, startRoom, summarize, summarizeFor, withdrawInvitation, type Room } from "./room.js";
 import { ERASED_NAME } from "../protocol/wire.js";
 import { roomView } from "./views.js";
 import { findGame } from "../games/registry.js";
@@ -316,12 +316,15 @@ describe("tables for invited players only", () => {
     const hostLeft = leaveRoom(seated, acct(ann), 4);
     expect(hostLeft.hostId).toBe(bob.id);
     expect(mayTakeSeat(hostLeft, ann.id)).toBe(false);
-    // Who was let in is not shown to anyone: not in the summary, nor in any view.
+    // Who was let in is not shown to anyone: not in the summary, nor in any view. Only the host's
+    // view lists the invitations still waiting for an answer (theirs to follow and withdraw).
     const invitedDan = admit(seated, dan.id, 4);
-    for (const shown of [summarize(invitedDan), roomView(invitedDan, { kind: "spectator" }), roomView(invitedDan, { kind: "seat", seat: 0 })]) {
+    for (const shown of [summarize(invitedDan), roomView(invitedDan, { kind: "spectator" }), roomView(invitedDan, { kind: "seat", seat: 2 })]) {
       expect(JSON.stringify(shown)).not.toContain("admitted");
       expect(JSON.stringify(shown)).not.toContain(dan.id);
     }
+    expect(JSON.stringify(roomView(invitedDan, { kind: "seat", seat: 0 }))).not.toContain("admitted");
+    expect(roomView(invitedDan, { kind: "seat", seat: 0 }).invitations).toEqual([{ playerId: dan.id, name: null, from: "Ann", at: 4 }]);
     // A table of one sitting open to anyone keeps no invitation; a started one has nothing to join.
     expect(code(() => admit(base(), bob.id, 2))).toBe("BAD_INVITE");
     const full = joinRoom(admit(seated, cat.id, 4), acct(cat), undefined, 5);
@@ -351,6 +354,56 @@ describe("tables for invited players only", () => {
     const dropped = dropInvitationsOf(onlyAdmitted, bob.id, 7)!;
     expect(dropped.admitted).toEqual([]);
     expect(dropInvitationsOf(dropped, bob.id, 8)).toBeNull();
+  });
+
+  it("a declined invitation is a notice at the table, and leaves the host's list", () => {
+    const room = joinRoom(admit(invitedOnly("turn-1d"), bob.id, 2), acct(bob), undefined, 2);
+    const kept = keepInvitation(room, { playerId: dan.id, name: "Dan", from: { id: bob.id, name: bob.name, account: true }, at: 3 }, 3);
+    // The host's view lists it (who invited them too); the other player's and a spectator's do not.
+    expect(roomView(kept, { kind: "seat", seat: 0 }).invitations).toEqual([{ playerId: dan.id, name: "Dan", from: "Bob", at: 3 }]);
+    for (const viewer of [{ kind: "seat", seat: 1 }, { kind: "spectator" }] as const) expect("invitations" in roomView(kept, viewer)).toBe(false);
+    const declined = declineInvitation(kept, dan.id, 4, "Danny");
+    expect(declined.version).toBe(kept.version + 1);
+    expect([declined.invited, declined.admitted]).toEqual([[], [bob.id]]);
+    expect(declined.notices).toEqual([{ at: 4, logAt: 0, kind: "declined", seat: null, text: "Danny declined the invitation." }]);
+    expect("invitations" in roomView(declined, { kind: "seat", seat: 0 })).toBe(false);
+    expect(roomView(declined, { kind: "spectator" }).notices.map((n) => n.text)).toEqual(["Danny declined the invitation."]);
+    // Without a name now, the one it was kept under; without either, still said.
+    expect(declineInvitation(kept, dan.id, 4).notices!.at(-1)!.text).toBe("Dan declined the invitation.");
+    const nameless = admit(room, dan.id, 3);
+    expect(declineInvitation(nameless, dan.id, 4).notices!.at(-1)!.text).toBe("An invited player declined the invitation.");
+    // The game keeps it at its start.
+    expect(startRoom(joinRoom(admit(declined, cat.id, 5), acct(cat), undefined, 5), acct(ann), "seed", 6).notices).toEqual(declined.notices);
+  });
+
+  it("the host withdraws a kept invitation: its player may no longer sit, and its owed notice is no longer due; refusals change nothing", () => {
+    const room = admit(admit(invitedOnly(), bob.id, 2), dan.id, 3);
+    const owed = { playerId: dan.id, kind: "invite" as const, at: 3 };
+    const withOwed: Room = { ...room, pushOwed: [owed] };
+    expect(pushStillDue(withOwed, owed)).toBe(true);
+    const before = JSON.stringify(withOwed);
+    // Refused: not the host, a malformed id, nobody invited under it, a started table.
+    expect(code(() => withdrawInvitation(withOwed, acct(bob), dan.id, 4))).toBe("NOT_HOST");
+    for (const bad of [undefined, null, 42, "", "p dan", "x".repeat(65), { id: dan.id }]) expect(code(() => withdrawInvitation(withOwed, acct(ann), bad, 4))).toBe("BAD_PLAYER_ID");
+    expect(code(() => withdrawInvitation(withOwed, acct(ann), cat.id, 4))).toBe("NOT_INVITED");
+    expect(code(() => withdrawInvitation({ ...withOwed, status: "closed" }, acct(ann), dan.id, 4))).toBe("ROOM_NOT_OPEN");
+    expect(JSON.stringify(withOwed)).toBe(before);
+    const { room: after, withdrawn } = withdrawInvitation(withOwed, acct(ann), dan.id, 4);
+    expect(withdrawn).toEqual({ playerId: dan.id, from: { id: ann.id, name: ann.name, account: true }, at: 3 });
+    expect(after.version).toBe(room.version + 1);
+    expect([after.invited?.map((i) => i.playerId), after.admitted]).toEqual([[bob.id], [bob.id]]);
+    expect(code(() => joinRoom(after, dan, undefined, 5))).toBe("INVITED_ONLY");
+    expect(pushStillDue(after, owed)).toBe(false);
+    expect(roomView(after, { kind: "seat", seat: 0 }).invitations?.map((i) => i.playerId)).toEqual([bob.id]);
+    expect(code(() => withdrawInvitation(after, acct(ann), dan.id, 5))).toBe("NOT_INVITED");
+    // A rematch's invitation keeps its player's seat until they answer: not the host's to withdraw.
+    const finished: Room = { ...createRoom("tb", acct(ann), { game: "goblin-market", seats: 3, clock: "turn-1d" }, 1), status: "finished", seats: [ann, bob, cat].map((p) => ({ playerId: p.id, name: p.name, bot: false })) };
+    const rematch = createRematchRoom("tb2", finished, acct(ann), 2);
+    expect(roomView(rematch, { kind: "seat", seat: 0 }).invitations).toEqual([
+      { playerId: bob.id, name: "Bob", from: "Ann", at: 2, rematch: true },
+      { playerId: cat.id, name: "Cat", from: "Ann", at: 2, rematch: true },
+    ]);
+    expect(code(() => withdrawInvitation(rematch, acct(ann), bob.id, 3))).toBe("SEAT_RESERVED");
   });
 
   it("a rematch stays invited-only and keeps its players' seats; a seat its player gives up is for invited players", () => {

@@ -289,6 +289,8 @@ export function settlePushes(room: Room, sent: readonly OwedPush[], held: readon
 /** An invitation kept in an open turn-based room for an account that may take a seat later. */
 export interface KeptInvitation {
   playerId: string;
+  /** The invited account's name then, for the host's list (RoomView.invitations); absent: kept by an older build, or a rematch's (keptNames has it). */
+  name?: string;
   from: { id: string; name: string; account: boolean };
   /** A turn-based rematch's: the seat kept for this player of the finished game (`reserved`). */
   rematch?: true;
@@ -631,13 +633,47 @@ export function keepInvitation(room: Room, invitation: KeptInvitation, now: numb
   return bump(room, now, { invited: [...others, invitation].slice(-INVITATIONS_KEPT), ...admitting(room, invitation.playerId) });
 }
 
-/** The invitee says no: their kept invitation goes (NOT_INVITED if there is none). */
-export function declineInvitation(room: Room, playerId: string, now: number): Room {
-  if (room.status !== "open" || !room.invited?.some((i) => i.playerId === playerId)) {
-    throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
+/**
+ * The invitee says no: their kept invitation goes (NOT_INVITED if there is none), and the table is
+ * told ("Dee declined the invitation.", a notice of kind "declined": the host, who may be waiting
+ * for them, learns it live and at their next sync). `name`: the invitee's name now (absent: the
+ * one they were invited under). A rematch's invitation says so in the rematch's own words (declined).
+ */
+export function declineInvitation(room: Room, playerId: string, now: number, name?: string): Room {
+  const invitation = room.status === "open" ? room.invited?.find((i) => i.playerId === playerId) : undefined;
+  if (!invitation) throw err("NOT_INVITED", "There is no invitation of yours to answer in this room.");
+  const change = declined(room, playerId, now);
+  if (!invitation.rematch) {
+    const who = name ?? invitation.name ?? room.keptNames?.[playerId] ?? "An invited player";
+    change.notices = notice({ ...room, notices: change.notices ?? room.notices }, now, "declined", null, `${who} declined the invitation.`);
   }
-  return bump(room, now, declined(room, playerId, now));
+  return bump(room, now, change);
 }
+
+/**
+ * The host of an open room withdraws the invitation kept there for `playerId` (room:uninvite), as
+ * Board Game Arena's host cancels one: it leaves the invitee's Your games, its owed notice to
+ * their closed pages is no longer due (pushStillDue), and at a table for invited players only they
+ * may no longer sit (their admission goes with it, as a decline's does). Refused: not the host
+ * (NOT_HOST), the table started or closed (ROOM_NOT_OPEN), no such invitation waiting (answered,
+ * withdrawn, or never kept: NOT_INVITED), a rematch's, whose seat is kept until its player answers
+ * (SEAT_RESERVED), a malformed id (BAD_PLAYER_ID). Returns the room and the invitation withdrawn.
+ */
+export function withdrawInvitation(room: Room, host: Player, playerId: unknown, now: number): { room: Room; withdrawn: KeptInvitation } {
+  if (typeof playerId !== "string" || !PLAYER_ID_RE.test(playerId)) throw err("BAD_PLAYER_ID", "Name the invited player by their player id (as your view's invitations list them).");
+  requireOpen(room);
+  if (room.hostId !== host.id) throw err("NOT_HOST", "Only the table's host may withdraw an invitation.");
+  const withdrawn = room.invited?.find((i) => i.playerId === playerId);
+  if (!withdrawn) throw err("NOT_INVITED", "No invitation to that player waits at this table: they answered it, it was withdrawn, or this table never kept it.");
+  if (withdrawn.rematch) {
+    const who = room.keptNames?.[playerId] ?? "This player";
+    throw err("SEAT_RESERVED", `${who}'s seat is kept for the rematch until they answer it; their invitation cannot be withdrawn.`);
+  }
+  return { room: bump(room, now, { invited: room.invited!.filter((i) => i !== withdrawn), ...unadmitted(room, playerId) }), withdrawn };
+}
+
+/** A player id as the server makes them (identity.ts), at most 64 characters. */
+const PLAYER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * What a player's no takes from an open room, whichever way it comes (declineInvitation from Your

@@ -30,7 +30,7 @@ import type { Viewer } from "../games/types.js";
 import { diff, type Patch } from "../protocol/patch.js";
 import type { RoomState, RoomUpdate } from "../protocol/wire.js";
 import { gameOf, gameState, type Room } from "./room.js";
-import { mayAct, roomView, roomViewsParts, sharedFacts } from "./views.js";
+import { invitationsFor, mayAct, roomView, roomViewsParts, sharedFacts } from "./views.js";
 
 /** Versions of a room a re-sync may start from (the newest this node has shown, and older). */
 export const HISTORY_VERSIONS = 30;
@@ -55,6 +55,8 @@ interface Body {
   seat: number | null;
   view: unknown;
   legal: unknown;
+  /** The host's invitations waiting for an answer (views.ts invitationsFor; undefined: none, or not the host). */
+  invitations: unknown;
 }
 
 /** One kept version of a room. */
@@ -100,7 +102,7 @@ function factsOf(room: Room, now: number): Record<string, unknown> {
 
 /** A body's JSON text length, as the rest of a whole view (and the envelope's few more). */
 function sizeOf(body: Body): number {
-  return JSON.stringify(body.facts).length + (JSON.stringify(body.view) ?? "null").length + (JSON.stringify(body.legal) ?? "[]").length + 30;
+  return JSON.stringify(body.facts).length + (JSON.stringify(body.view) ?? "null").length + (JSON.stringify(body.legal) ?? "[]").length + (JSON.stringify(body.invitations)?.length ?? 0) + 30;
 }
 
 /** The bodies of one room value at one time, by viewer id (one game view per view key, legal actions per seat). */
@@ -123,7 +125,7 @@ function bodiesOf(room: Room, now: number): (id: number) => Body {
       view = views.get(key);
       if (seat !== null && mayAct(room, seat)) legal = game.legalActions(state, seat);
     }
-    memo.set(id, (b = { facts, seat, view, legal }));
+    memo.set(id, (b = { facts, seat, view, legal, invitations: invitationsFor(room, seat) }));
     return b;
   };
 }
@@ -143,8 +145,9 @@ class DiffCache {
   private of(name: string, a: unknown, b: unknown): Part {
     if (a === b) return null;
     for (const e of this.done) if (e.a === a && e.b === b && e.name === name) return e.part;
-    // The facts' patch's members go at the top level (without its braces); any other as one member.
-    const d = name === "" ? diff(a, b, true) : diff(a, b);
+    // The facts' patch's members go at the top level (without its braces); any other as one member
+    // (one that is gone, as the host's invitations go when none is left, is removed: `[]`).
+    const d = name === "" ? diff(a, b, true) : b === undefined ? "[]" : diff(a, b);
     const part = d && (name === "" ? d.slice(1, -1) : `"${name}":${d}`);
     this.done.push({ name, a, b, part });
     if (part) this.bytes += part.length;
@@ -159,7 +162,7 @@ class DiffCache {
     const start = pieces.length;
     let length = 2;
     pieces.push("{");
-    for (const p of [this.of("", a.facts, b.facts), this.of("seat", a.seat, b.seat), this.of("view", a.view, b.view), this.of("legal", a.legal, b.legal)]) {
+    for (const p of [this.of("", a.facts, b.facts), this.of("seat", a.seat, b.seat), this.of("view", a.view, b.view), this.of("legal", a.legal, b.legal), this.of("invitations", a.invitations, b.invitations)]) {
       if (!p) continue;
       if (pieces.length > start + 1) pieces.push(","), length++;
       pieces.push(p);
@@ -293,8 +296,8 @@ export class ViewHistory {
     const kept = since !== undefined && since <= room.version ? h.versions.get(since) : undefined;
     const then = kept ? idIn(kept.players, pid) : SPECTATORS;
     if (kept && kept.logLength <= room.log.length && !(kept.room.status === "finished" && kept.room.daily)) {
-      const { version: _v, logFrom: _l, serverTime: _t, log: _g, seat, view, legal, ...facts } = full;
-      const body: Body = { facts, seat, view, legal };
+      const { version: _v, logFrom: _l, serverTime: _t, log: _g, seat, view, legal, invitations, ...facts } = full;
+      const body: Body = { facts, seat, view, legal, invitations };
       const pieces: string[] = [];
       const length = new DiffCache().patch(bodiesOf(kept.room, kept.at)(then), body, pieces);
       if (length <= SURELY_SMALLER || length <= sizeOf(body)) {

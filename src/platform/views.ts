@@ -8,9 +8,25 @@ import type { LegalAction, LogEntry, Viewer } from "../games/types.js";
 import { gameOf, gameState, type Room } from "./room.js";
 import { seedPublic } from "./daily-deal.js";
 import { clocksView } from "./clocks.js";
-import type { RoomView } from "../protocol/wire.js";
+import type { PendingInvitation, RoomView } from "../protocol/wire.js";
 
 export type { RoomView };
+
+/**
+ * The invitations an open room keeps that wait for an answer, for the viewer in `seat` when they
+ * are its host (RoomView.invitations: theirs to follow and withdraw); undefined for anyone else,
+ * and when there are none. Who invited whom is in no other view.
+ */
+export function invitationsFor(room: Room, seat: number | null): PendingInvitation[] | undefined {
+  if (room.status !== "open" || seat === null || !room.invited?.length || room.seats[seat]?.playerId !== room.hostId) return undefined;
+  return room.invited.map((i) => ({
+    playerId: i.playerId,
+    name: i.name ?? room.keptNames?.[i.playerId] ?? null,
+    from: i.from.name,
+    at: i.at,
+    ...(i.rematch ? { rematch: true as const } : {}),
+  }));
+}
 
 
 export function viewerFor(room: Room, playerId: string | null): Viewer {
@@ -18,8 +34,8 @@ export function viewerFor(room: Room, playerId: string | null): Viewer {
   return seat >= 0 ? { kind: "seat", seat } : { kind: "spectator" };
 }
 
-/** The envelope fields every viewer of a room shares (all but seat, view, legal and log). */
-export function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "seat" | "view" | "legal" | "log"> {
+/** The envelope fields every viewer of a room shares (all but seat, view, legal, log and the host's invitations). */
+export function sharedFacts(room: Room, logFrom: number, now: number): Omit<RoomView, "seat" | "view" | "legal" | "log" | "invitations"> {
   return {
     roomId: room.id,
     game: room.game,
@@ -71,7 +87,8 @@ export function roomView(room: Room, viewer: Viewer, logFrom = 0, now = Date.now
     if (seat !== null && mayAct(room, seat)) legal = game.legalActions(state, seat);
     log = visibleLog(logFrom > 0 ? room.log.slice(logFrom) : room.log, viewer);
   }
-  return { ...sharedFacts(room, logFrom, now), seat, view, legal, log };
+  const invitations = invitationsFor(room, seat);
+  return { ...sharedFacts(room, logFrom, now), seat, view, legal, log, ...(invitations ? { invitations } : {}) };
 }
 
 /**
@@ -114,6 +131,7 @@ export function roomViewsParts(room: Room, viewers: readonly Viewer[], logFrom =
       if (seat !== null && mayAct(room, seat)) legal = JSON.stringify(game.legalActions(state, seat));
       log = publicLog ?? JSON.stringify(visibleLog(delta, viewer));
     }
-    return [head, `,"seat":${seat === null ? "null" : seat},"view":`, view, `,"legal":${legal},"log":`, log, "}"];
+    const invitations = invitationsFor(room, seat);
+    return [head, `,"seat":${seat === null ? "null" : seat},"view":`, view, `,"legal":${legal},"log":`, log, invitations ? `,"invitations":${JSON.stringify(invitations)}}` : "}"];
   });
 }

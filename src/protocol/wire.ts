@@ -22,7 +22,9 @@ export interface RoomNotice {
    * "downtime": the service was down and the clocks were stopped for that time (src/platform/downtime.ts).
    * "vacation": the seat's player is on vacation from turn-based games, or back from it early
    * (src/platform/vacations.ts).
-   * "declined": before a rematch room starts, a player it kept a seat for declined; the seat is open.
+   * "declined": before a room starts, a player invited to it declined the invitation ("Dee declined
+   * the invitation."; `seat` null), or a player a rematch room kept a seat for declined the rematch
+   * (the seat is open; `seat`: that seat).
    */
   kind: "timeout" | "returned" | "resigned" | "aborted" | "closed" | "downtime" | "vacation" | "declined";
   seat: Seat | null;
@@ -221,6 +223,27 @@ export interface RoomView {
   private?: true;
   /** Only players invited to it may sit (RoomSummary.invitedOnly); anyone with its link may watch. */
   invitedOnly?: true;
+  /**
+   * In the host's view of an open room only: the invitations the room keeps that wait for an answer
+   * (a turn-based room's, a table's for invited players only), oldest first; absent when there are
+   * none, and in everyone else's view. Each goes when its player takes a seat, declines it (a
+   * notice says so) or the host withdraws it (`room:uninvite`).
+   */
+  invitations?: PendingInvitation[];
+}
+
+/** An invitation waiting for an answer, as its table's host sees it (RoomView.invitations). */
+export interface PendingInvitation {
+  /** The invited account's player id (what `room:uninvite` names). */
+  playerId: string;
+  /** The account's name when it was invited (null: not known, for an invitation kept by an older build). */
+  name: string | null;
+  /** Who invited them: their name at the table. */
+  from: string;
+  /** When (server epoch ms). */
+  at: number;
+  /** A turn-based rematch's: a seat is kept for them until they answer (the host cannot withdraw it). */
+  rematch?: true;
 }
 
 /**
@@ -365,5 +388,12 @@ export const NOTE_MAX = 1000;
 export interface RoomRemoved {
   roomId: string;
   /** The host's name. */
+  by: string;
+}
+
+/** Pushed as `room:uninvited` to every device of an account whose kept invitation the table's host withdrew (`room:uninvite`). */
+export interface RoomUninvited {
+  roomId: string;
+  /** The host's name at the table. */
   by: string;
 }

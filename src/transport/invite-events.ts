@@ -2,7 +2,8 @@
  * Invitations over Socket.IO (docs/protocol.md, "Invitations"): `room:invite {roomId, name}` asks
  * the account named to take a free seat; each of its devices connected now, on any node, gets
  * `room:invited`. A turn-based room also keeps it (room.ts keepInvitation) for the invitee to
- * answer later, owing a notice to their closed pages (owed-notices.ts); `room:decline` answers no. platform/invitations.ts
+ * answer later, owing a notice to their closed pages (owed-notices.ts); `room:decline` answers no
+ * (a notice tells the table), and the host may withdraw a kept one (`room:uninvite`). platform/invitations.ts
  * decides who may be invited; socket.ts's onlineOf finds the devices. Registered from socket.ts,
  * into its handler table (same acks, errors and limits as every event).
  */
@@ -14,6 +15,8 @@ import type { RoomService } from "../platform/room-service.js";
 import { checkRoomId } from "../platform/room-service.js";
 import type { Logger } from "../logger.js";
 import { isTurnBased } from "../platform/clocks.js";
+import { seatOf } from "../platform/room.js";
+import type { RoomUninvited } from "../protocol/wire.js";
 
 type Payload = Record<string, unknown>;
 type Handler = (socket: Socket, payload: Payload) => Promise<Record<string, unknown>>;
@@ -49,7 +52,7 @@ export function registerInviteEvents(
     // answered as if it were: the invitation goes out and reaches its devices if there are any.
     const saysOffline = offline && !invitation.to.hidesOnline;
     if (saysOffline && !room.invitedOnly) throw err("NOT_ONLINE", `${invitation.to.name} is not online now; send them the room's link instead.`);
-    if (kept) await deps.service.keepInvitation(room.id, { playerId: id, from: invitation.message.from, at: invitation.message.at });
+    if (kept) await deps.service.keepInvitation(room.id, { playerId: id, name: invitation.to.name, from: invitation.message.from, at: invitation.message.at });
     if (!offline) io.to(deps.channel(id)).emit("room:invited", invitation.message);
     return { roomId: room.id, invited: invitation.to.name, ...(kept ? { kept: true } : {}), ...(room.invitedOnly ? { admitted: true } : {}), ...(saysOffline ? { online: false } : {}) };
   };
@@ -59,5 +62,16 @@ export function registerInviteEvents(
     if (!player) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
     const room = await deps.service.declineInvitation(p.roomId, player);
     return { roomId: room.id };
+  };
+
+  // The host withdraws an invitation the table keeps (room.ts withdrawInvitation): every device of
+  // the invitee connected now, on any node, is told, as room:invited told them of it.
+  handlers["room:uninvite"] = async (socket, p) => {
+    const host = (socket.data as { player?: Player | null }).player;
+    if (!host) throw err("NO_IDENTITY", "Choose a name first: spectators without one can only watch.");
+    const { room, withdrawn } = await deps.service.withdrawInvitation(p.roomId, host, p.playerId);
+    const told: RoomUninvited = { roomId: room.id, by: room.seats[seatOf(room, host.id) ?? -1]?.name ?? host.name };
+    io.to(deps.channel(withdrawn.playerId)).emit("room:uninvited", told);
+    return { roomId: room.id, withdrawn: withdrawn.name ?? null };
   };
 }

@@ -7,7 +7,9 @@
  * and beside the room's invite form, and invites them with one click. A player seated nowhere
  * turns on notifications from the account menu and is notified of an invitation in a hidden tab.
  * A private note on a followed player's profile is saved, kept across a reload, and deleted. The
- * host removes a seated player, who is told and may not sit again.
+ * host removes a seated player, who is told and may not sit again. The host of a table for invited
+ * players follows its invitations: one declined shows at the table (live, and after a reload) and
+ * leaves the host's list; one withdrawn leaves the invitee's Your games, and they are told.
  */
 import { describe, expect, it } from "vitest";
 import { axeViolations, CHROMIUM, chromiumAvailable, createRoom, enterAccount, newPage, PHONE, storedIdentity, useBrowserBazaar } from "./support.js";
@@ -174,5 +176,72 @@ describe.skipIf(!available)("invitations, in the browser", () => {
     // The table drawn (the URL changes before the room's view arrives), then audited.
     await host.getByTestId("spectating").waitFor();
     expect(await axeViolations(host), "watching a followed player's game passes axe").toEqual([]);
+  });
+});
+
+// A server of its own: three more accounts from one address would pass the registrations' limit.
+describe.skipIf(!available)("invitations the host follows, in the browser", () => {
+  const t = useBrowserBazaar();
+
+  it("the host of a table for invited players sees an invitation declined, and withdraws another", async () => {
+    const url = t.bazaar.server.url;
+    const { page: host } = await newPage(t.browser);
+    const { page: friend } = await newPage(t.browser);
+    const { page: other } = await newPage(t.browser, PHONE);
+    await enterAccount(host, url, "ListHost");
+    await enterAccount(friend, url, "ListFriend");
+    await enterAccount(other, url, "ListOther");
+    await host.getByRole("heading", { name: "New room" }).waitFor();
+    await host.locator("#c-game option").first().waitFor({ state: "attached" });
+    await host.selectOption("#c-game", "goblin-market");
+    await host.selectOption("#c-seats", "3");
+    await host.getByTestId("private-table").check();
+    await host.getByTestId("invited-only").check();
+    await host.getByRole("button", { name: "Create room" }).click();
+    await host.waitForURL(/\/room\/[^/]+$/);
+    const roomId = new URL(host.url()).pathname.split("/").pop()!;
+
+    // Two invitations: the host's page lists both as waiting for an answer.
+    for (const name of ["ListFriend", "ListOther"]) {
+      await host.locator("#invite-name").fill(name);
+      await host.getByTestId("invite-send").click();
+      await host.getByTestId("toast").filter({ hasText: `Invitation sent to ${name}: they may take a seat.` }).waitFor();
+    }
+    const listed = () => host.getByTestId("invited-player").allTextContents().then((l) => l.map((x) => x.replace(/\s+/g, " ").trim()));
+    await expect.poll(listed).toEqual(["ListFriend Withdraw", "ListOther Withdraw"]);
+    expect(await axeViolations(host), "the waiting room with its invited players passes axe").toEqual([]);
+
+    // The friend declines from Your games: the host is told at once, the table says so, and the list keeps only the other.
+    const row = friend.getByTestId("kept-invitation");
+    await row.waitFor();
+    await row.getByTestId("decline-invitation").click();
+    await row.waitFor({ state: "detached" });
+    await host.getByTestId("toast").filter({ hasText: "ListFriend declined the invitation." }).waitFor();
+    const notice = host.locator('.wait-notices [data-testid="notice"]');
+    await expect.poll(() => notice.allTextContents()).toEqual(["ListFriend declined the invitation."]);
+    expect(await notice.getAttribute("data-kind")).toBe("declined");
+    await expect.poll(listed).toEqual(["ListOther Withdraw"]);
+    expect(await axeViolations(host), "the waiting room with a declined invitation's notice passes axe").toEqual([]);
+    if (process.env.SHOT) await host.screenshot({ path: "scratch/invited-list.png", fullPage: true });
+
+    // The host withdraws the other's: gone from the host's list, and from the invitee's Your games and screen, with a word why.
+    await other.getByTestId("kept-invitation").waitFor();
+    await host.getByRole("button", { name: "Withdraw the invitation to ListOther" }).click();
+    await host.getByTestId("toast").filter({ hasText: "Invitation to ListOther withdrawn." }).waitFor();
+    await expect.poll(() => host.getByTestId("invited-list").count()).toBe(0);
+    await other.getByTestId("toast").filter({ hasText: "ListHost withdrew their invitation to their Goblin Market table." }).waitFor();
+    if (process.env.SHOT) await other.screenshot({ path: "scratch/invitation-withdrawn-phone.png" });
+    await expect.poll(() => other.getByTestId("kept-invitation").count()).toBe(0);
+    expect(await other.getByTestId("invitation-card").count()).toBe(0);
+    const stored = (await t.bazaar.server.store.get(roomId))!;
+    expect([stored.invited, stored.admitted ?? []]).toEqual([[], []]);
+    // At the next load of the page the decline is still said, and nobody is listed as waiting.
+    await host.reload();
+    await expect.poll(() => host.locator('.wait-notices [data-testid="notice"]').allTextContents()).toEqual(["ListFriend declined the invitation."]);
+    expect(await host.getByTestId("invited-list").count()).toBe(0);
+    // The invitee who was withdrawn opens the link: not invited any more.
+    await other.goto(`${url}/room/${roomId}`);
+    await expect.poll(() => other.getByTestId("invited-only-note").textContent()).toContain("and you are not invited");
+    expect(await other.getByTestId("sit-here").count()).toBe(0);
   });
 });
