@@ -105,7 +105,12 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
   if (room.status !== "playing" || !room.clocks || !isTurnBased(room.clock)) return null;
   let changed = false;
   const notices: RoomNotice[] = [];
-  const noticed = (seat: number, text: string) => (room.notices ?? []).some((n) => n.kind === "vacation" && n.seat === seat && n.text === text);
+  const logAt = logLength(room);
+  const tell = (seat: number, text: string) => notices.push({ at: now, logAt, kind: "vacation", seat, text });
+  // "On vacation until": once per vacation and seat, whether its turn came before or after.
+  const tellOnce = (seat: number, text: string) => {
+    if (!(room.notices ?? []).some((n) => n.kind === "vacation" && n.seat === seat && n.text === text)) tell(seat, text);
+  };
   const clocks = room.clocks.map((c, seat): SeatClock => {
     const playerId = room.seats[seat]?.playerId;
     const v = playerId ? spans.get(playerId) : undefined;
@@ -119,14 +124,14 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
       // a seat a bot plays: its player is not the one at the table.
       if (away && personPlays(room, seat)) {
         if (paused === v.until) return c;
-        if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
+        tellOnce(seat, text);
         changed = true;
         return { ...c, pausedUntil: v.until };
       }
       // Over by its planned end: the mark is past, and harmless (views show it only before then).
       if (paused === undefined) return c;
       changed = true;
-      if (personPlays(room, seat)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text: `${name} is back from vacation.` });
+      if (personPlays(room, seat)) tell(seat, `${name} is back from vacation.`);
       return { bankMs: c.bankMs, since: null, moved: c.moved };
     }
     if (away) {
@@ -142,7 +147,7 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
         const back = c.since - (paused - before.until);
         since = back + (v.until - Math.max(v.from, back));
       } else since = c.since + (v.until - paused);
-      if (!noticed(seat, text)) notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text });
+      tellOnce(seat, text);
       changed = true;
       return { ...c, since, pausedUntil: v.until };
     }
@@ -150,7 +155,7 @@ export function creditVacations(room: Room, spans: ReadonlyMap<string, VacationS
     // Ended before the pause it was given: the time since its real end counts again.
     const end = v !== undefined && v.until <= now ? v.until : now;
     changed = true;
-    notices.push({ at: now, logAt: logLength(room), kind: "vacation", seat, text: `${name} is back from vacation; their clock runs again.` });
+    tell(seat, `${name} is back from vacation; their clock runs again.`);
     return { ...c, since: c.since - (paused - end), pausedUntil: end };
   });
   if (!changed) return null;

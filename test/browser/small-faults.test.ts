@@ -448,14 +448,7 @@ describe.skipIf(!available)("small faults in the web client", () => {
       // Dee plays her attempt to the end (over the protocol, as her account).
       const token = (await storedIdentity(page))!.token;
       dee = await new TestClient(url, token).ready();
-      const mine = (await dee.call("daily:start", { game: "aucteraden" })).roomId as string;
-      await dee.sync(mine);
-      const random = lcg(5);
-      while ((dee.view(mine).status as string) !== "finished") {
-        const v = dee.view(mine);
-        expect((await dee.call("game:act", { roomId: mine, action: randomLegalAction(v.legal as LegalAction[], random) })).ok).toBe(true);
-        await until(() => (dee!.rooms.get(mine)?.version ?? 0) > (v.version as number), "Dee's move");
-      }
+      const mine = await playDailyToEnd(dee, 5);
 
       // Back in the lobby: the button shows the attempt is done, and Eve's game may be watched now.
       await page.reload();
@@ -496,14 +489,7 @@ describe.skipIf(!available)("small faults in the web client", () => {
       expect(await locked.getAttribute("title")).toBe("Watch it after you finish today's deal, or after 00:00 UTC");
       // Gus plays today's deal unrated to its end (over the protocol, as his guest identity).
       gus = await new TestClient(url, (await storedIdentity(page))!.token).ready();
-      const mine = (await gus.call("daily:start", { game: "aucteraden" })).roomId as string;
-      await gus.sync(mine);
-      const random = lcg(7);
-      while ((gus.view(mine).status as string) !== "finished") {
-        const v = gus.view(mine);
-        expect((await gus.call("game:act", { roomId: mine, action: randomLegalAction(v.legal as LegalAction[], random) })).ok).toBe(true);
-        await until(() => (gus!.rooms.get(mine)?.version ?? 0) > (v.version as number), "Gus's move");
-      }
+      const mine = await playDailyToEnd(gus, 7);
       await until(async () => (await fetch(`${url}/api/finished/${mine}`)).status !== 404 || undefined, "Gus's game recorded");
       // Back in the lobby: Fay's attempt may be watched now, and watching it works.
       await page.reload();
@@ -519,6 +505,19 @@ describe.skipIf(!available)("small faults in the web client", () => {
     }
   });
 });
+
+/** Plays `client`'s game of today's Aucteraden deal (daily:start) to its end, with random legal moves; its room id. */
+async function playDailyToEnd(client: TestClient, seed: number): Promise<string> {
+  const roomId = (await client.call("daily:start", { game: "aucteraden" })).roomId as string;
+  await client.sync(roomId);
+  const random = lcg(seed);
+  while ((client.view(roomId).status as string) !== "finished") {
+    const v = client.view(roomId);
+    expect((await client.call("game:act", { roomId, action: randomLegalAction(v.legal as LegalAction[], random) })).ok).toBe(true);
+    await until(() => (client.rooms.get(roomId)?.version ?? 0) > (v.version as number), "the move");
+  }
+  return roomId;
+}
 
 let seq = 0;
 /** A ranked Goblin Market game of these three, as recorded when a room finishes. */
